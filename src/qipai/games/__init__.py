@@ -1,0 +1,1 @@
+"""The pure game engines: one sub-package per game, imported by name."""
