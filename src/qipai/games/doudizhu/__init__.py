@@ -31,18 +31,6 @@ __all__ = [
 ]
 
 
-def allowed_kind(rules: Rules, move: Move) -> bool:
-    """Whether ``move``'s kind exists in ``rules`` (zhengtu lacks some kicker kinds)."""
-    kind = move.kind
-    if kind is Kind.TRIO_SINGLE:
-        return rules.trio_single
-    if kind is Kind.PLANE_SINGLES:
-        return rules.plane_singles
-    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
-        return rules.four_two
-    return True
-
-
 def moves_for(hand: int, previous: Move, rules: Rules) -> list[Move]:
     """Legal moves of a packed ``hand`` after ``previous`` (:data:`PASS` = leading).
 
@@ -69,7 +57,7 @@ def legal_moves(hand: str, previous: str | Move = "", rules: str | Rules = "yifa
     rule_set = get_rules(rules)
     packed = from_text(hand)
     if isinstance(previous, str):
-        options = [m for m in readings(previous) if allowed_kind(rule_set, m)]
+        options = [m for m in readings(previous) if rule_set.allows(m.kind)]
         if not options:
             raise InvalidActionError(
                 "not_a_combination", f"{previous!r} is not a combination in {rule_set.name}"

@@ -232,11 +232,8 @@ def beats(move: Move, previous: Move) -> bool:
     )
 
 
-def _run_end(present: list[bool], start: int) -> int:
-    end = start
-    while end <= ACE and present[end]:
-        end += 1
-    return end
+Reading = tuple[Kind, int, int]
+"""A reading without its cards: (kind, main, length)."""
 
 
 def natural_readings(natural: int, *, cards: int | None = None) -> list[Move]:
@@ -246,87 +243,80 @@ def natural_readings(natural: int, *, cards: int | None = None) -> list[Move]:
     by the move generator, not here.  ``cards`` defaults to ``natural``.
     """
     played = natural if cards is None else cards
+    return [Move(kind, main, length, played, natural) for kind, main, length in _readings(natural)]
+
+
+def _readings(natural: int) -> list[Reading]:
     c = counts(natural)
     n = sum(c)
-    found: list[Move] = []
-
-    def add(kind: Kind, main: int, length: int = 1) -> None:
-        found.append(Move(kind, main, length, played, natural))
-
     if n == 0:
-        return [PASS]
+        return [(Kind.PASS, -1, 0)]
     ranks = [i for i in range(16) if c[i]]
-    top = ranks[-1]
     if c[WILD]:
         return []
     if n == 2 and c[BLACK] and c[RED]:
-        add(Kind.ROCKET, RED)
-        return found
+        return [(Kind.ROCKET, RED, 1)]
     if len(ranks) == 1:
-        kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO, 4: Kind.BOMB, 5: Kind.WILD_BOMB}
-        if n in kind:
-            add(kind[n], top)
-        return found
-    _four_with_two(c, n, add)
-    _trio_with(c, n, ranks, add)
-    _chains(c, n, ranks, add)
-    _planes(c, n, add)
-    return found
+        kind = _SAME_RANK.get(n)
+        return [(kind, ranks[0], 1)] if kind and (n == 1 or ranks[0] <= TWO) else []
+    return [*_four_with_two(c, n), *_trio_with(c, n, ranks), *_chains(c, ranks), *_planes(c, n)]
 
 
-def _four_with_two(c: list[int], n: int, add: _Adder) -> None:
+_SAME_RANK = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO, 4: Kind.BOMB, 5: Kind.WILD_BOMB}
+
+
+def _four_with_two(c: list[int], n: int) -> list[Reading]:
+    found: list[Reading] = []
     for f in range(TWO + 1):
         if c[f] != 4:
             continue
         if n == 6:
-            add(Kind.FOUR_TWO_SINGLES, f)
+            found.append((Kind.FOUR_TWO_SINGLES, f, 1))
         others = [r for r in range(15) if r != f and c[r]]
         if n == 8 and len(others) == 2 and all(c[r] == 2 for r in others):
-            add(Kind.FOUR_TWO_PAIRS, f)
+            found.append((Kind.FOUR_TWO_PAIRS, f, 1))
+    return found
 
 
-def _trio_with(c: list[int], n: int, ranks: list[int], add: _Adder) -> None:
+def _trio_with(c: list[int], n: int, ranks: list[int]) -> list[Reading]:
     if len(ranks) != 2:
-        return
-    for t in ranks:
-        other = ranks[0] if t == ranks[1] else ranks[1]
+        return []
+    found: list[Reading] = []
+    for t, other in ((ranks[0], ranks[1]), (ranks[1], ranks[0])):
         if c[t] == 3 and n == 4:
-            add(Kind.TRIO_SINGLE, t)
+            found.append((Kind.TRIO_SINGLE, t, 1))
         if c[t] == 3 and n == 5 and c[other] == 2:
-            add(Kind.TRIO_PAIR, t)
+            found.append((Kind.TRIO_PAIR, t, 1))
+    return found
 
 
-def _chains(c: list[int], n: int, ranks: list[int], add: _Adder) -> None:
+def _chains(c: list[int], ranks: list[int]) -> list[Reading]:
     width = c[ranks[0]]
     if ranks[-1] > ACE or any(c[r] != width for r in ranks):
-        return
+        return []
     if ranks[-1] - ranks[0] + 1 != len(ranks):
-        return
+        return []
     kind = {1: Kind.CHAIN, 2: Kind.PAIR_CHAIN, 3: Kind.TRIO_CHAIN}.get(width)
-    if kind is not None and len(ranks) >= MIN_CHAIN[kind]:
-        add(kind, ranks[-1], len(ranks))
-    del n
+    if kind is None or len(ranks) < MIN_CHAIN[kind]:
+        return []
+    return [(kind, ranks[-1], len(ranks))]
 
 
-def _planes(c: list[int], n: int, add: _Adder) -> None:
-    for units, kind in ((n // 4, Kind.PLANE_SINGLES), (n // 5, Kind.PLANE_PAIRS)):
-        per_unit = 4 if kind is Kind.PLANE_SINGLES else 5
+def _planes(c: list[int], n: int) -> list[Reading]:
+    found: list[Reading] = []
+    for per_unit, kind in ((4, Kind.PLANE_SINGLES), (5, Kind.PLANE_PAIRS)):
+        units = n // per_unit
         if units < 2 or units * per_unit != n:
             continue
         for low in range(ACE - units + 2):
             chain = range(low, low + units)
             if any(c[r] != 3 for r in chain):
                 continue
-            wings = [0 if r in chain else c[r] for r in range(15)]
-            if kind is Kind.PLANE_PAIRS:
-                paired = [r for r in range(15) if wings[r]]
-                if len(paired) != units or any(wings[r] != 2 for r in paired):
-                    continue
-            add(kind, low + units - 1, units)
-
-
-class _Adder:
-    def __call__(self, kind: Kind, main: int, length: int = 1) -> None: ...
+            wings = [r for r in range(15) if r not in chain and c[r]]
+            if kind is Kind.PLANE_PAIRS and (len(wings) != units or any(c[r] != 2 for r in wings)):
+                continue
+            found.append((kind, low + units - 1, units))
+    return found
 
 
 def readings(text: str) -> list[Move]:

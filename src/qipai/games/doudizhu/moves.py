@@ -3,31 +3,33 @@
 A hand is a packed rank-count vector (:mod:`.combos`).  Each kind's moves depend only on
 a few *masks* of the hand — which ranks it holds at least once, twice, three or four
 times (:func:`~.combos.at_least`) — so every kind's list is computed once per distinct
-mask and kept (the caches are bounded: see :data:`CACHE_LIMIT`).  The airplanes and
-four-with-two, whose kickers depend on the exact counts, are cached by the whole hand.
+mask, once, in :func:`tables`.  Trio-with and four-with-two moves are read from tables
+indexed by their ranks; only the airplanes, whose wings depend on the exact counts, are
+built per hand (and cached by hand, bounded by :data:`CACHE_LIMIT`).
 
-The generator here knows no wildcard; :mod:`.wild` adds the ``caishen`` readings.
+The generator here knows no wildcard (a ``W`` in the hand is ignored); :mod:`.wild` adds
+the ``caishen`` readings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from itertools import combinations, combinations_with_replacement
+from collections.abc import Iterator
+from itertools import combinations
 
 from qipai.games.doudizhu.combos import (
     ACE,
     BLACK,
+    HIGH_BITS,
     MIN_CHAIN,
     PASS,
     RED,
     SLOT_BITS,
-    SLOT_MASK,
     TWO,
+    WILD,
     Kind,
     Move,
     at_least,
-    contains,
-    count_of,
+    size,
     unit,
 )
 from qipai.games.doudizhu.rules import Rules
@@ -37,7 +39,11 @@ CACHE_LIMIT = 200_000
 
 _CHAIN_SLOTS = sum(8 << (SLOT_BITS * i) for i in range(ACE + 1))
 _JOKERS = unit(BLACK) | unit(RED)
+_NATURAL_BITS = HIGH_BITS & ~(8 << (SLOT_BITS * WILD))
 _UNITS = tuple(unit(s) for s in range(16))
+_ADD1, _ADD2, _ADD3, _ADD4 = (
+    sum((8 - k) << (SLOT_BITS * i) for i in range(16)) for k in (1, 2, 3, 4)
+)
 
 
 def slots_of(mask: int) -> list[int]:
@@ -55,220 +61,310 @@ def _plain(kind: Kind, slot: int, width: int) -> Move:
     return Move(kind, slot, 1, cards, cards)
 
 
+def _with_kickers(kind: Kind, main: int, width: int, kickers: tuple[int, ...], each: int) -> Move:
+    cards = unit(main, width) + sum(unit(k, each) for k in kickers)
+    return Move(kind, main, 1, cards, cards)
+
+
 SINGLES = tuple(_plain(Kind.SINGLE, s, 1) for s in range(RED + 1))
 PAIRS = tuple(_plain(Kind.PAIR, s, 2) for s in range(TWO + 1))
 TRIOS = tuple(_plain(Kind.TRIO, s, 3) for s in range(TWO + 1))
 BOMBS = tuple(_plain(Kind.BOMB, s, 4) for s in range(TWO + 1))
 ROCKET = Move(Kind.ROCKET, RED, 1, _JOKERS, _JOKERS)
 _TRIO_SINGLE = tuple(
-    tuple(Move(Kind.TRIO_SINGLE, t, 1, c := unit(t, 3) + unit(k), c) for k in range(RED + 1))
+    tuple(_with_kickers(Kind.TRIO_SINGLE, t, 3, (k,), 1) for k in range(RED + 1))
     for t in range(TWO + 1)
 )
 _TRIO_PAIR = tuple(
-    tuple(Move(Kind.TRIO_PAIR, t, 1, c := unit(t, 3) + unit(k, 2), c) for k in range(TWO + 1))
+    tuple(_with_kickers(Kind.TRIO_PAIR, t, 3, (k,), 2) for k in range(TWO + 1))
     for t in range(TWO + 1)
 )
 
 
-def _cached(build: Callable[..., tuple[Move, ...]]) -> Callable[..., tuple[Move, ...]]:
-    """Memoise a builder on its (hashable) arguments, clearing past :data:`CACHE_LIMIT`."""
-    cache: dict[object, tuple[Move, ...]] = {}
-
-    def lookup(*key: int) -> tuple[Move, ...]:
-        try:
-            return cache[key]
-        except KeyError:
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
-            result = cache[key] = build(*key)
-            return result
-
-    lookup.cache = cache  # type: ignore[attr-defined]
-    return lookup
-
-
-@_cached
-def _singles(g1: int) -> tuple[Move, ...]:
-    return tuple(SINGLES[s] for s in slots_of(g1))
-
-
-@_cached
-def _pairs(g2: int) -> tuple[Move, ...]:
-    return tuple(PAIRS[s] for s in slots_of(g2))
-
-
-@_cached
-def _trios(g3: int) -> tuple[Move, ...]:
-    return tuple(TRIOS[s] for s in slots_of(g3))
-
-
-@_cached
-def _bombs(g4: int) -> tuple[Move, ...]:
-    return tuple(BOMBS[s] for s in slots_of(g4))
-
-
-def _runs(mask: int, shortest: int) -> Iterator[tuple[int, int]]:
-    """(low, high) of every run of consecutive slots ≤ A in ``mask``, ``shortest``+ long."""
-    slots = slots_of(mask & _CHAIN_SLOTS)
+def _runs(slots: tuple[int, ...], shortest: int) -> Iterator[tuple[int, int]]:
+    """(low, high) of every run of consecutive ``slots`` ≤ A, ``shortest`` or more long."""
     present = set(slots)
     for low in slots:
         high = low
-        while high + 1 in present:
+        while high + 1 in present and high + 1 <= ACE:
             high += 1
             if high - low + 1 >= shortest:
                 yield low, high
 
 
-def _chain_builder(kind: Kind, width: int) -> Callable[..., tuple[Move, ...]]:
-    def build(mask: int) -> tuple[Move, ...]:
-        moves = []
-        for low, high in _runs(mask, MIN_CHAIN[kind]):
-            cards = sum(unit(s, width) for s in range(low, high + 1))
-            moves.append(Move(kind, high, high - low + 1, cards, cards))
-        return tuple(moves)
-
-    return _cached(build)
+def _chains_of(kind: Kind, width: int, slots: tuple[int, ...]) -> tuple[Move, ...]:
+    moves = []
+    for low, high in _runs(slots, MIN_CHAIN[kind]):
+        cards = sum(unit(s, width) for s in range(low, high + 1))
+        moves.append(Move(kind, high, high - low + 1, cards, cards))
+    return tuple(moves)
 
 
-_chains = _chain_builder(Kind.CHAIN, 1)
-_pair_chains = _chain_builder(Kind.PAIR_CHAIN, 2)
-_trio_chains = _chain_builder(Kind.TRIO_CHAIN, 3)
+class _Tables:
+    """Every mask-determined list of moves, built once on first use (about 0.2 s)."""
+
+    def __init__(self) -> None:
+        self.slots: dict[int, tuple[int, ...]] = {}
+        """Sparse mask of slots 3..R → those slots."""
+        self.singles: dict[int, tuple[Move, ...]] = {}
+        self.pairs: dict[int, tuple[Move, ...]] = {}
+        self.trios: dict[int, tuple[Move, ...]] = {}
+        self.bombs: dict[int, tuple[Move, ...]] = {}
+        self.chains: dict[int, tuple[Move, ...]] = {}
+        self.pair_chains: dict[int, tuple[Move, ...]] = {}
+        self.trio_chains: dict[int, tuple[Move, ...]] = {}
+        for compact in range(1 << (RED + 1)):
+            slots = tuple(i for i in range(RED + 1) if compact >> i & 1)
+            mask = sum(8 << (SLOT_BITS * i) for i in slots)
+            self.slots[mask] = slots
+            self.singles[mask] = tuple(SINGLES[s] for s in slots)
+            if slots and slots[-1] > TWO:
+                continue
+            self.pairs[mask] = tuple(PAIRS[s] for s in slots)
+            self.trios[mask] = tuple(TRIOS[s] for s in slots)
+            self.bombs[mask] = tuple(BOMBS[s] for s in slots)
+            if slots and slots[-1] > ACE:
+                continue
+            self.chains[mask] = _chains_of(Kind.CHAIN, 1, slots)
+            self.pair_chains[mask] = _chains_of(Kind.PAIR_CHAIN, 2, slots)
+            self.trio_chains[mask] = _chains_of(Kind.TRIO_CHAIN, 3, slots)
+        self.four_singles = tuple(
+            {
+                (a, b): _with_kickers(Kind.FOUR_TWO_SINGLES, f, 4, (a, b), 1)
+                for a in range(RED + 1)
+                for b in range(a, RED + 1)
+                if f not in (a, b)
+            }
+            for f in range(TWO + 1)
+        )
+        self.plane_two_singles = tuple(
+            {
+                (a, b): Move(Kind.PLANE_SINGLES, low + 1, 2, c := body + unit(a) + unit(b), c)
+                for a in range(RED + 1)
+                for b in range(a, RED + 1)
+                if a not in (low, low + 1) and b not in (low, low + 1)
+            }
+            for low in range(ACE)
+            for body in (unit(low, 3) + unit(low + 1, 3),)
+        )
+        """Airplanes of two trios (lowest ``low``) with two single wings (a ≤ b)."""
+        self.plane_two_pairs = tuple(
+            {
+                (a, b): Move(Kind.PLANE_PAIRS, low + 1, 2, c := body + unit(a, 2) + unit(b, 2), c)
+                for a in range(TWO + 1)
+                for b in range(a + 1, TWO + 1)
+                if a not in (low, low + 1) and b not in (low, low + 1)
+            }
+            for low in range(ACE)
+            for body in (unit(low, 3) + unit(low + 1, 3),)
+        )
+        """Airplanes of two trios (lowest ``low``) with two paired wings (a < b)."""
+        self.four_pairs = tuple(
+            {
+                (a, b): _with_kickers(Kind.FOUR_TWO_PAIRS, f, 4, (a, b), 2)
+                for a in range(TWO + 1)
+                for b in range(a + 1, TWO + 1)
+                if f not in (a, b)
+            }
+            for f in range(TWO + 1)
+        )
 
 
-@_cached
-def _trio_singles(g3: int, g1: int) -> tuple[Move, ...]:
-    kickers = slots_of(g1)
-    return tuple(_TRIO_SINGLE[t][k] for t in slots_of(g3) for k in kickers if k != t)
+_TABLES: list[_Tables] = []
 
 
-@_cached
-def _trio_pairs(g3: int, g2: int) -> tuple[Move, ...]:
-    kickers = slots_of(g2)
-    return tuple(_TRIO_PAIR[t][k] for t in slots_of(g3) for k in kickers if k != t)
+def tables() -> _Tables:
+    """The move tables, built on the first call."""
+    if not _TABLES:
+        _TABLES.append(_Tables())
+    return _TABLES[0]
 
 
-def _kicker_sets(hand: int, excluded: set[int], size: int, rocket: bool) -> list[int]:
-    """Every multiset of ``size`` cards of ``hand`` outside ``excluded`` slots, packed.
+def _partitions(total: int, largest: int = 4) -> list[tuple[int, ...]]:
+    """Ways to write ``total`` as parts of at most ``largest``, parts descending."""
+    if total == 0:
+        return [()]
+    return [
+        (part, *rest)
+        for part in range(min(total, largest), 0, -1)
+        for rest in _partitions(total - part, part)
+    ]
 
-    Both jokers together are left out unless ``rocket``.
+
+_PARTITIONS = tuple(_partitions(k) for k in range(6))
+
+
+def _wing_sets(t: _Tables, masks: tuple[int, ...], size: int, rocket: bool) -> list[int]:
+    """Every multiset of ``size`` cards drawn from a hand given by its ``at_least`` masks.
+
+    ``masks[k - 1]`` is the mask of slots holding ``k``+ cards.  For each way to split
+    ``size`` into parts (2 + 1, …) every part gets its own slot; equal parts take slots in
+    increasing order so that no multiset is produced twice.  Multisets are packed; both
+    jokers together are left out unless ``rocket``.
     """
-    rest = hand
-    for slot in excluded:
-        rest &= ~unit(slot, SLOT_MASK)
-    distinct = slots_of(at_least(rest, 1))
-    found = []
-    for chosen in combinations_with_replacement(distinct, size):
-        kick = sum(_UNITS[s] for s in chosen)
-        if contains(rest, kick) and (rocket or kick & _JOKERS != _JOKERS):
-            found.append(kick)
+    found: list[int] = []
+
+    def assign(parts: tuple[int, ...], used: int, acc: int, after: int) -> None:
+        if not parts:
+            found.append(acc)
+            return
+        part, rest = parts[0], parts[1:]
+        same_next = bool(rest) and rest[0] == part
+        for slot in t.slots[masks[part - 1] & ~used]:
+            if slot > after:
+                bit = 8 << (SLOT_BITS * slot)
+                assign(rest, used | bit, acc + unit(slot, part), slot if same_next else -1)
+
+    for parts in _PARTITIONS[size]:
+        assign(parts, 0, 0, -1)
+    if not rocket:
+        found = [kick for kick in found if kick & _JOKERS != _JOKERS]
     return found
 
 
-def _four_two_builder(rocket: bool) -> Callable[..., tuple[Move, ...]]:
-    def build(g4: int, hand: int) -> tuple[Move, ...]:
-        moves = []
-        for f in slots_of(g4):
-            four = unit(f, 4)
-            for kick in (_kicker_sets(hand, {f}, 2, rocket)):
-                moves.append(Move(Kind.FOUR_TWO_SINGLES, f, 1, four + kick, four + kick))
-            paired = [s for s in slots_of(at_least(hand, 2)) if s != f]
-            for a, b in combinations(paired, 2):
-                cards = four + unit(a, 2) + unit(b, 2)
-                moves.append(Move(Kind.FOUR_TWO_PAIRS, f, 1, cards, cards))
-        return tuple(moves)
-
-    return _cached(build)
+def _trio_singles(t: _Tables, g3: int, g1: int) -> list[Move]:
+    kickers = t.slots[g1]
+    return [_TRIO_SINGLE[m][k] for m in t.slots[g3] for k in kickers if k != m]
 
 
-def _plane_builder(rocket: bool) -> Callable[..., tuple[Move, ...]]:
-    def build(g3: int, hand: int) -> tuple[Move, ...]:
-        total = sum(count_of(hand, s) for s in range(RED + 1))
-        moves = []
-        for low, high in _runs(g3, 2):
-            units = high - low + 1
-            chain_ranks = set(range(low, high + 1))
-            body = sum(unit(s, 3) for s in chain_ranks)
-            if 4 * units <= total:
-                for kick in (_kicker_sets(hand, chain_ranks, units, rocket)):
-                    moves.append(Move(Kind.PLANE_SINGLES, high, units, body + kick, body + kick))
-            paired = [s for s in slots_of(at_least(hand, 2)) if s not in chain_ranks]
-            for chosen in combinations(paired, units):
-                cards = body + sum(unit(s, 2) for s in chosen)
-                moves.append(Move(Kind.PLANE_PAIRS, high, units, cards, cards))
-        return tuple(moves)
-
-    return _cached(build)
+def _trio_pairs(t: _Tables, g3: int, g2: int) -> list[Move]:
+    kickers = t.slots[g2]
+    return [_TRIO_PAIR[m][k] for m in t.slots[g3] for k in kickers if k != m]
 
 
-_FOUR_TWO = {r: _four_two_builder(r) for r in (False, True)}
-_PLANES = {r: _plane_builder(r) for r in (False, True)}
+def _two_singles(
+    table: dict[tuple[int, int], Move], ones: list[int], twos: list[int], rocket: bool
+) -> list[Move]:
+    """Moves of ``table`` for every two kickers: two ranks of ``ones`` or one of ``twos``."""
+    moves = [table[pair] for pair in combinations(ones, 2)]
+    if not rocket and ones[-2:] == [BLACK, RED]:
+        moves.pop()  # (B, R) is the last pair of the combinations
+    moves += [table[k, k] for k in twos]
+    return moves
 
 
-def _allowed(rules: Rules, move: Move) -> bool:
-    kind = move.kind
-    if kind is Kind.TRIO_SINGLE:
-        return rules.trio_single
-    if kind is Kind.PLANE_SINGLES:
-        return rules.plane_singles
-    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
-        return rules.four_two
-    return True
+def _four_two(t: _Tables, g4: int, g1: int, g2: int, rocket: bool) -> list[Move]:
+    moves: list[Move] = []
+    for f in t.slots[g4]:
+        ones = [k for k in t.slots[g1] if k != f]
+        twos = [k for k in t.slots[g2] if k != f]
+        moves += _two_singles(t.four_singles[f], ones, twos, rocket)
+        pairs = t.four_pairs[f]
+        moves += [pairs[pair] for pair in combinations(twos, 2)]
+    return moves
+
+
+_PLANE_MOVES: dict[tuple[Kind, int, int, int], Move] = {}
+
+
+def _plane(kind: Kind, high: int, units: int, cards: int) -> Move:
+    """The airplane move, interned (airplanes recur across hands)."""
+    key = (kind, high, units, cards)
+    move = _PLANE_MOVES.get(key)
+    if move is None:
+        if len(_PLANE_MOVES) >= CACHE_LIMIT:
+            _PLANE_MOVES.clear()
+        move = _PLANE_MOVES[key] = Move(kind, high, units, cards, cards)
+    return move
+
+
+def _planes(t: _Tables, hand: int, g3: int, rules: Rules) -> list[Move]:
+    """Every airplane (with single or paired wings, as ``rules`` allow) of a natural hand."""
+    total = size(hand)
+    masks = tuple(at_least(hand, k) & _NATURAL_BITS for k in (1, 2, 3, 4))
+    moves: list[Move] = []
+    for low, high in _runs(t.slots[g3 & _CHAIN_SLOTS], 2):
+        units = high - low + 1
+        chain = sum(8 << (SLOT_BITS * s) for s in range(low, high + 1))
+        body = sum(unit(s, 3) for s in range(low, high + 1))
+        twos = list(t.slots[masks[1] & ~chain])
+        if units == 2:
+            if rules.plane_singles:
+                ones = list(t.slots[masks[0] & ~chain])
+                table = t.plane_two_singles[low]
+                moves += _two_singles(table, ones, twos, rules.rocket_as_kickers)
+            pairs = t.plane_two_pairs[low]
+            moves += [pairs[pair] for pair in combinations(twos, 2)]
+            continue
+        if rules.plane_singles and 4 * units <= total:
+            outside = tuple(m & ~chain for m in masks)
+            for kick in _wing_sets(t, outside, units, rules.rocket_as_kickers):
+                moves.append(_plane(Kind.PLANE_SINGLES, high, units, body + kick))
+        for chosen in combinations(twos, units):
+            cards = body + sum(unit(s, 2) for s in chosen)
+            moves.append(_plane(Kind.PLANE_PAIRS, high, units, cards))
+    return moves
+
+
+def _has_trio_chain(g3: int) -> bool:
+    return bool(g3 & (g3 >> SLOT_BITS) & _CHAIN_SLOTS)
 
 
 def lead_moves(hand: int, rules: Rules) -> list[Move]:
     """Every combination a natural ``hand`` may lead under ``rules`` (no pass)."""
-    g1 = at_least(hand, 1)
-    g2 = at_least(hand, 2)
-    g3 = at_least(hand, 3)
-    g4 = at_least(hand, 4)
-    moves = [*_singles(g1), *_pairs(g2), *_chains(g1 & _CHAIN_SLOTS)]
-    if g2:
-        moves += _pair_chains(g2 & _CHAIN_SLOTS)
-    if g3:
-        moves += _trios(g3)
-        moves += _trio_pairs(g3, g2)
-        if rules.trio_single:
-            moves += _trio_singles(g3, g1)
-        if g3 & (g3 >> SLOT_BITS) & _CHAIN_SLOTS:
-            moves += _trio_chains(g3 & _CHAIN_SLOTS)
-            moves += [m for m in _PLANES[rules.rocket_as_kickers](g3, hand) if _allowed(rules, m)]
+    t = _TABLES[0] if _TABLES else tables()
+    g1 = (hand + _ADD1) & _NATURAL_BITS
+    g2 = (hand + _ADD2) & HIGH_BITS
+    moves = [*t.singles[g1], *t.pairs[g2], *t.chains[g1 & _CHAIN_SLOTS]]
+    if not g2:
+        return _with_rocket(hand, moves)
+    moves += t.pair_chains[g2 & _CHAIN_SLOTS]
+    g3 = (hand + _ADD3) & HIGH_BITS
+    if not g3:
+        return _with_rocket(hand, moves)
+    moves += t.trios[g3]
+    moves += _trio_pairs(t, g3, g2)
+    if rules.trio_single:
+        moves += _trio_singles(t, g3, g1)
+    if _has_trio_chain(g3):
+        moves += t.trio_chains[g3 & _CHAIN_SLOTS]
+        moves += _planes(t, hand, g3, rules)
+    g4 = (hand + _ADD4) & HIGH_BITS
     if g4:
         if rules.four_two:
-            moves += _FOUR_TWO[rules.rocket_as_kickers](g4, hand)
-        moves += _bombs(g4)
+            moves += _four_two(t, g4, g1, g2, rules.rocket_as_kickers)
+        moves += t.bombs[g4]
+    return _with_rocket(hand, moves)
+
+
+def _with_rocket(hand: int, moves: list[Move]) -> list[Move]:
     if hand & _JOKERS == _JOKERS:
         moves.append(ROCKET)
     return moves
 
 
-def _same_kind(kind: Kind, hand: int, rules: Rules) -> tuple[Move, ...]:
-    g1 = at_least(hand, 1)
+def same_kind(kind: Kind, hand: int, rules: Rules) -> list[Move] | tuple[Move, ...]:
+    """Every play of ``kind`` (an ordinary, non-bomb kind) that a natural ``hand`` holds."""
+    t = tables()
+    g1 = at_least(hand, 1) & _NATURAL_BITS
     if kind is Kind.SINGLE:
-        return _singles(g1)
+        return t.singles[g1]
     if kind is Kind.CHAIN:
-        return _chains(g1 & _CHAIN_SLOTS)
+        return t.chains[g1 & _CHAIN_SLOTS]
     g2 = at_least(hand, 2)
     if kind is Kind.PAIR:
-        return _pairs(g2)
+        return t.pairs[g2]
     if kind is Kind.PAIR_CHAIN:
-        return _pair_chains(g2 & _CHAIN_SLOTS)
+        return t.pair_chains[g2 & _CHAIN_SLOTS]
     g3 = at_least(hand, 3)
-    if not g3:
+    if not g3 or not rules.allows(kind):
         return ()
     if kind is Kind.TRIO:
-        return _trios(g3)
+        return t.trios[g3]
     if kind is Kind.TRIO_SINGLE:
-        return _trio_singles(g3, g1) if rules.trio_single else ()
+        return _trio_singles(t, g3, g1)
     if kind is Kind.TRIO_PAIR:
-        return _trio_pairs(g3, g2)
+        return _trio_pairs(t, g3, g2)
     if kind is Kind.TRIO_CHAIN:
-        return _trio_chains(g3 & _CHAIN_SLOTS)
+        return t.trio_chains[g3 & _CHAIN_SLOTS]
     if kind in (Kind.PLANE_SINGLES, Kind.PLANE_PAIRS):
-        planes = _PLANES[rules.rocket_as_kickers](g3, hand)
-        return tuple(m for m in planes if m.kind is kind)
+        if not _has_trio_chain(g3):
+            return ()
+        return [m for m in _planes(t, hand, g3, rules) if m.kind is kind]
     g4 = at_least(hand, 4)
-    if g4 and rules.four_two and kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
-        return tuple(m for m in _FOUR_TWO[rules.rocket_as_kickers](g4, hand) if m.kind is kind)
+    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS) and g4:
+        found = _four_two(t, g4, g1, g2, rules.rocket_as_kickers)
+        return [m for m in found if m.kind is kind]
     return ()
 
 
@@ -280,16 +376,9 @@ def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
         return moves
     if not kind.is_bomb:
         main, length = previous.main, previous.length
-        moves += [
-            m
-            for m in _same_kind(kind, hand, rules)
-            if m.main > main and m.length == length
-        ]
-    g4 = at_least(hand, 4)
-    if g4:
+        moves += [m for m in same_kind(kind, hand, rules) if m.main > main and m.length == length]
+    g4 = (hand + _ADD4) & HIGH_BITS
+    if g4 and kind is not Kind.WILD_BOMB:
         floor = previous.main if kind is Kind.BOMB else -1
-        if kind is not Kind.WILD_BOMB:
-            moves += [b for b in _bombs(g4) if b.main > floor]
-    if hand & _JOKERS == _JOKERS:
-        moves.append(ROCKET)
-    return moves
+        moves += [b for b in tables().bombs[g4] if b.main > floor]
+    return _with_rocket(hand, moves)

@@ -11,10 +11,10 @@ these fields.  Every "Reading" of the spec is a field whose default is the spec'
 >>> custom = RULES["yifa"].derive("yifa-nocap", doubling_cap=None)
 >>> custom.doubling_cap is None, custom.name
 (True, 'yifa-nocap')
->>> get_rules("nope")
+>>> get_rules("nope")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-qipai.errors.InvalidActionError: unknown_rules: unknown Dou Dizhu rule set 'nope'; known: yifa, caishen, huanle, zhengtu, jj
+qipai.errors.InvalidActionError: unknown_rules: unknown Dou Dizhu rule set 'nope'; known: ...
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from qipai.errors import InvalidActionError
+from qipai.games.doudizhu.combos import Kind
 
 
 class FirstBidder(enum.Enum):
@@ -220,6 +221,16 @@ class Rules:
             return dataclasses.replace(self, name=name, **changes)
         except TypeError as error:
             raise InvalidActionError("bad_rules", str(error)) from None
+
+    def allows(self, kind: Kind) -> bool:
+        """Whether combinations of ``kind`` exist in this rule set (zhengtu lacks some)."""
+        if kind is Kind.TRIO_SINGLE:
+            return self.trio_single
+        if kind is Kind.PLANE_SINGLES:
+            return self.plane_singles
+        if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
+            return self.four_two
+        return True
 
     @property
     def deck_size(self) -> int:
