@@ -21,7 +21,7 @@ from qipai.games.doudizhu.combos import (
 )
 from qipai.games.doudizhu.moves import follow_moves, lead_moves
 
-DECK = list("3456789TJQKA2" * 4) + ["B", "R"]
+DECK = [*"3456789TJQKA2" * 4, "B", "R"]
 NATURAL_PRESETS = ["yifa", "huanle", "zhengtu", "jj"]
 
 
