@@ -87,7 +87,7 @@ class BombFactor(enum.Enum):
     DOUBLING = "doubling"
     """×2 per bomb or rocket (×4 for a five-card 财神 bomb)."""
     JJ_LINEAR = "jj_linear"
-    """JJ bomb rule: the bomb factor is (1 + number of bombs and rockets played)."""
+    """JJ bomb rule: the bombs' factor is (1 + number of bombs played); a rocket stays ×2."""
 
 
 class Escape(enum.Enum):
