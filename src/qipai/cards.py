@@ -54,7 +54,12 @@ class Suit(enum.Enum):
         return _SUIT_SYMBOL[self]
 
 
-_SUIT_CHINESE = {Suit.SPADES: "黑桃", Suit.HEARTS: "红桃", Suit.CLUBS: "梅花", Suit.DIAMONDS: "方块"}
+_SUIT_CHINESE = {
+    Suit.SPADES: "黑桃",
+    Suit.HEARTS: "红桃",
+    Suit.CLUBS: "梅花",
+    Suit.DIAMONDS: "方块",
+}
 _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦"}
 SUITS: tuple[Suit, ...] = tuple(Suit)
 """Suits in deck order (spades, hearts, clubs, diamonds)."""

@@ -11,9 +11,23 @@ True
 from __future__ import annotations
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.games.doudizhu.combos import PASS, Kind, Move, from_text, parse_move, readings
+from qipai.games.doudizhu.combos import (
+    PASS,
+    RANK_CHARS,
+    TWO,
+    Kind,
+    Move,
+    counts,
+    from_text,
+    parse_move,
+    readings,
+    size,
+)
 from qipai.games.doudizhu.moves import follow_moves, lead_moves
 from qipai.games.doudizhu.rules import RULES, Rules, get_rules
+
+HAND_SIZE = 17
+"""Cards dealt to each player before the bottom is taken."""
 
 __all__ = [
     "PASS",
@@ -23,7 +37,9 @@ __all__ = [
     "Kind",
     "Move",
     "Rules",
+    "check_hand",
     "get_rules",
+    "is_valid_move",
     "legal_moves",
     "moves_for",
     "parse_move",
@@ -37,12 +53,33 @@ def moves_for(hand: int, previous: Move, rules: Rules) -> list[Move]:
     The fast entry point used by the state machine and the bots.
     """
     if rules.wildcard or rules.jokers_wild:
-        from qipai.games.doudizhu.wild import wild_moves
+        from qipai.games.doudizhu.wild import wild_moves  # noqa: PLC0415 (lazy: caishen only)
 
         return wild_moves(hand, previous, rules)
     if previous.is_pass:
         return lead_moves(hand, rules)
     return follow_moves(hand, previous, rules)
+
+
+def check_hand(hand: int, rules: Rules) -> None:
+    """Refuse a packed hand that the rule set's deck cannot deal.
+
+    At most four of a rank, one of each joker, one ``W`` (``caishen`` only) and no more
+    cards than a landlord holds (20, or 21 with the wildcard).
+
+    :raises InvalidActionError: ``bad_cards``.
+    """
+    most = [4] * (TWO + 1) + [1, 1, 1 if rules.wildcard else 0]
+    over = [RANK_CHARS[s] for s, c in enumerate(counts(hand)) if c > most[s]]
+    if over:
+        raise InvalidActionError("bad_cards", f"too many cards of {', '.join(over)}")
+    if size(hand) > HAND_SIZE + rules.bottom_size:
+        raise InvalidActionError("bad_cards", "more cards than a landlord holds")
+
+
+def is_valid_move(move: Move, rules: Rules) -> bool:
+    """Whether ``move`` is a combination of ``rules``: its cards, led, may be played so."""
+    return move.is_pass or move in moves_for(move.cards, PASS, rules)
 
 
 def legal_moves(hand: str, previous: str | Move = "", rules: str | Rules = "yifa") -> list[Move]:
@@ -56,11 +93,24 @@ def legal_moves(hand: str, previous: str | Move = "", rules: str | Rules = "yifa
     """
     rule_set = get_rules(rules)
     packed = from_text(hand)
+    check_hand(packed, rule_set)
     if isinstance(previous, str):
-        options = [m for m in readings(previous) if rule_set.allows(m.kind)]
+        options = [m for m in readings(previous) if _valid_previous(m, rule_set)]
         if not options:
             raise InvalidActionError(
                 "not_a_combination", f"{previous!r} is not a combination in {rule_set.name}"
             )
         previous = options[0]
+    elif not _valid_previous(previous, rule_set):
+        raise InvalidActionError(
+            "not_a_combination", f"{previous} is not a combination in {rule_set.name}"
+        )
     return moves_for(packed, previous, rule_set)
+
+
+def _valid_previous(move: Move, rules: Rules) -> bool:
+    try:
+        check_hand(move.cards, rules)
+    except InvalidActionError:
+        return False
+    return is_valid_move(move, rules)

@@ -1,0 +1,158 @@
+"""The ``qipai`` command: the project's terminal front end.
+
+This is an edge module: it parses arguments, calls the pure engines and prints.  Games
+are imported only when one of their commands runs, so ``qipai --version`` imports none.
+
+The parser is a tree ``qipai GAME COMMAND``.  A command is one function that adds its
+sub-parser and sets ``handler`` (see :func:`add_moves_command`); each game lists its
+command functions in a tuple (:data:`DOUDIZHU_COMMANDS`), so adding a command is writing
+one function and naming it there.
+
+A handler takes the parsed arguments and returns the exit status.  Engine errors
+(:class:`~qipai.errors.GameError`) print ``error: <code>: <message>`` on stderr and exit
+with status 2, the status argparse uses for bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from qipai import __version__
+from qipai.errors import GameError
+
+if TYPE_CHECKING:
+    from qipai.games.doudizhu import Move
+
+USAGE_ERROR = 2
+"""Exit status of a malformed command or an engine error."""
+
+Handler = Callable[[argparse.Namespace], int]
+"""A command's body: parsed arguments in, exit status out."""
+Commands = argparse._SubParsersAction  # the group that ``add_subparsers`` returns
+Command = Callable[["Commands[argparse.ArgumentParser]"], None]
+"""A function that adds one command's sub-parser (and its ``handler``) to a group."""
+
+
+# --- qipai doudizhu ----------------------------------------------------------------------
+
+
+def add_moves_command(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai doudizhu moves [--rules NAME] [--kinds] HAND [PREVIOUS]``."""
+    parser = commands.add_parser(
+        "moves",
+        help="list every legal play of a hand",
+        description=(
+            "Print every legal play of HAND after PREVIOUS (leading if omitted), one per "
+            "line in the notation, the pass first when following.  A play with two "
+            "readings (a trio chain that is also an airplane) is printed once per reading."
+        ),
+    )
+    parser.add_argument(
+        "--rules",
+        default="yifa",
+        metavar="NAME",
+        help="rule set: yifa (default), caishen, huanle, zhengtu or jj",
+    )
+    parser.add_argument(
+        "--kinds",
+        action="store_true",
+        help="add a tab and the reading: kind, top rank, chain length ('pass' alone)",
+    )
+    parser.add_argument("hand", metavar="HAND", help="ranks held, e.g. 33445566778899TJQKA2BR")
+    parser.add_argument(
+        "previous",
+        metavar="PREVIOUS",
+        nargs="?",
+        default="",
+        help="the play to beat (omit to lead), e.g. 44 or 777W/7777",
+    )
+    parser.set_defaults(handler=run_moves)
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    """Print ``legal_moves(args.hand, args.previous, args.rules)``, one move per line."""
+    from qipai.games.doudizhu import legal_moves  # noqa: PLC0415 (games load lazily)
+
+    moves = legal_moves(args.hand, args.previous, args.rules)
+    lines = [move_line(move, with_kind=args.kinds) for move in moves]
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+def move_line(move: Move, *, with_kind: bool) -> str:
+    """One output line: ``str(move)``, then with ``with_kind`` a tab and its reading.
+
+    >>> from qipai.games.doudizhu import parse_move
+    >>> move_line(parse_move("333444555666"), with_kind=True)
+    '333444555666\\ttrio_chain 6 4'
+    >>> move_line(parse_move(""), with_kind=True)
+    'pass\\tpass'
+    """
+    from qipai.games.doudizhu.combos import RANK_CHARS  # noqa: PLC0415
+
+    if not with_kind:
+        return str(move)
+    if move.is_pass:
+        return f"{move}\t{move.kind.label}"
+    return f"{move}\t{move.kind.label} {RANK_CHARS[move.main]} {move.length}"
+
+
+DOUDIZHU_COMMANDS: tuple[Command, ...] = (add_moves_command,)
+"""The ``qipai doudizhu`` commands, in help order.
+
+Extension point: ``selfplay`` (``--rules NAME --hands N [--seed S]``) and ``play`` (a
+terminal game against bots) are each one more function here, written like
+:func:`add_moves_command`, when the hand state machine lands.
+"""
+
+
+# --- the parser --------------------------------------------------------------------------
+
+
+def add_game(
+    games: Commands[argparse.ArgumentParser],
+    name: str,
+    description: str,
+    commands: Sequence[Command],
+) -> None:
+    """Add the game ``name`` with its ``commands`` to the top-level parser."""
+    parser = games.add_parser(name, help=description, description=description)
+    group = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    for add_command in commands:
+        add_command(group)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole ``qipai`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="qipai",
+        description="qipai 棋牌: a card-game hall (Dou Dizhu, Zha Jin Hua, Showhand).",
+    )
+    parser.add_argument("--version", action="version", version=f"qipai {__version__}")
+    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    add_game(games, "doudizhu", "Dou Dizhu 斗地主 (five rule sets)", DOUDIZHU_COMMANDS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``qipai`` with ``argv`` (default: the process arguments); return the exit status.
+
+    :raises SystemExit: from argparse, for ``--help``, ``--version`` and bad usage.
+    """
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except GameError as error:
+        print(f"error: {error.code}: {error.message}", file=sys.stderr)
+        return USAGE_ERROR
+    except BrokenPipeError:
+        # The reader left (``qipai … | head``): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,0 +1,117 @@
+"""The ``qipai`` command, run in-process through :func:`qipai.cli.main`, and once installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qipai import __version__
+from qipai.cli import main
+from qipai.games.doudizhu import legal_moves
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
+    """Exit status, stdout lines and stderr of ``qipai argv``."""
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out.splitlines(), err
+
+
+def test_moves_following(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["doudizhu", "moves", "3345", "4"], capsys) == (0, ["pass", "5"], "")
+
+
+def test_moves_leading_prints_legal_moves_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = "33445566778899TJQKA2BR"
+    status, lines, _ = run(["doudizhu", "moves", hand], capsys)
+    assert status == 0
+    assert lines == [str(m) for m in legal_moves(hand)]
+    assert "pass" not in lines
+    assert "BR" in lines and "3456789TJQKA" in lines
+
+
+def test_moves_with_kinds_prints_each_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, _ = run(["doudizhu", "moves", "--kinds", "333444555666", "777888"], capsys)
+    assert status == 0
+    assert lines == ["pass\tpass"]
+    _, lines, _ = run(["doudizhu", "moves", "--kinds", "333444555666"], capsys)
+    assert [line for line in lines if line.startswith("333444555666\t")] == [
+        "333444555666\ttrio_chain 6 4",
+        "333444555666\tplane_singles 5 3",
+        "333444555666\tplane_singles 6 3",
+    ]
+    assert "3\tsingle 3 1" in lines
+
+
+def test_moves_follows_the_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    _, yifa, _ = run(["doudizhu", "moves", "3334"], capsys)
+    _, zhengtu, _ = run(["doudizhu", "moves", "--rules", "zhengtu", "3334"], capsys)
+    assert "3334" in yifa
+    assert "3334" not in zhengtu
+    assert set(zhengtu) == set(yifa) - {"3334"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["33X"], "bad_cards"),
+        (["3345", "34"], "not_a_combination"),
+        (["--rules", "nope", "3345"], "unknown_rules"),
+        (["--rules", "zhengtu", "3345", "4447"], "not_a_combination"),
+    ],
+)
+def test_moves_errors(argv: list[str], code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = run(["doudizhu", "moves", *argv], capsys)
+    assert (status, lines) == (2, [])
+    assert err.startswith(f"error: {code}: ")
+    assert err.count("\n") == 1
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"qipai {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "argv", [[], ["doudizhu"], ["doudizhu", "nope"], ["doudizhu", "moves"], ["chess"]]
+)
+def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "usage: qipai" in capsys.readouterr().err
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["doudizhu", "--help"])
+    assert "moves" in capsys.readouterr().out
+
+
+def test_installed_entry_point() -> None:
+    script = Path(sys.executable).with_name("qipai")
+    assert script.exists(), "pip install -e . should install the qipai command beside python"
+    result = subprocess.run(
+        [str(script), "doudizhu", "moves", "BR", "2"], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "pass\nB\nR\nBR\n", "")
+
+
+def test_run_script_needs_no_install() -> None:
+    """The quick start's ``./run`` runs the source tree on a bare Python, nothing installed."""
+    bare_python = Path(sys.base_prefix, "bin", "python3")
+    result = subprocess.run(
+        ["bash", str(ROOT / "run"), "doudizhu", "moves", "--rules", "jj", "5556", "3334"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHON": str(bare_python)},
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "pass\n5556\n", "")
