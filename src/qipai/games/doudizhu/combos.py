@@ -124,6 +124,8 @@ class Kind(enum.IntEnum):
     WILD_BOMB = 14
     ROCKET = 15
 
+    __hash__ = int.__hash__  # Enum hashes its name in Python code: moves hash their kind often
+
     @property
     def label(self) -> str:
         """The notation's name, e.g. ``plane_singles``."""
@@ -335,9 +337,23 @@ def readings(text: str) -> list[Move]:
     if not natural_text:
         return natural_readings(cards)
     natural = from_text(natural_text)
-    if size(natural) != size(cards) or count_of(natural, WILD):
-        raise InvalidActionError("bad_cards", f"{text!r}: the slash must name as many ranks")
+    if size(natural) != size(cards) or not can_stand_for(cards, natural):
+        raise InvalidActionError(
+            "bad_cards", f"{text!r}: the cards cannot stand for the ranks after the slash"
+        )
     return natural_readings(natural, cards=cards)
+
+
+def can_stand_for(cards: int, natural: int) -> bool:
+    """Whether ``cards`` (as many as ``natural``) can stand for ``natural``.
+
+    Each card of rank 3..2 stands for itself, a joker for itself or a rank 3..2, ``W``
+    for a rank 3..2; nothing stands for ``W``.
+    """
+    if count_of(natural, WILD):
+        return False
+    jokers_kept = all(count_of(natural, j) <= count_of(cards, j) for j in (BLACK, RED))
+    return jokers_kept and all(count_of(natural, s) >= count_of(cards, s) for s in range(TWO + 1))
 
 
 def parse_move(text: str) -> Move:
