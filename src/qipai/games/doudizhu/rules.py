@@ -124,9 +124,7 @@ class ShowFactors:
     @property
     def any(self) -> bool:
         """Whether this rule set has 明牌 at all."""
-        return bool(
-            self.before_deal or self.during_deal or self.before_bid or self.after_bottom
-        )
+        return bool(self.before_deal or self.during_deal or self.before_bid or self.after_bottom)
 
 
 @dataclass(frozen=True, slots=True)

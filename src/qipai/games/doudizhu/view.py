@@ -1,0 +1,157 @@
+"""What one seat may see of a hand: the :class:`View`, the only door for hidden cards.
+
+A view is a fresh, frozen snapshot built by :meth:`.State.view`; nothing in it aliases
+the live state.  It holds the seat's own cards, the bottom cards once revealed, every
+play, the card counts, the hands of seats that showed (明牌), the public marker card
+(yifa), the bidding, robbing and doubling decisions and the scoring facts everybody
+knows — and never a card another seat holds unseen.  Hidden hands stay hidden when the
+hand is over too: revealing them is the hall's choice (the hand record).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from qipai.cards import Card
+from qipai.games.doudizhu.actions import Action
+from qipai.games.doudizhu.combos import Move
+from qipai.games.doudizhu.hand import Phase
+from qipai.games.doudizhu.scoring import multiplier_breakdown
+
+if TYPE_CHECKING:
+    from qipai.games.doudizhu.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's snapshot of a hand (all tuples; seats 0-2)."""
+
+    seat: int
+    """Whose view this is."""
+    rules: str
+    """The rule set's name."""
+    phase: Phase
+    """The current phase."""
+    current_player: int | None
+    """The seat to act (``None`` while dealing or when over)."""
+    hand: tuple[Card, ...]
+    """The seat's own cards, sorted."""
+    card_counts: tuple[int, ...]
+    """Cards each seat holds."""
+    cards_dealt: int
+    """Cards dealt to each seat so far (17 after the deal)."""
+    deal_number: int
+    """1, or more after redeals."""
+    marker: Card | None
+    """yifa: the face-up marker card (public)."""
+    marker_seat: int | None
+    """yifa: who was dealt the marker card."""
+    first_bidder: int | None
+    """Who bid first."""
+    shown_hands: tuple[tuple[Card, ...] | None, ...]
+    """The current cards of each seat that showed (明牌); ``None`` for the others."""
+    show_factors: tuple[int, ...]
+    """Each seat's 明牌 factor (1 = not shown)."""
+    show_order: tuple[int, ...]
+    """Seats that showed, first first."""
+    auction: tuple[tuple[int, Action], ...]
+    """Bids, calls, robs, doubles and the after-bottom show decision, in order."""
+    standing_bid: int
+    """The highest bid so far (points presets)."""
+    candidate: int | None
+    """The standing bidder / caller / robber."""
+    landlord: int | None
+    """The landlord once known."""
+    base: int
+    """底分."""
+    robs: tuple[tuple[int, int], ...]
+    """Each rob as (robber, robbed)."""
+    multipliers: tuple[tuple[int, int], ...]
+    """(farmer, multiplier of his pair with the landlord) once the landlord is known,
+    from what happened so far (:func:`.scoring.multiplier_breakdown`)."""
+    doubled: tuple[bool, ...]
+    """Seats that chose 加倍."""
+    bottom: tuple[Card, ...] | None
+    """The bottom cards once revealed."""
+    bottom_size: int
+    """How many bottom cards there are (3, or 4 with the 财神)."""
+    plays: tuple[tuple[int, Move], ...]
+    """Every play so far, passes included."""
+    trick: tuple[tuple[int, Move], ...]
+    """The plays of the current trick."""
+    to_beat: Move
+    """The combination to beat (:data:`~.combos.PASS` when the player to act leads)."""
+    to_beat_seat: int | None
+    """Who played :attr:`to_beat`."""
+    bombs: int
+    """Four-card bombs played."""
+    rockets: int
+    """Rockets played."""
+    wild_bombs: int
+    """Five-card 财神 bombs played."""
+    trustee: tuple[bool, ...]
+    """Seats in 托管."""
+    winner: int | None
+    """Who went out first, once over."""
+    escaper: int | None
+    """Who escaped, if anyone."""
+    spring: bool
+    """春天 (once over)."""
+    anti_spring: bool
+    """反春 (once over)."""
+    returns: tuple[int, ...] | None
+    """Points per seat once the hand is over."""
+    legal_actions: tuple[Action, ...]
+    """What this seat may do now (an out-of-turn 明牌 included)."""
+
+
+def make_view(state: State, seat: int) -> View:
+    """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
+    shown = set(state.show_order)
+    revealed = state.landlord is not None
+    return View(
+        seat=seat,
+        rules=state.rules.name,
+        phase=state.phase,
+        current_player=state.current_player,
+        hand=tuple(state.hands[seat]),
+        card_counts=tuple(len(hand) for hand in state.hands),
+        cards_dealt=state.cards_dealt,
+        deal_number=state.deal_number,
+        marker=state.marker,
+        marker_seat=state.marker_seat,
+        first_bidder=state.first_bidder,
+        shown_hands=tuple(tuple(h) if s in shown else None for s, h in enumerate(state.hands)),
+        show_factors=tuple(state.shows),
+        show_order=tuple(state.show_order),
+        auction=tuple(state.auction),
+        standing_bid=state.bid,
+        candidate=state.candidate,
+        landlord=state.landlord,
+        base=state.base,
+        robs=tuple(state.robs),
+        multipliers=_multipliers(state) if revealed else (),
+        doubled=tuple(state.doubled),
+        bottom=state.bottom if revealed else None,
+        bottom_size=len(state.bottom),
+        plays=tuple(state.plays),
+        trick=tuple(state.plays[state.trick_start :]),
+        to_beat=state.to_beat,
+        to_beat_seat=state.to_beat_seat,
+        bombs=state.bombs,
+        rockets=state.rockets,
+        wild_bombs=state.wild_bombs,
+        trustee=tuple(state.trustee),
+        winner=state.winner,
+        escaper=state.escaper,
+        spring=state.spring,
+        anti_spring=state.anti_spring,
+        returns=state.returns() if state.is_terminal else None,
+        legal_actions=tuple(state.legal_actions(seat)),
+    )
+
+
+def _multipliers(state: State) -> tuple[tuple[int, int], ...]:
+    """Each farmer's pair multiplier so far (public facts only: no card in a hand)."""
+    return tuple((p.farmer, p.multiplier) for p in multiplier_breakdown(state.facts()))
