@@ -27,7 +27,7 @@ def test_moves_following(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_moves_leading_prints_legal_moves_in_order(capsys: pytest.CaptureFixture[str]) -> None:
-    hand = "33445566778899TJQKA2BR"
+    hand = "345566778899TJQKA2BR"
     status, lines, _ = run(["doudizhu", "moves", hand], capsys)
     assert status == 0
     assert lines == [str(m) for m in legal_moves(hand)]

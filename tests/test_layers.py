@@ -21,7 +21,9 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "qipai"
 
-LAYERS = ("errors", "cards", "games", "bots", "hall", "store", "server", "web", "cli")
+LAYERS = (
+    "errors", "cards", "games", "bots", "hall", "store", "server", "web", "console", "cli",
+)  # fmt: skip
 """The first component under ``qipai`` of every module, low layer to high."""
 RANK = {name: rank for rank, name in enumerate(LAYERS)}
 

@@ -51,12 +51,7 @@ def add_moves_command(commands: Commands[argparse.ArgumentParser]) -> None:
             "readings (a trio chain that is also an airplane) is printed once per reading."
         ),
     )
-    parser.add_argument(
-        "--rules",
-        default="yifa",
-        metavar="NAME",
-        help="rule set: yifa (default), caishen, huanle, zhengtu or jj",
-    )
+    _add_rules_option(parser)
     parser.add_argument(
         "--kinds",
         action="store_true",
@@ -102,13 +97,97 @@ def move_line(move: Move, *, with_kind: bool) -> str:
     return f"{move}\t{move.kind.label} {RANK_CHARS[move.main]} {move.length}"
 
 
-DOUDIZHU_COMMANDS: tuple[Command, ...] = (add_moves_command,)
-"""The ``qipai doudizhu`` commands, in help order.
+def _add_rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        default="yifa",
+        metavar="NAME",
+        help="rule set: yifa (default), caishen, huanle, zhengtu or jj",
+    )
 
-Extension point: ``selfplay`` (``--rules NAME --hands N [--seed S]``) and ``play`` (a
-terminal game against bots) are each one more function here, written like
-:func:`add_moves_command`, when the hand state machine lands.
-"""
+
+def add_selfplay_command(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai doudizhu selfplay --rules NAME --hands N [--seed S] [--policy P]``."""
+    parser = commands.add_parser(
+        "selfplay",
+        help="play whole hands between bots and print a summary",
+        description=(
+            "Play N whole hands between three bots (hand i dealt from seed S+i) and print "
+            "hands/s, the landlord's win rate, the average multiplier, bombs and springs."
+        ),
+    )
+    _add_rules_option(parser)
+    parser.add_argument("--hands", type=int, default=1000, metavar="N", help="hands to play")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
+    parser.add_argument(
+        "--policy",
+        choices=("greedy", "random", "trustee"),
+        default="greedy",
+        help="the bots' policy (default: greedy)",
+    )
+    parser.set_defaults(handler=run_selfplay)
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Time :func:`qipai.bots.arena.selfplay` and print its summary."""
+    import time  # noqa: PLC0415
+
+    from qipai.bots.arena import selfplay  # noqa: PLC0415
+    from qipai.bots.doudizhu import (  # noqa: PLC0415
+        GreedyPolicy,
+        Policy,
+        RandomPolicy,
+        TrusteePolicy,
+    )
+
+    def make_policy(seat: int) -> Policy:
+        if args.policy == "random":
+            return RandomPolicy(args.seed * 3 + seat)
+        return TrusteePolicy() if args.policy == "trustee" else GreedyPolicy()
+
+    start = time.perf_counter()
+    summary = selfplay(args.rules, hands=args.hands, seed=args.seed, make_policy=make_policy)
+    elapsed = time.perf_counter() - start
+    print("\n".join(summary.lines()))
+    print(f"{summary.hands / elapsed:.0f} hands/s ({elapsed:.2f} s)")
+    return 0
+
+
+def add_play_command(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai doudizhu play [--rules NAME] [--seed S] [--hands N]``."""
+    parser = commands.add_parser(
+        "play",
+        help="play in the terminal against two bots",
+        description=(
+            "Play Dou Dizhu in the terminal against two bots.  Type cards in the notation "
+            "(33344, 777W/7777), pass, bid 2, call, rob, double, show, no; hint, list, "
+            "auto (托管), quit."
+        ),
+    )
+    _add_rules_option(parser)
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="first hand's seed")
+    parser.add_argument("--hands", type=int, default=1, metavar="N", help="hands to play")
+    parser.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Run :class:`qipai.console.ConsoleGame` on standard input and output."""
+    import secrets  # noqa: PLC0415
+
+    from qipai.console import ConsoleGame  # noqa: PLC0415
+
+    seed = secrets.randbelow(2**32) if args.seed is None else args.seed
+    print(f"seed {seed}")
+    ConsoleGame(args.rules, seed, ask=input, say=print).play(args.hands)
+    return 0
+
+
+DOUDIZHU_COMMANDS: tuple[Command, ...] = (
+    add_moves_command,
+    add_selfplay_command,
+    add_play_command,
+)
+"""The ``qipai doudizhu`` commands, in help order."""
 
 
 # --- the parser --------------------------------------------------------------------------

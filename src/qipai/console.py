@@ -1,0 +1,203 @@
+"""The terminal game: play Dou Dizhu against two bots, in Chinese and the notation.
+
+An edge module (it reads input and prints); the hand itself is the pure
+:class:`~qipai.games.doudizhu.state.State`, the opponents are
+:class:`~qipai.bots.doudizhu.GreedyPolicy`, and the player sees only his own view.
+
+Type the cards to play in the notation (``33344``, ``777W/7777``), ``pass`` (or 不出),
+a bidding word (``bid 2``, ``call``, ``rob``, ``double``, ``show``; ``no`` declines),
+``hint`` for a suggestion, ``list`` for every legal action, ``auto`` for 托管 (the system
+plays for you to the end of the hand), ``quit`` to leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from qipai.bots.arena import SEATS
+from qipai.bots.doudizhu import GreedyPolicy, Policy, TrusteePolicy, decline
+from qipai.errors import GameError
+from qipai.games.doudizhu.actions import Action, Bid, Call, Double, Play, Rob, Show
+from qipai.games.doudizhu.combos import PASS, from_text, to_text
+from qipai.games.doudizhu.scoring import multiplier_breakdown
+from qipai.games.doudizhu.state import State, pack_cards
+from qipai.games.doudizhu.view import View
+
+HUMAN = 0
+"""The player's seat."""
+NAMES = ("你", "下家", "上家")
+"""How seats are named from the player's chair (play goes 0 → 1 → 2)."""
+_WORDS: dict[str, Action | None] = {
+    "pass": Play(PASS),
+    "不出": Play(PASS),
+    "call": Call(),
+    "叫": Call(),
+    "rob": Rob(),
+    "抢": Rob(),
+    "double": Double(),
+    "加倍": Double(),
+    "show": Show(),
+    "明牌": Show(),
+    "no": None,
+    "不": None,
+}
+
+Ask = Callable[[str], str]
+"""Reads one line of the player's input after a prompt (``input`` in the real game)."""
+Say = Callable[[str], None]
+"""Prints one line (``print`` in the real game)."""
+
+
+def describe(action: Action) -> str:
+    """A short Chinese description of an action."""
+    if isinstance(action, Play):
+        return "不出" if action.move.is_pass else f"出 {action.move}"
+    if isinstance(action, Bid):
+        return "不叫" if action.points == 0 else f"叫 {action.points} 分"
+    labels = {
+        "call": "叫地主",
+        "nocall": "不叫",
+        "rob": "抢地主",
+        "norob": "不抢",
+        "double": "加倍",
+        "nodouble": "不加倍",
+        "show": "明牌",
+        "noshow": "不明牌",
+    }
+    return labels.get(str(action), str(action))
+
+
+def render(view: View) -> list[str]:
+    """The player's table, as lines of text."""
+    lines = [f"--- {view.rules} · {view.phase.value} ---"]
+    if view.landlord is not None:
+        lines.append(f"地主: {NAMES[view.landlord]}   底分 {view.base}")
+    if view.marker is not None and view.marker_seat is not None:
+        lines.append(f"明牌 (翻开的牌): {view.marker} 在{NAMES[view.marker_seat]}手里")
+    if view.bottom is not None:
+        lines.append(f"底牌: {to_text(pack_cards(view.bottom))}")
+    for seat in range(SEATS):
+        shown = view.shown_hands[seat]
+        extra = f"  明牌 {to_text(pack_cards(shown))}" if shown and seat != view.seat else ""
+        lines.append(f"{NAMES[seat]}: {view.card_counts[seat]} 张{extra}")
+    if not view.to_beat.is_pass and view.to_beat_seat is not None:
+        lines.append(f"要压的牌: {view.to_beat} ({NAMES[view.to_beat_seat]})")
+    lines.append(f"你的牌: {to_text(pack_cards(view.hand))}")
+    return lines
+
+
+def read_action(text: str, view: View) -> Action | None:
+    """The legal action the player typed, or ``None`` if the text names none.
+
+    Cards name a play (its first reading when it has several); ``no`` declines.
+    """
+    legal = view.legal_actions
+    word = text.strip().lower()
+    if word in _WORDS:
+        wanted = _WORDS[word]
+        if wanted is None:
+            declined = decline(legal)
+            return None if isinstance(declined, Play) else declined
+        return wanted if wanted in legal else None
+    if word.startswith("bid"):
+        try:
+            action: Action = Action.parse(word)
+        except GameError:
+            return None
+        return action if action in legal else None
+    played, _, stands_for = text.strip().partition("/")
+    try:
+        cards = from_text(played)
+        natural = from_text(stands_for) if stands_for else None
+    except GameError:
+        return None
+    plays = [
+        a
+        for a in legal
+        if isinstance(a, Play)
+        and not a.move.is_pass
+        and a.move.cards == cards
+        and natural in (None, a.move.natural)
+    ]
+    return plays[0] if plays else None
+
+
+class ConsoleGame:
+    """One player against two bots, for as many hands as asked."""
+
+    def __init__(self, rules: str, seed: int, ask: Ask, say: Say) -> None:
+        self.rules = rules
+        """The rule set's name."""
+        self.seed = seed
+        """The first hand's seed; hand ``i`` uses ``seed + i``."""
+        self.ask = ask
+        self.say = say
+        self.bots: list[Policy] = [TrusteePolicy(), GreedyPolicy(), GreedyPolicy()]
+        self.total = 0
+        """The player's points over the hands played."""
+        self.auto = False
+        """Whether 托管 plays for the player."""
+
+    def play(self, hands: int) -> int:
+        """Play ``hands`` hands (stops early on ``quit``); return the player's points."""
+        for number in range(hands):
+            state = State.new(self.rules, seed=self.seed + number, hand_number=number)
+            if not self._play_hand(state):
+                break
+        return self.total
+
+    def _play_hand(self, state: State) -> bool:
+        self.auto = False
+        while not state.is_terminal:
+            seat = state.current_player
+            if seat is None:
+                state.apply(state.legal_actions()[0])
+                continue
+            view = state.view(seat)
+            if seat == HUMAN and not self.auto:
+                action = self._ask_player(view)
+                if action is None:
+                    return False
+            else:
+                action = self.bots[seat].choose(view)
+            state.apply(action, seat)
+            self.say(f"{NAMES[seat]}: {describe(action)}")
+        self._report(state)
+        return True
+
+    def _ask_player(self, view: View) -> Action | None:
+        for line in render(view):
+            self.say(line)
+        while True:
+            try:
+                text = self.ask("> ")
+            except EOFError:
+                return None
+            word = text.strip().lower()
+            if word in ("quit", "exit", "q"):
+                return None
+            if word in ("auto", "托管"):
+                self.auto = True
+                return self.bots[HUMAN].choose(view)
+            if word in ("hint", "提示"):
+                self.say(f"提示: {describe(GreedyPolicy().choose(view))}")
+                continue
+            if word in ("list", "?"):
+                self.say("  ".join(describe(a) for a in view.legal_actions[:60]))
+                continue
+            action = read_action(text, view)
+            if action is not None:
+                return action
+            self.say("不能这样出 (type 'list' for the legal actions, 'hint' for a suggestion)")
+
+    def _report(self, state: State) -> None:
+        points = state.returns()
+        self.total += points[HUMAN]
+        if state.escaper is None and state.landlord is not None:
+            winner = "地主" if state.winner == state.landlord else "农民"
+            self.say(f"=== {winner}胜 ===")
+        for pair in multiplier_breakdown(state.facts()):
+            reasons = " ".join(f"{f.label}×{f.factor}" for f in pair.factors) or "无"
+            self.say(f"{NAMES[pair.farmer]}–地主 倍数 {pair.multiplier} ({reasons})")
+        self.say("得分: " + ", ".join(f"{NAMES[s]} {p:+d}" for s, p in enumerate(points)))
+        self.say(f"你的总分: {self.total:+d}")

@@ -1,0 +1,147 @@
+"""The Dou Dizhu policies, the self-play arena and the terminal game."""
+
+from __future__ import annotations
+
+import pytest
+
+from qipai.bots.arena import play_hand, selfplay
+from qipai.bots.doudizhu import GreedyPolicy, RandomPolicy, TrusteePolicy
+from qipai.cli import main
+from qipai.console import ConsoleGame, read_action
+from qipai.games.doudizhu.actions import Bid, Play
+from qipai.games.doudizhu.combos import Kind
+from qipai.games.doudizhu.rules import RULES
+from qipai.games.doudizhu.state import State, pack_cards
+from qipai.games.doudizhu.view import View
+
+PRESETS = list(RULES)
+
+
+def decisions(rules: str, seed: int) -> list[tuple[View, object]]:
+    """Every (view, action) a trustee seat 0 took in one hand against greedy bots."""
+    trustee, seen = TrusteePolicy(), []
+    policies = [trustee, GreedyPolicy(), GreedyPolicy()]
+    state = State.new(rules, seed=seed)
+    while not state.is_terminal:
+        seat = state.current_player
+        if seat is None:
+            state.apply(state.legal_actions()[0])
+            continue
+        view = state.view(seat)
+        action = policies[seat].choose(view)
+        if seat == 0:
+            seen.append((view, action))
+        state.apply(action, seat)
+    return seen
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_trustee_declines_passes_and_leads_its_smallest_single(rules: str) -> None:
+    checked = 0
+    for seed in range(40):
+        for view, action in decisions(rules, seed):
+            assert action in view.legal_actions
+            if not isinstance(action, Play):
+                assert str(action) in {"bid 0", "nocall", "norob", "nodouble", "noshow"}
+                continue
+            if action.move.size == len(view.hand):
+                continue  # going out is always taken
+            checked += 1
+            if not view.to_beat.is_pass:
+                assert action.move.is_pass
+            else:
+                assert action.move.kind is Kind.SINGLE
+                lowest = min(pack_cards(view.hand).bit_length(), 64)
+                assert action.move.cards.bit_length() <= lowest
+                assert action.move.main == min(
+                    m.main
+                    for a in view.legal_actions
+                    if isinstance(a, Play) and (m := a.move).kind is Kind.SINGLE
+                )
+    assert checked > 50
+
+
+def test_greedy_never_beats_its_partner() -> None:
+    for seed in range(30):
+        state = State.new("yifa", seed=seed)
+        policies = [GreedyPolicy()] * 3
+        while not state.is_terminal:
+            seat = state.current_player
+            if seat is None:
+                state.apply(state.legal_actions()[0])
+                continue
+            view = state.view(seat)
+            action = policies[seat].choose(view)
+            partner = not view.to_beat.is_pass and view.landlord not in (
+                seat,
+                view.to_beat_seat,
+            )
+            if partner and isinstance(action, Play) and action.move.size < len(view.hand):
+                assert action.move.is_pass
+            state.apply(action, seat)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_selfplay_is_zero_sum_and_reproducible(rules: str) -> None:
+    first = selfplay(rules, hands=30, seed=11)
+    again = selfplay(rules, hands=30, seed=11)
+    assert first == again
+    assert first.points_balance == 0
+    assert sum(first.points_by_seat) == 0
+    assert first.hands == 30
+    assert 0 < first.landlord_wins < 30
+    assert first.average_multiplier >= 1
+
+
+def test_random_policies_finish_every_preset() -> None:
+    for rules in PRESETS:
+        state = play_hand(State.new(rules, seed=5), [RandomPolicy(s) for s in range(3)])
+        assert state.is_terminal
+        assert sum(state.returns()) == 0
+
+
+def test_selfplay_command_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doudizhu", "selfplay", "--rules", "jj", "--hands", "5", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "rules jj: 5 hands" in out
+    assert "landlord win rate" in out
+    assert "hands/s" in out
+
+
+def scripted(lines: list[str]) -> tuple[ConsoleGame, list[str]]:
+    said: list[str] = []
+    answers = iter(lines)
+
+    def ask(prompt: str) -> str:
+        del prompt
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    return ConsoleGame("yifa", 3, ask=ask, say=said.append), said
+
+
+def test_console_game_plays_a_hand_through_trustee() -> None:
+    game, said = scripted(["nonsense", "bid 3", "auto"])
+    game.play(1)
+    assert "你: 叫 3 分" in said
+    assert any(line.startswith("不能这样出") for line in said)
+    assert any(line.startswith("得分:") for line in said)
+    assert said[-1].startswith("你的总分")
+
+
+def test_console_game_stops_on_quit_or_end_of_input() -> None:
+    game, said = scripted(["quit"])
+    assert game.play(3) == 0
+    assert not any(line.startswith("得分:") for line in said)
+
+
+def test_typed_cards_name_the_play_and_bids_parse() -> None:
+    state = State.new("yifa", seed=3)
+    while state.current_player is None:
+        state.apply(state.legal_actions()[0])
+    view = state.view(state.current_player)
+    assert read_action("bid 2", view) == Bid(2)
+    assert read_action("no", view) == Bid(0)
+    assert read_action("33344", view) is None  # not the play phase
