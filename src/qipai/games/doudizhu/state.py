@@ -81,7 +81,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 from qipai.cards import Card, doudizhu_deck
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.games.doudizhu import moves_for
 from qipai.games.doudizhu.actions import (
     ACTION_TYPES,
     HAND_CARDS,
@@ -122,6 +121,7 @@ from qipai.games.doudizhu.hand import (
     sort_key,
     take_cards,
 )
+from qipai.games.doudizhu.legal import moves_for
 from qipai.games.doudizhu.rules import Bidding, Rules, get_rules
 from qipai.games.doudizhu.rules import Escape as EscapeModel
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
