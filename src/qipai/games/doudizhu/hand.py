@@ -31,8 +31,8 @@ from qipai.games.doudizhu.combos import (
     PASS,
     RANK_CHARS,
     RED,
+    SLOT_MASK,
     TWO,
-    WILD,
     Move,
     count_of,
     unit,
@@ -99,18 +99,21 @@ def bombs_in(packed: int) -> int:
 
 def take_cards(hand: list[Card], cards: int) -> list[Card]:
     """Remove the physical cards of the packed ``cards`` from ``hand`` (lowest suits first)."""
-    need = [count_of(cards, s) for s in range(WILD + 1)]
     taken: list[Card] = []
     kept: list[Card] = []
+    need = cards
     for card in hand:
-        slot = _SLOT[card.rank]
-        if need[slot]:
-            need[slot] -= 1
+        one = _UNIT_OF_RANK[card.rank]
+        if need & (one * SLOT_MASK):
+            need -= one
             taken.append(card)
         else:
             kept.append(card)
     hand[:] = kept
     return taken
+
+
+_UNIT_OF_RANK = {rank: unit(slot) for rank, slot in _SLOT.items()}
 
 
 def refuse(code: str, message: str) -> IllegalActionError:

@@ -101,7 +101,17 @@ from qipai.games.doudizhu.actions import (
     Trustee,
 )
 from qipai.games.doudizhu.auction import Auction
-from qipai.games.doudizhu.combos import PASS, SLOT_MASK, WILD, Kind, to_text, unit
+from qipai.games.doudizhu.combos import (
+    PASS,
+    SLOT_MASK,
+    WILD,
+    Kind,
+    Move,
+    beats,
+    contains,
+    to_text,
+    unit,
+)
 from qipai.games.doudizhu.events import (
     Escaped,
     Event,
@@ -121,7 +131,7 @@ from qipai.games.doudizhu.hand import (
     sort_key,
     take_cards,
 )
-from qipai.games.doudizhu.legal import moves_for
+from qipai.games.doudizhu.legal import is_valid_move, moves_for
 from qipai.games.doudizhu.rules import Bidding, Rules, get_rules
 from qipai.games.doudizhu.rules import Escape as EscapeModel
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
@@ -378,9 +388,18 @@ class State(Auction):
         move = action.move
         if move.is_pass and self.to_beat.is_pass:
             raise refuse("cannot_pass", "the leader must play")
-        if move not in moves_for(self.packed[actor], self.to_beat, self.rules):
+        if not move.is_pass and not self._is_legal_play(actor, move):
             raise refuse("illegal_move", f"{action} is not a legal play here")
         return actor
+
+    def _is_legal_play(self, seat: int, move: Move) -> bool:
+        """Held, a combination of the rules, and beating the table: exactly the moves of
+        :func:`.moves_for`, checked without listing them all."""
+        return (
+            contains(self.packed[seat], move.cards)
+            and (self.to_beat.is_pass or beats(move, self.to_beat))
+            and is_valid_move(move, self.rules)
+        )
 
     def _do_play(self, action: Play, seat: int) -> None:
         move = action.move
