@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -472,3 +473,14 @@ def test_escapes_are_zero_sum_except_zhengtu(f: HandFacts, escaper: int) -> None
         assert points.count(0) == 2
     else:
         assert sum(points) == 0
+
+
+def test_exactly_ten_side_is_an_option() -> None:
+    # A huanle farmer escapes with events 明牌 ×5 and one bomb ×2: exactly 10.
+    huanle = RULES["huanle"]
+    facts = HandFacts(rules=huanle, landlord=0, base=1, shows=(5, 1, 1), bombs=1)
+    pair = next(p for p in multiplier_breakdown(facts) if p.farmer == 1)
+    assert pair.counted_events == 10
+    assert escape_penalty(facts, 1) == 20  # exactly 10 counts as over: 2× the actual 10
+    under = huanle.derive("huanle-ten-under", escape_ten_is_over=False)
+    assert escape_penalty(dataclasses.replace(facts, rules=under), 1) == 10  # as if under

@@ -186,3 +186,11 @@ def test_huanle_settlement_invariants(
     uncapped = tuple(p * 10 for p in points)
     if all(abs(u) <= b for u, b in zip(uncapped, balances, strict=True)):
         assert s.stakes == uncapped
+
+
+def test_huanle_winner_cap_is_an_option() -> None:
+    points = (-2, 1, 1)
+    capped = settle_huanle(points, (10_000, 300, 5_000), coefficient=1000, fee=0)
+    assert capped.stakes == (-1300, 300, 1000)
+    free = settle_huanle(points, (10_000, 300, 5_000), coefficient=1000, fee=0, cap_winners=False)
+    assert free.stakes == (-2000, 1000, 1000)

@@ -209,6 +209,9 @@ class Rules:
     """jj 托管 liability: a farmer in 托管 pays the farmers' loss and forfeits the gain."""
     escape: Escape = Escape.NONE
     """Escape penalty model."""
+    escape_ten_is_over: bool = True
+    """Reading (caishen, huanle): a multiplier of exactly 10 counts as "over 10" (4× / 2×);
+    ``False`` charges it as "under" (20 / 10)."""
 
     def derive(self, name: str, **changes: Any) -> Rules:
         """A custom rule set: this one with ``changes`` applied and a new ``name``.

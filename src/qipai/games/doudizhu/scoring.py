@@ -460,9 +460,14 @@ def _with_unplayed_bombs(facts: HandFacts) -> HandFacts:
     return dataclasses.replace(facts, bombs=facts.bombs + sum(facts.bombs_in_hand))
 
 
-def _threshold_charge(units: int, role: int, threshold: int) -> int:
-    """Multiplier units charged: under ``threshold`` → ``10 × role``, else ``2 × role ×``."""
-    return ESCAPE_THRESHOLD * role if units < threshold else 2 * role * units
+def _threshold_charge(units: int, role: int, threshold: int, ten_is_over: bool) -> int:
+    """Multiplier units charged: under ``threshold`` → ``10 × role``, else ``2 × role ×``.
+
+    ``ten_is_over`` (``Rules.escape_ten_is_over``) says on which side exactly the
+    threshold falls.
+    """
+    under = units < threshold if ten_is_over else units <= threshold
+    return ESCAPE_THRESHOLD * role if under else 2 * role * units
 
 
 def escape_penalty(facts: HandFacts, escaper: int) -> int:
@@ -504,11 +509,14 @@ def escape_penalty(facts: HandFacts, escaper: int) -> int:
     if model is Escape.HUANLE:
         pairs = _escaper_pairs(_with_unplayed_bombs(facts), escaper)
         units = sum(p.counted_events for p in pairs)
-        charge = _threshold_charge(units, role, ESCAPE_THRESHOLD * role)
+        charge = _threshold_charge(
+            units, role, ESCAPE_THRESHOLD * role, facts.rules.escape_ten_is_over
+        )
         return facts.base * facts.rules.initial_multiplier * charge
     total = sum(p.multiplier for p in _escaper_pairs(facts, escaper))
     if model is Escape.CAISHEN:
-        return facts.base * _threshold_charge(total, role, ESCAPE_THRESHOLD)
+        ten_is_over = facts.rules.escape_ten_is_over
+        return facts.base * _threshold_charge(total, role, ESCAPE_THRESHOLD, ten_is_over)
     return facts.base * total * DOUBLING_FACTOR  # ZHENGTU
 
 

@@ -199,20 +199,30 @@ def limit_transfers(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int,
 
 
 def settle_huanle(
-    points: Sequence[int], balances: Sequence[int], *, coefficient: int, fee: int
+    points: Sequence[int],
+    balances: Sequence[int],
+    *,
+    coefficient: int,
+    fee: int,
+    cap_winners: bool = True,
 ) -> Settlement:
     """huanle (欢乐豆): points × N, held within each player's balance, then fee A each.
 
     A loser pays at most his balance (never below 0); a winner gains at most the balance
-    he started the hand with and receives only what the losers paid; then each player
-    pays the fixed fee ``min(A, balance after the hand)``.  Escapes settle the same way
-    (the escaper is the centre).
+    he started the hand with (the spec's reading; ``cap_winners=False`` lifts that cap)
+    and receives only what the losers paid; then each player pays the fixed fee
+    ``min(A, balance after the hand)``.  Escapes settle the same way (the escaper is the
+    centre).
 
     :raises InvalidActionError: ``bad_points`` if the points do not sum to zero;
         ``bad_settlement`` for negative balances, coefficient or fee.
     """
     _non_negative(fee, "the fee")
-    stakes = limit_transfers(to_coins(points, coefficient), balances)
+    coins = to_coins(points, coefficient)
+    limits = [
+        b if cap_winners or c < 0 else max(b, c) for b, c in zip(balances, coins, strict=True)
+    ]
+    stakes = limit_transfers(coins, limits)
     fees = tuple(min(fee, b + s) for b, s in zip(balances, stakes, strict=True))
     return Settlement(stakes, (0,) * len(stakes), fees)
 
