@@ -8,10 +8,11 @@ from qipai.bots.arena import play_hand, selfplay
 from qipai.bots.doudizhu import GreedyPolicy, RandomPolicy, TrusteePolicy
 from qipai.cli import main
 from qipai.console import ConsoleGame, read_action
+from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Bid, Play
 from qipai.games.doudizhu.combos import Kind
 from qipai.games.doudizhu.rules import RULES
-from qipai.games.doudizhu.state import State, pack_cards
+from qipai.games.doudizhu.state import State
 from qipai.games.doudizhu.view import View
 
 PRESETS = list(RULES)
@@ -51,12 +52,11 @@ def test_trustee_declines_passes_and_leads_its_smallest_single(rules: str) -> No
                 assert action.move.is_pass
             else:
                 assert action.move.kind is Kind.SINGLE
-                lowest = min(pack_cards(view.hand).bit_length(), 64)
-                assert action.move.cards.bit_length() <= lowest
+                assert not action.move.uses_wild  # never the 财神 while other cards are left
                 assert action.move.main == min(
                     m.main
                     for a in view.legal_actions
-                    if isinstance(a, Play) and (m := a.move).kind is Kind.SINGLE
+                    if isinstance(a, Play) and (m := a.move).kind is Kind.SINGLE and not m.uses_wild
                 )
     assert checked > 50
 
@@ -145,3 +145,9 @@ def test_typed_cards_name_the_play_and_bids_parse() -> None:
     assert read_action("bid 2", view) == Bid(2)
     assert read_action("no", view) == Bid(0)
     assert read_action("33344", view) is None  # not the play phase
+
+
+def test_a_table_of_trustees_gives_up_instead_of_dealing_for_ever() -> None:
+    with pytest.raises(IllegalActionError) as error:
+        play_hand(State.new("yifa", seed=1), [TrusteePolicy()] * 3)
+    assert error.value.code == "no_landlord"

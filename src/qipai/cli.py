@@ -121,9 +121,9 @@ def add_selfplay_command(commands: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
     parser.add_argument(
         "--policy",
-        choices=("greedy", "random", "trustee"),
+        choices=("greedy", "random"),
         default="greedy",
-        help="the bots' policy (default: greedy)",
+        help="the bots' policy (default: greedy; 托管 alone never bids, so it is no choice)",
     )
     parser.set_defaults(handler=run_selfplay)
 
@@ -137,13 +137,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
         GreedyPolicy,
         Policy,
         RandomPolicy,
-        TrusteePolicy,
     )
 
     def make_policy(seat: int) -> Policy:
         if args.policy == "random":
             return RandomPolicy(args.seed * 3 + seat)
-        return TrusteePolicy() if args.policy == "trustee" else GreedyPolicy()
+        return GreedyPolicy()
 
     start = time.perf_counter()
     summary = selfplay(args.rules, hands=args.hands, seed=args.seed, make_policy=make_policy)

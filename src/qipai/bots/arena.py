@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from qipai.bots.doudizhu import GreedyPolicy, Policy
+from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.rules import Rules, get_rules
 from qipai.games.doudizhu.scoring import multiplier_breakdown
 from qipai.games.doudizhu.state import State
@@ -21,9 +22,18 @@ from qipai.games.doudizhu.state import State
 SEATS = 3
 
 
+MAX_DEALS = 100
+"""Deals :func:`play_hand` allows before it gives up (policies that never bid)."""
+
+
 def play_hand(state: State, policies: Sequence[Policy]) -> State:
-    """Play ``state`` to its end: the dealer deals, each seat's policy decides from its view."""
+    """Play ``state`` to its end: the dealer deals, each seat's policy decides from its view.
+
+    :raises IllegalActionError: ``no_landlord`` after :data:`MAX_DEALS` all-pass deals.
+    """
     while not state.is_terminal:
+        if state.deal_number > MAX_DEALS:
+            raise IllegalActionError("no_landlord", f"nobody bid in {MAX_DEALS} deals")
         seat = state.current_player
         if seat is None:
             state.apply(state.legal_actions()[0])

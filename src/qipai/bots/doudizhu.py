@@ -64,7 +64,9 @@ class TrusteePolicy:
     """托管 as the platforms describe it (seed 004, used by every preset).
 
     Bidding, robbing, 明牌 and 加倍: decline.  Following: pass, unless the hand can go
-    out at once.  Leading: the smallest single (with one card left, that card).
+    out at once.  Leading: the smallest natural single (never the 财神 while another card
+    is left; with one card left, that card).  Three 托管 seats never call, so a table of
+    them redeals for ever: :func:`~qipai.bots.arena.play_hand` stops that.
     """
 
     def choose(self, view: View) -> Action:
@@ -77,12 +79,13 @@ class TrusteePolicy:
             return Play(out)
         if not view.to_beat.is_pass:
             return Play(moves[0]) if moves[0].is_pass else Play(_smallest(moves))
-        singles = [m for m in moves if m.kind is Kind.SINGLE]
+        singles = [m for m in moves if m.kind is Kind.SINGLE and not m.uses_wild]
         return Play(_smallest(singles or moves))
 
 
 def _smallest(moves: list[Move]) -> Move:
-    return min(moves, key=lambda m: (m.size, m.main, m.uses_wild))
+    """The smallest play, a natural one (no 财神 spent) when there is one."""
+    return min(moves, key=lambda m: (m.uses_wild, m.size, m.main))
 
 
 class RandomPolicy:

@@ -240,7 +240,7 @@ class Auction(Hand):
 
     def _may_double(self, seat: int, landlord: int) -> bool:
         """The coin threshold: everyone above it for the landlord, self and landlord else."""
-        if self.balances is None:
+        if self.balances is None or self.rules.doubling_threshold is None:
             return True
         concerned = range(SEATS) if seat == landlord else (seat, landlord)
         return all(self.balances[s] > self.rules.doubling_threshold for s in concerned)

@@ -180,8 +180,9 @@ class Rules:
     """How several showings combine."""
     doubling: FarmerDoubling = FarmerDoubling.NONE
     """Who may 加倍 after the landlord is known."""
-    doubling_threshold: int = 0
-    """huanle: coins each player concerned must hold *above* to double (room setting)."""
+    doubling_threshold: int | None = None
+    """huanle: coins each player concerned must hold *above* to double (a room setting;
+    the preset's 0 means "some beans"); ``None``: no threshold (every other preset)."""
 
     # --- scoring -----------------------------------------------------------------------
     initial_multiplier: int = 1
@@ -275,6 +276,7 @@ _HUANLE = Rules(
     show=ShowFactors(before_deal=5, during_deal=((8, 4), (17, 3)), after_bottom=2),
     show_combine=ShowCombine.LARGEST,
     doubling=FarmerDoubling.EVERYONE,
+    doubling_threshold=0,
     escape=Escape.HUANLE,
 )
 _ZHENGTU = Rules(
