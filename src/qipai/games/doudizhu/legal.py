@@ -15,6 +15,7 @@ from qipai.games.doudizhu.combos import (
     PASS,
     RANK_CHARS,
     TWO,
+    Kind,
     Move,
     counts,
     from_text,
@@ -37,7 +38,7 @@ def moves_for(hand: int, previous: Move, rules: Rules) -> list[Move]:
         from qipai.games.doudizhu.wild import wild_moves  # noqa: PLC0415 (lazy: caishen only)
 
         return wild_moves(hand, previous, rules)
-    if previous.is_pass:
+    if previous.kind is Kind.PASS:
         return lead_moves(hand, rules)
     return follow_moves(hand, previous, rules)
 

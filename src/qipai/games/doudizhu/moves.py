@@ -13,7 +13,7 @@ the ``caishen`` readings.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 
 from qipai.games.doudizhu.combos import (
@@ -333,52 +333,102 @@ def _with_rocket(hand: int, moves: list[Move]) -> list[Move]:
     return moves
 
 
-def same_kind(kind: Kind, hand: int, rules: Rules) -> list[Move] | tuple[Move, ...]:
-    """Every play of ``kind`` (an ordinary, non-bomb kind) that a natural ``hand`` holds."""
-    t = tables()
-    g1 = at_least(hand, 1) & _NATURAL_BITS
-    if kind is Kind.SINGLE:
-        return t.singles[g1]
-    if kind is Kind.CHAIN:
-        return t.chains[g1 & _CHAIN_SLOTS]
-    g2 = at_least(hand, 2)
-    if kind is Kind.PAIR:
-        return t.pairs[g2]
-    if kind is Kind.PAIR_CHAIN:
-        return t.pair_chains[g2 & _CHAIN_SLOTS]
-    g3 = at_least(hand, 3)
-    if not g3 or not rules.allows(kind):
+def _singles_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.singles[(hand + _ADD1) & _NATURAL_BITS]
+
+
+def _chains_of_hand(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.chains[(hand + _ADD1) & _CHAIN_SLOTS]
+
+
+def _pairs_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.pairs[(hand + _ADD2) & HIGH_BITS]
+
+
+def _pair_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.pair_chains[(hand + _ADD2) & _CHAIN_SLOTS]
+
+
+def _trios_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.trios[(hand + _ADD3) & HIGH_BITS]
+
+
+def _trio_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    return t.trio_chains[(hand + _ADD3) & _CHAIN_SLOTS]
+
+
+def _trio_singles_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    g3 = (hand + _ADD3) & HIGH_BITS
+    if not g3 or not rules.trio_single:
         return ()
-    if kind is Kind.TRIO:
-        return t.trios[g3]
-    if kind is Kind.TRIO_SINGLE:
-        return _trio_singles(t, g3, g1)
-    if kind is Kind.TRIO_PAIR:
-        return _trio_pairs(t, g3, g2)
-    if kind is Kind.TRIO_CHAIN:
-        return t.trio_chains[g3 & _CHAIN_SLOTS]
-    if kind in (Kind.PLANE_SINGLES, Kind.PLANE_PAIRS):
-        if not _has_trio_chain(g3):
+    return _trio_singles(t, g3, (hand + _ADD1) & _NATURAL_BITS)
+
+
+def _trio_pairs_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+    g3 = (hand + _ADD3) & HIGH_BITS
+    return _trio_pairs(t, g3, (hand + _ADD2) & HIGH_BITS) if g3 else ()
+
+
+def _planes_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
+    def planes(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+        g3 = (hand + _ADD3) & HIGH_BITS
+        if not _has_trio_chain(g3) or not rules.allows(kind):
             return ()
         return [m for m in _planes(t, hand, g3, rules) if m.kind is kind]
-    g4 = at_least(hand, 4)
-    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS) and g4:
-        found = _four_two(t, g4, g1, g2, rules.rocket_as_kickers)
+
+    return planes
+
+
+def _four_two_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
+    def four_two(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
+        g4 = (hand + _ADD4) & HIGH_BITS
+        if not g4 or not rules.four_two:
+            return ()
+        g1 = (hand + _ADD1) & _NATURAL_BITS
+        found = _four_two(t, g4, g1, (hand + _ADD2) & HIGH_BITS, rules.rocket_as_kickers)
         return [m for m in found if m.kind is kind]
-    return ()
+
+    return four_two
+
+
+_SAME_KIND: dict[Kind, Callable[[_Tables, int, Rules], Sequence[Move]]] = {
+    Kind.SINGLE: _singles_of,
+    Kind.CHAIN: _chains_of_hand,
+    Kind.PAIR: _pairs_of,
+    Kind.PAIR_CHAIN: _pair_chains_of,
+    Kind.TRIO: _trios_of,
+    Kind.TRIO_CHAIN: _trio_chains_of,
+    Kind.TRIO_SINGLE: _trio_singles_of,
+    Kind.TRIO_PAIR: _trio_pairs_of,
+    Kind.PLANE_SINGLES: _planes_of(Kind.PLANE_SINGLES),
+    Kind.PLANE_PAIRS: _planes_of(Kind.PLANE_PAIRS),
+    Kind.FOUR_TWO_SINGLES: _four_two_of(Kind.FOUR_TWO_SINGLES),
+    Kind.FOUR_TWO_PAIRS: _four_two_of(Kind.FOUR_TWO_PAIRS),
+}
+"""For each ordinary kind: the plays of that kind a natural hand holds."""
+
+
+def same_kind(kind: Kind, hand: int, rules: Rules) -> Sequence[Move]:
+    """Every play of ``kind`` (an ordinary, non-bomb kind) that a natural ``hand`` holds."""
+    return _SAME_KIND[kind](tables(), hand, rules)
 
 
 def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
     """Every answer of a natural ``hand`` to ``previous``: the pass, then the plays that beat it."""
+    t = _TABLES[0] if _TABLES else tables()
     kind = previous.kind
-    moves = [PASS]
-    if kind is Kind.ROCKET:
-        return moves
-    if not kind.is_bomb:
+    same = _SAME_KIND.get(kind)
+    if same is not None:
         main, length = previous.main, previous.length
-        moves += [m for m in same_kind(kind, hand, rules) if m.main > main and m.length == length]
+        moves = [PASS, *[m for m in same(t, hand, rules) if m.main > main and m.length == length]]
+    elif kind is Kind.ROCKET:
+        return [PASS]
+    else:
+        moves = [PASS]
     g4 = (hand + _ADD4) & HIGH_BITS
     if g4 and kind is not Kind.WILD_BOMB:
         floor = previous.main if kind is Kind.BOMB else -1
-        moves += [b for b in tables().bombs[g4] if b.main > floor]
-    return _with_rocket(hand, moves)
+        moves += [b for b in t.bombs[g4] if b.main > floor]
+    if hand & _JOKERS == _JOKERS:
+        moves.append(ROCKET)
+    return moves
