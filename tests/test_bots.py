@@ -9,7 +9,7 @@ from qipai.bots.doudizhu import GreedyPolicy, RandomPolicy, TrusteePolicy
 from qipai.cli import main
 from qipai.console import ConsoleGame, read_action
 from qipai.errors import IllegalActionError
-from qipai.games.doudizhu.actions import Bid, Play
+from qipai.games.doudizhu.actions import Action, Bid, Play
 from qipai.games.doudizhu.combos import Kind
 from qipai.games.doudizhu.rules import RULES
 from qipai.games.doudizhu.state import State
@@ -18,21 +18,16 @@ from qipai.games.doudizhu.view import View
 PRESETS = list(RULES)
 
 
-def decisions(rules: str, seed: int) -> list[tuple[View, object]]:
+def decisions(rules: str, seed: int) -> list[tuple[View, Action]]:
     """Every (view, action) a trustee seat 0 took in one hand against greedy bots."""
-    trustee, seen = TrusteePolicy(), []
-    policies = [trustee, GreedyPolicy(), GreedyPolicy()]
-    state = State.new(rules, seed=seed)
-    while not state.is_terminal:
-        seat = state.current_player
-        if seat is None:
-            state.apply(state.legal_actions()[0])
-            continue
-        view = state.view(seat)
-        action = policies[seat].choose(view)
+    seen: list[tuple[View, Action]] = []
+
+    def observe(seat: int, view: View, action: Action) -> None:
         if seat == 0:
             seen.append((view, action))
-        state.apply(action, seat)
+
+    policies = [TrusteePolicy(), GreedyPolicy(), GreedyPolicy()]
+    play_hand(State.new(rules, seed=seed), policies, observe)
     return seen
 
 
@@ -62,23 +57,13 @@ def test_trustee_declines_passes_and_leads_its_smallest_single(rules: str) -> No
 
 
 def test_greedy_never_beats_its_partner() -> None:
+    def observe(seat: int, view: View, action: Action) -> None:
+        partner = not view.to_beat.is_pass and view.landlord not in (seat, view.to_beat_seat)
+        if partner and isinstance(action, Play) and action.move.size < len(view.hand):
+            assert action.move.is_pass
+
     for seed in range(30):
-        state = State.new("yifa", seed=seed)
-        policies = [GreedyPolicy()] * 3
-        while not state.is_terminal:
-            seat = state.current_player
-            if seat is None:
-                state.apply(state.legal_actions()[0])
-                continue
-            view = state.view(seat)
-            action = policies[seat].choose(view)
-            partner = not view.to_beat.is_pass and view.landlord not in (
-                seat,
-                view.to_beat_seat,
-            )
-            if partner and isinstance(action, Play) and action.move.size < len(view.hand):
-                assert action.move.is_pass
-            state.apply(action, seat)
+        play_hand(State.new("yifa", seed=seed), [GreedyPolicy()] * 3, observe)
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from qipai.bots.arena import SEATS
+from qipai.bots.arena import SEATS, play_hand
 from qipai.bots.doudizhu import GreedyPolicy, Policy, TrusteePolicy, decline
 from qipai.errors import GameError
 from qipai.games.doudizhu.actions import Action, Bid, Call, Double, Play, Rob, Show
@@ -122,6 +122,57 @@ def read_action(text: str, view: View) -> Action | None:
     return plays[0] if plays else None
 
 
+class Quit(Exception):  # noqa: N818 (a signal to stop, not an error)
+    """The player asked to leave (``quit``, or the end of the input)."""
+
+
+class Player:
+    """The policy of the seat at the keyboard: shows the table, reads what is typed."""
+
+    def __init__(self, ask: Ask, say: Say) -> None:
+        self.ask = ask
+        self.say = say
+        self.auto = False
+        """Whether 托管 plays for the player (until the hand ends)."""
+        self.trustee = TrusteePolicy()
+
+    def choose(self, view: View) -> Action:
+        """The action the player types (or 托管's, once asked for).
+
+        :raises Quit: on ``quit`` or the end of the input.
+        """
+        if self.auto:
+            return self.trustee.choose(view)
+        for line in render(view):
+            self.say(line)
+        while True:
+            try:
+                text = self.ask("> ")
+            except EOFError:
+                raise Quit from None
+            action = self._answer(text, view)
+            if action is not None:
+                return action
+
+    def _answer(self, text: str, view: View) -> Action | None:
+        word = text.strip().lower()
+        if word in ("quit", "exit", "q"):
+            raise Quit
+        if word in ("auto", "托管"):
+            self.auto = True
+            return self.trustee.choose(view)
+        if word in ("hint", "提示"):
+            self.say(f"提示: {describe(GreedyPolicy().choose(view))}")
+            return None
+        if word in ("list", "?"):
+            self.say("  ".join(describe(a) for a in view.legal_actions[:60]))
+            return None
+        action = read_action(text, view)
+        if action is None:
+            self.say("不能这样出 (type 'list' for the legal actions, 'hint' for a suggestion)")
+        return action
+
+
 class ConsoleGame:
     """One player against two bots, for as many hands as asked."""
 
@@ -130,65 +181,28 @@ class ConsoleGame:
         """The rule set's name."""
         self.seed = seed
         """The first hand's seed; hand ``i`` uses ``seed + i``."""
-        self.ask = ask
         self.say = say
-        self.bots: list[Policy] = [TrusteePolicy(), GreedyPolicy(), GreedyPolicy()]
+        self.player = Player(ask, say)
+        """The seat at the keyboard."""
         self.total = 0
         """The player's points over the hands played."""
-        self.auto = False
-        """Whether 托管 plays for the player."""
 
     def play(self, hands: int) -> int:
         """Play ``hands`` hands (stops early on ``quit``); return the player's points."""
+        policies: list[Policy] = [self.player, GreedyPolicy(), GreedyPolicy()]
         for number in range(hands):
             state = State.new(self.rules, seed=self.seed + number, hand_number=number)
-            if not self._play_hand(state):
+            self.player.auto = False
+            try:
+                play_hand(state, policies, self._announce)
+            except Quit:
                 break
+            self._report(state)
         return self.total
 
-    def _play_hand(self, state: State) -> bool:
-        self.auto = False
-        while not state.is_terminal:
-            seat = state.current_player
-            if seat is None:
-                state.apply(state.legal_actions()[0])
-                continue
-            view = state.view(seat)
-            if seat == HUMAN and not self.auto:
-                action = self._ask_player(view)
-                if action is None:
-                    return False
-            else:
-                action = self.bots[seat].choose(view)
-            state.apply(action, seat)
-            self.say(f"{NAMES[seat]}: {describe(action)}")
-        self._report(state)
-        return True
-
-    def _ask_player(self, view: View) -> Action | None:
-        for line in render(view):
-            self.say(line)
-        while True:
-            try:
-                text = self.ask("> ")
-            except EOFError:
-                return None
-            word = text.strip().lower()
-            if word in ("quit", "exit", "q"):
-                return None
-            if word in ("auto", "托管"):
-                self.auto = True
-                return self.bots[HUMAN].choose(view)
-            if word in ("hint", "提示"):
-                self.say(f"提示: {describe(GreedyPolicy().choose(view))}")
-                continue
-            if word in ("list", "?"):
-                self.say("  ".join(describe(a) for a in view.legal_actions[:60]))
-                continue
-            action = read_action(text, view)
-            if action is not None:
-                return action
-            self.say("不能这样出 (type 'list' for the legal actions, 'hint' for a suggestion)")
+    def _announce(self, seat: int, view: View, action: Action) -> None:
+        del view
+        self.say(f"{NAMES[seat]}: {describe(action)}")
 
     def _report(self, state: State) -> None:
         points = state.returns()

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 
 from qipai.bots.doudizhu import GreedyPolicy, Policy
 from qipai.errors import IllegalActionError
+from qipai.games.doudizhu.actions import Action
 from qipai.games.doudizhu.rules import Rules, get_rules
 from qipai.games.doudizhu.scoring import multiplier_breakdown
 from qipai.games.doudizhu.state import State
+from qipai.games.doudizhu.view import View
 
 SEATS = 3
 
@@ -26,8 +28,14 @@ MAX_DEALS = 100
 """Deals :func:`play_hand` allows before it gives up (policies that never bid)."""
 
 
-def play_hand(state: State, policies: Sequence[Policy]) -> State:
+Observer = Callable[[int, View, Action], None]
+"""Told of every decision: the seat, the view it decided from, and its action."""
+
+
+def play_hand(state: State, policies: Sequence[Policy], observe: Observer | None = None) -> State:
     """Play ``state`` to its end: the dealer deals, each seat's policy decides from its view.
+
+    ``observe``, if given, is called after each decision is applied.
 
     :raises IllegalActionError: ``no_landlord`` after :data:`MAX_DEALS` all-pass deals.
     """
@@ -37,8 +45,12 @@ def play_hand(state: State, policies: Sequence[Policy]) -> State:
         seat = state.current_player
         if seat is None:
             state.apply(state.legal_actions()[0])
-        else:
-            state.apply(policies[seat].choose(state.view(seat)), seat)
+            continue
+        view = state.view(seat)
+        action = policies[seat].choose(view)
+        state.apply(action, seat)
+        if observe is not None:
+            observe(seat, view, action)
     return state
 
 
