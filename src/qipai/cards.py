@@ -43,6 +43,8 @@ class Suit(enum.Enum):
     CLUBS = "c"
     DIAMONDS = "d"
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash runs Python code
+
     @property
     def chinese(self) -> str:
         """The suit's Chinese name (黑桃, 红桃, 梅花, 方块)."""
