@@ -165,7 +165,9 @@ def add_play_command(commands: Commands[argparse.ArgumentParser]) -> None:
     )
     _add_rules_option(parser)
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="first hand's seed")
-    parser.add_argument("--hands", type=int, default=1, metavar="N", help="hands to play")
+    parser.add_argument(
+        "--hands", type=int, default=None, metavar="N", help="hands to play (default: until quit)"
+    )
     parser.set_defaults(handler=run_play)
 
 

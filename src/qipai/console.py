@@ -12,6 +12,7 @@ plays for you to the end of the hand), ``quit`` to leave.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from qipai.bots.arena import SEATS, play_hand
@@ -187,10 +188,12 @@ class ConsoleGame:
         self.total = 0
         """The player's points over the hands played."""
 
-    def play(self, hands: int) -> int:
-        """Play ``hands`` hands (stops early on ``quit``); return the player's points."""
+    def play(self, hands: int | None = None) -> int:
+        """Play ``hands`` hands, or until ``quit`` or the end of the input when ``None``
+        (``quit`` also stops early); return the player's points."""
         policies: list[Policy] = [self.player, GreedyPolicy(), GreedyPolicy()]
-        for number in range(hands):
+        for number in itertools.count() if hands is None else range(hands):
+            self.say(f"=== 第 {number + 1} 局 ===")
             state = State.new(self.rules, seed=self.seed + number, hand_number=number)
             self.player.auto = False
             try:
