@@ -130,3 +130,12 @@ def test_malformed_moves_are_rejected_with_a_code(text: str) -> None:
     with pytest.raises(InvalidActionError) as error:
         readings(text)
     assert error.value.code == "bad_cards"
+
+
+def test_size_counts_every_card_of_any_vector() -> None:
+    from qipai.games.doudizhu.combos import pack, size  # noqa: PLC0415
+
+    rng = random.Random(4)
+    for _ in range(5000):
+        slots = [rng.randint(0, 7) for _ in range(16)]
+        assert size(pack(slots)) == sum(slots)

@@ -67,13 +67,14 @@ def at_least(packed: int, k: int) -> int:
     return (packed + _ADD[k]) & HIGH_BITS
 
 
+_NIBBLES = 0x0F0F_0F0F_0F0F_0F0F
+_BYTES = 0x0101_0101_0101_0101
+
+
 def size(packed: int) -> int:
-    """Number of cards in a packed vector."""
-    total = 0
-    while packed:
-        total += packed & SLOT_MASK
-        packed >>= SLOT_BITS
-    return total
+    """Number of cards in a packed vector (its slots summed, without a loop)."""
+    pairs = (packed & _NIBBLES) + ((packed >> SLOT_BITS) & _NIBBLES)  # 8 bytes, each < 16
+    return ((pairs * _BYTES) >> 56) & 0xFF
 
 
 def contains(hand: int, part: int) -> bool:
