@@ -76,7 +76,6 @@ Readings where the spec is silent (each a default a rule-set field could change)
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from qipai.cards import Card, doudizhu_deck
@@ -151,7 +150,7 @@ __all__ = [
 ]
 
 _NOT_WILD = ~unit(WILD, SLOT_MASK)
-_NATURAL_DECK = Counter(doudizhu_deck())
+_NATURAL_DECK = frozenset(doudizhu_deck())
 
 
 class State(Auction):
@@ -196,7 +195,7 @@ class State(Auction):
         """
         rule_set = get_rules(rules)
         _check_table(first_seat, hand_number, balances)
-        if deck is not None and Counter(deck) != _NATURAL_DECK:
+        if deck is not None and (len(deck) != len(_NATURAL_DECK) or set(deck) != _NATURAL_DECK):
             raise InvalidActionError("bad_deck", "a deck is the 54 natural cards, each once")
         state = cls.__new__(cls)
         state.rules = rule_set
@@ -232,7 +231,10 @@ class State(Auction):
         :class:`.Show` included.  :class:`.Escape` and :class:`.Trustee` are out-of-band
         (see :meth:`escape`, :meth:`set_trustee`) and never listed.
         """
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.PLAY and seat in (None, self.current_player):
+            return self._plays()  # the common case, first: no 明牌 during the play
+        if phase is Phase.OVER:
             return []
         if seat is None:
             if self.current_player is None:
@@ -259,9 +261,12 @@ class State(Auction):
             return [Double(), NoDouble()]
         if phase is Phase.SHOW_AFTER_BOTTOM:
             return [Show(), NoShow()]
+        return self._plays()
+
+    def _plays(self) -> list[Action]:
         seat = self.current_player
         assert seat is not None
-        return [Play(m) for m in moves_for(self.packed[seat], self.to_beat, self.rules)]
+        return [play_of(m) for m in moves_for(self.packed[seat], self.to_beat, self.rules)]
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now: a fresh immutable snapshot.
@@ -462,6 +467,21 @@ class State(Auction):
         if actor is None:
             raise refuse("not_your_turn", f"say which seat does {action}")
         return actor
+
+
+_PLAYS: dict[int, Play] = {}
+"""The :class:`.Play` of each move seen, by the move's id (the play keeps its move alive,
+so an id found here is that move's)."""
+
+
+def play_of(move: Move) -> Play:
+    """``Play(move)``, made once per move object (the tables' moves recur every turn)."""
+    play = _PLAYS.get(id(move))
+    if play is None or play.move is not move:
+        if len(_PLAYS) >= 200_000:
+            _PLAYS.clear()
+        play = _PLAYS[id(move)] = Play(move)
+    return play
 
 
 _Check = Callable[[State, Action, "int | None"], "int | None"]
