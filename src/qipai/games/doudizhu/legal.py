@@ -15,7 +15,6 @@ from qipai.games.doudizhu.combos import (
     PASS,
     RANK_CHARS,
     TWO,
-    Kind,
     Move,
     counts,
     from_text,
@@ -38,9 +37,9 @@ def moves_for(hand: int, previous: Move, rules: Rules) -> list[Move]:
         from qipai.games.doudizhu.wild import wild_moves  # noqa: PLC0415 (lazy: caishen only)
 
         return wild_moves(hand, previous, rules)
-    if previous.kind is Kind.PASS:
-        return lead_moves(hand, rules)
-    return follow_moves(hand, previous, rules)
+    if previous.cards:  # the pass is the one move without cards
+        return follow_moves(hand, previous, rules)
+    return lead_moves(hand, rules)
 
 
 def check_hand(hand: int, rules: Rules) -> None:

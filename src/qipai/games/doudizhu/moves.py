@@ -418,17 +418,18 @@ def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
     t = _TABLES[0] if _TABLES else tables()
     kind = previous.kind
     same = _SAME_KIND.get(kind)
+    moves = [PASS]
     if same is not None:
         main, length = previous.main, previous.length
-        moves = [PASS, *[m for m in same(t, hand, rules) if m.main > main and m.length == length]]
-    elif kind is Kind.ROCKET:
-        return [PASS]
-    else:
-        moves = [PASS]
+        moves += [m for m in same(t, hand, rules) if m.main > main and m.length == length]
+        floor = -1
+    elif kind is Kind.BOMB:
+        floor = previous.main
+    else:  # the rocket and the five-card bomb: no four-card bomb beats them
+        floor = TWO
     g4 = (hand + _ADD4) & HIGH_BITS
-    if g4 and kind is not Kind.WILD_BOMB:
-        floor = previous.main if kind is Kind.BOMB else -1
+    if g4:
         moves += [b for b in t.bombs[g4] if b.main > floor]
-    if hand & _JOKERS == _JOKERS:
+    if hand & _JOKERS == _JOKERS and kind is not Kind.ROCKET:
         moves.append(ROCKET)
     return moves
