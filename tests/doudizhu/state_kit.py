@@ -9,7 +9,7 @@ from dataclasses import fields, is_dataclass
 from qipai.cards import SUITS, Card, doudizhu_deck
 from qipai.games.doudizhu.actions import Action, Play, Show
 from qipai.games.doudizhu.combos import PASS, Kind, Move
-from qipai.games.doudizhu.state import State
+from qipai.games.doudizhu.state import Phase, State
 
 
 def rig(hands: Sequence[str], bottom: str) -> list[Card]:
@@ -73,8 +73,11 @@ def hidden_from(state: State, seat: int) -> set[Card]:
         if other != seat and other not in state.show_order:
             hidden |= set(state.hands[other])
     undealt = {c for hand in state._deal for c in hand[state.cards_dealt :]}
-    if state.landlord is None:
+    bottom_on_table = state.rules.bottom_face_up and state.phase is not Phase.DEAL
+    if state.landlord is None and not bottom_on_table:
         hidden |= set(state.bottom) | undealt
+    elif state.landlord is None:
+        hidden |= undealt
     else:
         hidden -= set(state.bottom)
     if state.marker is not None:

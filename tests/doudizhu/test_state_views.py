@@ -9,8 +9,8 @@ from state_kit import act, assert_views_hide, lead_out, random_hand, snapshot
 
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
-from qipai.games.doudizhu.actions import Bid, Deal, Show
-from qipai.games.doudizhu.events import BottomRevealed, CardsDealt, HandStarted, Shown
+from qipai.games.doudizhu.actions import Bid, Call, Deal, Show
+from qipai.games.doudizhu.events import BottomRevealed, BottomShown, CardsDealt, HandStarted, Shown
 from qipai.games.doudizhu.state import Phase, State, replay, sort_key
 
 
@@ -49,10 +49,24 @@ def test_yifa_marker_card_is_public() -> None:
     assert state.view(holder).first_bidder == holder
 
 
-def test_bottom_is_public_once_the_landlord_is_known() -> None:
-    state = State.new("caishen", seed=3)
+def test_bottom_is_hidden_until_the_landlord_takes_it() -> None:
+    state = State.new("huanle", seed=3)
     state.apply(Deal())
-    assert state.view(0).bottom is None and state.view(0).bottom_size == 4
+    assert all(state.view(s).bottom is None for s in range(3))
+    assert state.view(0).bottom_size == 3
+    while state.landlord is None:
+        state.apply(state.legal_actions()[0] if state.phase is Phase.ROB else Call())
+    assert all(state.view(s).bottom == state.bottom for s in range(3))
+
+
+def test_caishen_bottom_lies_face_up_from_the_end_of_the_deal() -> None:
+    state = State.new("caishen", seed=3)
+    state.apply(Deal(16))
+    assert state.view(0).bottom is None  # still dealing
+    state.apply(Deal(1))
+    assert all(state.view(s).bottom == state.bottom for s in range(3))
+    shown = [e for e in state.events if isinstance(e, BottomShown)]
+    assert len(shown) == 1 and all(shown[0].visible_to(s) for s in range(3))
     act(state, "call", "norob", "norob")
     landlord = state.landlord
     assert landlord is not None

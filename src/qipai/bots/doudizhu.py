@@ -61,12 +61,13 @@ def _going_out(view: View, moves: list[Move]) -> Move | None:
 
 
 class TrusteePolicy:
-    """托管 as the platforms describe it (seed 004, used by every preset).
+    """托管 exactly as the platforms describe it (seed 004, used by every preset).
 
-    Bidding, robbing, 明牌 and 加倍: decline.  Following: pass, unless the hand can go
-    out at once.  Leading: the smallest natural single (never the 财神 while another card
-    is left; with one card left, that card).  Three 托管 seats never call, so a table of
-    them redeals for ever: :func:`~qipai.bots.arena.play_hand` stops that.
+    Bidding, robbing, 明牌 and 加倍: decline.  Following: pass — except with one card left,
+    which is played whenever it may be.  Leading: the smallest natural single (never the
+    财神 while another card is left; with one card left, that card).  Three 托管 seats
+    never call, so a table of them redeals for ever: :func:`~qipai.bots.arena.play_hand`
+    stops that.
     """
 
     def choose(self, view: View) -> Action:
@@ -74,11 +75,12 @@ class TrusteePolicy:
         moves = _plays(view)
         if not moves:
             return decline(view.legal_actions)
-        out = _going_out(view, moves)
-        if out is not None:
-            return Play(out)
+        if len(view.hand) == 1:
+            out = _going_out(view, moves)
+            if out is not None:
+                return Play(out)
         if not view.to_beat.is_pass:
-            return Play(moves[0]) if moves[0].is_pass else Play(_smallest(moves))
+            return Play(moves[0])  # the pass comes first when following
         singles = [m for m in moves if m.kind is Kind.SINGLE and not m.uses_wild]
         return Play(_smallest(singles or moves))
 

@@ -28,6 +28,7 @@ from qipai.games.doudizhu.events import (
     BiddingStarted,
     BidMade,
     BottomRevealed,
+    BottomShown,
     Called,
     Doubled,
     LandlordChosen,
@@ -114,6 +115,8 @@ class Auction(Hand):
     def _start_bidding(self) -> None:
         if self.marker is not None and self.marker_seat is not None:
             self.events.append(MarkerTurned(self.marker, self.marker_seat))
+        if self.rules.bottom_face_up:
+            self.events.append(BottomShown(self.bottom))
         if self.rules.shower_is_landlord and self.show_order:
             self._choose_landlord(self.show_order[0], 1, "first_shower")
             return

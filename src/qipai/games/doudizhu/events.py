@@ -150,6 +150,14 @@ class LandlordChosen(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BottomShown(Event):
+    """The bottom cards are turned face up on the table before the bidding (caishen)."""
+
+    cards: tuple[Card, ...]
+    """The bottom cards."""
+
+
+@dataclass(frozen=True, slots=True)
 class BottomRevealed(Event):
     """The bottom cards are shown to all and join the landlord's hand."""
 

@@ -142,6 +142,10 @@ class Rules:
     """55 cards: the 财神 ``W`` is always one of 4 bottom cards (caishen)."""
     jokers_wild: bool = False
     """Jokers stand for any rank 3..2 when played with other cards (caishen)."""
+    bottom_face_up: bool = False
+    """The bottom cards lie face up on the table once the deal is over, before the bidding
+    (caishen: "4张做为底牌（包罗财神牌）显示于游戏界面"); otherwise they are shown when
+    the landlord takes them."""
     only_wildcard_left_wins: bool = False
     """A player whose only remaining cards are ``W`` has gone out (caishen)."""
 
@@ -257,6 +261,7 @@ _CAISHEN = Rules(
     name="caishen",
     wildcard=True,
     jokers_wild=True,
+    bottom_face_up=True,
     only_wildcard_left_wins=True,
     first_bidder=FirstBidder.RANDOM,
     bidding=Bidding.CALL_ROB,

@@ -73,7 +73,7 @@ class View:
     doubled: tuple[bool, ...]
     """Seats that chose 加倍."""
     bottom: tuple[Card, ...] | None
-    """The bottom cards once revealed."""
+    """The bottom cards once revealed (face up after the deal with ``bottom_face_up``)."""
     bottom_size: int
     """How many bottom cards there are (3, or 4 with the 财神)."""
     plays: tuple[tuple[int, Move], ...]
@@ -106,6 +106,11 @@ class View:
     """What this seat may do now (an out-of-turn 明牌 included)."""
 
 
+def _bottom_on_table(state: State) -> bool:
+    """Whether the bottom lies face up before the landlord takes it (caishen)."""
+    return state.rules.bottom_face_up and state.phase is not Phase.DEAL
+
+
 def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
     shown = set(state.show_order)
@@ -133,7 +138,7 @@ def make_view(state: State, seat: int) -> View:
         robs=tuple(state.robs),
         multipliers=_multipliers(state) if revealed else (),
         doubled=tuple(state.doubled),
-        bottom=state.bottom if revealed else None,
+        bottom=state.bottom if revealed or _bottom_on_table(state) else None,
         bottom_size=len(state.bottom),
         plays=tuple(state.plays),
         trick=tuple(state.plays[state.trick_start :]),
