@@ -6,7 +6,10 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, is_dataclass
 
+import pytest
+
 from qipai.cards import SUITS, Card, doudizhu_deck
+from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Action, Play, Show
 from qipai.games.doudizhu.combos import PASS, Kind, Move
 from qipai.games.doudizhu.state import Phase, State
@@ -180,3 +183,17 @@ def lead_out(state: State, seat: int, *, keep: int = 0) -> None:
         if not state.is_terminal:
             state.apply(Play(PASS))
             state.apply(Play(PASS))
+
+
+def multipliers(state: State) -> dict[int, int]:
+    """Each farmer's pair multiplier, as every seat's view shows it (all views agree)."""
+    shown = {tuple(state.view(s).multipliers) for s in range(3)}
+    assert len(shown) == 1
+    return dict(shown.pop())
+
+
+def refused(state: State, action: object, code: str, seat: int | None = None) -> None:
+    """Assert that ``action`` is refused with the :class:`IllegalActionError` ``code``."""
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(action, seat)  # type: ignore[arg-type]
+    assert error.value.code == code

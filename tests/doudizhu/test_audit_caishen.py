@@ -6,10 +6,9 @@ The deal: seat 0 holds four natural bombs; the bottom is ``2BR`` plus the 财神
 from __future__ import annotations
 
 import pytest
-from state_kit import act, lead_out, rig
+from state_kit import act, lead_out, multipliers, refused, rig
 
 from qipai.cards import Card
-from qipai.errors import IllegalActionError
 from qipai.games.doudizhu import legal_moves
 from qipai.games.doudizhu.actions import Call, Deal, Double, NoCall, Play, Show
 from qipai.games.doudizhu.combos import BLACK, RED, WILD, Kind, count_of
@@ -35,18 +34,6 @@ def _landlord_0(*doubles: str) -> State:
     act(state, "call", "norob", "norob", *doubles)
     assert state.landlord == 0 and state.phase is Phase.PLAY and state.current_player == 0
     return state
-
-
-def _multipliers(state: State) -> dict[int, int]:
-    shown = {tuple(state.view(s).multipliers) for s in range(3)}
-    assert len(shown) == 1
-    return dict(shown.pop())
-
-
-def _refused(state: State, action: object, code: str, seat: int | None = None) -> None:
-    with pytest.raises(IllegalActionError) as error:
-        state.apply(action, seat)  # type: ignore[arg-type]
-    assert error.value.code == code
 
 
 # --- 55 cards, the 财神 in the bottom -----------------------------------------------------
@@ -97,12 +84,12 @@ def test_show_factors_four_before_the_deal_two_until_ones_own_decision() -> None
 def test_no_show_after_ones_own_bidding_decision() -> None:
     state = _dealt(1)
     act(state, "call")
-    _refused(state, Show(), "show_closed", seat=1)
+    refused(state, Show(), "show_closed", seat=1)
     assert state.phase is Phase.ROB and Show() in state.legal_actions(0)
     act(state, "norob")  # seat 2
     act(state, "0:show")  # seat 0 shows before its rob decision
     act(state, "norob")
-    _refused(state, Show(), "show_closed", seat=2)
+    refused(state, Show(), "show_closed", seat=2)
     assert state.shows == [2, 1, 1]
 
 
@@ -111,11 +98,11 @@ def test_several_show_factors_multiply() -> None:
     act(state, "deal 5", "2:show", "deal 12")
     assert state.current_player == 1
     act(state, "call", "norob", "norob", "nodouble", "nodouble")
-    assert state.landlord == 1 and _multipliers(state) == {2: 8, 0: 8}
+    assert state.landlord == 1 and multipliers(state) == {2: 8, 0: 8}
     state = State.new("caishen", seed=0, deck=DECK, shows_before_deal=(2, 0, 1))
     act(state, "deal", "call", "norob", "norob")
     assert state.landlord == 2 and state.shows == [4, 4, 4]
-    assert _multipliers(state) == {0: 64, 1: 64}
+    assert multipliers(state) == {0: 64, 1: 64}
 
 
 def test_nobody_calls_the_first_shower_is_landlord() -> None:
@@ -124,7 +111,7 @@ def test_nobody_calls_the_first_shower_is_landlord() -> None:
     assert (state.landlord, state.base, state.deal_number) == (2, 1, 1)
     chosen = [e for e in state.events if isinstance(e, LandlordChosen)]
     assert chosen[-1].reason == "first_shower"
-    assert state.phase is Phase.DOUBLE and _multipliers(state) == {0: 2, 1: 2}
+    assert state.phase is Phase.DOUBLE and multipliers(state) == {0: 2, 1: 2}
 
 
 def test_nobody_calls_nobody_showed_redeals() -> None:
@@ -142,19 +129,19 @@ def test_call_ends_calling_each_non_passer_robs_once_last_robber_wins() -> None:
     assert state.phase is Phase.ROB and state.current_player == 1
     act(state, "rob")
     assert state.landlord == 1 and state.robs == [(1, 0)]
-    assert _multipliers(state) == {2: 2, 0: 2}
+    assert multipliers(state) == {2: 2, 0: 2}
     state = _dealt(1)
     act(state, "call", "rob", "rob")
     assert state.landlord == 0 and state.robs == [(2, 1), (0, 2)]
-    assert _multipliers(state) == {1: 4, 2: 4}  # each rob ×2, whole hand
+    assert multipliers(state) == {1: 4, 2: 4}  # each rob ×2, whole hand
 
 
 def test_a_passer_may_not_rob_and_calling_is_over_after_a_call() -> None:
     state = _dealt(0)
     act(state, "nocall", "call")
     assert state.phase is Phase.ROB and state.current_player == 2
-    _refused(state, Call(), "wrong_phase")
-    _refused(state, NoCall(), "wrong_phase")
+    refused(state, Call(), "wrong_phase")
+    refused(state, NoCall(), "wrong_phase")
     act(state, "norob")
     assert state.landlord == 1 and state.robs == []
 
@@ -163,9 +150,9 @@ def test_each_farmer_may_double_his_own_pair_the_landlord_may_not() -> None:
     state = _dealt(0)
     act(state, "call", "norob", "norob")
     assert state.phase is Phase.DOUBLE and state.current_player == 1
-    _refused(state, Double(), "cannot_double", seat=0)
+    refused(state, Double(), "cannot_double", seat=0)
     act(state, "nodouble", "double")
-    assert _multipliers(state) == {1: 1, 2: 2}
+    assert multipliers(state) == {1: 1, 2: 2}
 
 
 # --- wildcards and the end ----------------------------------------------------------------
@@ -182,11 +169,11 @@ def test_only_the_wildcard_left_means_out_spring() -> None:
 def test_five_card_wild_bomb_is_times_four_wild_four_bomb_times_two_rocket_times_two() -> None:
     state = _landlord_0("nodouble", "nodouble")
     act(state, "play 3333W/33333", "play pass", "play pass")
-    assert state.wild_bombs == 1 and _multipliers(state) == {1: 4, 2: 4}
+    assert state.wild_bombs == 1 and multipliers(state) == {1: 4, 2: 4}
     act(state, "play 444B/4444", "play pass", "play pass")
-    assert state.bombs == 1 and _multipliers(state) == {1: 8, 2: 8}
+    assert state.bombs == 1 and multipliers(state) == {1: 8, 2: 8}
     act(state, "play 5555", "play pass", "play pass")
-    assert _multipliers(state) == {1: 16, 2: 16}
+    assert multipliers(state) == {1: 16, 2: 16}
     act(state, "play 7", "play 8", "play pass", "play 2", "play pass", "play pass")
     lead_out(state, 0)
     assert state.winner == 0 and not state.spring
@@ -196,7 +183,7 @@ def test_five_card_wild_bomb_is_times_four_wild_four_bomb_times_two_rocket_times
 def test_the_big_hand_robs_shows_double_wild_bomb_spring() -> None:
     state = State.new("caishen", seed=0, deck=DECK, shows_before_deal=(1,))
     act(state, "deal 5", "2:show", "deal 12", "call", "rob", "rob", "nodouble", "double")
-    assert state.landlord == 0 and _multipliers(state) == {1: 32, 2: 64}
+    assert state.landlord == 0 and multipliers(state) == {1: 32, 2: 64}
     act(state, "play 3333W/33333", "play pass", "play pass")
     lead_out(state, 0)
     assert state.spring
@@ -242,7 +229,7 @@ def test_landlord_escape_under_ten_is_charged_twenty() -> None:
 def test_landlord_escape_over_ten_is_four_times_the_loss() -> None:
     state = State.new("caishen", seed=0, deck=DECK, shows_before_deal=(1,))
     act(state, "deal", "call", "rob", "rob", "nodouble", "nodouble")
-    assert state.landlord == 0 and _multipliers(state) == {1: 16, 2: 16}
+    assert state.landlord == 0 and multipliers(state) == {1: 16, 2: 16}
     state.escape(0)
     assert state.returns() == (-4 * 2 * 16, 64, 64)
 

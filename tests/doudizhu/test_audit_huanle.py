@@ -8,10 +8,9 @@ bottom's red joker).
 from __future__ import annotations
 
 import pytest
-from state_kit import act, lead_out, rig
+from state_kit import act, lead_out, multipliers, refused, rig
 
 from qipai.cards import Card
-from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Call, Deal, Double, NoShow, Show
 from qipai.games.doudizhu.events import LandlordChosen
 from qipai.games.doudizhu.rules import RULES, Rules
@@ -32,18 +31,6 @@ def _dealt(
         if state.current_player == first:
             return state
     raise AssertionError("no seed found")
-
-
-def _multipliers(state: State) -> dict[int, int]:
-    shown = {tuple(state.view(s).multipliers) for s in range(3)}
-    assert len(shown) == 1
-    return dict(shown.pop())
-
-
-def _refused(state: State, action: object, code: str, seat: int | None = None) -> None:
-    with pytest.raises(IllegalActionError) as error:
-        state.apply(action, seat)  # type: ignore[arg-type]
-    assert error.value.code == code
 
 
 def _to_play(state: State) -> None:
@@ -67,7 +54,7 @@ def test_show_factor_by_cards_dealt(dealt: int, factor: int) -> None:
 def test_no_show_during_the_bidding() -> None:
     state = _dealt(0)
     assert state.legal_actions(1) == []
-    _refused(state, Show(), "show_closed", seat=1)
+    refused(state, Show(), "show_closed", seat=1)
 
 
 def test_landlord_shows_after_the_bottom_for_two_farmers_may_not() -> None:
@@ -75,9 +62,9 @@ def test_landlord_shows_after_the_bottom_for_two_farmers_may_not() -> None:
     act(state, "call", "norob", "norob", "nodouble", "nodouble", "nodouble")
     assert state.phase is Phase.SHOW_AFTER_BOTTOM and state.current_player == 0
     assert state.legal_actions() == [Show(), NoShow()] and state.legal_actions(1) == []
-    _refused(state, Show(), "show_closed", seat=1)
+    refused(state, Show(), "show_closed", seat=1)
     act(state, "show")
-    assert state.shows == [2, 1, 1] and _multipliers(state) == {1: 2, 2: 2}
+    assert state.shows == [2, 1, 1] and multipliers(state) == {1: 2, 2: 2}
     assert state.view(0).phase is Phase.PLAY
 
 
@@ -87,7 +74,7 @@ def test_several_showings_count_the_largest_factor_only() -> None:
     assert state.shows == [5, 3, 1] and state.current_player == 0  # the first shower bids first
     act(state, "call", "norob", "norob")
     _to_play(state)  # the landlord showed: no after-bottom 明牌
-    assert _multipliers(state) == {1: 5, 2: 5}
+    assert multipliers(state) == {1: 5, 2: 5}
 
 
 def test_a_farmer_shows_and_the_landlord_shows_after_the_bottom_largest_counts() -> None:
@@ -97,7 +84,7 @@ def test_a_farmer_shows_and_the_landlord_shows_after_the_bottom_largest_counts()
     act(state, "nocall", "call", "norob", "nodouble", "nodouble", "nodouble")
     assert state.landlord == 2 and state.phase is Phase.SHOW_AFTER_BOTTOM
     act(state, "show")
-    assert state.shows == [1, 4, 2] and _multipliers(state) == {0: 4, 1: 4}
+    assert state.shows == [1, 4, 2] and multipliers(state) == {0: 4, 1: 4}
 
 
 def test_nobody_calls_the_first_shower_is_landlord() -> None:
@@ -113,11 +100,11 @@ def test_nobody_calls_the_first_shower_is_landlord() -> None:
 def test_robs_double_the_whole_hand_last_robber_wins_passers_may_not_rob() -> None:
     state = _dealt(1)
     act(state, "call", "rob", "rob")
-    assert state.landlord == 0 and _multipliers(state) == {1: 4, 2: 4}
+    assert state.landlord == 0 and multipliers(state) == {1: 4, 2: 4}
     state = _dealt(1)
     act(state, "nocall", "call")
     assert state.phase is Phase.ROB and state._queue == [0]  # seat 1 passed
-    _refused(state, Call(), "wrong_phase")
+    refused(state, Call(), "wrong_phase")
     act(state, "rob")
     assert state.landlord == 0 and state.robs == [(0, 2)]
 
@@ -129,7 +116,7 @@ def test_pair_result_is_own_factor_times_opponents_factor() -> None:
     state = _dealt(0)
     act(state, "call", "norob", "norob", "nodouble", "double", "double", "noshow")
     assert state.doubled == [True, False, True]
-    assert _multipliers(state) == {1: 2, 2: 4}
+    assert multipliers(state) == {1: 2, 2: 4}
     lead_out(state, 0)
     assert state.spring and state.returns() == (12, -4, -8)
 
@@ -148,7 +135,7 @@ def test_preset_threshold_zero_needs_some_beans(
         return
     assert state.phase is Phase.DOUBLE and state._queue == doublers
     for seat in {0, 1, 2} - set(doublers):
-        _refused(state, Double(), "cannot_double", seat=seat)
+        refused(state, Double(), "cannot_double", seat=seat)
 
 
 # --- scoring and settlement ---------------------------------------------------------------
@@ -159,7 +146,7 @@ def test_initial_multiplier_and_the_seed_settlement_example() -> None:
     state = _dealt(1, rules=room)
     act(state, "call", "norob", "rob")
     _to_play(state)
-    assert state.landlord == 0 and _multipliers(state) == {1: 6, 2: 6}
+    assert state.landlord == 0 and multipliers(state) == {1: 6, 2: 6}
     act(state, "play 7", "play 8", "play pass", "play 2", "play pass", "play pass")
     lead_out(state, 0)
     points = state.returns()
@@ -173,7 +160,7 @@ def test_bombs_rocket_and_anti_spring_double() -> None:
     act(state, "call", "norob", "norob")
     _to_play(state)
     act(state, "play BR", "play pass", "play pass", "play 7", "play J", "play pass", "play pass")
-    assert _multipliers(state) == {1: 2, 2: 2}  # a second landlord play: no anti-spring
+    assert multipliers(state) == {1: 2, 2: 2}  # a second landlord play: no anti-spring
     lead_out(state, 1)
     assert not state.anti_spring and state.returns() == (-4, 2, 2)
     state = _dealt(0)
@@ -205,7 +192,7 @@ def test_landlord_escape_under_ten_is_twenty() -> None:
 
 def test_landlord_escape_counts_his_bombs_in_hand_and_ten_is_over() -> None:
     state = _shown_landlord_0(ONE_BOMB)
-    assert _multipliers(state) == {1: 5, 2: 5}
+    assert multipliers(state) == {1: 5, 2: 5}
     state.escape(0)
     assert state.returns() == (-80, 40, 40)  # 明牌 5 × his unplayed bomb 2 = 10: 4 × 2 × 10
 

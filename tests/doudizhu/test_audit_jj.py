@@ -6,7 +6,7 @@ The deals differ only in the bottom: seat 0 holds four bombs in each.
 from __future__ import annotations
 
 import pytest
-from state_kit import act, lead_out, rig
+from state_kit import act, lead_out, multipliers, refused, rig
 
 from qipai.bots.doudizhu import TrusteePolicy
 from qipai.cards import Card
@@ -48,18 +48,6 @@ def _landlord_0(deck: list[Card] = DECK, *decisions: str) -> State:
     return state
 
 
-def _multipliers(state: State) -> dict[int, int]:
-    shown = {tuple(state.view(s).multipliers) for s in range(3)}
-    assert len(shown) == 1
-    return dict(shown.pop())
-
-
-def _refused(state: State, action: object, code: str, seat: int | None = None) -> None:
-    with pytest.raises(IllegalActionError) as error:
-        state.apply(action, seat)  # type: ignore[arg-type]
-    assert error.value.code == code
-
-
 LANDLORD_WINS = ("play 7", "play 8", "play pass", "play 2", "play pass", "play pass")
 """A farmer plays once (no spring), then the landlord goes out with singles."""
 FARMER_1_TAKES_THE_LEAD = ("play 7", "play J", "play pass", "play pass")
@@ -88,21 +76,21 @@ def test_a_show_before_bidding_makes_the_first_shower_landlord_without_bidding()
     assert state.auction == [] and state.phase is Phase.DOUBLE and state._queue == [0, 1, 2]
     act(state, "nodouble", "nodouble", "nodouble")
     assert state.view(0).phase is Phase.PLAY  # somebody showed: no after-bottom 明牌
-    assert _multipliers(state) == {0: 4 * 4, 1: 4 * 4}  # largest show ×4, rocket bottom ×4
+    assert multipliers(state) == {0: 4 * 4, 1: 4 * 4}  # largest show ×4, rocket bottom ×4
 
 
 def test_after_bottom_show_only_for_the_landlord_and_only_if_nobody_showed() -> None:
     state = _dealt(0)
     act(state, "call", "norob", "norob", "nodouble", "nodouble", "nodouble")
     assert state.phase is Phase.SHOW_AFTER_BOTTOM and state.legal_actions() == [Show(), NoShow()]
-    _refused(state, Show(), "show_closed", seat=1)
+    refused(state, Show(), "show_closed", seat=1)
     act(state, "show")
-    assert state.shows == [2, 1, 1] and _multipliers(state) == {1: 8, 2: 8}
+    assert state.shows == [2, 1, 1] and multipliers(state) == {1: 8, 2: 8}
 
 
 def test_no_show_during_the_bidding_and_all_pass_redeals() -> None:
     state = _dealt(0)
-    _refused(state, Show(), "show_closed", seat=1)
+    refused(state, Show(), "show_closed", seat=1)
     act(state, "nocall", "nocall", "nocall")
     assert state.deal_number == 2 and state.phase is Phase.DEAL
 
@@ -119,7 +107,7 @@ def test_rob_times_two_and_a_passer_may_not_rob() -> None:
     act(state, "nocall", "call")
     assert state._queue == [0]
     act(state, "rob")
-    assert state.landlord == 0 and _multipliers(state) == {1: 8, 2: 8}
+    assert state.landlord == 0 and multipliers(state) == {1: 8, 2: 8}
 
 
 # --- 加倍 ---------------------------------------------------------------------------------
@@ -130,7 +118,7 @@ def test_landlord_doubling_doubles_both_pairs_a_farmers_only_his() -> None:
     act(state, "call", "norob", "norob")
     assert state._queue == [1, 2, 0]
     act(state, "double", "nodouble", "double", "noshow")
-    assert _multipliers(state) == {1: 4 * 4, 2: 4 * 2}
+    assert multipliers(state) == {1: 4 * 4, 2: 4 * 2}
 
 
 # --- the bottom bonus ---------------------------------------------------------------------
@@ -140,7 +128,7 @@ def test_landlord_doubling_doubles_both_pairs_a_farmers_only_his() -> None:
 def test_bottom_bonus(pattern: str) -> None:
     deck, factor = BOTTOMS.get(pattern, (DECK, 4))
     state = _landlord_0(deck)
-    assert _multipliers(state) == {1: factor, 2: factor}
+    assert multipliers(state) == {1: factor, 2: factor}
     lead_out(state, 0)
     assert state.returns() == (4 * factor, -2 * factor, -2 * factor)  # spring ×2
 
@@ -152,7 +140,7 @@ def test_bombs_rocket_spring_double() -> None:
     state = _landlord_0()
     act(state, "play 3333", "play pass", "play pass", "play 4444", "play pass", "play pass")
     act(state, "play BR", "play pass", "play pass")
-    assert _multipliers(state) == {1: 4 * 8, 2: 4 * 8}  # bottom ×4, two bombs, the rocket
+    assert multipliers(state) == {1: 4 * 8, 2: 4 * 8}  # bottom ×4, two bombs, the rocket
     lead_out(state, 0)
     assert state.spring and state.returns() == (128, -64, -64)
 
@@ -163,9 +151,9 @@ def test_jj_bomb_rule_one_plus_bombs_rocket_still_doubles() -> None:
     act(state, "call", "norob", "norob", "nodouble", "nodouble", "nodouble", "noshow")
     for bomb in ("3333", "4444", "5555"):
         act(state, f"play {bomb}", "play pass", "play pass")
-    assert _multipliers(state) == {1: 4 * 4, 2: 4 * 4}  # bottom ×4, three bombs ×(1 + 3)
+    assert multipliers(state) == {1: 4 * 4, 2: 4 * 4}  # bottom ×4, three bombs ×(1 + 3)
     act(state, "play BR", "play pass", "play pass")
-    assert _multipliers(state) == {1: 4 * 4 * 2, 2: 4 * 4 * 2}
+    assert multipliers(state) == {1: 4 * 4 * 2, 2: 4 * 4 * 2}
 
 
 def test_anti_spring() -> None:

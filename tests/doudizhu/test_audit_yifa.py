@@ -8,7 +8,7 @@ most tests): seat 0 holds four bombs and takes ``2BR`` from the bottom.
 from __future__ import annotations
 
 import pytest
-from state_kit import act, lead_out, rig
+from state_kit import act, lead_out, multipliers, refused, rig
 
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Bid, Double, NoDouble, Show
@@ -26,19 +26,6 @@ def _first(first: int) -> State:
         if state.marker_seat == first:
             return state
     raise AssertionError("no seed found")
-
-
-def _multipliers(state: State) -> dict[int, int]:
-    """Each farmer's pair multiplier, as every seat's view shows it (all views agree)."""
-    shown = {tuple(state.view(s).multipliers) for s in range(3)}
-    assert len(shown) == 1
-    return dict(shown.pop())
-
-
-def _refused(state: State, action: object, code: str, seat: int | None = None) -> None:
-    with pytest.raises(IllegalActionError) as error:
-        state.apply(action, seat)  # type: ignore[arg-type]
-    assert error.value.code == code
 
 
 def _landlord_0_first_bid_3(*doubles: str) -> State:
@@ -84,7 +71,7 @@ def test_each_bids_once_strictly_higher_three_ends_it_base_is_the_bid() -> None:
     assert state.legal_actions() == [Bid(0), Bid(1), Bid(2), Bid(3)]
     act(state, "bid 1")
     assert state.current_player == 2 and state.legal_actions() == [Bid(0), Bid(2), Bid(3)]
-    _refused(state, Bid(1), "bid_too_low")
+    refused(state, Bid(1), "bid_too_low")
     act(state, "bid 2", "bid 0")
     assert (state.landlord, state.base) == (2, 2)
     assert len(state.hands[2]) == 20 and state.phase is Phase.PLAY
@@ -96,7 +83,7 @@ def test_outbid_rob_doubles_only_the_robber_and_the_robbed() -> None:
     act(state, "bid 1", "bid 2", "bid 3")  # 2 robs 1, then 0 robs 2
     assert state.robs == [(2, 1), (0, 2)]
     assert (state.landlord, state.base, state.phase) == (0, 3, Phase.PLAY)
-    assert _multipliers(state) == {2: 2, 1: 1}  # the rob between two farmers: no effect
+    assert multipliers(state) == {2: 2, 1: 1}  # the rob between two farmers: no effect
     lead_out(state, 0)  # spring: ×2 more
     assert state.spring
     assert state.returns() == (3 * 4 + 3 * 2, -3 * 2, -3 * 4)
@@ -110,16 +97,16 @@ def test_first_bid_of_three_lets_both_unbid_farmers_double_and_follow() -> None:
     act(state, "bid 3")
     assert state.phase is Phase.DOUBLE and state.current_player == 1
     assert state.legal_actions() == [Double(), NoDouble()]
-    _refused(state, Double(), "cannot_double", seat=0)
+    refused(state, Double(), "cannot_double", seat=0)
     act(state, "double")
     assert state.current_player == 2
     act(state, "double")  # 跟加倍
-    assert _multipliers(state) == {1: 2, 2: 2}
+    assert multipliers(state) == {1: 2, 2: 2}
 
 
 def test_a_farmer_who_does_not_follow_is_not_doubled() -> None:
     state = _landlord_0_first_bid_3("double", "nodouble")
-    assert _multipliers(state) == {1: 2, 2: 1}
+    assert multipliers(state) == {1: 2, 2: 1}
     lead_out(state, 0)
     assert state.returns() == (3 * 4 + 3 * 2, -3 * 4, -3 * 2)
 
@@ -129,17 +116,17 @@ def test_a_farmer_who_had_the_chance_to_bid_may_not_double() -> None:
     act(state, "bid 0", "bid 3")  # seat 2 passed, seat 0 bid 3: seat 1 never had the chance
     assert state.landlord == 0 and state.phase is Phase.DOUBLE
     assert state.current_player == 1
-    _refused(state, Double(), "cannot_double", seat=2)
+    refused(state, Double(), "cannot_double", seat=2)
     act(state, "double")
     assert state.view(0).phase is Phase.PLAY and state.doubled == [False, True, False]
-    assert _multipliers(state) == {1: 2, 2: 1}
+    assert multipliers(state) == {1: 2, 2: 1}
 
 
 def test_outbid_with_three_robs_and_the_unbid_farmer_doubles() -> None:
     state = _first(2)
     act(state, "bid 1", "bid 3", "double")
     assert state.robs == [(0, 2)] and state.doubled == [False, True, False]
-    assert _multipliers(state) == {1: 2, 2: 2}
+    assert multipliers(state) == {1: 2, 2: 2}
 
 
 @pytest.mark.parametrize("script", [("bid 2", "bid 0", "bid 0"), ("bid 0", "bid 0", "bid 3")])
@@ -147,7 +134,7 @@ def test_no_doubling_unless_a_three_ends_the_bidding_early(script: tuple[str, ..
     state = _first(1)
     act(state, *script)
     assert state.phase is Phase.PLAY
-    _refused(state, Double(), "wrong_phase")
+    refused(state, Double(), "wrong_phase")
 
 
 # --- spring and anti-spring ---------------------------------------------------------------
@@ -157,7 +144,7 @@ def test_spring_landlord_out_and_no_farmer_card() -> None:
     state = _landlord_0_first_bid_3("nodouble", "nodouble")
     lead_out(state, 0)
     assert state.winner == 0 and state.spring and not state.anti_spring
-    assert _multipliers(state) == {1: 2, 2: 2}
+    assert multipliers(state) == {1: 2, 2: 2}
     assert state.returns() == (12, -6, -6)
 
 
@@ -194,11 +181,11 @@ def test_bombs_and_rocket_played_double_and_the_cap_is_four_doublings_per_pair()
     seen = []
     for bomb in ("3333", "4444", "5555", "6666"):
         act(state, f"play {bomb}", "play pass", "play pass")
-        seen.append(_multipliers(state))
+        seen.append(multipliers(state))
     assert state.bombs == 4
     assert seen == [{1: 4, 2: 2}, {1: 8, 2: 4}, {1: 16, 2: 8}, {1: 16, 2: 16}]
     act(state, "play BR", "play pass", "play pass")  # the rocket
-    assert state.rockets == 1 and _multipliers(state) == {1: 16, 2: 16}
+    assert state.rockets == 1 and multipliers(state) == {1: 16, 2: 16}
     lead_out(state, 0)
     assert state.spring
     assert state.returns() == (96, -48, -48)  # the seed's entry minimum is N × 96
@@ -227,7 +214,7 @@ def test_seed_example_base_three_multiplier_two_landlord_wins() -> None:
 
 def test_no_show_and_escape_is_refused_but_trustee_is_recorded() -> None:
     state = _landlord_0_first_bid_3("nodouble", "nodouble")
-    _refused(state, Show(), "not_in_rules", seat=1)
+    refused(state, Show(), "not_in_rules", seat=1)
     with pytest.raises(IllegalActionError) as error:
         state.escape(1)
     assert error.value.code == "not_in_rules"

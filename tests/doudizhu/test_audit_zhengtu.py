@@ -6,26 +6,13 @@ The deal: seat 0 holds four bombs and takes ``2BR`` from the bottom when it is l
 from __future__ import annotations
 
 import pytest
-from state_kit import act, lead_out, rig
+from state_kit import act, lead_out, multipliers, refused, rig
 
-from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Bid, Double, Play, Show
 from qipai.games.doudizhu.combos import Kind, parse_move
 from qipai.games.doudizhu.state import Phase, State
 
 DECK = rig(["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"], "2BR")
-
-
-def _multipliers(state: State) -> dict[int, int]:
-    shown = {tuple(state.view(s).multipliers) for s in range(3)}
-    assert len(shown) == 1
-    return dict(shown.pop())
-
-
-def _refused(state: State, action: object, code: str, seat: int | None = None) -> None:
-    with pytest.raises(IllegalActionError) as error:
-        state.apply(action, seat)  # type: ignore[arg-type]
-    assert error.value.code == code
 
 
 def _landlord_0(bid: int = 2) -> State:
@@ -48,13 +35,13 @@ def test_first_to_sit_bids_first_then_it_rotates_in_play_order(
 
 def test_bids_strictly_higher_three_ends_no_rob_no_doubling_no_show() -> None:
     state = State.new("zhengtu", seed=1, deck=DECK)
-    _refused(state, Show(), "not_in_rules", seat=1)
+    refused(state, Show(), "not_in_rules", seat=1)
     act(state, "bid 1")
-    _refused(state, Bid(1), "bid_too_low")
+    refused(state, Bid(1), "bid_too_low")
     act(state, "bid 3")
     assert (state.landlord, state.base, state.robs) == (1, 3, [])
     assert state.phase is Phase.PLAY and state.current_player == 1
-    _refused(state, Double(), "not_in_rules")
+    refused(state, Double(), "not_in_rules")
 
 
 def test_all_pass_redeals() -> None:
@@ -77,7 +64,7 @@ def test_no_trio_single_no_plane_singles_no_four_with_two() -> None:
         Kind.FOUR_TWO_PAIRS,
     }
     for text in ("3334", "33344457", "333345", "33334455"):
-        _refused(state, Play(parse_move(text)), "illegal_move")
+        refused(state, Play(parse_move(text)), "illegal_move")
     act(state, "play 33344", "play 88899", "play pass")
     assert state.current_player == 0
 
@@ -89,7 +76,7 @@ def test_landlord_wins_base_times_multiplier_times_two() -> None:
     state = _landlord_0(2)
     act(state, "play 7", "play 8", "play pass", "play 2", "play pass", "play pass")
     act(state, "play 3333", "play pass", "play pass", "play BR", "play pass", "play pass")
-    assert _multipliers(state) == {1: 4, 2: 4}
+    assert multipliers(state) == {1: 4, 2: 4}
     lead_out(state, 0)
     assert not state.spring and state.returns() == (2 * 4 * 2, -8, -8)
 
