@@ -333,24 +333,12 @@ def _with_rocket(hand: int, moves: list[Move]) -> list[Move]:
     return moves
 
 
-def _singles_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.singles[(hand + _ADD1) & _NATURAL_BITS]
-
-
 def _chains_of_hand(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
     return t.chains[(hand + _ADD1) & _CHAIN_SLOTS]
 
 
-def _pairs_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.pairs[(hand + _ADD2) & HIGH_BITS]
-
-
 def _pair_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
     return t.pair_chains[(hand + _ADD2) & _CHAIN_SLOTS]
-
-
-def _trios_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.trios[(hand + _ADD3) & HIGH_BITS]
 
 
 def _trio_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
@@ -392,11 +380,8 @@ def _four_two_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
 
 
 _SAME_KIND: dict[Kind, Callable[[_Tables, int, Rules], Sequence[Move]]] = {
-    Kind.SINGLE: _singles_of,
     Kind.CHAIN: _chains_of_hand,
-    Kind.PAIR: _pairs_of,
     Kind.PAIR_CHAIN: _pair_chains_of,
-    Kind.TRIO: _trios_of,
     Kind.TRIO_CHAIN: _trio_chains_of,
     Kind.TRIO_SINGLE: _trio_singles_of,
     Kind.TRIO_PAIR: _trio_pairs_of,
@@ -405,31 +390,44 @@ _SAME_KIND: dict[Kind, Callable[[_Tables, int, Rules], Sequence[Move]]] = {
     Kind.FOUR_TWO_SINGLES: _four_two_of(Kind.FOUR_TWO_SINGLES),
     Kind.FOUR_TWO_PAIRS: _four_two_of(Kind.FOUR_TWO_PAIRS),
 }
-"""For each ordinary kind: the plays of that kind a natural hand holds."""
+"""For each ordinary kind but singles, pairs and trios (:func:`_plain_above`): the plays
+of that kind a natural hand holds."""
 
 
-def same_kind(kind: Kind, hand: int, rules: Rules) -> Sequence[Move]:
-    """Every play of ``kind`` (an ordinary, non-bomb kind) that a natural ``hand`` holds."""
-    return _SAME_KIND[kind](tables(), hand, rules)
+_ABOVE = tuple(sum(8 << (SLOT_BITS * s) for s in range(low + 1, 16)) for low in range(-1, 16))
+"""``_ABOVE[r + 1]``: the mask bits of every slot above slot ``r`` (``r`` from −1)."""
+_PLAIN = {Kind.SINGLE: "singles", Kind.PAIR: "pairs", Kind.TRIO: "trios"}
+
+
+def _plain_above(t: _Tables, kind: Kind, hand: int, main: int) -> Sequence[Move]:
+    """The singles, pairs or trios of ``hand`` above ``main``: one table look-up."""
+    if kind is Kind.SINGLE:
+        return t.singles[(hand + _ADD1) & _NATURAL_BITS & _ABOVE[main + 1]]
+    if kind is Kind.PAIR:
+        return t.pairs[(hand + _ADD2) & _ABOVE[main + 1]]
+    return t.trios[(hand + _ADD3) & _ABOVE[main + 1]]
 
 
 def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
     """Every answer of a natural ``hand`` to ``previous``: the pass, then the plays that beat it."""
     t = _TABLES[0] if _TABLES else tables()
     kind = previous.kind
-    same = _SAME_KIND.get(kind)
     moves = [PASS]
-    if same is not None:
+    floor = -1  # four-card bombs above this slot beat ``previous``
+    if kind in _PLAIN:
+        moves += _plain_above(t, kind, hand, previous.main)
+    elif kind in _SAME_KIND:
         main, length = previous.main, previous.length
-        moves += [m for m in same(t, hand, rules) if m.main > main and m.length == length]
-        floor = -1
+        moves += [
+            m for m in _SAME_KIND[kind](t, hand, rules) if m.main > main and m.length == length
+        ]
     elif kind is Kind.BOMB:
         floor = previous.main
     else:  # the rocket and the five-card bomb: no four-card bomb beats them
         floor = TWO
-    g4 = (hand + _ADD4) & HIGH_BITS
+    g4 = (hand + _ADD4) & _ABOVE[floor + 1]
     if g4:
-        moves += [b for b in t.bombs[g4] if b.main > floor]
+        moves += t.bombs[g4]
     if hand & _JOKERS == _JOKERS and kind is not Kind.ROCKET:
         moves.append(ROCKET)
     return moves
