@@ -333,43 +333,72 @@ def _with_rocket(hand: int, moves: list[Move]) -> list[Move]:
     return moves
 
 
-def _chains_of_hand(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.chains[(hand + _ADD1) & _CHAIN_SLOTS]
+_ABOVE = tuple(sum(8 << (SLOT_BITS * s) for s in range(low + 1, 16)) for low in range(-1, 16))
+"""``_ABOVE[r + 1]``: the mask bits of every slot above slot ``r`` (``r`` from −1)."""
+
+Answers = Callable[[_Tables, int, Rules, Move], Sequence[Move]]
+"""The plays of a natural hand that beat an ordinary ``previous`` of the same kind."""
 
 
-def _pair_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.pair_chains[(hand + _ADD2) & _CHAIN_SLOTS]
+def _of_length(moves: Sequence[Move], length: int) -> list[Move]:
+    return [m for m in moves if m.length == length]
 
 
-def _trio_chains_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    return t.trio_chains[(hand + _ADD3) & _CHAIN_SLOTS]
+def _singles_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return t.singles[(hand + _ADD1) & _NATURAL_BITS & _ABOVE[previous.main + 1]]
 
 
-def _trio_singles_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    g3 = (hand + _ADD3) & HIGH_BITS
+def _pairs_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return t.pairs[(hand + _ADD2) & _ABOVE[previous.main + 1]]
+
+
+def _trios_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return t.trios[(hand + _ADD3) & _ABOVE[previous.main + 1]]
+
+
+def _chain_floor(previous: Move) -> int:
+    """Mask of the slots above the lowest rank of ``previous``'s chain (answers start there)."""
+    return _CHAIN_SLOTS & _ABOVE[previous.main - previous.length + 2]
+
+
+def _chains_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return _of_length(t.chains[(hand + _ADD1) & _chain_floor(previous)], previous.length)
+
+
+def _pair_chains_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return _of_length(t.pair_chains[(hand + _ADD2) & _chain_floor(previous)], previous.length)
+
+
+def _trio_chains_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    return _of_length(t.trio_chains[(hand + _ADD3) & _chain_floor(previous)], previous.length)
+
+
+def _trio_singles_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    g3 = (hand + _ADD3) & _ABOVE[previous.main + 1]
     if not g3 or not rules.trio_single:
         return ()
     return _trio_singles(t, g3, (hand + _ADD1) & _NATURAL_BITS)
 
 
-def _trio_pairs_of(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-    g3 = (hand + _ADD3) & HIGH_BITS
+def _trio_pairs_above(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+    g3 = (hand + _ADD3) & _ABOVE[previous.main + 1]
     return _trio_pairs(t, g3, (hand + _ADD2) & HIGH_BITS) if g3 else ()
 
 
-def _planes_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
-    def planes(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-        g3 = (hand + _ADD3) & HIGH_BITS
+def _planes_above(kind: Kind) -> Answers:
+    def planes(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+        g3 = (hand + _ADD3) & _chain_floor(previous)
         if not _has_trio_chain(g3) or not rules.allows(kind):
             return ()
-        return [m for m in _planes(t, hand, g3, rules) if m.kind is kind]
+        found = _planes(t, hand, g3, rules)
+        return [m for m in found if m.kind is kind and m.length == previous.length]
 
     return planes
 
 
-def _four_two_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
-    def four_two(t: _Tables, hand: int, rules: Rules) -> Sequence[Move]:
-        g4 = (hand + _ADD4) & HIGH_BITS
+def _four_two_above(kind: Kind) -> Answers:
+    def four_two(t: _Tables, hand: int, rules: Rules, previous: Move) -> Sequence[Move]:
+        g4 = (hand + _ADD4) & _ABOVE[previous.main + 1]
         if not g4 or not rules.four_two:
             return ()
         g1 = (hand + _ADD1) & _NATURAL_BITS
@@ -379,33 +408,22 @@ def _four_two_of(kind: Kind) -> Callable[[_Tables, int, Rules], Sequence[Move]]:
     return four_two
 
 
-_SAME_KIND: dict[Kind, Callable[[_Tables, int, Rules], Sequence[Move]]] = {
-    Kind.CHAIN: _chains_of_hand,
-    Kind.PAIR_CHAIN: _pair_chains_of,
-    Kind.TRIO_CHAIN: _trio_chains_of,
-    Kind.TRIO_SINGLE: _trio_singles_of,
-    Kind.TRIO_PAIR: _trio_pairs_of,
-    Kind.PLANE_SINGLES: _planes_of(Kind.PLANE_SINGLES),
-    Kind.PLANE_PAIRS: _planes_of(Kind.PLANE_PAIRS),
-    Kind.FOUR_TWO_SINGLES: _four_two_of(Kind.FOUR_TWO_SINGLES),
-    Kind.FOUR_TWO_PAIRS: _four_two_of(Kind.FOUR_TWO_PAIRS),
+_ANSWERS: dict[Kind, Answers] = {
+    Kind.SINGLE: _singles_above,
+    Kind.PAIR: _pairs_above,
+    Kind.TRIO: _trios_above,
+    Kind.CHAIN: _chains_above,
+    Kind.PAIR_CHAIN: _pair_chains_above,
+    Kind.TRIO_CHAIN: _trio_chains_above,
+    Kind.TRIO_SINGLE: _trio_singles_above,
+    Kind.TRIO_PAIR: _trio_pairs_above,
+    Kind.PLANE_SINGLES: _planes_above(Kind.PLANE_SINGLES),
+    Kind.PLANE_PAIRS: _planes_above(Kind.PLANE_PAIRS),
+    Kind.FOUR_TWO_SINGLES: _four_two_above(Kind.FOUR_TWO_SINGLES),
+    Kind.FOUR_TWO_PAIRS: _four_two_above(Kind.FOUR_TWO_PAIRS),
 }
-"""For each ordinary kind but singles, pairs and trios (:func:`_plain_above`): the plays
-of that kind a natural hand holds."""
-
-
-_ABOVE = tuple(sum(8 << (SLOT_BITS * s) for s in range(low + 1, 16)) for low in range(-1, 16))
-"""``_ABOVE[r + 1]``: the mask bits of every slot above slot ``r`` (``r`` from −1)."""
-_PLAIN = {Kind.SINGLE: "singles", Kind.PAIR: "pairs", Kind.TRIO: "trios"}
-
-
-def _plain_above(t: _Tables, kind: Kind, hand: int, main: int) -> Sequence[Move]:
-    """The singles, pairs or trios of ``hand`` above ``main``: one table look-up."""
-    if kind is Kind.SINGLE:
-        return t.singles[(hand + _ADD1) & _NATURAL_BITS & _ABOVE[main + 1]]
-    if kind is Kind.PAIR:
-        return t.pairs[(hand + _ADD2) & _ABOVE[main + 1]]
-    return t.trios[(hand + _ADD3) & _ABOVE[main + 1]]
+"""For each ordinary kind: the same-kind plays that beat a given one.  Each builds only
+what can beat it: the masks are cut below the table's rank first."""
 
 
 def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
@@ -414,13 +432,9 @@ def follow_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
     kind = previous.kind
     moves = [PASS]
     floor = -1  # four-card bombs above this slot beat ``previous``
-    if kind in _PLAIN:
-        moves += _plain_above(t, kind, hand, previous.main)
-    elif kind in _SAME_KIND:
-        main, length = previous.main, previous.length
-        moves += [
-            m for m in _SAME_KIND[kind](t, hand, rules) if m.main > main and m.length == length
-        ]
+    answers = _ANSWERS.get(kind)
+    if answers is not None:
+        moves += answers(t, hand, rules, previous)
     elif kind is Kind.BOMB:
         floor = previous.main
     else:  # the rocket and the five-card bomb: no four-card bomb beats them
