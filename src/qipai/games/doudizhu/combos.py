@@ -135,8 +135,11 @@ class Kind(enum.IntEnum):
     @property
     def is_bomb(self) -> bool:
         """Bombs, the five-card 财神 bomb and the rocket beat every ordinary combination."""
-        return self >= Kind.BOMB
+        return self >= _BOMB_LEVEL
 
+
+_BOMB_LEVEL = int(Kind.BOMB)
+"""The first bomb kind, as a plain int (looking members up on an enum class is slow)."""
 
 CHINESE = {
     Kind.PASS: "不出",

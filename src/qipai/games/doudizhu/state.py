@@ -266,7 +266,11 @@ class State(Auction):
     def _plays(self) -> list[Action]:
         seat = self.current_player
         assert seat is not None
-        return [play_of(m) for m in moves_for(self.packed[seat], self.to_beat, self.rules)]
+        known = _PLAYS.get
+        return [
+            known(id(m)) or play_of(m)
+            for m in moves_for(self.packed[seat], self.to_beat, self.rules)
+        ]
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now: a fresh immutable snapshot.
@@ -391,9 +395,10 @@ class State(Auction):
         self._in_phase(action, Phase.PLAY)
         actor = self._turn(action, seat)
         move = action.move
-        if move.is_pass and self.to_beat.is_pass:
-            raise refuse("cannot_pass", "the leader must play")
-        if not move.is_pass and not self._is_legal_play(actor, move):
+        if not move.cards:  # the pass
+            if not self.to_beat.cards:
+                raise refuse("cannot_pass", "the leader must play")
+        elif not self._is_legal_play(actor, move):
             raise refuse("illegal_move", f"{action} is not a legal play here")
         return actor
 
@@ -402,7 +407,7 @@ class State(Auction):
         :func:`.moves_for`, checked without listing them all."""
         return (
             contains(self.packed[seat], move.cards)
-            and (self.to_beat.is_pass or beats(move, self.to_beat))
+            and (not self.to_beat.cards or beats(move, self.to_beat))
             and is_valid_move(move, self.rules)
         )
 
@@ -413,14 +418,15 @@ class State(Auction):
         self.plays.append((seat, move))
         self.events.append(Played(seat, move, tuple(taken), len(self.hands[seat])))
         self.current_player = (seat + 1) % SEATS
-        if move.is_pass:
+        if not move.cards:  # the pass
             self.passes += 1
             if self.passes == SEATS - 1:
                 self.to_beat, self.passes, self.trick_start = PASS, 0, len(self.plays)
             return
         self.to_beat, self.to_beat_seat, self.passes = move, seat, 0
         self.play_counts[seat] += 1
-        self._count_bomb(move.kind)
+        if move.kind.is_bomb:
+            self._count_bomb(move.kind)
         rest = self.packed[seat]
         if not rest or (self.rules.only_wildcard_left_wins and not rest & _NOT_WILD):
             self._finish(seat)
@@ -475,9 +481,13 @@ so an id found here is that move's)."""
 
 
 def play_of(move: Move) -> Play:
-    """``Play(move)``, made once per move object (the tables' moves recur every turn)."""
+    """``Play(move)``, made once per move object (the tables' moves recur every turn).
+
+    An entry keeps its move alive, so no other live move can have that id: the id alone
+    identifies the move.
+    """
     play = _PLAYS.get(id(move))
-    if play is None or play.move is not move:
+    if play is None:
         if len(_PLAYS) >= 200_000:
             _PLAYS.clear()
         play = _PLAYS[id(move)] = Play(move)
