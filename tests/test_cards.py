@@ -77,7 +77,7 @@ def assert_round_trips(move: Move) -> None:
 
 
 @pytest.mark.parametrize("rules", sorted(RULES))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     st.permutations(range(55)),
     st.integers(1, 21),
