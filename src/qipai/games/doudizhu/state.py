@@ -51,7 +51,8 @@ Readings where the spec is silent (each a default a rule-set field could change)
   puts a leaver in 托管 instead.
 - 加倍 order: farmers in play order from the landlord, then (huanle, jj) the landlord.  A
   seat that may not double (yifa's bidders, the huanle coin threshold) is not asked.  The
-  threshold applies whenever ``balances`` are given ("above" = strictly more).
+  threshold (``Rules.doubling_threshold``, huanle's 0) applies when ``balances`` are
+  given ("above" = strictly more).
 - All pass.  ``AllPass.REDEAL``: a new shuffle from the same generator (yifa draws a new
   marker card, random presets a new first bidder; zhengtu keeps the hand's first bidder).
   jj's 强制记分 (``AllPass.FORCED``): the first bidder becomes landlord at base 1.
@@ -59,8 +60,8 @@ Readings where the spec is silent (each a default a rule-set field could change)
   1 — the room's base is settlement's business.
 - First bidder.  ``first_seat`` / ``hand_number`` only matter to ``SEAT_ORDER`` (zhengtu);
   the other rule sets draw (random) or turn up a marker card, among the 51 dealt cards.
-- caishen's bottom (the three undealt cards and the 财神) stays face down like every
-  preset's until the landlord is known; that ``W`` is in it is no secret.
+- The bottom is shown when the landlord takes it, except with ``Rules.bottom_face_up``
+  (caishen: "显示于游戏界面"), where it lies face up from the end of the deal.
 - A play takes, of each rank it uses, the holder's cards in suit order ♠ ♥ ♣ ♦ (suits never
   matter to the rules); views show the physical cards.
 - A hand is over when a seat is out (caishen: or holds only ``W``) or a seat escapes.
@@ -183,7 +184,7 @@ class State(Auction):
         :param first_seat: the seat that sat down first (zhengtu: first bidder of hand 0;
             other rule sets choose the first bidder their own way and ignore it).
         :param hand_number: the hand's number at its table (zhengtu rotation).
-        :param balances: coins of each seat, for the huanle doubling threshold.
+        :param balances: coins of each seat, for a doubling threshold (huanle).
         :param shows_before_deal: seats choosing 明牌开始, in the order they chose it.
         :param deck: a prearranged first deal instead of a shuffle: the 54 natural cards,
             17 for each seat in seat order, then the bottom (the 财神 joins the bottom by
