@@ -115,3 +115,22 @@ def test_run_script_needs_no_install() -> None:
         env={"PATH": "/usr/bin:/bin", "PYTHON": str(bare_python)},
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, "pass\n5556\n", "")
+
+
+def test_zhajinhua_selfplay_prints_a_conserving_summary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["zhajinhua", "selfplay", "--players", "4", "--hands", "20", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "rules yifa: 20 hands, 4 players" in out
+    assert "chips balance 0" in out
+    assert "hands/s" in out
+
+
+def test_showhand_selfplay_prints_a_conserving_summary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["showhand", "selfplay", "--players", "3", "--hands", "20", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "rules yifa: 20 hands, 3 players" in out
+    assert "chips balance 0" in out

@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from qipai import __version__
 from qipai.errors import GameError
@@ -130,8 +130,6 @@ def add_selfplay_command(commands: Commands[argparse.ArgumentParser]) -> None:
 
 def run_selfplay(args: argparse.Namespace) -> int:
     """Time :func:`qipai.bots.arena.selfplay` and print its summary."""
-    import time  # noqa: PLC0415
-
     from qipai.bots.arena import selfplay  # noqa: PLC0415
     from qipai.bots.doudizhu import (  # noqa: PLC0415
         GreedyPolicy,
@@ -144,12 +142,84 @@ def run_selfplay(args: argparse.Namespace) -> int:
             return RandomPolicy(args.seed * 3 + seat)
         return GreedyPolicy()
 
+    return print_timed(
+        lambda: selfplay(args.rules, hands=args.hands, seed=args.seed, make_policy=make_policy)
+    )
+
+
+class Summary(Protocol):
+    """What a self-play run reports: its hand count and its lines."""
+
+    hands: int
+    """Hands played."""
+
+    def lines(self) -> list[str]:
+        """The report, one line each."""
+        ...
+
+
+def print_timed(run: Callable[[], Summary]) -> int:
+    """Run a self-play, then print its summary and the hands per second (the clock is here,
+    at the edge: the engines and bots read none)."""
+    import time  # noqa: PLC0415
+
     start = time.perf_counter()
-    summary = selfplay(args.rules, hands=args.hands, seed=args.seed, make_policy=make_policy)
+    summary = run()
     elapsed = time.perf_counter() - start
     print("\n".join(summary.lines()))
     print(f"{summary.hands / elapsed:.0f} hands/s ({elapsed:.2f} s)")
     return 0
+
+
+def _add_poker_selfplay(
+    commands: Commands[argparse.ArgumentParser], seats: range, handler: Handler
+) -> None:
+    parser = commands.add_parser(
+        "selfplay",
+        help="play whole hands between bots and print a summary",
+        description="Play N whole hands between bots (hand i dealt from seed S+i) and print a "
+        "summary and hands/s.",
+    )
+    _add_rules_option(parser)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=seats,
+        default=seats.stop - 1,
+        metavar="P",
+        help=f"players at the table, {seats.start}-{seats.stop - 1} (default {seats.stop - 1})",
+    )
+    parser.add_argument("--hands", type=int, default=1000, metavar="N", help="hands to play")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
+    parser.add_argument(
+        "--policy", choices=("simple", "random"), default="simple", help="the bots' policy"
+    )
+    parser.set_defaults(handler=handler)
+
+
+def add_zhajinhua_selfplay(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai zhajinhua selfplay [--rules NAME] [--players P] [--hands N] [--seed S]``."""
+    _add_poker_selfplay(commands, range(2, 7), run_zhajinhua_selfplay)
+
+
+def run_zhajinhua_selfplay(args: argparse.Namespace) -> int:
+    """Time :func:`qipai.bots.zhajinhua.selfplay` and print its summary."""
+    from qipai.bots import zhajinhua as bots  # noqa: PLC0415
+
+    def make_policy(seat: int) -> bots.Policy:
+        if args.policy == "random":
+            return bots.RandomPolicy(args.seed * 7 + seat)
+        return bots.SimplePolicy()
+
+    return print_timed(
+        lambda: bots.selfplay(
+            args.rules,
+            players=args.players,
+            hands=args.hands,
+            seed=args.seed,
+            make_policy=make_policy,
+        )
+    )
 
 
 def add_play_command(commands: Commands[argparse.ArgumentParser]) -> None:
@@ -191,6 +261,31 @@ DOUDIZHU_COMMANDS: tuple[Command, ...] = (
 """The ``qipai doudizhu`` commands, in help order."""
 
 
+def add_showhand_selfplay(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai showhand selfplay [--rules NAME] [--players P] [--hands N] [--seed S]``."""
+    _add_poker_selfplay(commands, range(2, 5), run_showhand_selfplay)
+
+
+def run_showhand_selfplay(args: argparse.Namespace) -> int:
+    """Time :func:`qipai.bots.showhand.selfplay` and print its summary."""
+    from qipai.bots import showhand as bots  # noqa: PLC0415
+
+    def make_policy(seat: int) -> bots.Policy:
+        if args.policy == "random":
+            return bots.RandomPolicy(args.seed * 5 + seat)
+        return bots.SimplePolicy()
+
+    return print_timed(
+        lambda: bots.selfplay(
+            args.rules,
+            players=args.players,
+            hands=args.hands,
+            seed=args.seed,
+            make_policy=make_policy,
+        )
+    )
+
+
 # --- the parser --------------------------------------------------------------------------
 
 
@@ -216,6 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qipai {__version__}")
     games = parser.add_subparsers(title="games", metavar="GAME", required=True)
     add_game(games, "doudizhu", "Dou Dizhu 斗地主 (five rule sets)", DOUDIZHU_COMMANDS)
+    add_game(games, "zhajinhua", "Zha Jin Hua 扎金花 (2-6 players)", (add_zhajinhua_selfplay,))
+    add_game(games, "showhand", "Showhand 梭哈 (2-4 players)", (add_showhand_selfplay,))
     return parser
 
 

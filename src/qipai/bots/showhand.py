@@ -1,0 +1,235 @@
+"""Showhand policies (托管, random, simple) and self-play of whole hands.
+
+Every policy maps a seat's view to one of the view's legal actions; :func:`selfplay` is
+pure (no clock, no printing) and sums many hands up:
+
+>>> summary = selfplay("yifa", players=3, hands=30, seed=1)
+>>> summary.hands, summary.chips_balance
+(30, 0)
+>>> summary.lines()[0]
+'rules yifa: 30 hands, 3 players'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from qipai.games.showhand.actions import (
+    Action,
+    Bet,
+    Call,
+    Check,
+    Fold,
+    Keep,
+    Raise,
+    ShowHand,
+    Swap,
+)
+from qipai.games.showhand.hands import (
+    HAND_SIZE,
+    evaluate_mask,
+    evaluate_partial_mask,
+    mask_of,
+)
+from qipai.games.showhand.rules import Rules, get_rules
+from qipai.games.showhand.state import State
+from qipai.games.showhand.view import View
+
+_CATEGORY_SHIFT = 22
+"""A strength's category sits above this bit (:mod:`qipai.games.showhand.hands`)."""
+
+
+class Policy(Protocol):
+    """Anything that picks an action from a view."""
+
+    def choose(self, view: View) -> Action:
+        """One of ``view.legal_actions``."""
+        ...
+
+
+class TrusteePolicy:
+    """托管 for an absent player (seed 000: "按照系统的规则做放弃处理"): fold.
+
+    The hall decides when the grace period is over and hands the seat to this policy;
+    in a 换牌 decision it keeps (the choice costs nothing and the seat folds next).
+    """
+
+    def choose(self, view: View) -> Action:
+        """:class:`.Keep` in a 换牌 decision, else :class:`.Fold`."""
+        return Keep() if Keep() in view.legal_actions else Fold()
+
+
+class RandomPolicy:
+    """Uniformly random legal actions from its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        """The policy's generator."""
+
+    def choose(self, view: View) -> Action:
+        """A random legal action."""
+        return self.rng.choice(view.legal_actions)
+
+
+def own_category(view: View) -> int:
+    """The category the seat's own cards (hole and up) make now (0 = high card)."""
+    cards = [view.hole, *view.up[view.seat]]
+    mask = mask_of(cards)
+    strength = evaluate_mask(mask) if len(cards) == HAND_SIZE else evaluate_partial_mask(mask)
+    return strength >> _CATEGORY_SHIFT
+
+
+def best_shown_category(view: View) -> int:
+    """The best category among the other players' up cards (0 = high card)."""
+    return max(
+        (
+            evaluate_partial_mask(mask_of(up)) >> _CATEGORY_SHIFT
+            for seat, up in enumerate(view.up)
+            if seat != view.seat and not view.folded[seat] and up
+        ),
+        default=0,
+    )
+
+
+class SimplePolicy:
+    """A simple opponent by hand strength; not a strong player.
+
+    换牌: swap when the new card pairs an up card (the pair stays hidden).  Betting: ahead
+    of every opponent's up cards (by category) it raises by the smallest step, or 梭 from
+    round 4 with two pair or better; level, it checks or calls; behind, it checks when free
+    and folds otherwise.
+    """
+
+    def choose(self, view: View) -> Action:
+        """The simple action for ``view``."""
+        legal = view.legal_actions
+        if Keep() in legal:
+            return self._swap(view)
+        mine, theirs = own_category(view), best_shown_category(view)
+        if mine > theirs:
+            return _aggressive(view, legal, mine)
+        free = Check() if Check() in legal else None
+        if mine == theirs:
+            return free or (Call() if Call() in legal else _raise(legal) or Fold())
+        return free or Fold()
+
+    @staticmethod
+    def _swap(view: View) -> Action:
+        pending = view.pending
+        ranks = {card.rank for card in view.up[view.seat]}
+        return Swap() if pending is not None and pending.rank in ranks else Keep()
+
+
+def _raise(legal: Sequence[Action]) -> Action | None:
+    """The smallest bet or raise, else 梭 if that is the only way up."""
+    steps = [a for a in legal if isinstance(a, (Bet, Raise))]
+    if steps:
+        return min(steps, key=lambda a: a.amount)
+    return ShowHand() if ShowHand() in legal else None
+
+
+def _aggressive(view: View, legal: Sequence[Action], mine: int) -> Action:
+    if view.round >= 4 and mine >= 2 and ShowHand() in legal:
+        return ShowHand()
+    return _raise(legal) or (Call() if Call() in legal else Check() if Check() in legal else Fold())
+
+
+Observer = Callable[[int, View, Action], None]
+"""Told of every decision: the seat, the view it decided from, and its action."""
+
+
+def play_hand(state: State, policies: Sequence[Policy], observe: Observer | None = None) -> State:
+    """Play ``state`` to its end, each seat's policy deciding from its own view."""
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        action = policies[seat].choose(view)
+        state.apply(action, seat)
+        if observe is not None:
+            observe(seat, view, action)
+    return state
+
+
+@dataclass(slots=True)
+class SelfplaySummary:
+    """What many self-played Showhand hands came to."""
+
+    rules: str
+    """The rule set's name."""
+    players: int
+    """Players per hand."""
+    hands: int = 0
+    """Hands played."""
+    showdowns: int = 0
+    """Hands that ended in a showdown (the others: all but one folded)."""
+    opened: int = 0
+    """Hands ended by 开."""
+    show_hands: int = 0
+    """Hands in which someone 梭'd."""
+    extra_rounds: int = 0
+    """Extra betting rounds played after round 4, in total."""
+    pot_total: int = 0
+    """Sum of the pots."""
+    chips_balance: int = 0
+    """Sum of every seat's chips won over every hand: 0 (chips are conserved)."""
+    chips_by_seat: list[int] = field(default_factory=list)
+    """Chips each seat won in total."""
+
+    def add(self, state: State) -> None:
+        """Count one finished hand."""
+        if not self.chips_by_seat:
+            self.chips_by_seat = [0] * state.players
+        self.hands += 1
+        self.showdowns += state.reason == "showdown"
+        self.opened += state.opened_by is not None
+        self.show_hands += any(str(step.action) == "showhand" for step in state.history)
+        self.extra_rounds += max(0, state.round - 4)
+        self.pot_total += sum(state.bets) + state.rules.ante * state.players
+        chips = state.returns()
+        self.chips_balance += sum(chips)
+        for seat, value in enumerate(chips):
+            self.chips_by_seat[seat] += value
+
+    def lines(self) -> list[str]:
+        """The summary as short report lines."""
+        n = max(self.hands, 1)
+        return [
+            f"rules {self.rules}: {self.hands} hands, {self.players} players",
+            f"showdowns {self.showdowns} ({self.showdowns / n:.3f}/hand), opened {self.opened}",
+            f"show-hands {self.show_hands}, extra rounds {self.extra_rounds}",
+            f"average pot {self.pot_total / n:.1f}",
+            f"chips balance {self.chips_balance} (conservation check)",
+        ]
+
+
+def selfplay(
+    rules: str | Rules,
+    *,
+    players: int,
+    hands: int,
+    seed: int = 0,
+    make_policy: Callable[[int], Policy] | None = None,
+) -> SelfplaySummary:
+    """Play ``hands`` hands of ``players``; hand ``i`` is dealt from seed ``seed + i``.
+
+    Policies default to :class:`SimplePolicy` for seat 0 and seeded :class:`RandomPolicy`
+    for the others.
+    """
+    rule_set = get_rules(rules)
+    make = make_policy or _default_policy(seed)
+    policies = [make(seat) for seat in range(players)]
+    summary = SelfplaySummary(rule_set.name, players)
+    for i in range(hands):
+        summary.add(play_hand(State.new(rule_set, seed=seed + i, players=players), policies))
+    return summary
+
+
+def _default_policy(seed: int) -> Callable[[int], Policy]:
+    def make(seat: int) -> Policy:
+        return SimplePolicy() if seat == 0 else RandomPolicy(seed * 16 + seat)
+
+    return make

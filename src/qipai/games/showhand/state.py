@@ -1,0 +1,746 @@
+"""The Showhand hand: one :class:`State`, driven by the :class:`.Rules` fields.
+
+A hand runs: antes, card 1 (the hole card 底牌) face down and card 2 face up to every
+player, betting round 1; then for each of cards 3, 4, 5: the card (3 and 4 face down with
+the 换牌 decision, phase ``SWAP``), then a betting round (phase ``BET``); after card 5,
+extra betting rounds until the most allowed is reached, unless someone 梭'd, opened (开)
+or all but one folded; then the showdown.  Every input is an :mod:`action <.actions>`
+given to :meth:`State.apply`, which validates it completely, then changes the state and
+returns the :mod:`events <.events>` it caused.  The deck is shuffled by the hand's own
+``random.Random(seed)``, so ``replay(rules, seed, state.history, stacks=...)`` rebuilds
+the same hand.
+
+>>> state = State.new("yifa", seed=3, players=2)
+>>> state.phase.name, state.round, state.pot
+('BET', 1, 4)
+>>> seat = state.current_player
+>>> [str(a) for a in state.legal_actions()]
+['fold', 'check', 'bet 1', 'bet 2', 'bet 3', 'bet 4', 'bet 5']
+>>> _ = state.apply(Bet(5))
+>>> state.apply(Check())
+Traceback (most recent call last):
+...
+qipai.errors.IllegalActionError: cannot_check: there are 5 chips to call
+>>> _ = state.apply(Fold())
+>>> state.is_terminal, state.winners == (seat,), sum(state.returns())
+(True, True, 0)
+
+Readings where the spec is silent (each documented in ``docs/showhand.md``):
+
+- Amounts.  ``bet``/``raise`` amounts are raise-to amounts within the round, in chips, a
+  multiple of the base (or exactly the most still allowed).  Rounds 1-3: any amount up to
+  the round's limit (5, 10, 20 × base), re-raises allowed within it.  Round 4 and the extra
+  rounds: the only bet is 20 × base, nobody raises it except with 梭.
+- The most (梭 level).  Fixed when the hand starts: the smallest stack at the table less
+  the ante, at most the cap; no player's bets in a hand pass it, so every player can
+  always call and there are no side pots.  梭 raises the actor's bets in the hand to it.
+- The cap (100 × base) counts bets only; the ante is apart.
+- 换牌.  Cards 3 and 4 are dealt face down; each player still in decides, in turn from
+  the last round's leader; the decisions stay private until all are made, then the new up
+  cards are turned together and the round's leader is chosen from them.
+- 开.  The leader (best up cards) may open as the first action of round 4 or of an extra
+  round; the hand goes to the showdown at once.
+- Extra rounds (after round 4, nobody 梭'd, the most not reached): no check; bet 20 ×
+  base, call, 梭, fold, or (the leader) 开.
+- When every player still in has bet the most, the remaining cards are dealt (with their
+  换牌 decisions) without betting, then the showdown.
+- Folded players get no more cards; their hole card is never shown.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from qipai.cards import Card, poker_deck
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.showhand.actions import (
+    Action,
+    Bet,
+    Call,
+    Check,
+    Fold,
+    Keep,
+    Open,
+    Raise,
+    ShowHand,
+    Swap,
+)
+from qipai.games.showhand.events import (
+    Acted,
+    AntePosted,
+    CardDealt,
+    CardTurned,
+    Event,
+    HandEnded,
+    HandStarted,
+    Opened,
+    RoundStarted,
+    Showdown,
+    SwapChosen,
+)
+from qipai.games.showhand.hands import evaluate_mask, evaluate_partial_mask, mask_of
+from qipai.games.showhand.rules import (
+    CARDS_PER_PLAYER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RANKS,
+    Rules,
+    get_rules,
+)
+from qipai.games.showhand.view import View, make_view
+
+__all__ = ["DECK", "Phase", "State", "Step", "replay"]
+
+DECK: tuple[Card, ...] = poker_deck(RANKS)
+"""The 28 cards, 8 to A in four suits."""
+
+_CHECK, _CALL, _FOLD, _SHOWHAND, _OPEN = Check(), Call(), Fold(), ShowHand(), Open()
+_SWAP_CHOICES: tuple[Action, ...] = (Swap(), Keep())
+
+
+class Phase(enum.Enum):
+    """Where a hand stands."""
+
+    SWAP = "swap"
+    """换牌: players still in decide whether to swap the new face-down card."""
+    BET = "bet"
+    """A betting round."""
+    OVER = "over"
+    """One player left, or the showdown is done."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action and who applied it."""
+
+    seat: int
+    """The acting seat."""
+    action: Action
+    """The action."""
+
+
+def refuse(code: str, message: str) -> IllegalActionError:
+    """The :class:`~qipai.errors.IllegalActionError` to raise (messages name no hidden card)."""
+    return IllegalActionError(code, message)
+
+
+_COPIED = (
+    "stacks", "bets", "round_bets", "folded", "hole", "pending", "up", "_queue",
+    "_deck", "events", "history", "swapped",
+)  # fmt: skip
+_PLAIN = (
+    "rules", "seed", "players", "start_stacks", "most", "pot", "phase", "round",
+    "cards_dealt", "current_player", "leader", "level", "_acted", "opened_by", "winners",
+    "reason",
+)  # fmt: skip
+
+
+class State:
+    """One Showhand hand.  Create it with :meth:`new`; change it only with :meth:`apply`.
+
+    The attributes are read-only for callers; hidden cards leave only through
+    :meth:`view` and the events' :meth:`~.events.Event.visible_to`.
+    """
+
+    __slots__ = (*_COPIED, *_PLAIN)
+
+    rules: Rules
+    """The rule set."""
+    seed: int
+    """The seed of the hand's generator (secret: it decides every card)."""
+    players: int
+    """Players at the table (2-4), seats ``0 .. players-1``."""
+    start_stacks: tuple[int, ...]
+    """Chips each seat brought, before the ante."""
+    stacks: list[int]
+    """Chips each seat holds now, out of the pot."""
+    most: int
+    """The most one player may bet in this hand: the 梭 level."""
+    pot: int
+    """Chips in the pot (antes and bets); 0 once paid out."""
+    bets: list[int]
+    """Each seat's bets in this hand, the ante excluded."""
+    round_bets: list[int]
+    """Each seat's bets in the current round."""
+    folded: list[bool]
+    """Seats that folded."""
+    hole: list[Card]
+    """Each seat's hole card (hidden)."""
+    pending: list[Card | None]
+    """A face-down card 3 or 4 awaiting its seat's 换牌 decision (hidden)."""
+    swapped: list[bool | None]
+    """The 换牌 decision of each seat this time (``None``: not yet or not asked)."""
+    up: list[list[Card]]
+    """Each seat's face-up cards in the order they were turned."""
+    phase: Phase
+    """The current phase."""
+    round: int
+    """The betting round (1-4, then extra rounds 5, 6 ...), or the next one during 换牌."""
+    cards_dealt: int
+    """Cards each player still in holds (2-5)."""
+    current_player: int | None
+    """Who acts now (``None`` once over)."""
+    leader: int
+    """Who shows the best up cards and led the current betting round."""
+    level: int
+    """The round's bet: the most any seat has put in this round."""
+    opened_by: int | None
+    """Who opened (开), if anyone."""
+    winners: tuple[int, ...]
+    """The winner once over (empty before)."""
+    reason: str
+    """``fold`` or ``showdown`` once over, else ``""``."""
+    events: list[Event]
+    """Every event so far."""
+    history: list[Step]
+    """Every action applied, with its seat."""
+    _queue: list[int]
+    _deck: list[Card]
+    _acted: int
+
+    # --- creation ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: str | Rules = "yifa",
+        *,
+        seed: int,
+        players: int = MAX_PLAYERS,
+        stacks: Sequence[int] | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> State:
+        """Start a hand: antes, the hole card and the first up card, betting round 1.
+
+        :param rules: a preset name or a :class:`.Rules`.
+        :param seed: seeds the hand's own generator (the shuffle).
+        :param players: 2-4 (ignored when ``stacks`` is given).
+        :param stacks: chips each seat brings (default: the minimum to sit, for everyone).
+        :param deck: a prearranged deck instead of the shuffle: the 28 cards, dealt from
+            the front, seat by seat (all cards 1, then all cards 2, ...), folded seats skipped.
+        :raises InvalidActionError: ``unknown_rules``, ``bad_players``, ``bad_stacks``
+            (a stack below the minimum to sit) or ``bad_deck``.
+        """
+        rule_set = get_rules(rules)
+        chips = _check_stacks(rule_set, players, stacks)
+        if deck is not None and (len(deck) != len(DECK) or set(deck) != set(DECK)):
+            raise InvalidActionError("bad_deck", "a deck is the 28 cards 8-A, each once")
+        state = cls.__new__(cls)
+        state._setup(rule_set, seed, chips)
+        state._deck = list(deck) if deck is not None else _shuffle(seed)
+        state._deck.reverse()  # pop() deals from the front
+        state._start()
+        return state
+
+    def _setup(self, rules: Rules, seed: int, stacks: tuple[int, ...]) -> None:
+        n = len(stacks)
+        self.rules, self.seed, self.players, self.start_stacks = rules, seed, n, stacks
+        self.most = min(rules.cap, min(stacks) - rules.ante)
+        self.stacks, self.pot = list(stacks), 0
+        self.bets, self.round_bets, self.folded = [0] * n, [0] * n, [False] * n
+        self.pending, self.swapped = [None] * n, [None] * n
+        self.up = [[] for _ in range(n)]
+        self.phase, self.round, self.cards_dealt = Phase.BET, 0, 0
+        self.current_player, self.leader, self.level, self._acted = None, 0, 0, 0
+        self.opened_by, self.winners, self.reason = None, (), ""
+        self._queue, self.events, self.history = [], [], []
+
+    def _start(self) -> None:
+        self.events.append(HandStarted(self.rules.name, self.start_stacks, self.most))
+        ante = self.rules.ante
+        for seat in range(self.players):
+            self.stacks[seat] -= ante
+            self.pot += ante
+            self.events.append(AntePosted(seat, ante))
+        self.hole = [self._draw(seat, 1, face_up=False) for seat in range(self.players)]
+        for seat in range(self.players):
+            self.up[seat].append(self._draw(seat, 2, face_up=True))
+        self.cards_dealt = 2
+        self._start_round(1)
+
+    def clone(self) -> State:
+        """An independent copy (lists copied, immutable values shared)."""
+        other = State.__new__(State)
+        for name in _PLAIN:
+            setattr(other, name, getattr(self, name))
+        for name in _COPIED:
+            setattr(other, name, list(getattr(self, name)))
+        other.up = [list(cards) for cards in self.up]
+        return other
+
+    # --- queries ----------------------------------------------------------------------
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the hand is over."""
+        return self.phase is Phase.OVER
+
+    @property
+    def active(self) -> list[int]:
+        """Seats still in the hand (not folded), in seat order."""
+        return [s for s in range(self.players) if not self.folded[s]]
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s cards, the hole card first (hidden information: not for views)."""
+        return (self.hole[seat], *self.up[seat])
+
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` must add to match the round's bet."""
+        return self.level - self.round_bets[seat]
+
+    def room(self, seat: int) -> int:
+        """The highest round bet ``seat`` may reach: what the most leaves this round."""
+        return self.most - (self.bets[seat] - self.round_bets[seat])
+
+    def legal_actions(self) -> list[Action]:
+        """What the player to act may do now (empty once over), in this order: ``fold``,
+        ``check`` or ``call``, bets or raises by amount, ``showhand``, ``open``; or
+        ``swap``, ``keep`` in a 换牌 decision."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self.phase is Phase.SWAP:
+            return list(_SWAP_CHOICES)
+        round_bet = self.round_bets[seat]
+        key = (
+            self.rules,
+            self.most,
+            self.round,
+            self.level,
+            round_bet,
+            self.bets[seat] - round_bet,
+            seat == self.leader and self._acted == 0,
+        )
+        actions = _LEGAL.get(key)
+        if actions is None:
+            actions = self._betting_actions(seat)
+            if len(_LEGAL) >= _CACHE_SIZE:
+                _LEGAL.clear()
+            _LEGAL[key] = actions
+        return list(actions)
+
+    def _betting_actions(self, seat: int) -> tuple[Action, ...]:
+        """The betting actions of ``seat`` now; they depend only on the key that
+        :meth:`legal_actions` memoises them under."""
+        actions: list[Action] = [_FOLD]
+        if self.level == self.round_bets[seat]:
+            if self._may_check():
+                actions.append(_CHECK)
+        else:
+            actions.append(_CALL)
+        actions += _bet_actions(self.level == 0, self._amounts(seat))
+        if self._may_show_hand(seat):
+            actions.append(_SHOWHAND)
+        if self._may_open(seat):
+            actions.append(_OPEN)
+        return tuple(actions)
+
+    def _may_check(self) -> bool:
+        return not self.rules.is_extra_round(self.round)
+
+    def _amounts(self, seat: int) -> tuple[int, ...]:
+        """The legal raise-to amounts of ``seat`` in this round."""
+        rules, level, top = self.rules, self.level, self.room(seat)
+        if rules.is_fixed_round(self.round):
+            late = rules.late_bet
+            return (late,) if level == 0 and late <= top else ()
+        return _amounts_between(level, min(rules.round_limit(self.round), top), top, rules.base)
+
+    def _may_show_hand(self, seat: int) -> bool:
+        return self.round >= self.rules.show_hand_from_round and self.level < self.room(seat)
+
+    def _may_open(self, seat: int) -> bool:
+        return (
+            self.round >= self.rules.open_from_round
+            and seat == self.leader
+            and self._acted == 0
+            and self.cards_dealt == CARDS_PER_PLAYER
+        )
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now: a fresh immutable snapshot.
+
+        :raises InvalidActionError: ``bad_seat``.
+        """
+        self._check_seat(seat)
+        return make_view(self, seat)
+
+    def returns(self) -> tuple[int, ...]:
+        """Chips won (+) or lost (-) by each seat; zeros until the hand is over."""
+        if self.phase is not Phase.OVER:
+            return (0,) * self.players
+        pairs = zip(self.stacks, self.start_stacks, strict=True)
+        return tuple(now - before for now, before in pairs)
+
+    def must_leave(self) -> tuple[int, ...]:
+        """Losers whose chips fell below the minimum to sit (once over; else empty)."""
+        if self.phase is not Phase.OVER:
+            return ()
+        low = self.rules.min_stack
+        return tuple(
+            s for s in range(self.players) if s not in self.winners and self.stacks[s] < low
+        )
+
+    # --- verify / can / do ------------------------------------------------------------
+
+    def check(self, action: Action, seat: int | None = None) -> int:
+        """Raise if ``action`` may not be applied now; return the acting seat.
+
+        :raises InvalidActionError: ``bad_action`` (not an action), ``bad_seat``.
+        :raises IllegalActionError: ``hand_over``, ``not_your_turn``, ``wrong_phase``,
+            ``cannot_check``, ``nothing_to_call``, ``use_raise``, ``use_bet``,
+            ``bad_amount``, ``showhand_too_early``, ``cannot_showhand`` or ``cannot_open``.
+        """
+        checker = _CHECKS.get(type(action))
+        if checker is None:
+            raise InvalidActionError("bad_action", f"not a Showhand action: {action!r}")
+        if seat is not None:
+            self._check_seat(seat)
+        if self.phase is Phase.OVER:
+            raise refuse("hand_over", "the hand is over")
+        actor = self.current_player if seat is None else seat
+        if actor != self.current_player or actor is None:
+            raise refuse("not_your_turn", f"seat {self.current_player} is to act, not {actor}")
+        if (checker is _check_swap) != (self.phase is Phase.SWAP):
+            raise refuse("wrong_phase", f"{action} is not possible in phase {self.phase.value}")
+        checker(self, action, actor)
+        return actor
+
+    def can_apply(self, action: Action, seat: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now."""
+        try:
+            self.check(action, seat)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Validate ``action`` completely, then apply it; return (and log) its events.
+
+        ``seat`` is who acts; it defaults to :attr:`current_player`.
+
+        :raises InvalidActionError: see :meth:`check`.
+        :raises IllegalActionError: see :meth:`check`; the state is then unchanged.
+        """
+        actor = self.check(action, seat)
+        mark = len(self.events)
+        self.history.append(Step(actor, action))
+        _DOS[type(action)](self, action, actor)
+        return self.events[mark:]
+
+    def _check_seat(self, seat: object) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise InvalidActionError("bad_seat", f"a seat is 0-{self.players - 1}, not {seat!r}")
+
+    # --- checks of the betting actions ---------------------------------------------------
+
+    def _check_check(self, action: Action, seat: int) -> None:
+        if self.level != self.round_bets[seat]:
+            raise refuse("cannot_check", f"there are {self.to_call(seat)} chips to call")
+        if not self._may_check():
+            raise refuse("cannot_check", "no check in the extra rounds: bet, showhand or fold")
+
+    def _check_call(self, action: Action, seat: int) -> None:
+        if self.level == self.round_bets[seat]:
+            raise refuse("nothing_to_call", "nothing to call: check or bet")
+
+    def _check_fold(self, action: Action, seat: int) -> None:
+        del action, seat  # folding is always possible on one's turn
+
+    def _check_bet(self, action: Bet | Raise, seat: int) -> None:
+        if isinstance(action, Bet) and self.level:
+            raise refuse("use_raise", f"there is a bet of {self.level}: raise it")
+        if isinstance(action, Raise) and not self.level:
+            raise refuse("use_bet", "there is no bet to raise: bet")
+        amounts = self._amounts(seat)
+        if action.amount not in amounts:
+            allowed = ", ".join(map(str, amounts)) or "none"
+            raise refuse("bad_amount", f"{action} is not allowed; amounts now: {allowed}")
+
+    def _check_show_hand(self, action: Action, seat: int) -> None:
+        if self.round < self.rules.show_hand_from_round:
+            raise refuse("showhand_too_early", "梭 is allowed from the third card on")
+        if not self._may_show_hand(seat):
+            raise refuse("cannot_showhand", "the most allowed is bet already: call or fold")
+
+    def _check_open(self, action: Action, seat: int) -> None:
+        if not self._may_open(seat):
+            raise refuse(
+                "cannot_open", "only the best up cards may open, first in round 4 or later"
+            )
+
+    # --- doing the betting actions -------------------------------------------------------
+
+    def _put(self, seat: int, round_bet: int, text: str) -> None:
+        """Bring ``seat``'s round bet to ``round_bet`` and log the action."""
+        put = round_bet - self.round_bets[seat]
+        self.stacks[seat] -= put
+        self.pot += put
+        self.bets[seat] += put
+        self.round_bets[seat] = round_bet
+        self._acted += 1
+        self.events.append(Acted(seat, text, put, round_bet, self.bets[seat]))
+
+    def _do_check(self, action: Action, seat: int) -> None:
+        self._put(seat, self.round_bets[seat], str(action))
+        self._next_to_act()
+
+    def _do_call(self, action: Action, seat: int) -> None:
+        self._put(seat, self.level, str(action))
+        self._next_to_act()
+
+    def _do_raise_to(self, seat: int, amount: int, text: str) -> None:
+        self._put(seat, amount, text)
+        self.level = amount
+        n = self.players
+        others = ((seat + i) % n for i in range(1, n))
+        self._queue = [s for s in others if not self.folded[s]]
+        self._next_to_act()
+
+    def _do_bet(self, action: Bet | Raise, seat: int) -> None:
+        self._do_raise_to(seat, action.amount, str(action))
+
+    def _do_show_hand(self, action: Action, seat: int) -> None:
+        self._do_raise_to(seat, self.room(seat), str(action))
+
+    def _do_fold(self, action: Action, seat: int) -> None:
+        self.folded[seat] = True
+        self._acted += 1
+        self.events.append(Acted(seat, str(action), 0, self.round_bets[seat], self.bets[seat]))
+        if seat in self._queue:
+            self._queue.remove(seat)
+        active = self.active
+        if len(active) == 1:
+            self._finish(active, "fold")
+        else:
+            self._next_to_act()
+
+    def _do_open(self, action: Action, seat: int) -> None:
+        self.opened_by = seat
+        self._acted += 1
+        self.events.append(Opened(seat))
+        self._showdown()
+
+    # --- the flow of the hand ---------------------------------------------------------
+
+    def _draw(self, seat: int, number: int, *, face_up: bool) -> Card:
+        card = self._deck.pop()
+        self.events.append(CardDealt(seat, card, number, face_up))
+        return card
+
+    def _order_from(self, first: int) -> list[int]:
+        """Seats still in, counterclockwise (seat + 1) from ``first``."""
+        n = self.players
+        return [s for s in ((first + i) % n for i in range(n)) if not self.folded[s]]
+
+    def _next_to_act(self) -> None:
+        if self._queue:
+            self.current_player = self._queue.pop(0)
+        elif self.phase is Phase.SWAP:
+            self._turn_cards()
+        else:
+            self._end_round()
+
+    def _start_round(self, number: int) -> None:
+        self.round = number
+        self.leader = self._best_up_cards()
+        seats = self._order_from(self.leader)
+        self.level, self._acted = 0, 0
+        self.round_bets = [0] * self.players
+        if self.bets[seats[0]] >= self.most:  # everyone still in has bet the most
+            self._end_round()
+            return
+        self.phase = Phase.BET
+        self.events.append(RoundStarted(number, self.leader))
+        self._queue = seats
+        self._next_to_act()
+
+    def _end_round(self) -> None:
+        if self.cards_dealt < CARDS_PER_PLAYER:
+            self._deal_next()
+        elif self.opened_by is None and self.bets[self.active[0]] < self.most:
+            self._start_round(self.round + 1)  # an extra round
+        else:
+            self._showdown()
+
+    def _deal_next(self) -> None:
+        number = self.cards_dealt + 1
+        self.cards_dealt = number
+        face_down = number in self.rules.swap_cards
+        order = self._order_from(self.leader)
+        for seat in sorted(order):
+            card = self._draw(seat, number, face_up=not face_down)
+            if face_down:
+                self.pending[seat] = card
+            else:
+                self.up[seat].append(card)
+        if not face_down:
+            self._start_round(self.round + 1)
+            return
+        self.phase = Phase.SWAP
+        self.swapped = [None] * self.players
+        self._queue = order
+        self._next_to_act()
+
+    def _do_swap(self, action: Action, seat: int) -> None:
+        swap = type(action) is Swap
+        self.swapped[seat] = swap
+        self.events.append(SwapChosen(seat, swap))
+        self._next_to_act()
+
+    def _turn_cards(self) -> None:
+        """Every decision is made: turn the new up cards together, then bet."""
+        for seat in self.active:
+            card = self.pending[seat]
+            assert card is not None
+            if self.swapped[seat]:
+                card, self.hole[seat] = self.hole[seat], card
+            self.pending[seat] = None
+            self.up[seat].append(card)
+            self.events.append(CardTurned(seat, card))
+        self._start_round(self.round + 1)
+
+    def _best_up_cards(self) -> int:
+        scores = {seat: evaluate_partial_mask(mask_of(self.up[seat])) for seat in self.active}
+        return max(scores, key=scores.__getitem__)
+
+    def _showdown(self) -> None:
+        flip = self.rules.flush_beats_full_house
+        shown = tuple((seat, self.hand_of(seat)) for seat in self.active)
+        self.events.append(Showdown(shown))
+        scores = [evaluate_mask(mask_of(cards), flip) for _, cards in shown]
+        best = max(scores)
+        winners = [seat for (seat, _), score in zip(shown, scores, strict=True) if score == best]
+        self._finish(winners, "showdown")
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        """Pay the pot: split evenly in a tie (which distinct cards cannot make), the odd
+        chips to the first winners in seat order."""
+        share, odd = divmod(self.pot, len(winners))
+        for i, seat in enumerate(winners):
+            self.stacks[seat] += share + (1 if i < odd else 0)
+        self.events.append(HandEnded(tuple(winners), self.pot, reason))
+        self.pot = 0
+        self.winners, self.reason = tuple(winners), reason
+        self.phase, self.current_player, self._queue = Phase.OVER, None, []
+
+
+_LEGAL: dict[tuple[Rules, int, int, int, int, int, bool], tuple[Action, ...]] = {}
+"""Betting actions by (rules, most, round, round's bet, own round bet, own earlier bets,
+first action of the leader): they recur every hand."""
+_AMOUNTS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_BET_ACTIONS: dict[tuple[bool, tuple[int, ...]], tuple[Action, ...]] = {}
+_CACHE_SIZE = 10_000
+"""Entries each cache above may hold before it is emptied (custom rules may vary amounts)."""
+
+
+def _amounts_between(level: int, high: int, top: int, base: int) -> tuple[int, ...]:
+    """Raise-to amounts over ``level`` up to ``high``: multiples of ``base``, plus ``top``
+    itself when ``high`` is the most still allowed (memoised: they recur every hand)."""
+    key = (level, high, top, base)
+    amounts = _AMOUNTS.get(key)
+    if amounts is None:
+        values = list(range((level // base + 1) * base, high + 1, base))
+        if high == top and high > level and (not values or values[-1] != high):
+            values.append(high)
+        if len(_AMOUNTS) >= _CACHE_SIZE:
+            _AMOUNTS.clear()
+        amounts = _AMOUNTS[key] = tuple(values)
+    return amounts
+
+
+def _bet_actions(opening: bool, amounts: tuple[int, ...]) -> tuple[Action, ...]:
+    """``Bet`` (``opening``) or ``Raise`` actions of ``amounts``, made once per amount list."""
+    key = (opening, amounts)
+    actions = _BET_ACTIONS.get(key)
+    if actions is None:
+        make = Bet if opening else Raise
+        if len(_BET_ACTIONS) >= _CACHE_SIZE:
+            _BET_ACTIONS.clear()
+        actions = _BET_ACTIONS[key] = tuple(make(a) for a in amounts)
+    return actions
+
+
+_Check = Callable[[State, Action, int], None]
+_Do = Callable[[State, Action, int], None]
+
+
+def _check_swap(state: State, action: Action, seat: int) -> None:
+    """换牌 and 不换 need nothing beyond the phase and the turn (checked by the caller)."""
+    del state, action, seat
+
+
+_CHECKS: dict[type[Action], _Check] = {
+    Bet: State._check_bet,  # type: ignore[dict-item]
+    Raise: State._check_bet,  # type: ignore[dict-item]
+    Check: State._check_check,
+    Call: State._check_call,
+    Fold: State._check_fold,
+    ShowHand: State._check_show_hand,
+    Open: State._check_open,
+    Swap: _check_swap,
+    Keep: _check_swap,
+}
+_DOS: dict[type[Action], _Do] = {
+    Bet: State._do_bet,  # type: ignore[dict-item]
+    Raise: State._do_bet,  # type: ignore[dict-item]
+    Check: State._do_check,
+    Call: State._do_call,
+    Fold: State._do_fold,
+    ShowHand: State._do_show_hand,
+    Open: State._do_open,
+    Swap: State._do_swap,
+    Keep: State._do_swap,
+}
+
+
+def _shuffle(seed: int) -> list[Card]:
+    """The 28 cards in the order of the hand's ``random.Random(seed)``: each card gets a
+    random key and the deck is sorted by them (one C-level call per card, faster than
+    :meth:`random.Random.shuffle`; every order is equally likely)."""
+    draw = random.Random(seed).random
+    return sorted(DECK, key=lambda _card: draw())
+
+
+def _check_stacks(rules: Rules, players: int, stacks: Sequence[int] | None) -> tuple[int, ...]:
+    if stacks is None:
+        if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidActionError("bad_players", f"{MIN_PLAYERS}-{MAX_PLAYERS} players")
+        return (rules.min_stack,) * players
+    chips = tuple(stacks)
+    if not MIN_PLAYERS <= len(chips) <= MAX_PLAYERS:
+        raise InvalidActionError("bad_players", f"{MIN_PLAYERS}-{MAX_PLAYERS} players")
+    low = max(rules.min_stack, rules.ante + 1)
+    if any(not isinstance(c, int) or c < low for c in chips):
+        raise InvalidActionError("bad_stacks", f"every stack needs at least {low} chips")
+    return chips
+
+
+def replay(
+    rules: str | Rules,
+    seed: int,
+    history: Iterable[Step | tuple[int, Action] | Action],
+    *,
+    players: int = MAX_PLAYERS,
+    stacks: Sequence[int] | None = None,
+    deck: Sequence[Card] | None = None,
+) -> State:
+    """Rebuild a hand from its rules, seed and actions (``state.history``).
+
+    The keyword arguments are those the hand was created with (:meth:`State.new`).  A
+    bare action is applied by whoever is to act.
+
+    :raises InvalidActionError: / :raises IllegalActionError: if an action does not apply.
+    """
+    state = State.new(rules, seed=seed, players=players, stacks=stacks, deck=deck)
+    for item in history:
+        if isinstance(item, Step):
+            state.apply(item.action, item.seat)
+        elif isinstance(item, tuple):
+            state.apply(item[1], item[0])
+        else:
+            state.apply(item)
+    return state

@@ -1,0 +1,99 @@
+"""What one seat may see of a Showhand hand: the :class:`View`, the only door for hidden cards.
+
+A view is a fresh, frozen snapshot built by :meth:`.State.view`; nothing in it aliases the
+live state.  It holds the seat's own hole card and its face-down card awaiting 换牌, every
+seat's up cards, the chips, and — once the hand is over by a showdown — the hole cards of
+the players who reached it.  It never holds another seat's hole card before that, nor the
+hole card of a player who folded (that one stays hidden for good).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from qipai.cards import Card
+from qipai.games.showhand.actions import Action
+
+if TYPE_CHECKING:
+    from qipai.games.showhand.state import Phase, State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's snapshot of a hand (all tuples, indexed by seat)."""
+
+    seat: int
+    """Whose view this is."""
+    rules: str
+    """The rule set's name."""
+    phase: Phase
+    """The current phase."""
+    round: int
+    """The betting round (or the next one, during 换牌)."""
+    current_player: int | None
+    """The seat to act (``None`` once over)."""
+    leader: int
+    """Who shows the best up cards (acts first in the round; may 开 from round 4)."""
+    hole: Card
+    """The seat's own hole card (a seat that folded still sees its own)."""
+    pending: Card | None
+    """The seat's own face-down card awaiting its 换牌 decision."""
+    up: tuple[tuple[Card, ...], ...]
+    """Every seat's face-up cards, in the order they were turned."""
+    shown: tuple[Card | None, ...]
+    """Hole cards shown at the showdown (``None``: hidden, folded, or no showdown yet)."""
+    folded: tuple[bool, ...]
+    """Seats that folded."""
+    stacks: tuple[int, ...]
+    """Chips each seat holds out of the pot."""
+    bets: tuple[int, ...]
+    """Each seat's bets in this hand (ante excluded)."""
+    round_bets: tuple[int, ...]
+    """Each seat's bets in this round."""
+    pot: int
+    """Chips in the pot."""
+    level: int
+    """The round's bet."""
+    to_call: int
+    """Chips this seat must add to call."""
+    most: int
+    """The most one player may bet in this hand (梭 level)."""
+    winners: tuple[int, ...]
+    """The winner once over."""
+    returns: tuple[int, ...] | None
+    """Chips won or lost per seat once over."""
+    legal_actions: tuple[Action, ...]
+    """What this seat may do now (empty when it is not its turn)."""
+
+
+def make_view(state: State, seat: int) -> View:
+    """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
+    over = state.is_terminal
+    showdown = over and state.reason == "showdown"
+    shown = tuple(
+        state.hole[s] if showdown and not state.folded[s] else None for s in range(state.players)
+    )
+    return View(
+        seat=seat,
+        rules=state.rules.name,
+        phase=state.phase,
+        round=state.round,
+        current_player=state.current_player,
+        leader=state.leader,
+        hole=state.hole[seat],
+        pending=state.pending[seat],
+        up=tuple(tuple(cards) for cards in state.up),
+        shown=shown,
+        folded=tuple(state.folded),
+        stacks=tuple(state.stacks),
+        bets=tuple(state.bets),
+        round_bets=tuple(state.round_bets),
+        pot=state.pot,
+        level=state.level,
+        to_call=state.to_call(seat),
+        most=state.most,
+        winners=state.winners,
+        returns=state.returns() if over else None,
+        legal_actions=tuple(state.legal_actions()) if seat == state.current_player else (),
+    )

@@ -1,0 +1,145 @@
+"""Zha Jin Hua rule sets: frozen data, the ``yifa`` preset, custom ones derived from it.
+
+Every number of a room (ante 锅底, base bet, stake levels, top bet 顶注, cap 封顶, rake) and
+every reading of ``shared/spec/zhajinhua.md`` is a named field of :class:`Rules`; the
+state machine (:mod:`.state`) only reads them.  The seed gives no numbers (they are the
+room's), so the preset's numbers are sensible defaults a room overrides with
+:meth:`Rules.derive`.
+
+>>> RULES["yifa"].cap, RULES["yifa"].seen_factor, RULES["yifa"].rake_percent
+(200, 2, 5)
+>>> small = RULES["yifa"].derive("small", top_bet=5, cap=50)
+>>> small.raise_levels(1)
+(2, 5)
+>>> RULES["yifa"].derive("bad", top_bet=0)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+qipai.errors.InvalidActionError: bad_rules: ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from qipai.errors import InvalidActionError
+
+
+class DealerRule(enum.Enum):
+    """Who deals the next hand of a table (the first hand's dealer is random)."""
+
+    WINNER = "winner"
+    """**Reading** (spec default): the previous hand's winner."""
+    ROTATE = "rotate"
+    """The seat after the previous dealer (a common alternative)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One Zha Jin Hua rule set.  Use :func:`get_rules`; all fields are keyword-only."""
+
+    name: str
+    """The rule set's name."""
+    min_players: int = 2
+    """Fewest players at a table."""
+    max_players: int = 6
+    """Most players at a table."""
+    ante: int = 1
+    """锅底: what every player puts into the pot before the deal."""
+    base_bet: int = 1
+    """The stake 单注 every hand starts at."""
+    stake_levels: tuple[int, ...] = (1, 2, 5, 10)
+    """The stakes a raise may go to (the room's chips), ascending."""
+    top_bet: int = 10
+    """顶注: the stake 单注 may never exceed it (a raise above it is refused)."""
+    cap: int = 200
+    """封顶: when one player's total put into the pot reaches it, all hands are opened."""
+    clip_to_cap: bool = True
+    """A payment that would take a player's total past :attr:`cap` is cut to reach it
+    exactly (so a stack of ``cap`` always suffices, the minimum to sit); ``False``: full
+    payments, the total may overshoot the cap."""
+    blind_factor: int = 1
+    """A blind 暗牌 player's call costs this many stakes."""
+    seen_factor: int = 2
+    """**Reading:** a seen 明牌 player's call costs this many stakes."""
+    compare_factor: int = 2
+    """比牌 costs this many times what a call would cost the initiator."""
+    compare_from_round: int = 2
+    """The betting round (the initiator's own turn number) from which 比牌 is allowed."""
+    compare_shows_cards: bool = True
+    """The two players of a compare see both hands; a blind one counts as seen from then
+    on.  ``False``: they learn only the result and keep their blind / seen status."""
+    auto_call: bool = True
+    """自动跟注 (跟到底) may be switched on and off."""
+    rake_percent: int = 5
+    """抽水: percent of the winner's profit taken by the house, rounded down."""
+    dealer_rule: DealerRule = DealerRule.WINNER
+    """Who deals the next hand."""
+
+    def __post_init__(self) -> None:
+        problems = _problems(self)
+        if problems:
+            raise InvalidActionError("bad_rules", "; ".join(problems))
+
+    def derive(self, name: str, **changes: Any) -> Rules:
+        """A custom rule set: this one with ``changes`` applied and a new ``name``.
+
+        :raises InvalidActionError: ``bad_rules`` for an unknown field or bad numbers.
+        """
+        try:
+            return dataclasses.replace(self, name=name, **changes)
+        except TypeError as error:
+            raise InvalidActionError("bad_rules", str(error)) from None
+
+    def raise_levels(self, stake: int) -> tuple[int, ...]:
+        """The stakes a raise from ``stake`` may go to (higher levels up to the top bet)."""
+        return tuple(level for level in self.stake_levels if stake < level <= self.top_bet)
+
+    def call_factor(self, seen: bool) -> int:
+        """Stakes a call costs a blind (``False``) or seen (``True``) player."""
+        return self.seen_factor if seen else self.blind_factor
+
+
+def _problems(rules: Rules) -> list[str]:
+    problems = []
+    if not 2 <= rules.min_players <= rules.max_players <= 6:
+        problems.append("players must satisfy 2 <= min_players <= max_players <= 6")
+    if min(rules.ante, rules.base_bet, rules.blind_factor, rules.seen_factor) < 1:
+        problems.append("ante, base bet and factors must be >= 1")
+    if rules.compare_factor < 1 or rules.compare_from_round < 1:
+        problems.append("compare factor and round must be >= 1")
+    if not rules.base_bet <= rules.top_bet:
+        problems.append("the base bet may not exceed the top bet")
+    if list(rules.stake_levels) != sorted(set(rules.stake_levels)) or not rules.stake_levels:
+        problems.append("stake levels must be strictly ascending")
+    if rules.cap <= rules.ante:
+        problems.append("the cap must exceed the ante")
+    if not 0 <= rules.rake_percent <= 100:
+        problems.append("rake percent must be 0-100")
+    return problems
+
+
+_YIFA = Rules(name="yifa")
+
+RULES: Mapping[str, Rules] = MappingProxyType({_YIFA.name: _YIFA})
+"""The presets by name (only ``yifa``: the one seed that has Zha Jin Hua)."""
+
+
+def get_rules(rules: str | Rules) -> Rules:
+    """The preset named ``rules``, or ``rules`` itself if it is already a :class:`Rules`.
+
+    :raises InvalidActionError: ``unknown_rules`` for an unknown name.
+    """
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        return RULES[rules]
+    except KeyError:
+        known = ", ".join(RULES)
+        raise InvalidActionError(
+            "unknown_rules", f"unknown Zha Jin Hua rule set {rules!r}; known: {known}"
+        ) from None

@@ -1,0 +1,135 @@
+"""What one seat may see of a hand: the :class:`View`, the only door for hidden cards.
+
+A view is a fresh, frozen snapshot built by :meth:`.State.view`.  Every seat sees the
+public facts: stacks, totals put in, the pot and stake, who is blind or seen, who folded,
+who lost a compare (every compare's two players, price and loser), who has 自动跟注 on.
+Cards, by :meth:`.State.sees_own_cards` and the compare rule:
+
+- his own cards once he has looked (or a compare showed them to him) — never while blind,
+  and never after he folded, until the hand is over;
+- an opponent's cards only if the two were in a compare together (with
+  ``compare_shows_cards``), and not after he folded;
+- every hand once the hand is over (all hands are shown at the end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from qipai.cards import Card
+from qipai.games.zhajinhua.actions import Action
+
+if TYPE_CHECKING:
+    from qipai.games.zhajinhua.state import CompareRecord, State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's snapshot of a hand (all tuples, indexed by seat)."""
+
+    seat: int
+    """Whose view this is."""
+    rules: str
+    """The rule set's name."""
+    players: int
+    """Number of seats."""
+    dealer: int
+    """庄家."""
+    first_to_act: int
+    """The seat after the dealer (betting order starts here)."""
+    current_player: int | None
+    """Whose turn it is (``None`` once over)."""
+    round: int
+    """The betting round of the player to act (his own turn number; 0 once over)."""
+    stake: int
+    """The current stake 单注."""
+    pot: int
+    """Chips in the pot (0 once paid out)."""
+    stacks: tuple[int, ...]
+    """Each seat's chips."""
+    put: tuple[int, ...]
+    """Each seat's total put into the pot."""
+    seen: tuple[bool, ...]
+    """Seats that are seen 明牌."""
+    folded: tuple[bool, ...]
+    """Seats that folded."""
+    out: tuple[bool, ...]
+    """Seats that lost a compare."""
+    auto_call: tuple[bool, ...]
+    """Seats with 自动跟注 on."""
+    hand: tuple[Card, ...] | None
+    """The seat's own cards, or ``None`` while he may not see them."""
+    known_hands: tuple[tuple[Card, ...] | None, ...]
+    """Every seat's cards as far as this seat may know them (``None``: hidden)."""
+    compares: tuple[tuple[int, int, int, int], ...]
+    """Each compare as (initiator, target, amount paid, loser): public."""
+    call_cost: int
+    """What a call would cost this seat now."""
+    compare_cost: int
+    """What a compare would cost this seat now."""
+    winner: int | None
+    """The winner, once over."""
+    reason: str | None
+    """``last_standing`` or ``cap``, once over."""
+    rake: int
+    """The house's share, once over."""
+    returns: tuple[int, ...] | None
+    """Each seat's net result, once over."""
+    opened: tuple[int, ...]
+    """The cap showdown's opening order (empty otherwise)."""
+    legal_actions: tuple[Action, ...]
+    """What this seat may do now."""
+
+
+def _compare_partners(state: State, seat: int) -> set[int]:
+    """The opponents whose cards ``seat`` saw in a compare (none once he folded)."""
+    if not state.rules.compare_shows_cards or state.folded[seat]:
+        return set()
+    records: list[CompareRecord] = state.compares
+    partners = {r.target for r in records if r.initiator == seat}
+    return partners | {r.initiator for r in records if r.target == seat}
+
+
+def known_seats(state: State, seat: int) -> frozenset[int]:
+    """The seats whose cards ``seat`` may see now."""
+    if state.is_terminal:
+        return frozenset(range(state.players))
+    known = _compare_partners(state, seat)
+    if state.sees_own_cards(seat):
+        known.add(seat)
+    return frozenset(known)
+
+
+def make_view(state: State, seat: int) -> View:
+    """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
+    known = known_seats(state, seat)
+    over = state.is_terminal
+    return View(
+        seat=seat,
+        rules=state.rules.name,
+        players=state.players,
+        dealer=state.dealer,
+        first_to_act=state.first,
+        current_player=state.current_player,
+        round=state.round,
+        stake=state.stake,
+        pot=state.pot,
+        stacks=state.stacks,
+        put=state.put,
+        seen=state.seen,
+        folded=state.folded,
+        out=state.out,
+        auto_call=state.auto_call,
+        hand=state.hands[seat] if seat in known else None,
+        known_hands=tuple(h if s in known else None for s, h in enumerate(state.hands)),
+        compares=tuple((r.initiator, r.target, r.amount, r.loser) for r in state.compares),
+        call_cost=state.call_cost(seat),
+        compare_cost=state.compare_cost(seat),
+        winner=state.winner,
+        reason=state.reason,
+        rake=state.rake,
+        returns=state.returns() if over else None,
+        opened=state.opened,
+        legal_actions=tuple(state.legal_actions(seat)),
+    )
