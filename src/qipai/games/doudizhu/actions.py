@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qipai.errors import InvalidActionError
+from qipai.games.actiontext import integer, no_argument, parse_action
 from qipai.games.doudizhu.combos import PASS, RANK_CHARS, Move, readings
 
 MAX_BID = 3
@@ -49,30 +50,7 @@ class Action:
         :raises InvalidActionError: ``bad_action`` if the text is no action (or not one of
             ``cls``), ``bad_cards`` / ``not_a_combination`` for a malformed play.
         """
-        word, _, rest = text.strip().partition(" ")
-        parser = _PARSERS.get(word.lower())
-        if parser is None:
-            raise InvalidActionError("bad_action", f"not a Dou Dizhu action: {text!r}")
-        action = parser(rest.strip())
-        if not isinstance(action, cls):
-            raise InvalidActionError("bad_action", f"{text!r} is not a {cls.__name__}")
-        return action
-
-
-def _no_argument(action: Action) -> Callable[[str], Action]:
-    def parse(rest: str) -> Action:
-        if rest:
-            raise InvalidActionError("bad_action", f"{action} takes no argument: {rest!r}")
-        return action
-
-    return parse
-
-
-def _integer(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidActionError("bad_action", f"{what} needs a number, got {text!r}") from None
+        return parse_action(text, _PARSERS, cls, "Dou Dizhu")
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,11 +219,11 @@ def _parse_play(rest: str) -> Action:
 
 
 def _parse_bid(rest: str) -> Action:
-    return Bid(0 if rest == "pass" else _integer(rest, "bid"))
+    return Bid(0 if rest == "pass" else integer(rest, "bid"))
 
 
 def _parse_deal(rest: str) -> Action:
-    return Deal(_integer(rest, "deal") if rest else HAND_CARDS)
+    return Deal(integer(rest, "deal") if rest else HAND_CARDS)
 
 
 def _parse_trustee(rest: str) -> Action:
@@ -260,8 +238,8 @@ _PARSERS: dict[str, Callable[[str], Action]] = {
     "play": _parse_play,
     "trustee": _parse_trustee,
     **{
-        str(a): _no_argument(a)
+        str(a): no_argument(a)
         for a in (Show(), NoShow(), Call(), NoCall(), Rob(), NoRob(), Double(), NoDouble())
     },
-    "escape": _no_argument(Escape()),
+    "escape": no_argument(Escape()),
 }

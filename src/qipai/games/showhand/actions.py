@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qipai.errors import InvalidActionError
+from qipai.games.actiontext import no_argument, parse_action, with_number
 
 
 class Action:
@@ -41,17 +42,10 @@ class Action:
         :raises InvalidActionError: ``bad_action`` if the text is no action (or not one of
             ``cls``), or an amount is not a positive whole number.
         """
-        word, _, rest = text.strip().partition(" ")
-        parser = _PARSERS.get(word.lower())
-        if parser is None:
-            raise InvalidActionError("bad_action", f"not a Showhand action: {text!r}")
-        action = parser(rest.strip())
-        if not isinstance(action, cls):
-            raise InvalidActionError("bad_action", f"{text!r} is not a {cls.__name__}")
-        return action
+        return parse_action(text, _PARSERS, cls, "Showhand")
 
 
-def _check_amount(amount: object) -> None:
+def _checkwith_number(amount: object) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
         raise InvalidActionError("bad_action", f"an amount is a whole number >= 1: {amount!r}")
 
@@ -64,7 +58,7 @@ class Bet(Action):
     """The round's bet after this action (raise-to), in chips."""
 
     def __post_init__(self) -> None:
-        _check_amount(self.amount)
+        _checkwith_number(self.amount)
 
     def __str__(self) -> str:
         return f"bet {self.amount}"
@@ -78,7 +72,7 @@ class Raise(Action):
     """The round's bet after this action (raise-to), in chips."""
 
     def __post_init__(self) -> None:
-        _check_amount(self.amount)
+        _checkwith_number(self.amount)
 
     def __str__(self) -> str:
         return f"raise {self.amount}"
@@ -148,31 +142,11 @@ SWAP_TYPES: tuple[type[Action], ...] = (Swap, Keep)
 """Actions of the 换牌 decision."""
 
 
-def _amount(kind: Callable[[int], Action], word: str) -> Callable[[str], Action]:
-    def parse(rest: str) -> Action:
-        try:
-            value = int(rest)
-        except ValueError:
-            raise InvalidActionError("bad_action", f"{word} needs a number, got {rest!r}") from None
-        return kind(value)
-
-    return parse
-
-
-def _no_argument(action: Action) -> Callable[[str], Action]:
-    def parse(rest: str) -> Action:
-        if rest:
-            raise InvalidActionError("bad_action", f"{action} takes no argument: {rest!r}")
-        return action
-
-    return parse
-
-
 _PARSERS: dict[str, Callable[[str], Action]] = {
-    "bet": _amount(Bet, "bet"),
-    "raise": _amount(Raise, "raise"),
+    "bet": with_number(Bet, "bet"),
+    "raise": with_number(Raise, "raise"),
     **{
-        str(a): _no_argument(a)
+        str(a): no_argument(a)
         for a in (Check(), Call(), Fold(), ShowHand(), Open(), Swap(), Keep())
     },
 }

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qipai.errors import InvalidActionError
+from qipai.games.actiontext import no_argument, parse_action, with_number
 
 
 class Action:
@@ -32,14 +33,7 @@ class Action:
 
         :raises InvalidActionError: ``bad_action`` if the text is no action (or not a ``cls``).
         """
-        word, _, rest = text.strip().partition(" ")
-        parser = _PARSERS.get(word.lower())
-        if parser is None:
-            raise InvalidActionError("bad_action", f"not a Zha Jin Hua action: {text!r}")
-        action = parser(rest.strip())
-        if not isinstance(action, cls):
-            raise InvalidActionError("bad_action", f"{text!r} is not a {cls.__name__}")
-        return action
+        return parse_action(text, _PARSERS, cls, "Zha Jin Hua")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,24 +105,6 @@ ACTION_TYPES: tuple[type[Action], ...] = (Look, Call, Raise, Fold, Compare, Auto
 """The closed set of Zha Jin Hua actions."""
 
 
-def _no_argument(action: Action) -> Callable[[str], Action]:
-    def parse(rest: str) -> Action:
-        if rest:
-            raise InvalidActionError("bad_action", f"{action} takes no argument: {rest!r}")
-        return action
-
-    return parse
-
-
-def _with_number(make: Callable[[int], Action], word: str) -> Callable[[str], Action]:
-    def parse(rest: str) -> Action:
-        if not rest.isdigit():
-            raise InvalidActionError("bad_action", f"{word} needs a number, got {rest!r}")
-        return make(int(rest))
-
-    return parse
-
-
 def _parse_auto(rest: str) -> Action:
     if rest not in ("on", "off"):
         raise InvalidActionError("bad_action", f"autocall on or off, not {rest!r}")
@@ -136,10 +112,10 @@ def _parse_auto(rest: str) -> Action:
 
 
 _PARSERS: dict[str, Callable[[str], Action]] = {
-    "look": _no_argument(Look()),
-    "call": _no_argument(Call()),
-    "fold": _no_argument(Fold()),
-    "raise": _with_number(Raise, "raise"),
-    "compare": _with_number(Compare, "compare"),
+    "look": no_argument(Look()),
+    "call": no_argument(Call()),
+    "fold": no_argument(Fold()),
+    "raise": with_number(Raise, "raise"),
+    "compare": with_number(Compare, "compare"),
     "autocall": _parse_auto,
 }
