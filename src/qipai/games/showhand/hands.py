@@ -20,7 +20,8 @@ strongest first (the seed's order; ``flush_beats_full_house=True`` swaps the two
 
 A strength is an ``int``: ``category << 22``, then five rank nibbles (``8`` is 6 …
 ``A`` is 12, unused nibbles 0), then two bits of suit (``♦`` 0 … ``♠`` 3).  Hands are
-looked up in tables keyed by a 28-bit card mask, built by enumeration on first use.
+looked up by their 28-bit card mask in tables built by enumeration on first use (whole
+hands in a list by a dense index of the mask, partial hands in a dict).
 
 >>> category("AsKsQsJsTs"), category("8h9hTcJdQs"), category("AsAhAcAd8s")
 ('straight_flush', 'straight', 'four_of_a_kind')
@@ -90,10 +91,24 @@ _BIT_OF_TEXT: dict[str, int] = {
     for rank, bit in by_rank.items()
 }
 
-_FULL: dict[int, int] = {}
-"""Card mask → strength (seed order) of all 98,280 five-card hands; filled on first use."""
+_HALF = 14
+"""A card mask splits into two halves of 14 bits (ranks 8-J♦J♣ and J♥J♠-A)."""
+_LOW_HALF = (1 << _HALF) - 1
+_OFF = 1 << 18
+"""Added per card of the low half (subtracted per card the high half leaves to it): a
+mask of more or fewer than five cards indexes past either end of a table."""
 
-_FULL_FLUSH_HIGH: dict[int, int] = {}
+_HIGH_INDEX: list[int | None] = [None] * (2 << _HALF)
+"""High half of a mask → its part of the dense index (``None``: not filled yet, or more
+than five cards; twice as long so that a negative mask's half finds ``None`` too)."""
+_LOW_INDEX: list[int] = []
+"""Low half of a mask → its part of the dense index (filled on first use)."""
+_FULL: list[int] = []
+"""Strength (seed order) of all 98,280 five-card hands by dense index: the index of a
+mask is ``_HIGH_INDEX[mask >> 14] + _LOW_INDEX[mask & 0x3FFF]``, the combinatorial rank
+of its two halves (a list the size of the deck's hands: 0.8 MB, about 3× faster to read
+than a dict keyed by masks).  Filled on first use."""
+_FULL_FLUSH_HIGH: list[int] = []
 """The same with ``flush_beats_full_house``; filled on first use."""
 
 _PARTIAL: dict[int, int] = {}
@@ -166,8 +181,10 @@ def evaluate_cards(cards: Sequence[Card], *, flush_beats_full_house: bool = Fals
             | bit[d.suit][d.rank]
             | bit[e.suit][e.rank]
         )
-        return (_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL)[mask]
-    except (ValueError, KeyError):
+        return (_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL)[
+            _HIGH_INDEX[mask >> _HALF] + _LOW_INDEX[mask & _LOW_HALF]  # type: ignore[operator]
+        ]
+    except (ValueError, KeyError, IndexError, TypeError):
         if len(cards) != HAND_SIZE:
             raise InvalidActionError("bad_cards", f"a hand has 5 cards, not {len(cards)}") from None
         return evaluate_mask(mask_of(cards), flush_beats_full_house)
@@ -239,9 +256,11 @@ def evaluate_mask(mask: int, flush_beats_full_house: bool = False) -> int:
     :raises InvalidActionError: ``bad_cards`` unless the mask holds exactly five cards.
     """
     try:
-        return (_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL)[mask]
-    except KeyError:
-        return _fill(_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL, mask)
+        return (_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL)[
+            _HIGH_INDEX[mask >> _HALF] + _LOW_INDEX[mask & _LOW_HALF]  # type: ignore[operator]
+        ]
+    except (IndexError, TypeError):
+        return _fill_full(mask, flush_beats_full_house)
 
 
 def evaluate_partial_mask(mask: int) -> int:
@@ -253,6 +272,57 @@ def evaluate_partial_mask(mask: int) -> int:
         return _PARTIAL[mask]
     except KeyError:
         return _fill(_PARTIAL, mask)
+
+
+def _fill_full(mask: int, flush_beats_full_house: bool) -> int:
+    """Fill the five-card tables on first use, then look ``mask`` up again.
+
+    :raises InvalidActionError: ``bad_cards`` unless ``mask`` holds exactly five cards.
+    """
+    if not _FULL:
+        _build_full()
+    if flush_beats_full_house and not _FULL_FLUSH_HIGH:
+        shared: dict[int, int] = {}
+        _FULL_FLUSH_HIGH[:] = [_shared(shared, _swap_flush(v)) for v in _FULL]
+    if type(mask) is int and 0 <= mask < 1 << 2 * _HALF and mask.bit_count() == HAND_SIZE:
+        high = _HIGH_INDEX[mask >> _HALF]
+        assert high is not None
+        return (_FULL_FLUSH_HIGH if flush_beats_full_house else _FULL)[
+            high + _LOW_INDEX[mask & _LOW_HALF]
+        ]
+    raise InvalidActionError("bad_cards", "not five distinct Showhand cards")
+
+
+def _build_full() -> None:
+    """The dense index of five-card masks and the seed-order strengths along it.
+
+    Masks are ranked by how many cards their high half holds (``k``), then by the high
+    half's rank among the ``k``-card halves, then by the low half's among the
+    ``(5 - k)``-card ones.
+    """
+    halves: list[list[int]] = [[] for _ in range(_HALF + 1)]  # halves by card count
+    for half in range(1 << _HALF):
+        halves[half.bit_count()].append(half)
+    low_index = [0] * (1 << _HALF)
+    for count, members in enumerate(halves):
+        for position, half in enumerate(members):
+            low_index[half] = position + count * _OFF
+    offset = 0
+    for count in range(HAND_SIZE + 1):
+        lows = len(halves[HAND_SIZE - count])
+        for position, half in enumerate(halves[count]):
+            _HIGH_INDEX[half] = offset + position * lows - (HAND_SIZE - count) * _OFF
+        offset += len(halves[count]) * lows
+    _LOW_INDEX[:] = low_index
+    table: list[int] = [0] * offset
+    shared: dict[int, int] = {}
+    deck = [(r, s) for r in range(len(RANKS)) for s in range(len(_SUIT_BITS))]
+    for hand in itertools.combinations(deck, HAND_SIZE):
+        key = sum(1 << (4 * r + s) for r, s in hand)
+        high = _HIGH_INDEX[key >> _HALF]
+        assert high is not None
+        table[high + low_index[key & _LOW_HALF]] = _shared(shared, _strength(hand))
+    _FULL[:] = table
 
 
 def _fill(table: dict[int, int], mask: int) -> int:
@@ -269,16 +339,10 @@ def _fill(table: dict[int, int], mask: int) -> int:
 
 
 def _build(table: dict[int, int]) -> None:
-    """Enumerate every hand of ``table``'s sizes into it."""
+    """Enumerate every partial hand (1-4 cards) into ``table``."""
     shared: dict[int, int] = {}
-    if table is _FULL_FLUSH_HIGH:  # the seed order's numbers, flush and full house swapped
-        if not _FULL:
-            _build(_FULL)
-        table.update((key, _shared(shared, _swap_flush(v))) for key, v in _FULL.items())
-        return
-    sizes = range(1, HAND_SIZE) if table is _PARTIAL else (HAND_SIZE,)
     deck = [(r, s) for r in range(len(RANKS)) for s in range(len(_SUIT_BITS))]
-    for size in sizes:
+    for size in range(1, HAND_SIZE):
         for hand in itertools.combinations(deck, size):
             key = sum(1 << (4 * r + s) for r, s in hand)
             table[key] = _shared(shared, _strength(hand))

@@ -134,7 +134,7 @@ _COPIED = (
 _PLAIN = (
     "rules", "seed", "players", "start_stacks", "most", "pot", "phase", "round",
     "cards_dealt", "current_player", "leader", "level", "_acted", "opened_by", "winners",
-    "reason",
+    "reason", "_legal_cache", "_legal",
 )  # fmt: skip
 
 
@@ -200,6 +200,11 @@ class State:
     _queue: list[int]
     _deck: list[Card]
     _acted: int
+    _legal_cache: dict[_LegalKey, _Legal]
+    _legal: _Legal
+    """The actions :meth:`legal_actions` listed for the state as it is now, and their
+    ids (the tuple keeps them alive, so an id names one of them): :meth:`apply` needs no
+    further check for them.  Emptied by every change."""
 
     # --- creation ---------------------------------------------------------------------
 
@@ -247,6 +252,7 @@ class State:
         self.current_player, self.leader, self.level, self._acted = None, 0, 0, 0
         self.opened_by, self.winners, self.reason = None, (), ""
         self._queue, self.events, self.history = [], [], []
+        self._legal_cache, self._legal = _legal_cache(rules), _NO_LEGAL
 
     def _start(self) -> None:
         self.events.append(HandStarted(self.rules.name, self.start_stacks, self.most))
@@ -303,10 +309,10 @@ class State:
         if seat is None:
             return []
         if self.phase is Phase.SWAP:
+            self._legal = _SWAP_LEGAL
             return list(_SWAP_CHOICES)
         round_bet = self.round_bets[seat]
         key = (
-            self.rules,
             self.most,
             self.round,
             self.level,
@@ -314,13 +320,15 @@ class State:
             self.bets[seat] - round_bet,
             seat == self.leader and self._acted == 0,
         )
-        actions = _LEGAL.get(key)
-        if actions is None:
+        cache = self._legal_cache
+        legal = cache.get(key)
+        if legal is None:
             actions = self._betting_actions(seat)
-            if len(_LEGAL) >= _CACHE_SIZE:
-                _LEGAL.clear()
-            _LEGAL[key] = actions
-        return list(actions)
+            if len(cache) >= _CACHE_SIZE:
+                cache.clear()
+            legal = cache[key] = (actions, frozenset(map(id, actions)))
+        self._legal = legal
+        return list(legal[0])
 
     def _betting_actions(self, seat: int) -> tuple[Action, ...]:
         """The betting actions of ``seat`` now; they depend only on the key that
@@ -425,7 +433,15 @@ class State:
         :raises InvalidActionError: see :meth:`check`.
         :raises IllegalActionError: see :meth:`check`; the state is then unchanged.
         """
-        actor = self.check(action, seat)
+        current = self.current_player
+        if id(action) in self._legal[1] and (
+            seat is None or (type(seat) is int and seat == current)
+        ):
+            assert current is not None  # listed by legal_actions for this very state
+            actor = current
+        else:
+            actor = self.check(action, seat)
+        self._legal = _NO_LEGAL
         mark = len(self.events)
         self.history.append(Step(actor, action))
         _DOS[type(action)](self, action, actor)
@@ -495,9 +511,8 @@ class State:
     def _do_raise_to(self, seat: int, amount: int, text: str) -> None:
         self._put(seat, amount, text)
         self.level = amount
-        n = self.players
-        others = ((seat + i) % n for i in range(1, n))
-        self._queue = [s for s in others if not self.folded[s]]
+        n, folded = self.players, self.folded
+        self._queue = [s % n for s in range(seat + 1, seat + n) if not folded[s % n]]
         self._next_to_act()
 
     def _do_bet(self, action: Bet | Raise, seat: int) -> None:
@@ -604,8 +619,15 @@ class State:
         self._start_round(self.round + 1)
 
     def _best_up_cards(self) -> int:
-        scores = {seat: evaluate_partial_mask(mask_of(self.up[seat])) for seat in self.active}
-        return max(scores, key=scores.__getitem__)
+        """The first seat still in (in seat order) with the strongest up cards."""
+        best, best_score = -1, -1
+        folded, up = self.folded, self.up
+        for seat in range(self.players):
+            if not folded[seat]:
+                score = evaluate_partial_mask(mask_of(up[seat]))
+                if score > best_score:
+                    best, best_score = seat, score
+        return best
 
     def _showdown(self) -> None:
         flip = self.rules.flush_beats_full_house
@@ -628,9 +650,26 @@ class State:
         self.phase, self.current_player, self._queue = Phase.OVER, None, []
 
 
-_LEGAL: dict[tuple[Rules, int, int, int, int, int, bool], tuple[Action, ...]] = {}
-"""Betting actions by (rules, most, round, round's bet, own round bet, own earlier bets,
+_LegalKey = tuple[int, int, int, int, int, bool]
+_Legal = tuple[tuple[Action, ...], frozenset[int]]
+_NO_LEGAL: _Legal = ((), frozenset())
+_SWAP_LEGAL: _Legal = (_SWAP_CHOICES, frozenset(map(id, _SWAP_CHOICES)))
+_LEGAL: dict[int, tuple[Rules, dict[_LegalKey, _Legal]]] = {}
+"""By ``id`` of a rule set (kept alive here, so the id stays its own): its betting
+actions, and their ids, by (most, round, round's bet, own round bet, own earlier bets,
 first action of the leader): they recur every hand."""
+
+
+def _legal_cache(rules: Rules) -> dict[_LegalKey, _Legal]:
+    """The legal-actions cache of ``rules`` (found by identity: hashing a rule set is slow)."""
+    entry = _LEGAL.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_LEGAL) >= _CACHE_SIZE:
+            _LEGAL.clear()
+        entry = _LEGAL[id(rules)] = (rules, {})
+    return entry[1]
+
+
 _AMOUNTS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 _BET_ACTIONS: dict[tuple[bool, tuple[int, ...]], tuple[Action, ...]] = {}
 _CACHE_SIZE = 10_000
@@ -697,12 +736,16 @@ _DOS: dict[type[Action], _Do] = {
 }
 
 
+_DECK_RANGE = range(len(DECK))
+
+
 def _shuffle(seed: int) -> list[Card]:
     """The 28 cards in the order of the hand's ``random.Random(seed)``: each card gets a
     random key and the deck is sorted by them (one C-level call per card, faster than
     :meth:`random.Random.shuffle`; every order is equally likely)."""
     draw = random.Random(seed).random
-    return sorted(DECK, key=lambda _card: draw())
+    keys = [draw() for _ in _DECK_RANGE]  # the key of each card, in deck order
+    return [DECK[i] for i in sorted(_DECK_RANGE, key=keys.__getitem__)]
 
 
 def _check_stacks(rules: Rules, players: int, stacks: Sequence[int] | None) -> tuple[int, ...]:
