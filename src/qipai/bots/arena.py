@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from qipai.bots.doudizhu import GreedyPolicy, Policy
+from qipai.bots.turns import play_out
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Action
 from qipai.games.doudizhu.rules import Rules, get_rules
@@ -39,18 +40,12 @@ def play_hand(state: State, policies: Sequence[Policy], observe: Observer | None
 
     :raises IllegalActionError: ``no_landlord`` after :data:`MAX_DEALS` all-pass deals.
     """
-    while not state.is_terminal:
+
+    def guard() -> None:
         if state.deal_number > MAX_DEALS:
             raise IllegalActionError("no_landlord", f"nobody bid in {MAX_DEALS} deals")
-        seat = state.current_player
-        if seat is None:
-            state.apply(state.legal_actions()[0])
-            continue
-        view = state.view(seat)
-        action = policies[seat].choose(view)
-        state.apply(action, seat)
-        if observe is not None:
-            observe(seat, view, action)
+
+    play_out(state, policies, observe, guard)
     return state
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from qipai.bots.turns import play_out
 from qipai.games.showhand.actions import (
     Action,
     Bet,
@@ -143,14 +144,7 @@ Observer = Callable[[int, View, Action], None]
 
 def play_hand(state: State, policies: Sequence[Policy], observe: Observer | None = None) -> State:
     """Play ``state`` to its end, each seat's policy deciding from its own view."""
-    while not state.is_terminal:
-        seat = state.current_player
-        assert seat is not None
-        view = state.view(seat)
-        action = policies[seat].choose(view)
-        state.apply(action, seat)
-        if observe is not None:
-            observe(seat, view, action)
+    play_out(state, policies, observe)
     return state
 
 

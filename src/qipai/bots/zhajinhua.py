@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from qipai.bots.turns import play_out
 from qipai.games.zhajinhua.actions import Action, AutoCall, Call, Compare, Fold, Look, Raise
 from qipai.games.zhajinhua.hands import CATEGORIES, evaluate_cards
 from qipai.games.zhajinhua.rules import Rules, get_rules
@@ -85,9 +86,7 @@ class SimplePolicy:
 
 def play_hand(state: State, policies: Sequence[Policy]) -> State:
     """Play ``state`` to its end, each seat's policy deciding from its own view."""
-    while state.current_player is not None:
-        seat = state.current_player
-        state.apply(policies[seat].choose(state.view(seat)), seat)
+    play_out(state, policies)
     return state
 
 
