@@ -28,6 +28,7 @@ from typing import Any
 
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.combos import Kind
+from qipai.games.presets import lookup
 
 
 class FirstBidder(enum.Enum):
@@ -321,12 +322,4 @@ def get_rules(rules: str | Rules) -> Rules:
 
     :raises InvalidActionError: ``unknown_rules`` for an unknown name.
     """
-    if isinstance(rules, Rules):
-        return rules
-    try:
-        return RULES[rules]
-    except KeyError:
-        known = ", ".join(RULES)
-        raise InvalidActionError(
-            "unknown_rules", f"unknown Dou Dizhu rule set {rules!r}; known: {known}"
-        ) from None
+    return lookup(RULES, rules, "Dou Dizhu")

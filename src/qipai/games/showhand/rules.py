@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from qipai.errors import InvalidActionError
+from qipai.games.presets import lookup
 
 MIN_PLAYERS = 2
 """Fewest players at a Showhand table."""
@@ -142,12 +143,4 @@ def get_rules(rules: str | Rules) -> Rules:
 
     :raises InvalidActionError: ``unknown_rules`` for an unknown name.
     """
-    if isinstance(rules, Rules):
-        return rules
-    try:
-        return RULES[rules]
-    except KeyError:
-        known = ", ".join(RULES)
-        raise InvalidActionError(
-            "unknown_rules", f"unknown Showhand rule set {rules!r}; known: {known}"
-        ) from None
+    return lookup(RULES, rules, "Showhand")

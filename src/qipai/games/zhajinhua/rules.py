@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from qipai.errors import InvalidActionError
+from qipai.games.presets import lookup
 
 
 class DealerRule(enum.Enum):
@@ -134,12 +135,4 @@ def get_rules(rules: str | Rules) -> Rules:
 
     :raises InvalidActionError: ``unknown_rules`` for an unknown name.
     """
-    if isinstance(rules, Rules):
-        return rules
-    try:
-        return RULES[rules]
-    except KeyError:
-        known = ", ".join(RULES)
-        raise InvalidActionError(
-            "unknown_rules", f"unknown Zha Jin Hua rule set {rules!r}; known: {known}"
-        ) from None
+    return lookup(RULES, rules, "Zha Jin Hua")
