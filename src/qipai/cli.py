@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qipai import __version__
 from qipai.errors import GameError
@@ -206,13 +206,22 @@ def run_zhajinhua_selfplay(args: argparse.Namespace) -> int:
     """Time :func:`qipai.bots.zhajinhua.selfplay` and print its summary."""
     from qipai.bots import zhajinhua as bots  # noqa: PLC0415
 
-    def make_policy(seat: int) -> bots.Policy:
-        if args.policy == "random":
-            return bots.RandomPolicy(args.seed * 7 + seat)
-        return bots.SimplePolicy()
+    return _run_poker_selfplay(args, bots.selfplay, bots.RandomPolicy, bots.SimplePolicy)
+
+
+def _run_poker_selfplay(
+    args: argparse.Namespace,
+    selfplay: Callable[..., Summary],
+    random_policy: Callable[[int], Any],
+    simple_policy: Callable[[], Any],
+) -> int:
+    """Time a poker-like game's ``selfplay`` with the policy the arguments name."""
+
+    def make_policy(seat: int) -> Any:
+        return random_policy(args.seed * 7 + seat) if args.policy == "random" else simple_policy()
 
     return print_timed(
-        lambda: bots.selfplay(
+        lambda: selfplay(
             args.rules,
             players=args.players,
             hands=args.hands,
@@ -270,20 +279,7 @@ def run_showhand_selfplay(args: argparse.Namespace) -> int:
     """Time :func:`qipai.bots.showhand.selfplay` and print its summary."""
     from qipai.bots import showhand as bots  # noqa: PLC0415
 
-    def make_policy(seat: int) -> bots.Policy:
-        if args.policy == "random":
-            return bots.RandomPolicy(args.seed * 5 + seat)
-        return bots.SimplePolicy()
-
-    return print_timed(
-        lambda: bots.selfplay(
-            args.rules,
-            players=args.players,
-            hands=args.hands,
-            seed=args.seed,
-            make_policy=make_policy,
-        )
-    )
+    return _run_poker_selfplay(args, bots.selfplay, bots.RandomPolicy, bots.SimplePolicy)
 
 
 # --- the parser --------------------------------------------------------------------------
