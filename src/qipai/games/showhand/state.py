@@ -53,6 +53,7 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from qipai.cards import Card, poker_deck
 from qipai.errors import IllegalActionError, InvalidActionError
@@ -112,6 +113,9 @@ class Phase(enum.Enum):
     """One player left, or the showdown is done."""
 
 
+_SWAP_PHASE, _BET_PHASE, _OVER = Phase.SWAP, Phase.BET, Phase.OVER
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One applied action and who applied it."""
@@ -129,7 +133,7 @@ def refuse(code: str, message: str) -> IllegalActionError:
 
 _COPIED = (
     "stacks", "bets", "round_bets", "folded", "hole", "pending", "up", "_queue",
-    "_deck", "events", "history", "swapped",
+    "_deck", "events", "history", "swapped", "_live", "_masks",
 )  # fmt: skip
 _PLAIN = (
     "rules", "seed", "players", "start_stacks", "most", "pot", "phase", "round",
@@ -199,12 +203,17 @@ class State:
     """Every action applied, with its seat."""
     _queue: list[int]
     _deck: list[Card]
+    """The cards still to deal, the next one last."""
+    _live: list[int]
+    """The seats still in, in seat order (:attr:`active`)."""
+    _masks: list[int]
+    """Each seat's up cards as a card mask."""
     _acted: int
     _legal_cache: dict[_LegalKey, _Legal]
     _legal: _Legal
-    """The actions :meth:`legal_actions` listed for the state as it is now, and their
-    ids (the tuple keeps them alive, so an id names one of them): :meth:`apply` needs no
-    further check for them.  Emptied by every change."""
+    """The actions :meth:`legal_actions` listed for the state as it is now, and by their
+    ids their steps (see :func:`_listed`): :meth:`apply` needs no further check for them.
+    Emptied by every change."""
 
     # --- creation ---------------------------------------------------------------------
 
@@ -235,8 +244,11 @@ class State:
             raise InvalidActionError("bad_deck", "a deck is the 28 cards 8-A, each once")
         state = cls.__new__(cls)
         state._setup(rule_set, seed, chips)
-        state._deck = list(deck) if deck is not None else _shuffle(seed)
-        state._deck.reverse()  # pop() deals from the front
+        if deck is None:
+            state._deck = _shuffle(seed)
+        else:
+            state._deck = list(deck)
+            state._deck.reverse()  # pop() deals from the front
         state._start()
         return state
 
@@ -248,22 +260,20 @@ class State:
         self.bets, self.round_bets, self.folded = [0] * n, [0] * n, [False] * n
         self.pending, self.swapped = [None] * n, [None] * n
         self.up = [[] for _ in range(n)]
-        self.phase, self.round, self.cards_dealt = Phase.BET, 0, 0
+        self._live, self._masks = list(range(n)), [0] * n
+        self.phase, self.round, self.cards_dealt = _BET_PHASE, 0, 0
         self.current_player, self.leader, self.level, self._acted = None, 0, 0, 0
         self.opened_by, self.winners, self.reason = None, (), ""
         self._queue, self.events, self.history = [], [], []
         self._legal_cache, self._legal = _legal_cache(rules), _NO_LEGAL
 
     def _start(self) -> None:
-        self.events.append(HandStarted(self.rules.name, self.start_stacks, self.most))
+        self.events += _opening(self.rules, self.start_stacks, self.most)
         ante = self.rules.ante
-        for seat in range(self.players):
-            self.stacks[seat] -= ante
-            self.pot += ante
-            self.events.append(AntePosted(seat, ante))
-        self.hole = [self._draw(seat, 1, face_up=False) for seat in range(self.players)]
-        for seat in range(self.players):
-            self.up[seat].append(self._draw(seat, 2, face_up=True))
+        self.stacks = [chips - ante for chips in self.start_stacks]
+        self.pot = ante * self.players
+        self.hole = self._deal(1, face_up=False)
+        self._show(self._deal(2, face_up=True))
         self.cards_dealt = 2
         self._start_round(1)
 
@@ -282,12 +292,12 @@ class State:
     @property
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def active(self) -> list[int]:
         """Seats still in the hand (not folded), in seat order."""
-        return [s for s in range(self.players) if not self.folded[s]]
+        return list(self._live)
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s cards, the hole card first (hidden information: not for views)."""
@@ -308,7 +318,7 @@ class State:
         seat = self.current_player
         if seat is None:
             return []
-        if self.phase is Phase.SWAP:
+        if self.phase is _SWAP_PHASE:
             self._legal = _SWAP_LEGAL
             return list(_SWAP_CHOICES)
         round_bet = self.round_bets[seat]
@@ -323,10 +333,9 @@ class State:
         cache = self._legal_cache
         legal = cache.get(key)
         if legal is None:
-            actions = self._betting_actions(seat)
             if len(cache) >= _CACHE_SIZE:
                 cache.clear()
-            legal = cache[key] = (actions, frozenset(map(id, actions)))
+            legal = cache[key] = _listed(self._betting_actions(seat))
         self._legal = legal
         return list(legal[0])
 
@@ -378,14 +387,14 @@ class State:
 
     def returns(self) -> tuple[int, ...]:
         """Chips won (+) or lost (-) by each seat; zeros until the hand is over."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return (0,) * self.players
         pairs = zip(self.stacks, self.start_stacks, strict=True)
         return tuple(now - before for now, before in pairs)
 
     def must_leave(self) -> tuple[int, ...]:
         """Losers whose chips fell below the minimum to sit (once over; else empty)."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return ()
         low = self.rules.min_stack
         return tuple(
@@ -434,18 +443,18 @@ class State:
         :raises IllegalActionError: see :meth:`check`; the state is then unchanged.
         """
         current = self.current_player
-        if id(action) in self._legal[1] and (
-            seat is None or (type(seat) is int and seat == current)
-        ):
+        steps = self._legal[1].get(id(action))
+        if steps is not None and (seat is None or (type(seat) is int and seat == current)):
             assert current is not None  # listed by legal_actions for this very state
-            actor = current
+            step = steps[current] or _new_step(steps, current, action)
         else:
-            actor = self.check(action, seat)
+            step = Step(self.check(action, seat), action)
         self._legal = _NO_LEGAL
-        mark = len(self.events)
-        self.history.append(Step(actor, action))
-        _DOS[type(action)](self, action, actor)
-        return self.events[mark:]
+        events = self.events
+        mark = len(events)
+        self.history.append(step)
+        _DOS[type(action)](self, action, step.seat)
+        return events[mark:]
 
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
@@ -492,44 +501,49 @@ class State:
 
     def _put(self, seat: int, round_bet: int, text: str) -> None:
         """Bring ``seat``'s round bet to ``round_bet`` and log the action."""
-        put = round_bet - self.round_bets[seat]
+        round_bets, bets = self.round_bets, self.bets
+        put = round_bet - round_bets[seat]
         self.stacks[seat] -= put
         self.pot += put
-        self.bets[seat] += put
-        self.round_bets[seat] = round_bet
+        total = bets[seat] = bets[seat] + put
+        round_bets[seat] = round_bet
         self._acted += 1
-        self.events.append(Acted(seat, text, put, round_bet, self.bets[seat]))
+        key = (seat, text, put, round_bet, total)
+        self.events.append(_ACTED.get(key) or _remember(_ACTED, key, Acted(*key)))
 
     def _do_check(self, action: Action, seat: int) -> None:
-        self._put(seat, self.round_bets[seat], str(action))
+        self._put(seat, self.round_bets[seat], "check")
         self._next_to_act()
 
     def _do_call(self, action: Action, seat: int) -> None:
-        self._put(seat, self.level, str(action))
+        self._put(seat, self.level, "call")
         self._next_to_act()
 
     def _do_raise_to(self, seat: int, amount: int, text: str) -> None:
         self._put(seat, amount, text)
         self.level = amount
-        n, folded = self.players, self.folded
-        self._queue = [s % n for s in range(seat + 1, seat + n) if not folded[s % n]]
+        live = self._live
+        i = live.index(seat)
+        self._queue = live[i + 1 :] + live[:i]
         self._next_to_act()
 
     def _do_bet(self, action: Bet | Raise, seat: int) -> None:
         self._do_raise_to(seat, action.amount, str(action))
 
     def _do_show_hand(self, action: Action, seat: int) -> None:
-        self._do_raise_to(seat, self.room(seat), str(action))
+        self._do_raise_to(seat, self.room(seat), "showhand")
 
     def _do_fold(self, action: Action, seat: int) -> None:
         self.folded[seat] = True
         self._acted += 1
-        self.events.append(Acted(seat, str(action), 0, self.round_bets[seat], self.bets[seat]))
+        key = (seat, "fold", 0, self.round_bets[seat], self.bets[seat])
+        self.events.append(_ACTED.get(key) or _remember(_ACTED, key, Acted(*key)))
         if seat in self._queue:
             self._queue.remove(seat)
-        active = self.active
-        if len(active) == 1:
-            self._finish(active, "fold")
+        live = self._live
+        live.remove(seat)
+        if len(live) == 1:
+            self._finish(list(live), "fold")
         else:
             self._next_to_act()
 
@@ -541,42 +555,61 @@ class State:
 
     # --- the flow of the hand ---------------------------------------------------------
 
-    def _draw(self, seat: int, number: int, *, face_up: bool) -> Card:
-        card = self._deck.pop()
-        self.events.append(CardDealt(seat, card, number, face_up))
-        return card
+    def _deal(self, number: int, *, face_up: bool) -> list[Card]:
+        """Deal card ``number`` to every seat still in, in seat order; log it."""
+        deck, events, cards = self._deck, self.events, []
+        for seat in self._live:
+            card = deck.pop()
+            cards.append(card)
+            key = (seat, id(card), number, face_up)
+            events.append(
+                _DEALT.get(key) or _remember(_DEALT, key, CardDealt(seat, card, number, face_up))
+            )
+        return cards
+
+    def _show(self, cards: list[Card]) -> None:
+        """Add ``cards`` (one per seat still in, in seat order) to their seats' up cards."""
+        up, masks = self.up, self._masks
+        for seat, card in zip(self._live, cards, strict=True):
+            up[seat].append(card)
+            masks[seat] |= _BIT_BY_ID.get(id(card)) or mask_of((card,))
 
     def _order_from(self, first: int) -> list[int]:
         """Seats still in, counterclockwise (seat + 1) from ``first``."""
-        n = self.players
-        return [s for s in ((first + i) % n for i in range(n)) if not self.folded[s]]
+        live = self._live
+        for i, seat in enumerate(live):
+            if seat >= first:
+                return live[i:] + live[:i]
+        return list(live)
 
     def _next_to_act(self) -> None:
         if self._queue:
             self.current_player = self._queue.pop(0)
-        elif self.phase is Phase.SWAP:
+        elif self.phase is _SWAP_PHASE:
             self._turn_cards()
         else:
             self._end_round()
 
     def _start_round(self, number: int) -> None:
         self.round = number
-        self.leader = self._best_up_cards()
-        seats = self._order_from(self.leader)
+        leader = self.leader = self._best_up_cards()
         self.level, self._acted = 0, 0
         self.round_bets = [0] * self.players
-        if self.bets[seats[0]] >= self.most:  # everyone still in has bet the most
+        if self.bets[leader] >= self.most:  # everyone still in has bet the most
             self._end_round()
             return
-        self.phase = Phase.BET
-        self.events.append(RoundStarted(number, self.leader))
-        self._queue = seats
+        self.phase = _BET_PHASE
+        key = (number, leader)
+        self.events.append(
+            _ROUND_STARTED.get(key) or _remember(_ROUND_STARTED, key, RoundStarted(*key))
+        )
+        self._queue = self._order_from(leader)
         self._next_to_act()
 
     def _end_round(self) -> None:
         if self.cards_dealt < CARDS_PER_PLAYER:
             self._deal_next()
-        elif self.opened_by is None and self.bets[self.active[0]] < self.most:
+        elif self.opened_by is None and self.bets[self._live[0]] < self.most:
             self._start_round(self.round + 1)  # an extra round
         else:
             self._showdown()
@@ -584,54 +617,52 @@ class State:
     def _deal_next(self) -> None:
         number = self.cards_dealt + 1
         self.cards_dealt = number
-        face_down = number in self.rules.swap_cards
-        order = self._order_from(self.leader)
-        for seat in sorted(order):
-            card = self._draw(seat, number, face_up=not face_down)
-            if face_down:
-                self.pending[seat] = card
-            else:
-                self.up[seat].append(card)
-        if not face_down:
+        if number not in self.rules.swap_cards:
+            self._show(self._deal(number, face_up=True))
             self._start_round(self.round + 1)
             return
-        self.phase = Phase.SWAP
+        pending = self.pending
+        for seat, card in zip(self._live, self._deal(number, face_up=False), strict=True):
+            pending[seat] = card
+        self.phase = _SWAP_PHASE
         self.swapped = [None] * self.players
-        self._queue = order
+        self._queue = self._order_from(self.leader)
         self._next_to_act()
 
     def _do_swap(self, action: Action, seat: int) -> None:
         swap = type(action) is Swap
         self.swapped[seat] = swap
-        self.events.append(SwapChosen(seat, swap))
+        self.events.append(_SWAP_CHOSEN[seat, swap])
         self._next_to_act()
 
     def _turn_cards(self) -> None:
         """Every decision is made: turn the new up cards together, then bet."""
-        for seat in self.active:
+        cards, events = [], self.events
+        for seat in self._live:
             card = self.pending[seat]
             assert card is not None
             if self.swapped[seat]:
                 card, self.hole[seat] = self.hole[seat], card
             self.pending[seat] = None
-            self.up[seat].append(card)
-            self.events.append(CardTurned(seat, card))
+            cards.append(card)
+            key = (seat, id(card))
+            events.append(_TURNED.get(key) or _remember(_TURNED, key, CardTurned(seat, card)))
+        self._show(cards)
         self._start_round(self.round + 1)
 
     def _best_up_cards(self) -> int:
         """The first seat still in (in seat order) with the strongest up cards."""
         best, best_score = -1, -1
-        folded, up = self.folded, self.up
-        for seat in range(self.players):
-            if not folded[seat]:
-                score = evaluate_partial_mask(mask_of(up[seat]))
-                if score > best_score:
-                    best, best_score = seat, score
+        masks = self._masks
+        for seat in self._live:
+            score = evaluate_partial_mask(masks[seat])
+            if score > best_score:
+                best, best_score = seat, score
         return best
 
     def _showdown(self) -> None:
         flip = self.rules.flush_beats_full_house
-        shown = tuple((seat, self.hand_of(seat)) for seat in self.active)
+        shown = tuple((seat, self.hand_of(seat)) for seat in self._live)
         self.events.append(Showdown(shown))
         scores = [evaluate_mask(mask_of(cards), flip) for _, cards in shown]
         best = max(scores)
@@ -647,13 +678,27 @@ class State:
         self.events.append(HandEnded(tuple(winners), self.pot, reason))
         self.pot = 0
         self.winners, self.reason = tuple(winners), reason
-        self.phase, self.current_player, self._queue = Phase.OVER, None, []
+        self.phase, self.current_player, self._queue = _OVER, None, []
 
 
 _LegalKey = tuple[int, int, int, int, int, bool]
-_Legal = tuple[tuple[Action, ...], frozenset[int]]
-_NO_LEGAL: _Legal = ((), frozenset())
-_SWAP_LEGAL: _Legal = (_SWAP_CHOICES, frozenset(map(id, _SWAP_CHOICES)))
+_Legal = tuple[tuple[Action, ...], dict[int, list[Step | None]]]
+
+
+def _listed(actions: tuple[Action, ...]) -> _Legal:
+    """``actions`` and, by their ids (the tuple keeps them alive, so an id names one of
+    them), the :class:`Step` of each by seat, made on first use: :meth:`State.apply`
+    reuses it."""
+    return actions, {id(a): [None] * MAX_PLAYERS for a in actions}
+
+
+def _new_step(steps: list[Step | None], seat: int, action: Action) -> Step:
+    step = steps[seat] = Step(seat, action)
+    return step
+
+
+_NO_LEGAL: _Legal = ((), {})
+_SWAP_LEGAL: _Legal = _listed(_SWAP_CHOICES)
 _LEGAL: dict[int, tuple[Rules, dict[_LegalKey, _Legal]]] = {}
 """By ``id`` of a rule set (kept alive here, so the id stays its own): its betting
 actions, and their ids, by (most, round, round's bet, own round bet, own earlier bets,
@@ -667,6 +712,44 @@ def _legal_cache(rules: Rules) -> dict[_LegalKey, _Legal]:
         if len(_LEGAL) >= _CACHE_SIZE:
             _LEGAL.clear()
         entry = _LEGAL[id(rules)] = (rules, {})
+    return entry[1]
+
+
+_E = TypeVar("_E", bound=Event)
+_ACTED: dict[tuple[int, str, int, int, int], Acted] = {}
+_DEALT: dict[tuple[int, int, int, bool], CardDealt] = {}
+"""By (seat, ``id`` of the card, number, face up); the event keeps its card alive."""
+_TURNED: dict[tuple[int, int], CardTurned] = {}
+"""By (seat, ``id`` of the card)."""
+_ROUND_STARTED: dict[tuple[int, int], RoundStarted] = {}
+_SWAP_CHOSEN = {
+    (seat, swap): SwapChosen(seat, swap) for seat in range(MAX_PLAYERS) for swap in (True, False)
+}
+_OPENINGS: dict[tuple[int, tuple[int, ...]], tuple[Rules, tuple[Event, ...]]] = {}
+"""By ``id`` of a rule set (kept alive here) and the stacks: the first events of a hand."""
+_BIT_BY_ID = {id(card): mask_of((card,)) for card in DECK}
+"""The card-mask bit of each card of :data:`DECK`, by its ``id``."""
+
+
+def _remember(table: dict[Any, _E], key: Any, event: _E) -> _E:
+    """Store ``event`` under ``key`` in ``table`` (events are frozen values that recur
+    every hand: each is made once), emptying the table when it is full."""
+    if len(table) >= _CACHE_SIZE:
+        table.clear()
+    table[key] = event
+    return event
+
+
+def _opening(rules: Rules, stacks: tuple[int, ...], most: int) -> tuple[Event, ...]:
+    """The events that start every hand of ``rules`` with ``stacks``: the start, the antes."""
+    key = (id(rules), stacks)
+    entry = _OPENINGS.get(key)
+    if entry is None or entry[0] is not rules:
+        started = HandStarted(rules.name, stacks, most)
+        antes = tuple(AntePosted(seat, rules.ante) for seat in range(len(stacks)))
+        if len(_OPENINGS) >= _CACHE_SIZE:
+            _OPENINGS.clear()
+        entry = _OPENINGS[key] = (rules, (started, *antes))
     return entry[1]
 
 
@@ -740,12 +823,17 @@ _DECK_RANGE = range(len(DECK))
 
 
 def _shuffle(seed: int) -> list[Card]:
-    """The 28 cards in the order of the hand's ``random.Random(seed)``: each card gets a
-    random key and the deck is sorted by them (one C-level call per card, faster than
-    :meth:`random.Random.shuffle`; every order is equally likely)."""
+    """The 28 cards in the order of the hand's ``random.Random(seed)``, the first to deal
+    last: each card gets a random key and the deck is sorted by them (one C-level call per
+    card, faster than :meth:`random.Random.shuffle`; every order is equally likely)."""
     draw = random.Random(seed).random
     keys = [draw() for _ in _DECK_RANGE]  # the key of each card, in deck order
-    return [DECK[i] for i in sorted(_DECK_RANGE, key=keys.__getitem__)]
+    by_key = dict(zip(keys, DECK, strict=True))
+    if len(by_key) == len(DECK):
+        return [by_key[key] for key in sorted(keys, reverse=True)]
+    deck = [DECK[i] for i in sorted(_DECK_RANGE, key=keys.__getitem__)]  # equal keys
+    deck.reverse()
+    return deck
 
 
 def _check_stacks(rules: Rules, players: int, stacks: Sequence[int] | None) -> tuple[int, ...]:
