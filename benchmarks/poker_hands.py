@@ -2,6 +2,7 @@
 phevaluator 0.6.0 and PokerKit 0.7.7.
 
     .venv/bin/python benchmarks/poker_hands.py [--hands 100000] [--repeat 5] [--seed 1]
+        [--selfplay-hands 3000]
 
 One run deals ``--hands`` seeded five-card hands from the 28-card Showhand deck and
 ``--hands`` seeded three-card hands from the 52-card deck, converts them to each tool's
@@ -16,6 +17,10 @@ evaluations per second:
   our ``compare_cards`` and ``compare``, treys' two ``evaluate`` calls and a ``<``).
 * Zha Jin Hua: ours only (none of the references ranks three-card hands this way), the
   same forms, and ``compare_cards`` (with the 235 rule).
+
+Then, unless ``--selfplay-hands 0``, whole Showhand hands of random play through our
+``State`` against the PokerKit stand-in of ``showhand_selfplay.py`` (hands/s and the
+ratio; see that script).
 
 Every figure is the median of ``--repeat`` passes; ratios are against treys.  Our tables
 are built on first use; that one-time build is done (and reported) before the clock starts.
@@ -147,6 +152,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--selfplay-hands", type=int, default=3000, help="whole Showhand hands (0: skip them)"
+    )
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.hands} hands")
     for name, seconds in build_times().items():
@@ -159,6 +167,11 @@ def main() -> None:
     print("|---|---:|---:|")
     for name, per_second in rows:
         print(f"| {name} | {per_second:,.0f} | {per_second / treys:.2f}× |")
+    if args.selfplay_hands:
+        from showhand_selfplay import compare_selfplay  # noqa: PLC0415 (this folder's script)
+
+        print("\nWhole Showhand hands, random play, ours against a PokerKit stand-in:")
+        print("\n".join(compare_selfplay(4, args.selfplay_hands, args.repeat, args.seed)))
 
 
 if __name__ == "__main__":

@@ -143,6 +143,25 @@ def measure(play: Callable[[int, random.Random], int], hands: int, seed: int) ->
     return hands / (time.perf_counter() - start), decisions
 
 
+def compare_selfplay(players: int, hands: int, repeat: int, seed: int) -> list[str]:
+    """Time both machines; the report lines (hands/s of each and the ratio)."""
+    evaluate("AsKsQsJs9h")  # build the hands tables (whole and partial) before the clock
+    evaluate_partial("As")
+    ours, kit = [], []
+    for _ in range(repeat):
+        ours.append(measure(lambda s, r: our_hand(players, s, r), hands, seed))
+        kit.append(measure(lambda s, r: kit_hand(players, r), hands // 10, seed))
+    our_rate, kit_rate = (statistics.median(r for r, _ in runs) for runs in (ours, kit))
+    our_dec = ours[0][1] / hands
+    kit_dec = kit[0][1] / (hands // 10)
+    return [
+        f"{players} players, {hands} hands (PokerKit {hands // 10}), median of {repeat}",
+        f"ours     {our_rate:10.0f} hands/s  ({our_dec:.1f} decisions/hand)",
+        f"pokerkit {kit_rate:10.0f} hands/s  ({kit_dec:.1f} decisions/hand)",
+        f"ratio    {our_rate / kit_rate:10.1f}x",
+    ]
+
+
 def main() -> None:
     """Time both machines and print hands/s and the ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -151,20 +170,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    n = args.players
-    evaluate("AsKsQsJs9h")  # build the hands tables (whole and partial) before the clock
-    evaluate_partial("As")
-    ours, kit = [], []
-    for _ in range(args.repeat):
-        ours.append(measure(lambda s, r: our_hand(n, s, r), args.hands, args.seed))
-        kit.append(measure(lambda s, r: kit_hand(n, r), args.hands // 10, args.seed))
-    our_rate, kit_rate = (statistics.median(r for r, _ in runs) for runs in (ours, kit))
-    our_dec = ours[0][1] / args.hands
-    kit_dec = kit[0][1] / (args.hands // 10)
-    print(f"{n} players, {args.hands} hands (PokerKit {args.hands // 10}), median of {args.repeat}")
-    print(f"ours     {our_rate:10.0f} hands/s  ({our_dec:.1f} decisions/hand)")
-    print(f"pokerkit {kit_rate:10.0f} hands/s  ({kit_dec:.1f} decisions/hand)")
-    print(f"ratio    {our_rate / kit_rate:10.1f}x")
+    print("\n".join(compare_selfplay(args.players, args.hands, args.repeat, args.seed)))
 
 
 if __name__ == "__main__":
