@@ -43,9 +43,13 @@ HANDS = 1200
 """Hands played (a third each with 2, 3 and 4 players)."""
 
 
+CACHES = frozenset({"_legal_cache", "_legal"})
+"""Slots that memoise, shared between hands: not the hand's state."""
+
+
 def fingerprint(state: State) -> str:
-    """Everything a refused action could have touched, as text."""
-    return repr([getattr(state, name) for name in State.__slots__])
+    """Everything a refused action could have touched, as text (the memo caches aside)."""
+    return repr([getattr(state, name) for name in State.__slots__ if name not in CACHES])
 
 
 def cards_in(value: object) -> set[Card]:

@@ -51,8 +51,10 @@ def stacked(*hands: str) -> list[Card]:
 
 
 def snapshot(state: State) -> list[object]:
-    """A deep copy of every attribute, to compare before and after a refused action."""
-    return [copy.deepcopy(getattr(state, name)) for name in State.__slots__]
+    """A deep copy of every attribute, to compare before and after a refused action (the
+    memo caches, shared between hands, aside)."""
+    caches = {"_legal_cache", "_legal"}
+    return [copy.deepcopy(getattr(state, n)) for n in State.__slots__ if n not in caches]
 
 
 def refused(state: State, action: Action, code: str, seat: int | None = None) -> None:
