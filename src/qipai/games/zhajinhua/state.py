@@ -137,6 +137,10 @@ class State:
         """Every compare so far."""
         self.winner: int | None = None
         """Who won, once over."""
+        self.seed: int | None = None
+        """The seed the hand was dealt from (``None`` if it was built without one)."""
+        self.dealer_given: int | None = None
+        """The dealer :meth:`new` was given; ``None`` if it drew him from the seed."""
         self.reason: str | None = None
         """``last_standing`` or ``cap``, once over."""
         self.rake = 0
@@ -192,6 +196,8 @@ class State:
         for i in range(HAND_CARDS * players):
             dealt[order[i % players]].append(deck[i])
         state = cls(rule_set, first, [tuple(h) for h in dealt], chips)
+        state.seed = seed
+        state.dealer_given = dealer
         state._start()
         return state
 

@@ -1,0 +1,1 @@
+"""The hall: pure platform logic (rooms, matchmaking, tables, settlement), no I/O."""

@@ -1,0 +1,418 @@
+"""Provably fair deals and hand records: commit to a hand's seed, record it, verify it.
+
+Before a hand the hall draws its seed from :mod:`secrets` (``secrets.randbits(SEED_BITS)``,
+at the edge; this module is pure) and publishes :func:`commitment` of it.  After the hand
+the :class:`HandRecord` reveals the seed with the table options and every action, and
+:func:`verify` lets anyone check that the seed matches the commitment and that replaying
+the actions from (rules, seed, options) gives the recorded result.  The seed decides every
+card (each engine's deal comes from ``random.Random(seed)``), so a seed fixed before the
+hand proves the deal was not chosen afterwards.  The format is in ``docs/records.md``.
+
+>>> commitment(42)
+'c9d22b644ef92d561cdb5f26bb3ded1b569123bee1a0bf7b9fc9151d52fdb254'
+>>> from qipai.games.zhajinhua import Fold, State
+>>> state = State.new("yifa", seed=42, players=2, dealer=0)
+>>> _ = state.apply(Fold())
+>>> record = record_hand("zhajinhua", state, seed=42)
+>>> record.actions, record.result
+(((1, 'fold'),), (1, -1))
+>>> verify(HandRecord.from_json(record.to_json())).ok
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from qipai.errors import GameError, InvalidActionError
+
+FORMAT = "qipai-hand/1"
+"""The ``format`` field of every record's JSON."""
+COMMITMENT_PREFIX = "qipai-seed-v1:"
+"""What precedes the seed's decimal digits in the committed bytes."""
+SEED_BITS = 128
+"""How many random bits the hall draws for a seed (``secrets.randbits(SEED_BITS)``)."""
+GAMES = ("doudizhu", "zhajinhua", "showhand")
+"""The games a record may be of."""
+
+Option = int | tuple[int, ...] | None
+"""A table option's value: a number, a list of numbers (stacks, balances) or nothing."""
+Steps = tuple[tuple[int | None, str], ...]
+"""Actions in order: (seat, text form); seat ``None`` is the dealer (Dou Dizhu's deal)."""
+
+
+def commitment(seed: int) -> str:
+    """SHA-256, in lowercase hex, of ``"qipai-seed-v1:<seed in decimal>"`` (ASCII, no newline).
+
+    Check it by hand: ``printf 'qipai-seed-v1:%s' SEED | sha256sum``.  The seed's own
+    ``SEED_BITS`` random bits are what make the commitment impossible to invert; a small
+    seed (tests) could be found by trying them all.
+
+    >>> commitment(0) == commitment(00) != commitment(1)
+    True
+
+    :raises InvalidActionError: ``bad_seed`` for a negative or non-integer seed.
+    """
+    _check_seed(seed)
+    return hashlib.sha256(f"{COMMITMENT_PREFIX}{seed}".encode("ascii")).hexdigest()
+
+
+def _check_seed(seed: object) -> None:
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise InvalidActionError("bad_seed", f"a seed is an integer >= 0, not {seed!r}")
+
+
+# --- the games ------------------------------------------------------------------------
+
+
+class _Replayed(Protocol):
+    """What verification reads from a replayed hand."""
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Engine:
+    """One game as records see it (built on demand: importing records loads no game)."""
+
+    parse: Callable[[str], object]
+    """The game's ``Action.parse``."""
+    replay: Callable[..., _Replayed]
+    """The game's ``replay(rules, seed, steps, **options)``."""
+    get_rules: Callable[[str], object]
+    """The game's ``get_rules``."""
+    options: tuple[str, ...]
+    """The table options its ``State.new`` takes, in record order."""
+
+
+def _doudizhu() -> _Engine:
+    from qipai.games import doudizhu as game  # noqa: PLC0415 (games load lazily)
+
+    return _Engine(
+        game.Action.parse, game.replay, game.get_rules, ("first_seat", "hand_number", "balances")
+    )
+
+
+def _zhajinhua() -> _Engine:
+    from qipai.games import zhajinhua as game  # noqa: PLC0415 (games load lazily)
+
+    return _Engine(game.Action.parse, game.replay, game.get_rules, ("players", "stacks", "dealer"))
+
+
+def _showhand() -> _Engine:
+    from qipai.games import showhand as game  # noqa: PLC0415 (games load lazily)
+
+    return _Engine(game.Action.parse, game.replay, game.get_rules, ("players", "stacks"))
+
+
+_ENGINES: dict[str, Callable[[], _Engine]] = {
+    "doudizhu": _doudizhu,
+    "zhajinhua": _zhajinhua,
+    "showhand": _showhand,
+}
+
+
+def _engine(game: str) -> _Engine:
+    make = _ENGINES.get(game)
+    if make is None:
+        raise InvalidActionError("unknown_game", f"a game is one of {', '.join(GAMES)}: {game!r}")
+    return make()
+
+
+# --- the record -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """Everything needed to replay and check one finished hand."""
+
+    game: str
+    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    rules: str
+    """The preset's name (``yifa``, ``huanle``...)."""
+    seed: int
+    """The hand's seed, revealed after the hand."""
+    commitment: str
+    """:func:`commitment` of the seed, as published before the hand."""
+    options: tuple[tuple[str, Option], ...]
+    """The table options given to the game's ``State.new``: (name, value), sorted by name."""
+    actions: Steps
+    """Every applied action in order: (seat, text form of the game's ``Action``)."""
+    result: tuple[int, ...]
+    """Each seat's ``returns()``: points (Dou Dizhu) or chips won/lost."""
+
+    def option_map(self) -> dict[str, Option]:
+        """:attr:`options` as a dict (lists as tuples)."""
+        return dict(self.options)
+
+    def to_json(self) -> str:
+        """The record's JSON: keys sorted, no spaces; the seed as a decimal string.
+
+        :func:`HandRecord.from_json` reads it back to an equal record.
+        """
+        data = {
+            "format": FORMAT,
+            "game": self.game,
+            "rules": self.rules,
+            "seed": str(self.seed),
+            "commitment": self.commitment,
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options},
+            "actions": [[seat, text] for seat, text in self.actions],
+            "result": list(self.result),
+        }
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> HandRecord:
+        """Read a record written by :meth:`to_json` (any key order or spacing).
+
+        Only the shape is checked here; :func:`verify` checks the content.
+
+        :raises InvalidActionError: ``bad_record`` naming the first field that is wrong.
+        """
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise _bad(f"not JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise _bad("a record is a JSON object")
+        expected = {"format", "game", "rules", "seed", "commitment", "options", "actions", "result"}
+        if set(data) != expected:
+            raise _bad(f"fields must be {', '.join(sorted(expected))}")
+        if data["format"] != FORMAT:
+            raise _bad(f"format must be {FORMAT!r}, not {data['format']!r}")
+        return cls(
+            game=_text(data["game"], "game"),
+            rules=_text(data["rules"], "rules"),
+            seed=_seed_text(data["seed"]),
+            commitment=_text(data["commitment"], "commitment"),
+            options=_options(data["options"]),
+            actions=_steps(data["actions"]),
+            result=tuple(_integers(data["result"], "result")),
+        )
+
+
+def _bad(message: str) -> InvalidActionError:
+    return InvalidActionError("bad_record", message)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(f"{field} must be a string")
+    return value
+
+
+def _seed_text(value: object) -> int:
+    text = _text(value, "seed")
+    if not text.isascii() or not text.isdigit() or (len(text) > 1 and text[0] == "0"):
+        raise _bad("seed must be a decimal string without leading zeros")
+    return int(text)
+
+
+def _integers(value: object, field: str) -> list[int]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+        raise _bad(f"{field} must be a list of integers")
+    return value
+
+
+def _options(value: object) -> tuple[tuple[str, Option], ...]:
+    if not isinstance(value, dict):
+        raise _bad("options must be an object")
+    return tuple((name, _option(name, v)) for name, v in sorted(value.items()))
+
+
+def _option(name: str, value: object) -> Option:
+    if value is None or _is_int(value):
+        return value  # type: ignore[return-value]  # an int, checked
+    return tuple(_integers(value, f"options.{name}"))
+
+
+def _steps(value: object) -> Steps:
+    if not isinstance(value, list):
+        raise _bad("actions must be a list")
+    steps = []
+    for item in value:
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or not (item[0] is None or _is_int(item[0]))
+            or not isinstance(item[1], str)
+        ):
+            raise _bad(f"an action is [seat or null, text], not {item!r}")
+        steps.append((item[0], item[1]))
+    return tuple(steps)
+
+
+# --- recording ------------------------------------------------------------------------
+
+
+class _Finished(Protocol):
+    """What :func:`record_hand` reads from a finished state of any game."""
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    @property
+    def history(self) -> Sequence[Any]: ...
+
+    def returns(self) -> tuple[int, ...]: ...
+
+
+def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> HandRecord:
+    """The record of ``state``, a finished hand of ``game`` dealt from its seed.
+
+    The seed is ``state.seed``; ``seed`` gives it for a state that does not keep it.  The
+    record is replayed before it is returned and must give the very same events (every
+    card dealt, every result), so a hand dealt from a prearranged ``deck`` or under a
+    custom rule set is refused rather than recorded wrong.
+
+    :raises InvalidActionError: ``unknown_game``, ``bad_seed``, ``hand_not_over`` or
+        ``unreplayable_hand`` (with the failed :class:`Verification`'s reason).
+    """
+    engine = _engine(game)
+    if not state.is_terminal:
+        raise InvalidActionError("hand_not_over", "only a finished hand has a record")
+    hand_seed = _seed_of(state, seed)
+    base = HandRecord(
+        game=game,
+        rules=str(getattr(state, "rules").name),  # noqa: B009  # every State has rules
+        seed=hand_seed,
+        commitment=commitment(hand_seed),
+        options=(),
+        actions=tuple((step.seat, str(step.action)) for step in state.history),
+        result=tuple(state.returns()),
+    )
+    failure = ""
+    for options in _candidate_options(game, engine, state):
+        record = dataclasses.replace(base, options=options)
+        check, replayed = _replayed(record, engine)
+        if check.ok and getattr(replayed, "events", None) == getattr(state, "events", None):
+            return record
+        failure = failure or (f"{check.code}: {check.reason}" if not check.ok else "another deal")
+    raise InvalidActionError("unreplayable_hand", f"the record does not replay: {failure}")
+
+
+def _seed_of(state: object, seed: int | None) -> int:
+    own = getattr(state, "seed", None)
+    if seed is None and own is None:
+        raise InvalidActionError("bad_seed", "this state keeps no seed: pass seed=")
+    if seed is not None and own is not None and seed != own:
+        raise InvalidActionError("bad_seed", f"seed {seed} is not the state's seed")
+    chosen = seed if seed is not None else own
+    _check_seed(chosen)
+    assert isinstance(chosen, int)
+    return chosen
+
+
+def _candidate_options(
+    game: str, engine: _Engine, state: object
+) -> Iterable[tuple[tuple[str, Option], ...]]:
+    """The options the hand was created with (each game's ``State`` keeps them)."""
+    del game
+    values = {
+        "first_seat": getattr(state, "first_seat", None),
+        "hand_number": getattr(state, "hand_number", 0),
+        "balances": getattr(state, "balances", None),
+        "players": getattr(state, "players", None),
+        "stacks": getattr(state, "start_stacks", None),
+        "dealer": getattr(state, "dealer_given", None),
+    }
+    return [tuple((name, _as_option(values.get(name))) for name in sorted(engine.options))]
+
+
+def _as_option(value: object) -> Option:
+    if value is None or _is_int(value):
+        return value  # type: ignore[return-value]  # an int, checked
+    if isinstance(value, Iterable):
+        return tuple(int(v) for v in value)
+    raise InvalidActionError("bad_options", f"not a table option: {value!r}")
+
+
+# --- verifying ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """The outcome of :func:`verify`: ``ok``, or the first check that failed and why."""
+
+    ok: bool
+    """Whether every check passed."""
+    code: str
+    """``ok``, or a stable snake_case reason (see :func:`verify`)."""
+    reason: str
+    """A human explanation (empty when ok)."""
+    result: tuple[int, ...] | None = None
+    """The replayed hand's returns, once the replay ran to the end."""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def _fail(code: str, reason: str, result: tuple[int, ...] | None = None) -> Verification:
+    return Verification(False, code, reason, result)
+
+
+def verify(record: HandRecord, *, published: str | None = None) -> Verification:
+    """Recompute ``record``: its commitment, its deal and every action, and its result.
+
+    ``published`` is the commitment announced before the hand, if the checker kept it; a
+    record whose seed and commitment were both replaced is only caught that way (or when
+    the actions stop fitting the new deal).
+
+    The failure codes, in the order checked: ``commitment_mismatch`` (seed and commitment
+    disagree), ``not_published`` (commitment is not ``published``), ``unknown_game``,
+    ``unknown_rules``, ``bad_options``, ``bad_action`` (an action's text does not parse),
+    ``illegal_action`` (an action does not apply at its place), ``hand_not_over`` (the
+    actions stop before the end), ``result_mismatch``.
+    """
+    try:
+        expected = commitment(record.seed)
+    except InvalidActionError as error:
+        return _fail("commitment_mismatch", error.message)
+    if record.commitment != expected:
+        return _fail("commitment_mismatch", f"sha256 of the seed is {expected}")
+    if published is not None and record.commitment != published:
+        return _fail("not_published", f"the published commitment was {published}")
+    try:
+        engine = _engine(record.game)
+        engine.get_rules(record.rules)
+    except GameError as error:
+        return _fail(error.code, error.message)
+    return _replayed(record, engine)[0]
+
+
+def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Replayed | None]:
+    """The verification of ``record``'s replay, and the replayed hand if it ran."""
+    options = record.option_map()
+    if set(options) != set(engine.options):
+        return _fail("bad_options", f"{record.game} options: {', '.join(engine.options)}"), None
+    try:
+        steps = [(seat, engine.parse(text)) for seat, text in record.actions]
+    except GameError as error:
+        return _fail("bad_action", error.message), None
+    try:
+        engine.replay(record.rules, record.seed, [], **options)
+    except (ValueError, TypeError) as error:  # GameError is a ValueError
+        return _fail("bad_options", str(error)), None
+    try:
+        state = engine.replay(record.rules, record.seed, steps, **options)
+    except GameError as error:
+        return _fail("illegal_action", f"{error.code}: {error.message}"), None
+    if not state.is_terminal:
+        return _fail("hand_not_over", "the actions stop before the hand is over"), state
+    result = tuple(state.returns())
+    if result != record.result:
+        return _fail("result_mismatch", f"the replay gives {list(result)}", result), state
+    return Verification(True, "ok", "", result), state
