@@ -134,3 +134,26 @@ def test_showhand_selfplay_prints_a_conserving_summary(
     out = capsys.readouterr().out
     assert "rules yifa: 20 hands, 3 players" in out
     assert "chips balance 0" in out
+
+
+def test_verify_hand_accepts_a_record_and_refuses_a_tampered_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from qipai.bots.turns import play_out  # noqa: PLC0415
+    from qipai.bots.zhajinhua import RandomPolicy  # noqa: PLC0415
+    from qipai.games.zhajinhua import State  # noqa: PLC0415
+    from qipai.hall.records import commitment, record_hand  # noqa: PLC0415
+
+    seed = 2**100 + 7
+    state = State.new("yifa", seed=seed, players=3)
+    play_out(state, [RandomPolicy(s) for s in range(3)])
+    good = tmp_path / "hand.json"
+    good.write_text(record_hand("zhajinhua", state).to_json())
+    assert main(["verify-hand", str(good), "--commitment", commitment(seed)]) == 0
+    assert capsys.readouterr().out.startswith("ok: result ")
+    bad = tmp_path / "bad.json"
+    bad.write_text(good.read_text().replace(f'"seed":"{seed}"', f'"seed":"{seed + 1}"'))
+    assert main(["verify-hand", str(bad)]) == 1
+    assert capsys.readouterr().out.startswith("failed: commitment_mismatch")
+    assert main(["verify-hand", str(tmp_path / "missing.json")]) == 2
+    assert "unreadable_record" in capsys.readouterr().err

@@ -282,6 +282,49 @@ def run_showhand_selfplay(args: argparse.Namespace) -> int:
     return _run_poker_selfplay(args, bots.selfplay, bots.RandomPolicy, bots.SimplePolicy)
 
 
+# --- qipai verify-hand ---------------------------------------------------------------------
+
+
+def add_verify_hand(parsers: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai verify-hand RECORD [--commitment HEX]``."""
+    parser = parsers.add_parser(
+        "verify-hand",
+        help="check a finished hand's record: its seed commitment, its deal and its result",
+        description=(
+            "Recompute a hand record (JSON, see docs/records.md): the seed matches its "
+            "commitment (and the one published before the hand, with --commitment), and "
+            "replaying the actions from the seed gives the recorded result.  Exit 0 if it "
+            "holds, 1 if not."
+        ),
+    )
+    parser.add_argument("record", metavar="RECORD", help="the record file ('-' for stdin)")
+    parser.add_argument(
+        "--commitment", metavar="HEX", help="the commitment published before the hand"
+    )
+    parser.set_defaults(handler=run_verify_hand)
+
+
+def run_verify_hand(args: argparse.Namespace) -> int:
+    """Print ``ok`` and the replayed result, or the failed check; exit 0 or 1."""
+    from qipai.hall.records import HandRecord, verify  # noqa: PLC0415
+
+    if args.record == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.record, encoding="utf-8") as file:
+                text = file.read()
+        except OSError as error:
+            print(f"error: unreadable_record: {error}", file=sys.stderr)
+            return USAGE_ERROR
+    outcome = verify(HandRecord.from_json(text), published=args.commitment)
+    if outcome.ok:
+        print(f"ok: result {list(outcome.result or ())}")
+        return 0
+    print(f"failed: {outcome.code}: {outcome.reason}")
+    return 1
+
+
 # --- the parser --------------------------------------------------------------------------
 
 
@@ -305,10 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="qipai 棋牌: a card-game hall (Dou Dizhu, Zha Jin Hua, Showhand).",
     )
     parser.add_argument("--version", action="version", version=f"qipai {__version__}")
-    games = parser.add_subparsers(title="games", metavar="GAME", required=True)
+    games = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     add_game(games, "doudizhu", "Dou Dizhu 斗地主 (five rule sets)", DOUDIZHU_COMMANDS)
     add_game(games, "zhajinhua", "Zha Jin Hua 扎金花 (2-6 players)", (add_zhajinhua_selfplay,))
     add_game(games, "showhand", "Showhand 梭哈 (2-4 players)", (add_showhand_selfplay,))
+    add_verify_hand(games)
     return parser
 
 
