@@ -1,0 +1,195 @@
+"""Rooms: the shipped file, every default, every validation error, the minimum coins."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.doudizhu.rules import RULES as DOUDIZHU
+from qipai.games.showhand.rules import RULES as SHOWHAND
+from qipai.games.showhand.rules import Rules as ShowhandRules
+from qipai.games.zhajinhua.rules import RULES as ZHAJINHUA
+from qipai.games.zhajinhua.rules import Rules as ZhajinhuaRules
+from qipai.hall.matchmaking import Lobby
+from qipai.hall.rooms import Room, check_join, default_rooms, load_rooms, may_join
+
+
+def room_text(**fields: object) -> str:
+    """One ``[[room]]`` table: a yifa Dou Dizhu room with ``fields`` changed (None drops)."""
+    values: dict[str, object] = {"id": "r1", "name": "房", "game": "doudizhu", "rules": "yifa"}
+    values.update(fields)
+    lines = [f"{key} = {toml(value)}" for key, value in values.items() if value is not None]
+    return "[[room]]\n" + "\n".join(lines) + "\n"
+
+
+def toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def one(**fields: object) -> Room:
+    [room] = load_rooms(room_text(**fields))
+    return room
+
+
+# --- the shipped rooms ---------------------------------------------------------------
+
+
+def test_every_game_and_preset_has_a_shipped_room() -> None:
+    shipped = {(room.game, room.rules) for room in default_rooms()}
+    wanted = {
+        *(("doudizhu", name) for name in DOUDIZHU),
+        *(("zhajinhua", name) for name in ZHAJINHUA),
+        *(("showhand", name) for name in SHOWHAND),
+    }
+    assert wanted <= shipped
+    assert len(wanted) == 7
+
+
+@pytest.mark.parametrize("room", default_rooms(), ids=lambda room: room.id)
+def test_a_lone_player_starts_a_hand_in_every_shipped_room(room: Room) -> None:
+    assert room.bots and room.bot_wait <= 5
+    lobby = Lobby(room.seating)
+    lobby.join("newcomer", now=0.0)
+    assert lobby.match(now=room.bot_wait, rng=random.Random(1)) == []
+    [table] = lobby.match(now=room.bot_wait + 0.5, rng=random.Random(1))
+    assert table.humans == ("newcomer",)
+    assert table.bots == room.seats - 1
+
+
+def test_shipped_ids_are_unique_and_rules_resolve() -> None:
+    rooms = default_rooms()
+    assert len({room.id for room in rooms}) == len(rooms)
+    for room in rooms:
+        assert room.game_rules().name == room.rules
+
+
+# --- defaults and the minimum coins --------------------------------------------------
+
+
+def test_yifa_minimum_is_coefficient_times_96() -> None:
+    room = one(coefficient=5)
+    assert room.min_coins == 480
+    assert not may_join(room, 479)
+    assert may_join(room, 480)
+    check_join(room, 480)
+    with pytest.raises(IllegalActionError) as caught:
+        check_join(room, 479)
+    assert caught.value.code == "not_enough_coins"
+
+
+def test_doudizhu_defaults() -> None:
+    yifa, caishen = one(), one(rules="caishen", coefficient=3)
+    assert (yifa.coefficient, yifa.rake_percent, yifa.min_coins, yifa.seats) == (1, 5, 96, 3)
+    assert (caishen.rake_percent, caishen.min_coins, caishen.fee) == (0, 288, 0)
+    assert (yifa.decision_seconds, yifa.grace_seconds, yifa.bots, yifa.bot_wait) == (
+        20.0, 30.0, True, 5.0,
+    )  # fmt: skip
+    assert yifa.ante is yifa.top_bet is yifa.cap is None
+    huanle = one(rules="huanle", fee=50, doubling_threshold=1000)
+    assert huanle.game_rules() == DOUDIZHU["huanle"].derive("huanle", doubling_threshold=1000)
+    assert one(rules="huanle").game_rules() is DOUDIZHU["huanle"]
+
+
+def test_zhajinhua_defaults_scale_with_the_base() -> None:
+    room = one(game="zhajinhua", base=10)
+    assert (room.ante, room.top_bet, room.cap, room.min_coins) == (10, 100, 2000, 2000)
+    assert (room.rake_percent, room.seats) == (5, 5)
+    rules = room.game_rules()
+    assert isinstance(rules, ZhajinhuaRules)
+    assert (rules.base_bet, rules.stake_levels, rules.cap) == (10, (10, 20, 50, 100), 2000)
+
+
+def test_showhand_defaults() -> None:
+    room = one(game="showhand", base=5)
+    assert (room.ante, room.cap, room.min_coins, room.rake_percent, room.seats) == (
+        2, 500, 500, 0, 4,
+    )  # fmt: skip
+    rules = room.game_rules()
+    assert isinstance(rules, ShowhandRules)
+    assert (rules.cap, rules.min_stack) == (500, 500)
+
+
+def test_given_values_win_over_defaults() -> None:
+    room = one(min_coins=1000, decision_seconds=15, grace_seconds=0, bots=False, bot_wait=2)
+    assert (room.min_coins, room.decision_seconds, room.grace_seconds) == (1000, 15.0, 0.0)
+    assert not room.seating.bots and room.seating.bot_wait == 2.0
+    assert one(game="zhajinhua", seats=2).seating.seats == 2
+    assert one(min_coins=0).min_coins == 0
+
+
+# --- errors --------------------------------------------------------------------------
+
+BAD_ROOMS = {
+    "game": room_text(game="mahjong"),
+    "rules": room_text(rules="tencent"),
+    "name": room_text(name=None),
+    "coefficient": room_text(coefficient=0),
+    "rake_percent": room_text(rake_percent=101),
+    "decision_seconds": room_text(decision_seconds=0),
+    "grace_seconds": room_text(grace_seconds=-1),
+    "min_coins": room_text(min_coins=-1),
+    "seats": room_text(seats=4),
+    "bot_wait": room_text(bot_wait=-1),
+    "bots": room_text(bots=1),
+    "fee": room_text(fee=5),
+    "cap": room_text(cap=100),
+    "top_bet": room_text(game="showhand", top_bet=10),
+    "color": room_text(color="red"),
+    "base": room_text(game="zhajinhua", base=True),
+    "doubling_threshold": room_text(rules="huanle", doubling_threshold=-1),
+    "zhajinhua": room_text(game="zhajinhua", base=20, top_bet=10),
+    "showhand": room_text(game="showhand", base=3, cap=100),
+}
+
+
+@pytest.mark.parametrize("field", sorted(BAD_ROOMS))
+def test_a_bad_room_is_refused_naming_room_and_field(field: str) -> None:
+    with pytest.raises(InvalidActionError) as caught:
+        load_rooms(BAD_ROOMS[field])
+    assert caught.value.code == "bad_room"
+    assert f"room 'r1', field '{field}'" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("game", "minimum"), [("zhajinhua", 200), ("showhand", 100)], ids=["cap", "stack"]
+)
+def test_the_minimum_cannot_be_below_what_a_hand_may_cost(game: str, minimum: int) -> None:
+    assert one(game=game, min_coins=minimum).min_coins == minimum
+    with pytest.raises(InvalidActionError, match="field 'min_coins'"):
+        one(game=game, min_coins=minimum - 1)
+
+
+def test_a_room_without_an_id_is_named_by_its_position() -> None:
+    text = room_text() + room_text(id=None)
+    with pytest.raises(InvalidActionError, match=r"room '#2', field 'id': is required"):
+        load_rooms(text)
+
+
+def test_ids_are_unique() -> None:
+    with pytest.raises(InvalidActionError, match=r"room 'r1', field 'id'"):
+        load_rooms(room_text() + room_text(game="showhand"))
+
+
+@pytest.mark.parametrize(
+    "text", ["[[room]\n", "", "title = 'x'\n" + room_text(), "room = 3\n"],
+    ids=["not-toml", "empty", "top-level-key", "not-tables"],
+)  # fmt: skip
+def test_a_bad_document_is_refused(text: str) -> None:
+    with pytest.raises(InvalidActionError) as caught:
+        load_rooms(text)
+    assert caught.value.code == "bad_room"
+
+
+def test_a_direct_room_is_validated_too() -> None:
+    room = one()
+    fields = {name: getattr(room, name) for name in Room.__dataclass_fields__}
+    with pytest.raises(InvalidActionError, match="field 'ante': does not apply"):
+        Room(**{**fields, "ante": 1})
+    with pytest.raises(InvalidActionError, match="field 'game'"):
+        Room(**{**fields, "game": "go"})
