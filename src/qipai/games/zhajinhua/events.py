@@ -20,17 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qipai.cards import Card
+from qipai.games.events import Event as GameEvent
 
 
-class Event:
-    """Base of every Zha Jin Hua event (never instantiated itself)."""
+class Event(GameEvent):
+    """Base of every Zha Jin Hua event (never instantiated itself); public by default."""
 
     __slots__ = ()
-
-    def visible_to(self, seat: int) -> bool:
-        """Whether ``seat`` may see this event (public events: always)."""
-        del seat
-        return True
 
 
 @dataclass(frozen=True, slots=True)
