@@ -38,7 +38,8 @@ ACE = 11
 SLOT_MASK = 0xF
 HIGH_BITS = sum(8 << (SLOT_BITS * i) for i in range(16))
 """Bit 3 of every slot: set by :func:`at_least` where the slot's count reaches k."""
-_ADD = tuple(sum((8 - k) << (SLOT_BITS * i) for i in range(16)) for k in range(5))
+AT_LEAST_ADD = tuple(sum((8 - k) << (SLOT_BITS * i) for i in range(16)) for k in range(5))
+"""``AT_LEAST_ADD[k]``: added to a packed vector, sets bit 3 of the slots holding ``k``+."""
 _INDEX = {ch: i for i, ch in enumerate(RANK_CHARS)}
 
 
@@ -64,7 +65,7 @@ def pack(slot_counts: list[int] | tuple[int, ...]) -> int:
 
 def at_least(packed: int, k: int) -> int:
     """A sparse mask with bit ``4*i+3`` set for every slot ``i`` holding ``k``+ cards (1-4)."""
-    return (packed + _ADD[k]) & HIGH_BITS
+    return (packed + AT_LEAST_ADD[k]) & HIGH_BITS
 
 
 _NIBBLES = 0x0F0F_0F0F_0F0F_0F0F

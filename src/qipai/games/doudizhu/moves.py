@@ -18,6 +18,7 @@ from itertools import combinations
 
 from qipai.games.doudizhu.combos import (
     ACE,
+    AT_LEAST_ADD,
     BLACK,
     HIGH_BITS,
     MIN_CHAIN,
@@ -40,20 +41,7 @@ CACHE_LIMIT = 200_000
 _CHAIN_SLOTS = sum(8 << (SLOT_BITS * i) for i in range(ACE + 1))
 _JOKERS = unit(BLACK) | unit(RED)
 _NATURAL_BITS = HIGH_BITS & ~(8 << (SLOT_BITS * WILD))
-_UNITS = tuple(unit(s) for s in range(16))
-_ADD1, _ADD2, _ADD3, _ADD4 = (
-    sum((8 - k) << (SLOT_BITS * i) for i in range(16)) for k in (1, 2, 3, 4)
-)
-
-
-def slots_of(mask: int) -> list[int]:
-    """Slots whose bit is set in a sparse :func:`~.combos.at_least` mask, low to high."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append((low.bit_length() - 1) >> 2)
-        mask ^= low
-    return found
+_ADD1, _ADD2, _ADD3, _ADD4 = AT_LEAST_ADD[1:5]
 
 
 def _plain(kind: Kind, slot: int, width: int) -> Move:
