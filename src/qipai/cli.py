@@ -325,6 +325,98 @@ def run_verify_hand(args: argparse.Namespace) -> int:
     return 1
 
 
+# --- qipai serve / loadtest / audit ---------------------------------------------------------
+
+
+def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--bot-delay S]``."""
+    parser = parsers.add_parser(
+        "serve",
+        help="run the hall (HTTP API, WebSocket, browser client) in one process",
+        description=(
+            "Run the hall on uvicorn.  Without --db the database is SQLite in the user's "
+            "data folder, created and migrated on start; --db postgresql://... runs on "
+            "PostgreSQL.  Rooms come from --config (TOML, see docs/hall.md) or the "
+            "shipped defaults, where bots fill empty seats after a few seconds."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--db", metavar="URL", help="database URL (default: SQLite file)")
+    parser.add_argument("--config", metavar="FILE", help="rooms TOML file")
+    parser.add_argument(
+        "--bot-delay", type=float, default=1.0, metavar="S", help="seconds a bot takes to act"
+    )
+    parser.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import dataclasses  # noqa: PLC0415
+
+    from qipai.server.serve import rooms_from, serve  # noqa: PLC0415
+
+    config = dataclasses.replace(rooms_from(args.config), db_url=args.db, bot_delay=args.bot_delay)
+    serve(config, args.host, args.port)
+    return 0
+
+
+def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai loadtest --url URL --clients N --duration S [--game G] [--rules R]``."""
+    parser = parsers.add_parser(
+        "loadtest",
+        help="play real hands with N bot clients against a running hall",
+        description=(
+            "N clients sign in as guests, join a room and play random legal actions over "
+            "real sockets for S seconds.  The last line printed is one JSON object: hands, "
+            "hands_per_s, actions, latency_ms (p50, p90, p99), errors, coins_conserved, "
+            "memory per client.  Exit 1 if a client failed or coins were not conserved."
+        ),
+    )
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address")
+    parser.add_argument("--clients", type=int, default=30, help="concurrent clients")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument("--game", help="doudizhu (default), zhajinhua or showhand")
+    parser.add_argument("--rules", help="the preset (default yifa)")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
+    parser.set_defaults(handler=run_loadtest)
+
+
+def run_loadtest(args: argparse.Namespace) -> int:
+    """Run the load and print its summary."""
+    from qipai.client.loadtest import LoadConfig, main  # noqa: PLC0415
+
+    return main(LoadConfig(args.url, args.clients, args.duration, args.game, args.rules, args.seed))
+
+
+def add_audit(parsers: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai audit [--db URL]``."""
+    parser = parsers.add_parser(
+        "audit",
+        help="check the whole coin ledger; exit 1 on any discrepancy",
+        description=(
+            "Check every transaction sums to zero, every balance equals its entries, every "
+            "finished hand was settled exactly once and every interrupted one voided.  Exit 0 "
+            "if clean, 1 on any discrepancy, 2 if the database cannot be read."
+        ),
+    )
+    parser.add_argument("--db", metavar="URL", help="database URL (default: the SQLite file)")
+    parser.add_argument(
+        "--allow-playing",
+        action="store_true",
+        help="do not count hands still in play as problems (the hall is running)",
+    )
+    parser.set_defaults(handler=run_audit)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Print the audit's report; its exit status."""
+    from qipai.store.audit import audit_main  # noqa: PLC0415
+    from qipai.store.database import default_url  # noqa: PLC0415
+
+    return audit_main(args.db or default_url(), allow_playing=args.allow_playing)
+
+
 # --- the parser --------------------------------------------------------------------------
 
 
@@ -353,6 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_game(games, "zhajinhua", "Zha Jin Hua 扎金花 (2-6 players)", (add_zhajinhua_selfplay,))
     add_game(games, "showhand", "Showhand 梭哈 (2-4 players)", (add_showhand_selfplay,))
     add_verify_hand(games)
+    for add_command in (add_serve, add_loadtest, add_audit):
+        add_command(games)
     return parser
 
 

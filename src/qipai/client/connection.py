@@ -1,0 +1,202 @@
+"""An async Python client of the hall: the HTTP API and a WebSocket session.
+
+Used by the tests, by ``qipai loadtest`` and by bot authors::
+
+    async with HallClient("http://127.0.0.1:8000") as hall:
+        session = await hall.guest()
+        async with hall.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": "doudizhu-yifa"})
+            async for frame in conn:
+                if frame["type"] == "turn" and "legal" in frame:
+                    await conn.act(frame["legal"][0])
+
+:class:`Connection` keeps, per table, the number of the last event received, so that
+:meth:`HallClient.connect` with ``last=conn.last`` resumes after a drop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+Frame = dict[str, Any]
+"""One message from the server."""
+
+
+class HallError(Exception):
+    """The hall refused a request: its stable ``code`` and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientSession:
+    """A signed-in session."""
+
+    token: str
+    user: int
+    name: str
+    coins: int
+
+
+class HallClient:
+    """The hall's HTTP API (an :class:`httpx.AsyncClient`) and WebSocket connections."""
+
+    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self._http = httpx.AsyncClient(base_url=self.url, timeout=timeout)
+
+    async def __aenter__(self) -> HallClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the HTTP client."""
+        await self._http.aclose()
+
+    async def request(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        """Call the JSON API; the decoded answer.
+
+        :raises HallError: the hall's error, with its code.
+        """
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        try:
+            response = await self._http.request(method, path, headers=headers, **kwargs)
+        except httpx.RemoteProtocolError:
+            if method != "GET":
+                raise
+            # a kept-alive connection the server closed as we reused it: once more, anew
+            response = await self._http.request(method, path, headers=headers, **kwargs)
+        body = response.json()
+        if response.is_error:
+            raise HallError(body.get("error", "http_error"), body.get("message", response.text))
+        return body
+
+    async def register(self, name: str, password: str) -> ClientSession:
+        """Create an account; its first session."""
+        return _session(
+            await self.request("POST", "/api/register", json={"name": name, "password": password})
+        )
+
+    async def login(self, name: str, password: str) -> ClientSession:
+        """Sign in."""
+        return _session(
+            await self.request("POST", "/api/login", json={"name": name, "password": password})
+        )
+
+    async def guest(self) -> ClientSession:
+        """A new guest account and its session."""
+        return _session(await self.request("POST", "/api/guest"))
+
+    async def me(self, token: str) -> Any:
+        """The signed-in player's profile: coins, wins, level."""
+        return await self.request("GET", "/api/me", token)
+
+    def connect(self, token: str, *, last: dict[str, int] | None = None) -> Connection:
+        """A WebSocket session (use with ``async with``)."""
+        ws_url = "ws" + self.url.removeprefix("http") + "/ws"
+        return Connection(ws_url, token, last or {})
+
+
+class Connection:
+    """One WebSocket session: ``hello`` sent on entry; frames out by iteration."""
+
+    def __init__(self, url: str, token: str, last: dict[str, int]) -> None:
+        self.url = url
+        self.token = token
+        self.last: dict[str, int] = dict(last)
+        """Per table number (text), the last event number received."""
+        self.welcome: Frame = {}
+        self._socket: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._answers: dict[int, asyncio.Future[Frame]] = {}
+
+    async def __aenter__(self) -> Connection:
+        self._socket = await connect(self.url, compression=None, max_size=2**22, open_timeout=30)
+        await self.send({"type": "hello", "token": self.token, "last": self.last})
+        self.welcome = await self.recv()
+        if self.welcome.get("type") != "welcome":
+            raise HallError(self.welcome.get("code", "no_welcome"), self.welcome.get("message", ""))
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._socket is not None:
+            with contextlib.suppress(Exception):
+                await self._socket.close()
+
+    @property
+    def socket(self) -> ClientConnection:
+        """The open WebSocket."""
+        if self._socket is None:
+            raise RuntimeError("not connected: use 'async with'")
+        return self._socket
+
+    async def send(self, message: Frame) -> None:
+        """Send one message as JSON."""
+        await self.socket.send(json.dumps(message, ensure_ascii=False))
+
+    async def recv(self) -> Frame:
+        """The next frame (event numbers are tracked; answers resolve :meth:`request`)."""
+        frame: Frame = json.loads(await self.socket.recv())
+        if frame.get("type") in ("event", "snapshot", "turn", "hand_over") and "n" in frame:
+            key = str(frame["table"])
+            self.last[key] = max(self.last.get(key, 0), frame["n"])
+        answer = (
+            self._answers.pop(frame.get("id", -1), None)
+            if frame.get("type") in ("ack", "error")
+            else None
+        )
+        if answer is not None and not answer.done():
+            answer.set_result(frame)
+        return frame
+
+    def __aiter__(self) -> AsyncIterator[Frame]:
+        return self._frames()
+
+    async def _frames(self) -> AsyncIterator[Frame]:
+        while True:
+            yield await self.recv()
+
+    async def request(self, message: Frame) -> asyncio.Future[Frame]:
+        """Send a message with a fresh ``id``; the future of its ``ack`` or ``error``.
+
+        The future resolves while frames are being read (:meth:`recv`).
+        """
+        message_id = next(self._ids)
+        future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        self._answers[message_id] = future
+        await self.send({**message, "id": message_id})
+        return future
+
+    async def act(self, action: str) -> asyncio.Future[Frame]:
+        """Send an action in text form; the future of its answer."""
+        return await self.request({"type": "act", "action": action})
+
+
+def _session(body: Any) -> ClientSession:
+    user = body["user"]
+    return ClientSession(body["token"], user["id"], user["name"], user["coins"])

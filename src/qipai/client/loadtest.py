@@ -1,0 +1,257 @@
+"""``qipai loadtest``: N bot clients play real hands through a running hall over real sockets.
+
+Each client signs in as a guest, joins the room, and plays whatever its ``turn`` frames
+allow, choosing at random among the legal actions (seeded per client).  After the
+duration it asks to leave and finishes the hand it is in.  Measured:
+
+- ``hands``: distinct hands that ended (``hand_over``) at the clients' tables;
+- ``actions``: actions sent; ``errors``: ``error`` frames received;
+- ``latency_ms``: from sending an action to receiving the first event frame after it (the
+  broadcast of that action, since a table applies one thing at a time), p50 / p90 / p99;
+- ``coins_conserved``: for every client, the coins the server reports at the end equal
+  the coins at the start plus the sum of the client's results in its ``hand_over`` frames,
+  and every hand's results plus its rake and fees sum to zero;
+- ``rss_per_client_kib``: the server's memory growth with every client connected, per
+  client (from ``GET /api/stats``).
+
+The last line printed is one JSON object with all of these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .autoplay import AutoPlayer
+from .connection import Connection, Frame, HallClient
+
+FINISH_SECONDS = 90.0
+"""How long a client may take, after the duration, to finish its hand and leave."""
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    """What one load run does."""
+
+    url: str
+    clients: int
+    duration: float
+    game: str | None = None
+    rules: str | None = None
+    seed: int = 0
+
+
+@dataclass
+class ClientStats:
+    """What one client saw."""
+
+    actions: int = 0
+    errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    hands: dict[str, Frame] = field(default_factory=dict)
+    start_coins: int = 0
+    end_coins: int = 0
+    net: int = 0
+    failed: str | None = None
+
+
+@dataclass
+class _Play:
+    conn: Connection
+    rng: random.Random
+    stats: ClientStats
+    seat: dict[str, int] = field(default_factory=dict)
+    auto: AutoPlayer = field(init=False)
+    sent_at: float | None = None
+    leaving: bool = False
+
+    def __post_init__(self) -> None:
+        self.auto = AutoPlayer(self.rng.choice)
+
+
+async def choose_room(hall: HallClient, game: str | None, rules: str | None) -> str:
+    """The first room of ``game`` and ``rules`` (default: Dou Dizhu ``yifa``)."""
+    rooms = await hall.request("GET", "/api/rooms")
+    game = game or "doudizhu"
+    rules = rules or ("yifa" if game else None)
+    for room in rooms:
+        if room["game"] == game and room["rules"] == rules:
+            return str(room["id"])
+    raise SystemExit(f"no room of {game} / {rules} in this hall")
+
+
+async def run_client(
+    config: LoadConfig, room: str, number: int, ready: asyncio.Event, stop_at: float
+) -> ClientStats:
+    """One client's whole life: sign in, play until ``stop_at``, leave."""
+    stats = ClientStats()
+    async with HallClient(config.url, timeout=120) as hall:
+        try:
+            session = await hall.guest()
+            stats.start_coins = session.coins
+            async with hall.connect(session.token) as conn:
+                await ready.wait()
+                await conn.send({"type": "join", "room": room})
+                play = _Play(conn, random.Random(config.seed * 1_000_003 + number), stats)
+                await _play(play, stop_at)
+            stats.end_coins = (await hall.me(session.token))["coins"]
+        except Exception as error:  # a client failing is a result, not a crash of the tool
+            stats.failed = f"{type(error).__name__}: {error}"
+    return stats
+
+
+async def _play(play: _Play, stop_at: float) -> None:
+    deadline = stop_at + FINISH_SECONDS
+    while True:
+        if not play.leaving and time.time() >= stop_at:
+            play.leaving = True
+            await play.conn.send({"type": "leave"})
+        timeout = max(0.1, (stop_at if not play.leaving else deadline) - time.time())
+        try:
+            async with asyncio.timeout(timeout):
+                frame = await play.conn.recv()
+        except TimeoutError:
+            if play.leaving:
+                raise
+            continue
+        if await _on_frame(play, frame):
+            return
+
+
+async def _on_frame(play: _Play, frame: Frame) -> bool:
+    """Handle one frame; whether the client is done."""
+    kind = frame.get("type")
+    stats = play.stats
+    if kind == "event" and play.sent_at is not None:
+        stats.latencies.append(time.perf_counter() - play.sent_at)
+        play.sent_at = None
+    elif kind == "snapshot":
+        play.seat[str(frame["table"])] = frame["seat"]
+    reply = play.auto.on_frame(frame)
+    if reply is not None and reply["type"] == "act":
+        play.sent_at = time.perf_counter()
+        stats.actions += 1
+        await play.conn.act(reply["action"])
+    elif reply is not None:
+        await play.conn.send(reply)
+    if kind == "error":
+        stats.errors += 1
+        stats.error_codes[frame["code"]] = stats.error_codes.get(frame["code"], 0) + 1
+    elif kind == "hand_over":
+        stats.hands[frame["hand"]] = frame
+        seat = play.seat.get(str(frame["table"]))
+        if seat is not None:
+            stats.net += frame["result"][seat]
+    elif kind == "left":
+        return True
+    elif kind == "queued" and play.leaving:
+        await play.conn.send({"type": "leave"})
+    return False
+
+
+async def run(config: LoadConfig) -> dict[str, Any]:
+    """Run the load; the summary."""
+    async with HallClient(config.url) as hall:
+        room = await choose_room(hall, config.game, config.rules)
+        before = await hall.request("GET", "/api/stats")
+        ready = asyncio.Event()
+        started = time.time()
+        stop_at = started + config.duration + 5
+        tasks = [
+            asyncio.create_task(run_client(config, room, number, ready, stop_at))
+            for number in range(config.clients)
+        ]
+        await _wait_connected(hall, before["connections"] + config.clients, started + 60)
+        connected = await hall.request("GET", "/api/stats")
+        ready.set()
+        began = time.time()
+        results = await asyncio.gather(*tasks)
+        elapsed = time.time() - began
+    return summarise(
+        config, room=room, results=results, elapsed=elapsed, before=before, connected=connected
+    )
+
+
+async def _wait_connected(hall: HallClient, target: int, give_up: float) -> None:
+    while time.time() < give_up:
+        stats = await hall.request("GET", "/api/stats")
+        if stats["connections"] >= target:
+            return
+        await asyncio.sleep(0.2)
+
+
+def summarise(
+    config: LoadConfig,
+    *,
+    room: str,
+    results: list[ClientStats],
+    elapsed: float,
+    before: dict[str, Any],
+    connected: dict[str, Any],
+) -> dict[str, Any]:
+    """The one JSON object a run prints last."""
+    hands: dict[str, Frame] = {}
+    for stats in results:
+        hands.update(stats.hands)
+    latencies = sorted(ms for stats in results for ms in stats.latencies)
+    balanced = all(
+        sum(frame["result"]) + sum(frame.get("rake", ())) + sum(frame.get("fees", ())) == 0
+        for frame in hands.values()
+        if frame.get("coins", True)
+    )
+    per_client = all(s.failed or s.end_coins == s.start_coins + s.net for s in results)
+    grown = connected["rss_bytes"] - before["rss_bytes"]
+    return {
+        "room": room,
+        "clients": config.clients,
+        "duration_s": round(elapsed, 1),
+        "hands": len(hands),
+        "hands_per_s": round(len(hands) / elapsed, 2) if elapsed else 0.0,
+        "actions": sum(s.actions for s in results),
+        "actions_per_s": round(sum(s.actions for s in results) / elapsed, 1) if elapsed else 0.0,
+        "latency_ms": _percentiles(latencies),
+        "errors": sum(s.errors for s in results),
+        "error_codes": _merged(s.error_codes for s in results),
+        "failed_clients": sum(1 for s in results if s.failed),
+        "first_failure": next((s.failed for s in results if s.failed), None),
+        "coins_conserved": balanced and per_client,
+        "rss_per_client_kib": round(grown / 1024 / max(1, config.clients), 1),
+        "server_rss_mib": round(connected["rss_bytes"] / 2**20, 1),
+    }
+
+
+def _merged(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for count in counts:
+        for code, number in count.items():
+            total[code] = total.get(code, 0) + number
+    return total
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float | None]:
+    if not seconds:
+        return {"p50": None, "p90": None, "p99": None, "max": None}
+
+    def at(q: float) -> float:
+        return round(seconds[min(len(seconds) - 1, int(q * len(seconds)))] * 1000, 2)
+
+    return {
+        "p50": round(statistics.median(seconds) * 1000, 2),
+        "p90": at(0.9),
+        "p99": at(0.99),
+        "max": round(seconds[-1] * 1000, 2),
+    }
+
+
+def main(config: LoadConfig) -> int:
+    """Run, print the summary as the last line; exit 1 on errors or unconserved coins."""
+    summary = asyncio.run(run(config))
+    print(json.dumps(summary, ensure_ascii=False))
+    return 0 if summary["coins_conserved"] and not summary["failed_clients"] else 1

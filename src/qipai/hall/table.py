@@ -1,0 +1,686 @@
+"""A table 牌桌: one room's seats playing hands, sans-I/O (STYLE.md item 9).
+
+A :class:`Table` is driven by calls that each carry the time ``now`` (seconds on the
+caller's clock): :meth:`~Table.start_hand`, :meth:`~Table.act`, :meth:`~Table.set_trustee`,
+:meth:`~Table.escape`, :meth:`~Table.disconnect`, :meth:`~Table.reconnect` and
+:meth:`~Table.tick` (call it when :meth:`~Table.deadline` is reached).  What each seat
+must be told comes out of :meth:`~Table.drain` as :class:`Outbound` frames, plain
+JSON-able dicts (``docs/hall.md``, "Tables").  The table reads no clock, touches no socket
+and no database; a call that raises an :class:`~qipai.errors.IllegalActionError` or
+:class:`~qipai.errors.InvalidActionError` has changed nothing and produced no frame.
+
+Events are numbered per table, from 1, over all its hands.  Each human seat receives every
+number once: the event if :meth:`visible_to` it, else ``{"hidden": true}`` in its place.
+Bots receive nothing.  The last :data:`HISTORY_LIMIT` entries (events and the public
+``hand_start`` / ``hand_over`` frames) are kept for :meth:`~Table.frames_since`.
+
+>>> import random
+>>> from qipai.hall.rooms import default_rooms
+>>> room = {r.id: r for r in default_rooms()}["zhajinhua-yifa"]
+>>> seats = [SeatInfo("ann", "Ann", 500)] + [SeatInfo(None, f"bot{i}", 500) for i in range(4)]
+>>> table = Table(room, 1, seats, now=0.0, bot_delay=1.0, rng=random.Random(1))
+>>> table.start_hand("h1", seed=42, now=0.0)
+>>> [f.frame["type"] for f in table.drain()][:3]
+['hand_start', 'event', 'event']
+>>> while table.deadline() is not None:
+...     table.tick(table.deadline())
+>>> table.is_over, sum(table.outcome.settlement.net) + table.outcome.settlement.house
+(True, 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.coins import Settlement, settle
+from qipai.hall.engines import Engine, HandSetup, engine_for
+from qipai.hall.records import HandRecord, commitment, record_hand
+from qipai.hall.rooms import Room
+from qipai.hall.wire import action_text, event_json, view_json
+
+HISTORY_LIMIT = 1024
+"""Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
+than any hand produces, so a player who drops during a hand can always be replayed to."""
+DEAL_STEP_SECONDS = 1.0
+"""Default seconds between the steps of a paced Dou Dizhu deal (明牌 windows)."""
+
+Frame = dict[str, Any]
+"""One JSON-able message to a player (``docs/hall.md``, "Tables")."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat."""
+
+    player: str | None
+    """The player's id, or ``None`` for a bot."""
+    name: str
+    """The name shown at the table."""
+    balance: int
+    """Coins held before the next hand (updated by the table after each hand)."""
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat."""
+        return self.player is None
+
+
+@dataclass(frozen=True, slots=True)
+class Outbound:
+    """One frame for one seat (the caller maps the seat to its player's connections)."""
+
+    seat: int
+    """The recipient seat (always a human's)."""
+    frame: Frame
+    """The message; read-only (frames may share their nested values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """A finished (or voided) hand: what the ledger and the history need."""
+
+    hand_id: str
+    """The caller's id of the hand."""
+    room_id: str
+    """The room's id."""
+    game: str
+    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    rules: str
+    """The preset's name."""
+    seats: tuple[str | None, ...]
+    """Each seat's player id (``None`` = a bot)."""
+    seed: int
+    """The hand's seed, revealed now."""
+    commitment: str
+    """The commitment published before the hand."""
+    record: HandRecord | None
+    """The replayable record (:func:`~qipai.hall.records.record_hand`); ``None`` for a
+    voided hand, or a room whose numbers differ from its preset's (records replay presets)."""
+    settlement: Settlement
+    """Coins per seat (:func:`~qipai.hall.coins.settle`); all zero when voided."""
+    winners: tuple[int, ...]
+    """The seats that won (none after a Dou Dizhu escape or a void)."""
+    escaper: int | None
+    """The seat that escaped, if any (in yifa, jj, Zha Jin Hua and Showhand the hand then
+    went on with that seat in 托管)."""
+    balances: tuple[int, ...]
+    """Each seat's coins before the hand."""
+    voided: bool = False
+    """The hand was abandoned (:data:`~qipai.hall.engines.MAX_DEALS` redeals): no result."""
+
+
+@dataclass(slots=True)
+class _Seat:
+    """What the table knows of a seat beyond the hand."""
+
+    trustee: bool = False
+    connected: bool = True
+    away_since: float | None = None
+    escaped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One history entry: a numbered event, or a public frame sent after event ``n``."""
+
+    n: int
+    event: Any = None
+    data: dict[str, Any] = field(default_factory=dict)
+    frame: Frame | None = None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_seats(room: Room, seats: Sequence[SeatInfo]) -> None:
+    if len(seats) != room.seats:
+        raise InvalidActionError("bad_seats", f"room {room.id!r} has {room.seats} seats")
+    for seat in seats:
+        if not isinstance(seat, SeatInfo) or not _is_int(seat.balance) or seat.balance < 0:
+            raise InvalidActionError("bad_seats", f"a seat is a SeatInfo, balance >= 0: {seat!r}")
+
+
+class Table:
+    """One table of ``room``: its seats, its current hand, its clock and its frames.
+
+    :param number: the table's number (in every frame).
+    :param seats: who sits where (``SeatInfo(None, ...)`` = a bot), fixed for the table.
+    :param now: the time the table is created.
+    :param bot_delay: seconds a bot or a 托管 seat waits before it acts.
+    :param rng: a generator for the table's own choices (the shipped bots draw nothing).
+    :param deal_step: seconds between the steps of a paced Dou Dizhu deal.
+    :raises InvalidActionError: ``bad_seats`` (not one :class:`SeatInfo` per seat of the
+        room, or a negative balance), ``bad_delay``.
+    """
+
+    def __init__(
+        self,
+        room: Room,
+        number: int,
+        seats: Sequence[SeatInfo],
+        *,
+        now: float,
+        bot_delay: float = 0.0,
+        rng: random.Random,
+        deal_step: float = DEAL_STEP_SECONDS,
+    ) -> None:
+        _check_seats(room, seats)
+        if not (bot_delay >= 0 and deal_step >= 0):
+            raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
+        self.room = room
+        """The room."""
+        self.number = number
+        """The table's number."""
+        self.seats: tuple[SeatInfo, ...] = tuple(seats)
+        """Who sits where, with the balances after the last hand."""
+        self.bot_delay = bot_delay
+        """Seconds a bot or 托管 seat waits before it acts."""
+        self.deal_step = deal_step
+        """Seconds between paced deal steps."""
+        self.rng = rng
+        """The table's generator."""
+        self.hand_id: str | None = None
+        """The current (or last) hand's id."""
+        self.commitment: str | None = None
+        """The current (or last) hand's seed commitment."""
+        self.hands_started = 0
+        """Hands started at this table."""
+        self.outcome: HandOutcome | None = None
+        """The last hand's outcome once it is over; ``None`` while a hand runs."""
+        self._engine: Engine = engine_for(room.game)
+        self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
+        self._seat = [_Seat() for _ in seats]
+        self._state: Any = None
+        self._seed = 0
+        self._balances: tuple[int, ...] = ()
+        self._voided = False
+        self._escaper: int | None = None
+        self._since = now
+        self._n = 0
+        self._published = 0
+        self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
+        self._evicted = 0
+        self._out: list[Outbound] = []
+
+    # --- queries ----------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> Any:
+        """The live engine state of the current hand (never send it: views and events
+        only; the table alone may change it)."""
+        return self._state
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is being played."""
+        state = self._state
+        return state is not None and not state.is_terminal and not self._voided
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last hand started is over (``False`` before the first hand)."""
+        return self._state is not None and not self.in_hand
+
+    @property
+    def last_event(self) -> int:
+        """The number of the table's last event (0 before any)."""
+        return self._n
+
+    def deadline(self) -> float | None:
+        """When :meth:`tick` must next be called: the decision time limit, a bot's or
+        托管 seat's move, the end of an absent player's grace, the next deal step;
+        ``None`` when nothing is pending."""
+        times = [t for t in (self._turn_deadline(), *self._grace_ends().values()) if t is not None]
+        return min(times, default=None)
+
+    def _automatic(self, seat: int) -> bool:
+        return self.seats[seat].is_bot or self._seat[seat].trustee
+
+    def _turn_deadline(self) -> float | None:
+        if not self.in_hand:
+            return None
+        actor = self._state.current_player
+        if actor is None:
+            step = self._engine.deal_step(self._state)
+            return None if step is None else self._since + self.deal_step
+        if self._automatic(actor):
+            return self._since + self.bot_delay
+        limit = self._since + self.room.decision_seconds
+        away = self._seat[actor].away_since
+        if self._engine.folds_absent and away is not None:
+            limit = max(limit, away + self.room.grace_seconds)
+        return limit
+
+    def _grace_ends(self) -> dict[int, float]:
+        if not (self.in_hand and self._engine.folds_absent):
+            return {}
+        return {
+            seat: s.away_since + self.room.grace_seconds
+            for seat, s in enumerate(self._seat)
+            if s.away_since is not None and not s.trustee
+        }
+
+    # --- frames -----------------------------------------------------------------------
+
+    def _players(self) -> list[Frame]:
+        return [
+            {
+                "name": info.name,
+                "bot": info.is_bot,
+                "trustee": s.trustee,
+                "connected": s.connected,
+                "escaped": s.escaped,
+            }
+            for info, s in zip(self.seats, self._seat, strict=True)
+        ]
+
+    def _send(self, frame: Frame) -> None:
+        for seat in self._humans:
+            self._out.append(Outbound(seat, frame))
+
+    def _remember(self, entry: _Entry) -> None:
+        history = self._history
+        if len(history) == history.maxlen and history[0].event is not None:
+            self._evicted = history[0].n
+        history.append(entry)
+
+    def _public(self, frame: Frame) -> None:
+        """A frame every seat gets, kept in the history."""
+        self._remember(_Entry(self._n, frame=frame))
+        self._send(frame)
+
+    def _event_frame(self, entry: _Entry, seat: int) -> Frame:
+        frame: Frame = {"type": "event", "table": self.number, "n": entry.n}
+        if entry.event.visible_to(seat):
+            frame["event"] = entry.data
+        else:
+            frame["hidden"] = True
+        return frame
+
+    def _publish(self) -> None:
+        """Number the hand's new events and send each seat its frame of each."""
+        events = self._state.events
+        for event in events[self._published :]:
+            self._n += 1
+            entry = _Entry(self._n, event, event_json(event))
+            self._remember(entry)
+            for seat in self._humans:
+                self._out.append(Outbound(seat, self._event_frame(entry, seat)))
+        self._published = len(events)
+
+    def _turn_frame(self, seat: int, players: list[Frame] | None = None) -> Frame:
+        state = self._state
+        actor = state.current_player
+        frame: Frame = {
+            "type": "turn",
+            "table": self.number,
+            "n": self._n,
+            "seat": actor,
+            "deadline": self._turn_deadline(),
+            "players": self._players() if players is None else players,
+        }
+        actions = [action_text(a) for a in self._engine.actions(state, seat)]
+        if seat == actor:
+            frame["legal"] = actions
+        elif actions:
+            frame["options"] = actions
+        return frame
+
+    def _flush(self) -> None:
+        """After a change: the new events, then the hand's end or everyone's turn frame."""
+        if self._state is None:
+            return
+        self._publish()
+        if self.outcome is None and not self.in_hand:
+            self._finish()
+        elif self.in_hand:
+            players = self._players()
+            for seat in self._humans:
+                self._out.append(Outbound(seat, self._turn_frame(seat, players)))
+
+    def drain(self) -> list[Outbound]:
+        """The frames produced since the last drain, in order (one per recipient seat)."""
+        out, self._out = self._out, []
+        return out
+
+    def snapshot(self, seat: int) -> Frame:
+        """A full resync for ``seat``: its view of the hand (``None`` before the first
+        hand) after event ``n``, the players and the turn's deadline.
+
+        :raises InvalidActionError: ``bad_seat``.
+        """
+        self._check_seat(seat)
+        state = self._state
+        return {
+            "type": "snapshot",
+            "table": self.number,
+            "n": self._n,
+            "seat": seat,
+            "room": self.room.id,
+            "hand": self.hand_id,
+            "commitment": self.commitment,
+            "players": self._players(),
+            "view": None if state is None else view_json(self.room.game, state.view(seat)),
+            "deadline": self._turn_deadline(),
+        }
+
+    def frames_since(self, seat: int, n: int) -> list[Frame] | None:
+        """What ``seat`` missed after event ``n``: each later event (or its placeholder)
+        and the ``hand_start`` / ``hand_over`` frames sent from then on, in order, then
+        the current turn frame while a hand runs.  ``None`` when ``n`` is not a number
+        this table has reached or is older than the history: send :meth:`snapshot`.
+
+        :raises InvalidActionError: ``bad_seat``.
+        """
+        self._check_seat(seat)
+        if not _is_int(n) or not self._evicted <= n <= self._n:
+            return None
+        frames: list[Frame] = []
+        for entry in self._history:
+            if entry.event is not None and entry.n > n:
+                frames.append(self._event_frame(entry, seat))
+            elif entry.frame is not None and entry.n >= n:
+                frames.append(entry.frame)
+        if self.in_hand:
+            frames.append(self._turn_frame(seat))
+        return frames
+
+    # --- checks -----------------------------------------------------------------------
+
+    def _check_seat(self, seat: object) -> None:
+        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.seats)
+        if not valid:
+            raise InvalidActionError("bad_seat", f"a seat is 0-{len(self.seats) - 1}: {seat!r}")
+
+    def _check_human(self, seat: int) -> _Seat:
+        self._check_seat(seat)
+        if self.seats[seat].is_bot:
+            raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
+        return self._seat[seat]
+
+    def _check_in_hand(self) -> Any:
+        if self._state is None:
+            raise IllegalActionError("no_hand", "no hand has started at this table")
+        if not self.in_hand:
+            raise IllegalActionError("hand_over", "the hand is over")
+        return self._state
+
+    # --- changing the hand ------------------------------------------------------------
+
+    def _apply(self, action: Any, seat: int | None, now: float) -> None:
+        """Apply one action (the engine validates it first); restart the decision clock
+        when the player to act acted or the turn moved."""
+        state = self._state
+        before = state.current_player
+        state.apply(action, seat)
+        if seat is None or seat == before or state.current_player != before:
+            self._since = now
+        if self._engine.is_stalled(state):
+            self._voided = True
+
+    def _enter_trustee(self, seat: int, now: float) -> None:
+        self._seat[seat].trustee = True
+        if self.in_hand:
+            before = self._state.current_player
+            self._engine.enter_trustee(self._state, seat)
+            if self._state.current_player != before:
+                self._since = now
+
+    def _leave_trustee(self, seat: int, now: float) -> None:
+        self._seat[seat].trustee = False
+        if self.in_hand:
+            self._engine.leave_trustee(self._state, seat)
+            if self._state.current_player == seat:
+                self._since = now  # a fresh decision time
+
+    def start_hand(self, hand_id: str, seed: int, now: float) -> None:
+        """Deal a new hand from ``seed`` (drawn by the caller from :mod:`secrets`).
+
+        Sends a ``hand_start`` frame with the seed's commitment, then the hand's events.
+        The seats keep their 托管 and connection state from the last hand.
+
+        :raises InvalidActionError: ``bad_hand`` (``hand_id`` not a non-empty string),
+            ``bad_seed``.
+        :raises IllegalActionError: ``hand_in_progress``, ``not_enough_coins`` (a seat
+            below the room's minimum).
+        """
+        if self.in_hand:
+            raise IllegalActionError("hand_in_progress", "the hand in progress is not over")
+        if not isinstance(hand_id, str) or not hand_id:
+            raise InvalidActionError("bad_hand", f"a hand id is a non-empty string: {hand_id!r}")
+        published = commitment(seed)
+        for seat, info in enumerate(self.seats):
+            if info.balance < self.room.min_coins:
+                raise IllegalActionError(
+                    "not_enough_coins", f"seat {seat} holds {info.balance} < {self.room.min_coins}"
+                )
+        balances = tuple(info.balance for info in self.seats)
+        setup = HandSetup(seed, balances, self.hands_started, self._state)
+        state = self._engine.new_hand(self.room, setup)
+        self._state, self._seed, self._balances = state, seed, balances
+        self.hand_id, self.commitment, self.outcome = hand_id, published, None
+        self._voided, self._escaper, self._published = False, None, 0
+        self.hands_started += 1
+        for s in self._seat:
+            s.escaped = False
+        self._public(self._hand_start_frame())
+        for seat, s in enumerate(self._seat):
+            if s.trustee:
+                self._engine.enter_trustee(state, seat)
+        self._since = now
+        self._flush()
+
+    def _hand_start_frame(self) -> Frame:
+        return {
+            "type": "hand_start",
+            "table": self.number,
+            "n": self._n,
+            "room": self.room.id,
+            "hand": self.hand_id,
+            "hand_number": self.hands_started - 1,
+            "commitment": self.commitment,
+            "players": self._players(),
+        }
+
+    def act(self, seat: int, text: str, now: float) -> None:
+        """``seat`` plays ``text`` (an action's text form), on its turn or out of turn
+        where the game allows (Dou Dizhu 明牌, Zha Jin Hua 自动跟注).
+
+        Due timers are not run first: call :meth:`tick` when :meth:`deadline` passes.
+
+        :raises InvalidActionError: ``bad_seat``, ``bad_action``.
+        :raises IllegalActionError: ``no_hand``, ``hand_over``, ``bot_seat``, ``escaped``,
+            ``in_trustee`` (cancel 托管 first), ``not_a_move`` (``trustee``/``escape``:
+            use :meth:`set_trustee` / :meth:`escape`), or the engine's code
+            (``not_your_turn``, ``illegal_move``, ``bid_too_low``, ``cannot_afford``...).
+        """
+        self._check_seat(seat)
+        action = self._engine.parse(text)
+        self._check_in_hand()
+        status = self._check_human(seat)
+        if status.escaped:
+            raise IllegalActionError("escaped", f"seat {seat} has left the hand")
+        if status.trustee:
+            raise IllegalActionError("in_trustee", f"seat {seat} is in 托管: cancel it first")
+        if self._engine.is_command(action):
+            raise IllegalActionError("not_a_move", f"{text!r} is a table command, not a move")
+        self._apply(action, seat, now)
+        self._flush()
+
+    def set_trustee(self, seat: int, on: bool, now: float) -> None:
+        """托管 (``on``) or 解除托管 for ``seat``; setting it to what it is does nothing.
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``bot_seat``, ``escaped`` (an escaper stays in 托管).
+        """
+        status = self._check_human(seat)
+        if status.trustee == bool(on):
+            return
+        if status.escaped:
+            raise IllegalActionError("escaped", f"seat {seat} has left the hand")
+        if on:
+            self._enter_trustee(seat, now)
+        else:
+            self._leave_trustee(seat, now)
+        self._flush()
+
+    def escape(self, seat: int, now: float) -> None:
+        """逃跑: ``seat`` leaves the hand on purpose, with the preset's penalty.
+
+        Dou Dizhu caishen, huanle, zhengtu: the hand ends, priced by the engine.  yifa, jj,
+        Zha Jin Hua and Showhand: the seat is played in 托管 to the end (which folds in Zha
+        Jin Hua and Showhand), at once if it is its turn.
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``no_hand``, ``hand_over``, ``bot_seat``, ``escaped``.
+        """
+        self._check_seat(seat)
+        state = self._check_in_hand()
+        status = self._check_human(seat)
+        if status.escaped:
+            raise IllegalActionError("escaped", f"seat {seat} has left the hand")
+        ended = self._engine.escape(state, seat)
+        status.escaped, self._escaper = True, seat
+        if not ended:
+            if not status.trustee:
+                self._enter_trustee(seat, now)
+            if self.in_hand and state.current_player == seat:
+                self._apply(self._engine.trustee_action(state, seat), seat, now)
+        self._flush()
+
+    def disconnect(self, seat: int, now: float) -> None:
+        """``seat``'s player is gone (no connection left).  Dou Dizhu: 托管 at once; Zha
+        Jin Hua, Showhand: 托管 (fold) when he is not back after ``room.grace_seconds``.
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``bot_seat``.
+        """
+        status = self._check_human(seat)
+        if not status.connected:
+            return
+        status.connected, status.away_since = False, now
+        if not self._engine.folds_absent and not status.trustee:
+            self._enter_trustee(seat, now)
+        self._flush()
+
+    def reconnect(self, seat: int, now: float) -> None:
+        """``seat``'s player is back: 托管 ends (unless he escaped).  Send him
+        :meth:`frames_since` or :meth:`snapshot`.
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``bot_seat``.
+        """
+        status = self._check_human(seat)
+        if status.connected:
+            return
+        status.connected, status.away_since = True, None
+        if status.trustee and not status.escaped:
+            self._leave_trustee(seat, now)
+        self._flush()
+
+    # --- the clock --------------------------------------------------------------------
+
+    def _next_due(self) -> tuple[float, int, int | None] | None:
+        """The earliest pending timer: (time, 0 = grace end / 1 = turn, seat)."""
+        due: list[tuple[float, int, int | None]] = [
+            (t, 0, seat) for seat, t in self._grace_ends().items()
+        ]
+        turn = self._turn_deadline()
+        if turn is not None:
+            due.append((turn, 1, self._state.current_player))
+        return min(due, key=lambda d: (d[0], d[1]), default=None)
+
+    def _fire(self, when: float, kind: int, seat: int | None) -> None:
+        state = self._state
+        if kind == 0 and seat is not None:
+            self._enter_trustee(seat, when)
+            return
+        if seat is None:
+            self._apply(self._engine.deal_step(state), None, when)
+            return
+        if self.seats[seat].is_bot:
+            self._apply(self._engine.bot_action(state, seat), seat, when)
+            return
+        if not self._seat[seat].trustee:  # the decision time ran out
+            self._enter_trustee(seat, when)
+        if self.in_hand and state.current_player == seat:
+            self._apply(self._engine.trustee_action(state, seat), seat, when)
+
+    def tick(self, now: float) -> None:
+        """Apply everything due at ``now``, in time order: decision timeouts (the seat
+        enters 托管 and its 托管 action is played), bot and 托管 moves, grace ends, deal
+        steps.  Each timer restarts from the time it was due, so a late tick catches up.
+        With nothing due it does nothing (and sends no frame)."""
+        fired = False
+        while (due := self._next_due()) is not None and due[0] <= now:
+            self._fire(*due)
+            fired = True
+        if fired:
+            self._flush()
+
+    # --- the end of a hand ------------------------------------------------------------
+
+    def _finish(self) -> None:
+        state, room = self._state, self.room
+        winners: tuple[int, ...]
+        if self._voided:
+            settlement, record, winners = Settlement.nothing(len(self.seats)), None, ()
+        else:
+            settlement = settle(room, state.returns(), self._balances)
+            record, winners = self._record(), self._engine.winners(state)
+        assert self.hand_id is not None and self.commitment is not None
+        self.outcome = HandOutcome(
+            hand_id=self.hand_id,
+            room_id=room.id,
+            game=room.game,
+            rules=room.rules,
+            seats=tuple(info.player for info in self.seats),
+            seed=self._seed,
+            commitment=self.commitment,
+            record=record,
+            settlement=settlement,
+            winners=winners,
+            escaper=self._escaper,
+            balances=self._balances,
+            voided=self._voided,
+        )
+        self.seats = tuple(
+            dataclasses.replace(info, balance=info.balance + net)
+            for info, net in zip(self.seats, settlement.net, strict=True)
+        )
+        self._public(self._hand_over_frame(self.outcome))
+
+    def _record(self) -> HandRecord | None:
+        try:
+            return record_hand(self.room.game, self._state)
+        except InvalidActionError as error:
+            if error.code != "unreplayable_hand":
+                raise
+            return None
+
+    def _hand_over_frame(self, outcome: HandOutcome) -> Frame:
+        s = outcome.settlement
+        record = None if outcome.record is None else json.loads(outcome.record.to_json())
+        return {
+            "type": "hand_over",
+            "table": self.number,
+            "n": self._n,
+            "hand": outcome.hand_id,
+            "result": list(s.net),
+            "points": list(s.points),
+            "rake": list(s.rake),
+            "fees": list(s.fees),
+            "winners": list(outcome.winners),
+            "escaper": outcome.escaper,
+            "voided": outcome.voided,
+            "seed": str(outcome.seed),
+            "record": record,
+        }

@@ -1,0 +1,292 @@
+"""The ASGI application: the HTTP JSON API, the WebSocket endpoint, and the hall's life.
+
+:func:`create_app` builds a Starlette app from a :class:`ServerConfig`.  On start it opens
+the store (creating and migrating the database), voids the hands a crash interrupted, and
+starts matchmaking; ``GET /healthz`` answers 200 from then on.  The routes are listed in
+``docs/api.md``; every error is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.hall.levels import level_for
+from qipai.hall.records import HandRecord, verify
+from qipai.hall.rooms import Room, default_rooms
+from qipai.hall.table import DEAL_STEP_SECONDS
+from qipai.store import Store
+
+from .accounts import Accounts, Session, SignedIn
+from .auth import Passwords
+from .bus import LocalBus
+from .connection import Connection
+from .hall import Database, HallService
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 4096
+"""Largest request body accepted by the JSON API."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything ``qipai serve`` decides."""
+
+    db_url: str | None = None
+    """The database URL; ``None``: SQLite in the user's data folder."""
+    rooms: tuple[Room, ...] = field(default_factory=default_rooms)
+    """The rooms (the shipped defaults unless a config file names others)."""
+    bot_delay: float = 1.0
+    """Seconds a bot takes to act (0 in tests and load runs)."""
+    deal_step: float = DEAL_STEP_SECONDS
+    """Seconds between the steps of a paced Dou Dizhu deal (明牌 windows)."""
+    passwords: Passwords = field(default_factory=Passwords)
+    """Password hashing and session lifetime."""
+
+
+@dataclass
+class _Services:
+    db: Database
+    hall: HallService
+    accounts: Accounts
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The hall as an ASGI app."""
+    config = config or ServerConfig()
+    services: dict[str, _Services] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store.open(config.db_url)
+        db = Database(store)
+        hall = HallService(
+            db, config.rooms, LocalBus(), bot_delay=config.bot_delay, deal_step=config.deal_step
+        )
+        await hall.start()
+        services["live"] = _Services(db, hall, Accounts(db, config.passwords))
+        app.state.hall = hall
+        try:
+            yield
+        finally:
+            services.clear()
+            await hall.stop()
+            db.close()
+            store.close()
+
+    def live() -> _Services:
+        found = services.get("live")
+        if found is None:
+            raise IllegalActionError("not_ready", "the hall is starting")
+        return found
+
+    routes = _routes(live)
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute]:
+    async def healthz(request: Request) -> Response:
+        ready = "live" in _peek(live)
+        return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
+
+    async def register(request: Request) -> Response:
+        body = await _body(request)
+        return _session(await live().accounts.register(body.get("name"), body.get("password")))
+
+    async def sign_in(request: Request) -> Response:
+        body = await _body(request)
+        return _session(await live().accounts.sign_in(body.get("name"), body.get("password")))
+
+    async def guest(request: Request) -> Response:
+        return _session(await live().accounts.guest())
+
+    async def sign_out(request: Request) -> Response:
+        await live().accounts.sign_out(_token(request))
+        return JSONResponse({"ok": True})
+
+    async def me(request: Request) -> Response:
+        user = await _user(live(), request)
+        profile = await live().db.run(live().db.store.profile, user.id)
+        level = level_for(profile.wins)
+        return JSONResponse(
+            {
+                "id": profile.id,
+                "name": profile.name,
+                "coins": profile.coins,
+                "points": profile.points,
+                "hands": profile.hands,
+                "wins": profile.wins,
+                "level": {"title": level.title, "rank": level.rank, "next_wins": level.next_wins},
+            }
+        )
+
+    async def rooms(request: Request) -> Response:
+        return JSONResponse([_room_json(entry.room) for entry in live().hall.rooms.values()])
+
+    async def history(request: Request) -> Response:
+        user = await _user(live(), request)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        before = request.query_params.get("before")
+        rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
+        return JSONResponse([_plain(row) for row in rows])
+
+    async def hand(request: Request) -> Response:
+        hand_id = request.path_params["hand"]
+        text = await live().db.run(live().db.store.hand_record, hand_id)
+        if text is None:
+            raise InvalidActionError("unknown_hand", f"no finished hand {hand_id!r}")
+        record = HandRecord.from_json(text)
+        check = verify(record)
+        return JSONResponse(
+            {"record": json.loads(text), "verified": check.ok, "reason": check.reason}
+        )
+
+    async def leaderboard(request: Request) -> Response:
+        by = request.query_params.get("by", "coins")
+        limit = _int_param(request, "limit", 20, 1, 100)
+        rows = await live().db.run(live().db.store.leaderboard, by, limit=limit)
+        return JSONResponse([_plain(row) for row in rows])
+
+    async def stats(request: Request) -> Response:
+        hall = live().hall
+        return JSONResponse(
+            {
+                "connections": hall.connections,
+                "players": len(hall.players),
+                "tables": len(hall.runners),
+                "hands_settled": hall.hands_settled,
+                "rss_bytes": resident_bytes(),
+            }
+        )
+
+    async def websocket(socket: WebSocket) -> None:
+        services = _peek(live).get("live")
+        if services is None:
+            await socket.close(1013)
+            return
+        await Connection(socket, services.hall, services.accounts).serve()
+
+    def api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
+        return Route(path, _errors_as_json(endpoint), methods=methods)
+
+    return [
+        Route("/healthz", healthz),
+        api("/api/register", register, ["POST"]),
+        api("/api/login", sign_in, ["POST"]),
+        api("/api/guest", guest, ["POST"]),
+        api("/api/logout", sign_out, ["POST"]),
+        api("/api/me", me, ["GET"]),
+        api("/api/rooms", rooms, ["GET"]),
+        api("/api/history", history, ["GET"]),
+        api("/api/hands/{hand}", hand, ["GET"]),
+        api("/api/leaderboard", leaderboard, ["GET"]),
+        api("/api/stats", stats, ["GET"]),
+        WebSocketRoute("/ws", websocket),
+    ]
+
+
+def _peek(live: Callable[[], _Services]) -> dict[str, _Services]:
+    try:
+        return {"live": live()}
+    except GameError:
+        return {}
+
+
+_STATUS = {"bad_token": 401, "bad_credentials": 401, "not_ready": 503, "unknown_hand": 404}
+
+
+def _errors_as_json(endpoint: Endpoint) -> Endpoint:
+    async def guarded(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except GameError as error:
+            status = _STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
+            return JSONResponse({"error": error.code, "message": error.message}, status)
+
+    return guarded
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise InvalidActionError("bad_json", "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise InvalidActionError("bad_json", "the body is a JSON object")
+    return body
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise IllegalActionError("bad_token", "send Authorization: Bearer TOKEN")
+    return token.strip()
+
+
+async def _user(services: _Services, request: Request) -> SignedIn:
+    user = await services.accounts.user_for_token(_token(request))
+    if user is None:
+        raise IllegalActionError("bad_token", "unknown or expired session")
+    return user
+
+
+def _session(session: Session) -> Response:
+    return JSONResponse(
+        {
+            "token": session.token,
+            "expires_at": session.expires_at.isoformat(),
+            "user": {"id": session.user.id, "name": session.user.name, "coins": session.user.coins},
+        }
+    )
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise InvalidActionError("bad_parameter", f"{name} is an integer {low}..{high}")
+    return int(raw)
+
+
+def _room_json(room: Room) -> dict[str, Any]:
+    return dataclasses.asdict(room)
+
+
+def _plain(row: Any) -> dict[str, Any]:
+    data = dataclasses.asdict(row)
+    return {
+        key: value.isoformat() if hasattr(value, "isoformat") else value
+        for key, value in data.items()
+    }
+
+
+def resident_bytes() -> int:
+    """The process's resident memory now (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")

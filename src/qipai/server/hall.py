@@ -1,0 +1,392 @@
+"""The running hall: rooms, their queues, the tables in play, and the database behind them.
+
+:class:`HallService` is what the connections talk to.  It keeps one
+:class:`~qipai.hall.matchmaking.Lobby` per room, a matchmaking task that seats waiting
+players (bots filling seats where the room allows, after its wait), and one
+:class:`~qipai.server.tables.TableRunner` per table.  Every hand is written to the store
+before it is dealt (with the commitment of its seed) and settled in one transaction when it
+ends; a hand still marked in play when the process starts is voided
+(本局游戏将自动取消，输赢结果无效).  After every hand the table's players wait again and are
+regrouped with everyone else waiting (分组规则), except those leaving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, TypeVar
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall import matchmaking
+from qipai.hall.records import SEED_BITS, commitment
+from qipai.hall.rooms import Room, check_join
+from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, SeatInfo, Table
+from qipai.store import HandSettlement, HandStart, Store
+
+from .bus import Bus, Frame
+from .tables import Act, Command, Escape, Presence, SetTrustee, TableRunner
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MATCH_INTERVAL = 0.1
+"""Seconds between two matchmaking passes."""
+BOT_BALANCE_FACTOR = 100
+"""A bot sits down with this many times the room's minimum coins (at least 100,000)."""
+
+
+@dataclass
+class Player:
+    """A signed-in player as the hall knows him."""
+
+    user: int
+    name: str
+    room: str | None = None
+    runner: TableRunner | None = None
+    leaving: bool = False
+
+
+@dataclass
+class _Room:
+    room: Room
+    lobby: matchmaking.Lobby
+
+
+@dataclass(frozen=True)
+class _Seated:
+    entry: _Room
+    seating: matchmaking.Table
+
+
+class Database:
+    """Runs the synchronous store in worker threads, so the event loop never waits on I/O.
+
+    SQLite gets one thread (one writer at a time anyway); PostgreSQL a few.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        threads = 1 if store.dialect == "sqlite" else 4
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qipai-db")
+
+    async def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` in a database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, partial(function, *args, **kwargs))
+
+    def close(self) -> None:
+        """Finish the queued calls and stop the threads."""
+        self._pool.shutdown(wait=True)
+
+
+class HallService:
+    """Rooms, matchmaking and tables of one hall process."""
+
+    def __init__(
+        self,
+        db: Database,
+        rooms: Sequence[Room],
+        bus: Bus,
+        *,
+        bot_delay: float = 1.0,
+        deal_step: float = DEAL_STEP_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.bot_delay = bot_delay
+        self.deal_step = deal_step
+        self.clock = clock
+        self.rooms = {room.id: _Room(room, matchmaking.Lobby(room.seating)) for room in rooms}
+        self.players: dict[int, Player] = {}
+        self.runners: dict[TableRunner, _Seated] = {}
+        """The tables in play, with their room and matchmaking table."""
+        self._rng = random.Random(secrets.randbits(64))
+        self._matcher: asyncio.Task[None] | None = None
+        self.hands_settled = 0
+        self.connections = 0
+        """Open WebSocket connections (signed in)."""
+
+    # --- life ---------------------------------------------------------------------------
+
+    async def start(self) -> list[str]:
+        """Void the hands a previous process left in play, then start matchmaking."""
+        voided = await self.db.run(self.db.store.void_interrupted, _utcnow())
+        if voided:
+            log.warning("voided %d hands interrupted by the last shutdown", len(voided))
+        self._matcher = asyncio.get_running_loop().create_task(self._match_forever())
+        return voided
+
+    async def stop(self) -> None:
+        """Stop matchmaking and wait for the tables in play to finish their hands."""
+        if self._matcher is not None:
+            self._matcher.cancel()
+        tasks = [runner.task for runner in self.runners if runner.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- players ------------------------------------------------------------------------
+
+    def player(self, user: int, name: str) -> Player:
+        """The hall's record of ``user`` (created on first sight)."""
+        player = self.players.get(user)
+        if player is None:
+            player = self.players[user] = Player(user, name)
+        return player
+
+    async def join(self, player: Player, room_id: str) -> None:
+        """Queue ``player`` in a room.
+
+        :raises InvalidActionError: ``unknown_room``.
+        :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
+        """
+        entry = self.rooms.get(room_id)
+        if entry is None:
+            raise InvalidActionError("unknown_room", f"no room {room_id!r}")
+        if player.room is not None:
+            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+        balance = await self.db.run(self.db.store.balance, player.user)
+        check_join(entry.room, balance)
+        if player.room is not None:  # joined meanwhile, from another connection
+            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+        entry.lobby.join(_pid(player.user), self.clock())
+        player.room, player.leaving = room_id, False
+        self.bus.publish(player.user, {"type": "queued", "room": room_id})
+
+    def leave(self, player: Player) -> None:
+        """Stop waiting now, or leave once the hand in play is over.
+
+        :raises IllegalActionError: ``not_in_room``.
+        """
+        if player.room is None:
+            raise IllegalActionError("not_in_room", "not in a room")
+        if player.runner is not None:
+            player.leaving = True
+            self.bus.publish(player.user, {"type": "leaving", "room": player.room})
+            return
+        self.rooms[player.room].lobby.leave(_pid(player.user))
+        self._left(player)
+
+    def _left(self, player: Player) -> None:
+        room, player.room, player.leaving = player.room, None, False
+        self.bus.publish(player.user, {"type": "left", "room": room})
+
+    async def command(self, player: Player, make: Callable[[int], Command]) -> None:
+        """Apply a seat command (built from the player's seat) at his table.
+
+        :raises IllegalActionError: ``not_seated`` or the table's own error.
+        """
+        runner = player.runner
+        if runner is None:
+            raise IllegalActionError("not_seated", "not at a table")
+        await runner.submit(make(runner.seat_of(player.user)))
+
+    async def act(self, player: Player, text: str) -> None:
+        """The player's action in text form."""
+        await self.command(player, lambda seat: Act(seat, text))
+
+    async def trustee(self, player: Player, on: bool) -> None:
+        """托管 on or off."""
+        await self.command(player, lambda seat: SetTrustee(seat, on))
+
+    async def escape(self, player: Player) -> None:
+        """Leave the hand on purpose; the player leaves the room when it is over."""
+        await self.command(player, Escape)
+        player.leaving = True
+
+    def resume(self, player: Player, last: dict[str, int]) -> list[Frame]:
+        """Frames that bring a returning player's view up to date (and mark him present).
+
+        Called synchronously, before the player's new connection subscribes, so that no
+        frame is lost or doubled between the two.
+        """
+        runner = player.runner
+        if runner is None:
+            return [] if player.room is None else [{"type": "queued", "room": player.room}]
+        seat = runner.seat_of(player.user)
+        table = runner.table
+        seen = last.get(str(table.number))
+        frames = None if seen is None else table.frames_since(seat, seen)
+        runner.post(Presence(seat, True))
+        return frames if frames is not None else [table.snapshot(seat)]
+
+    def resync(self, player: Player) -> Frame:
+        """A full snapshot of the player's table.
+
+        :raises IllegalActionError: ``not_seated``.
+        """
+        runner = player.runner
+        if runner is None:
+            raise IllegalActionError("not_seated", "not at a table")
+        return runner.table.snapshot(runner.seat_of(player.user))
+
+    def disconnected(self, player: Player) -> None:
+        """The player's last connection closed: 托管 at his table, or out of the queue."""
+        if player.runner is not None:
+            player.runner.post(Presence(player.runner.seat_of(player.user), False))
+        elif player.room is not None:
+            self.rooms[player.room].lobby.leave(_pid(player.user))
+            player.room = None
+
+    # --- matchmaking --------------------------------------------------------------------
+
+    async def _match_forever(self) -> None:
+        while True:
+            try:
+                await self.match_once()
+            except Exception:  # a bug in one pass must not stop the hall
+                log.exception("matchmaking pass failed")
+            await asyncio.sleep(MATCH_INTERVAL)
+
+    async def match_once(self) -> int:
+        """Seat whoever can be seated now; returns the number of tables started."""
+        started = 0
+        for entry in self.rooms.values():
+            if not entry.lobby.queue:
+                continue
+            for seating in entry.lobby.match(self.clock(), self._rng):
+                await self._open_table(entry, seating)
+                started += 1
+        return started
+
+    async def _open_table(self, entry: _Room, seating: matchmaking.Table) -> None:
+        users = tuple(None if pid is None else int(pid) for pid in seating.seats)
+        balances = await self.db.run(self._balances, entry.room, users)
+        seats = [
+            SeatInfo(None if user is None else _pid(user), self._name(user, seat), balance)
+            for seat, (user, balance) in enumerate(zip(users, balances, strict=True))
+        ]
+        table = Table(
+            entry.room,
+            seating.number,
+            seats,
+            now=self.clock(),
+            bot_delay=self.bot_delay,
+            deal_step=self.deal_step,
+            rng=random.Random(secrets.randbits(64)),
+        )
+        runner = TableRunner(
+            table, users, self.bus, clock=self.clock, start=self._start_hand, finish=self._end_hand
+        )
+        for user in users:
+            if user is not None:
+                self.players[user].runner = runner
+        self.runners[runner] = _Seated(entry, seating)
+        runner.launch().add_done_callback(partial(self._runner_done, runner))
+
+    def _balances(self, room: Room, users: tuple[int | None, ...]) -> list[int]:
+        bot = max(room.min_coins * BOT_BALANCE_FACTOR, 100_000)
+        return [bot if user is None else self.db.store.balance(user) for user in users]
+
+    def _name(self, user: int | None, seat: int) -> str:
+        return f"机器人{seat + 1}" if user is None else self.players[user].name
+
+    async def _start_hand(self, runner: TableRunner) -> None:
+        seed = secrets.randbits(SEED_BITS)
+        hand_id = new_hand_id()
+        table = runner.table
+        entry = self.runners[runner].entry
+        for seat, user in enumerate(runner.users):
+            if user is not None:
+                self.bus.publish(user, table.snapshot(seat))
+        await self.db.run(
+            self.db.store.start_hand,
+            HandStart(
+                id=hand_id,
+                room_id=entry.room.id,
+                game=entry.room.game,
+                rules=entry.room.rules,
+                table=table.number,
+                commitment=commitment(seed),
+                players=runner.users,
+                started_at=_utcnow(),
+            ),
+        )
+        table.start_hand(hand_id, seed, self.clock())
+
+    async def _end_hand(self, runner: TableRunner) -> None:
+        outcome = runner.table.outcome
+        assert outcome is not None
+        if outcome.voided:
+            await self.db.run(self.db.store.void_hand, outcome.hand_id, _utcnow())
+            return
+        await self.db.run(self.db.store.settle_hand, settlement_of(outcome))
+        self.hands_settled += 1
+
+    def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
+        seated = self.runners.pop(runner)
+        entry, seating = seated.entry, seated.seating
+        if task.cancelled() or task.exception() is not None:
+            self._failed(runner, task)
+        seats = runner.table.seats
+        players = [self.players[user] for user in runner.users if user is not None]
+        leaving = [
+            self.players[user]
+            for seat, user in enumerate(runner.users)
+            if user is not None
+            and (
+                self.players[user].leaving
+                or not self.bus.is_connected(user)
+                or seats[seat].balance < entry.room.min_coins
+            )
+        ]
+        entry.lobby.finish(seating, self.clock(), leaving=[_pid(p.user) for p in leaving])
+        for player in players:
+            player.runner = None
+            if player in leaving:
+                self._left(player)
+            else:
+                self.bus.publish(player.user, {"type": "queued", "room": entry.room.id})
+
+    def _failed(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
+        """A table that stopped without settling: its hand is voided, its players told."""
+        hand_id = runner.table.hand_id
+        if not task.cancelled():
+            log.error("table %s failed", runner.table.number, exc_info=task.exception())
+        if hand_id is None:
+            return
+        for user in runner.users:
+            if user is not None:
+                self.bus.publish(user, {"type": "hand_voided", "hand": hand_id})
+        if not task.cancelled():
+            asyncio.get_running_loop().create_task(
+                self.db.run(self.db.store.void_hand, hand_id, _utcnow())
+            )
+
+
+def settlement_of(outcome: HandOutcome) -> HandSettlement:
+    """What the store writes for a finished hand."""
+    settlement = outcome.settlement
+    return HandSettlement(
+        id=outcome.hand_id,
+        net=settlement.net,
+        rake=settlement.rake,
+        fees=settlement.fees,
+        points=settlement.points,
+        winners=outcome.winners,
+        record_json="null" if outcome.record is None else outcome.record.to_json(),
+        ended_at=_utcnow(),
+        escaper=outcome.escaper,
+    )
+
+
+def new_hand_id() -> str:
+    """A unique, time-ordered hand id: 13 hex digits of microseconds, 6 random."""
+    return f"{time.time_ns() // 1000:013x}{secrets.token_hex(3)}"
+
+
+def _pid(user: int) -> str:
+    return str(user)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)

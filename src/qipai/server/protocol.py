@@ -1,0 +1,139 @@
+"""The WebSocket protocol: the closed set of messages a client may send, parsed at the edge.
+
+Every client message is one JSON object with a ``type``; :func:`parse` turns the raw text
+into exactly one of the :data:`ClientMessage` structs or raises
+:class:`~qipai.errors.InvalidActionError` (``too_large``, ``bad_json``, ``bad_message``).
+Nothing past this module ever sees unparsed input.  Messages the server sends are plain
+JSON objects built by the tables (frames, see :mod:`qipai.hall.table`) and by
+:func:`ack`, :func:`error` and friends here.  ``docs/protocol.md`` is the client authors'
+reference.
+
+>>> parse('{"type": "act", "id": 7, "action": "play 33"}')
+Act(id=7, action='play 33')
+>>> parse('{"type": "act", "action": 3}')
+Traceback (most recent call last):
+...
+qipai.errors.InvalidActionError: bad_message: Expected `str`, got `int` - at `$.action`
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from qipai.errors import InvalidActionError
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest client message accepted (bytes of UTF-8); larger ones are refused unread."""
+PROTOCOL = "qipai/1"
+"""The protocol's name and version, sent in :func:`welcome`."""
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    """First message of a connection: who I am and, when coming back, what I last saw.
+
+    ``last`` maps a table number (as text, JSON keys being strings) to the number of the
+    last event received from it; the server replays what was missed or sends a snapshot.
+    """
+
+    token: str
+    last: dict[str, int] = {}
+
+
+class Join(msgspec.Struct, tag="join", forbid_unknown_fields=True):
+    """Wait for a seat in a room (自动撮合)."""
+
+    room: str
+
+
+class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
+    """Stop waiting, or leave the room once the current hand is over."""
+
+
+class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
+    """An action in the hand, in the game's text form (``play 33``, ``bid 3``, ``fold``).
+
+    ``id`` is the client's own number for the message; the answer (``ack`` or ``error``)
+    carries it back.
+    """
+
+    id: int
+    action: str
+
+
+class Trustee(msgspec.Struct, tag="trustee", forbid_unknown_fields=True):
+    """托管 on (``true``) or 解除托管 (``false``)."""
+
+    on: bool
+    id: int = 0
+
+
+class Escape(msgspec.Struct, tag="escape", forbid_unknown_fields=True):
+    """Leave the hand on purpose (逃跑): the preset's penalty applies."""
+
+    id: int = 0
+
+
+class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True):
+    """Ask for a full snapshot of my table (after a gap in the event numbers)."""
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+    """Heartbeat; answered by ``pong`` with the same ``t``."""
+
+    t: float = 0.0
+
+
+ClientMessage = Hello | Join | Leave | Act | Trustee | Escape | Resync | Ping
+"""Everything a client may send."""
+
+_DECODER = msgspec.json.Decoder(ClientMessage)
+
+
+def parse(raw: str | bytes) -> ClientMessage:
+    """One client message from its JSON text.
+
+    :raises InvalidActionError: ``too_large`` over :data:`MAX_MESSAGE_BYTES`, ``bad_json``
+        for text that is not JSON, ``bad_message`` for JSON that is not one of the messages.
+    """
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise InvalidActionError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return _DECODER.decode(data)
+    except msgspec.ValidationError as error:
+        raise InvalidActionError("bad_message", str(error)) from None
+    except msgspec.DecodeError as error:
+        raise InvalidActionError("bad_json", str(error)) from None
+
+
+def welcome(user: int, name: str, coins: int) -> dict[str, Any]:
+    """The answer to a good ``hello``."""
+    return {"type": "welcome", "protocol": PROTOCOL, "user": user, "name": name, "coins": coins}
+
+
+def ack(message_id: int) -> dict[str, Any]:
+    """An action was applied."""
+    return {"type": "ack", "id": message_id}
+
+
+def error(code: str, message: str, message_id: int | None = None) -> dict[str, Any]:
+    """A refused message: its stable ``code``; nothing changed."""
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if message_id is not None:
+        frame["id"] = message_id
+    return frame
+
+
+def pong(t: float) -> dict[str, Any]:
+    """The answer to ``ping``."""
+    return {"type": "pong", "t": t}
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A server frame as JSON text (UTF-8 characters kept, no spaces)."""
+    return _ENCODER.encode(frame).decode("utf-8")
+
+
+_ENCODER = msgspec.json.Encoder()

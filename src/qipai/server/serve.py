@@ -1,0 +1,47 @@
+"""``qipai serve``: run the hall in one process on uvicorn.
+
+The WebSocket stack is uvicorn's sans-I/O ``websockets`` protocol with per-message
+compression **off** (its defaults hold a zlib context of hundreds of KiB per connection;
+the frames are small JSON), protocol-level pings every 20 s to find dead peers, and frames
+larger than :data:`WS_MAX_SIZE` refused by closing the connection (code 1009).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import uvicorn
+
+from qipai.hall.rooms import default_rooms, load_rooms
+
+from .app import ServerConfig, create_app
+
+WS_MAX_SIZE = 16 * 1024
+"""The largest WebSocket frame uvicorn reads; messages above 4 KiB get ``too_large``."""
+
+
+def rooms_from(path: str | None) -> ServerConfig:
+    """A config with the rooms of a TOML file (``None``: the shipped rooms)."""
+    rooms = default_rooms() if path is None else load_rooms(Path(path).read_text("utf-8"))
+    return ServerConfig(rooms=rooms)
+
+
+def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the hall until interrupted (Ctrl-C)."""
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        access_log=False,
+        log_level="info",
+        backlog=4096,
+    )

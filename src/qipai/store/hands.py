@@ -1,0 +1,323 @@
+"""Hands in the database: dealt, then settled exactly once or voided, and read back.
+
+No coins move when a hand is dealt: stakes stay in the players' accounts until the
+settlement books each seat's result (no escrow).  So a hand cut off by a crash is voided
+with a transaction that has no entries, and every stake is "returned" by construction.
+
+Hands are written in batches (one hand is a batch of one): a batch takes a fixed number
+of statements whatever its size, which is what lets a busy hall settle many hands in one
+database transaction.  Every function works on a connection inside a transaction the
+caller opened, and the caller rolls the whole back when one raises.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Connection,
+    Integer,
+    String,
+    Text,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.types import TypeEngine
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.store import accounts as players
+from qipai.store import ledger
+from qipai.store.bulk import update_rows
+from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
+from qipai.store.models import HandSettlement, HandStart, HistoryRow, check_aware
+from qipai.store.schema import UTCDateTime, accounts, hand_seats, hands, users
+
+
+def settle_key(hand_id: str) -> str:
+    """The unique key of a hand's settlement."""
+    return f"settle:{hand_id}"
+
+
+def void_key(hand_id: str) -> str:
+    """The unique key of a hand's voiding."""
+    return f"void:{hand_id}"
+
+
+def start(connection: Connection, batch: Sequence[HandStart]) -> None:
+    """Record dealt hands (status ``playing``) and who sits at each seat.
+
+    :raises IllegalActionError: ``hand_exists`` (also for one id twice in the batch).
+    :raises InvalidActionError: ``unknown_user`` for a player id that is not a user.
+    """
+    ids = [hand.id for hand in batch]
+    taken = set(connection.execute(select(hands.c.id).where(hands.c.id.in_(ids))).scalars())
+    taken |= {hand_id for hand_id, count in Counter(ids).items() if count > 1}
+    if taken:
+        raise IllegalActionError("hand_exists", f"already dealt: {sorted(taken)}")
+    humans = {player for hand in batch for player in hand.players if player is not None}
+    known = set(connection.execute(select(users.c.id).where(users.c.id.in_(humans))).scalars())
+    if humans - known:
+        raise InvalidActionError("unknown_user", f"no user {sorted(humans - known)}")
+    if not batch:
+        return
+    connection.execute(insert(hands), [_hand_row(hand) for hand in batch])
+    connection.execute(
+        insert(hand_seats),
+        [
+            {"hand_id": hand.id, "seat": seat, "user_id": player}
+            for hand in batch
+            for seat, player in enumerate(hand.players)
+        ],
+    )
+
+
+def _hand_row(hand: HandStart) -> dict[str, object]:
+    return {
+        "id": hand.id,
+        "room_id": hand.room_id,
+        "game": hand.game,
+        "rules": hand.rules,
+        "table_number": hand.table,
+        "commitment": hand.commitment,
+        "status": "playing",
+        "started_at": hand.started_at,
+    }
+
+
+@dataclass(frozen=True)
+class _Seated:
+    """A hand's status and, per seat, the user (``None``: a bot) and his ledger account."""
+
+    status: str
+    users: tuple[int | None, ...]
+    accounts: tuple[int | None, ...]
+
+
+def settle(
+    connection: Connection,
+    system: SystemAccounts,
+    batch: Sequence[HandSettlement],
+    fault: Fault,
+) -> list[bool]:
+    """Book finished hands: ``settle:<hand>`` transactions, the hands, players' counters.
+
+    Steps, each followed by ``fault(step)``: ``transaction``, ``entries``, ``balances``
+    (in :func:`qipai.store.ledger.post`), ``hand`` (status, record, seats), ``stats``.
+    Returns, per hand, ``True`` if settled now, ``False`` if it already was (a retry, or the
+    same hand earlier in the batch): then nothing is written for it.
+
+    :raises InvalidActionError: ``unknown_hand``, ``bad_settlement`` (wrong seat count).
+    :raises IllegalActionError: ``hand_voided``, ``insufficient_coins``.
+    """
+    seated = _lock(connection, sorted({hand.id for hand in batch}))
+    todo: dict[str, HandSettlement] = {}
+    for hand in batch:
+        if hand.id not in todo and _is_due(hand, seated.get(hand.id)):
+            todo[hand.id] = hand
+    postings = [_posting(hand, seated[hand.id], system) for hand in todo.values()]
+    recorded = ledger.post(connection, postings, fault=fault)
+    settled = [hand for hand, ok in zip(todo.values(), recorded, strict=True) if ok]
+    _finish(connection, settled)
+    fault("hand")
+    _count_play(connection, settled, seated)
+    fault("stats")
+    fresh = {hand.id for hand in settled}
+    results = []
+    for hand in batch:
+        results.append(hand.id in fresh)
+        fresh.discard(hand.id)  # the same hand again later in the batch: a duplicate
+    return results
+
+
+def _is_due(hand: HandSettlement, seated: _Seated | None) -> bool:
+    """Whether the hand is to be settled now (``False``: already settled).
+
+    :raises InvalidActionError: ``unknown_hand``, ``bad_settlement``.
+    :raises IllegalActionError: ``hand_voided``.
+    """
+    if seated is None:
+        raise InvalidActionError("unknown_hand", f"no hand {hand.id}")
+    if seated.status == "voided":
+        raise IllegalActionError("hand_voided", f"hand {hand.id} was voided")
+    if seated.status == "playing" and len(seated.users) != hand.seats:
+        raise InvalidActionError(
+            "bad_settlement", f"hand {hand.id} has {len(seated.users)} seats, not {hand.seats}"
+        )
+    return seated.status == "playing"
+
+
+def _posting(hand: HandSettlement, seated: _Seated, system: SystemAccounts) -> Posting:
+    seat_accounts = [system.bots if account is None else account for account in seated.accounts]
+    moves = tuple(settlement_entries(hand, seat_accounts, system))
+    return Posting(settle_key(hand.id), "settle", moves, hand.ended_at, hand.id)
+
+
+def settlement_entries(
+    hand: HandSettlement, seat_accounts: Sequence[int], system: SystemAccounts
+) -> list[Entry]:
+    """Each seat's gross result, then its rake and fee moved to the house, per seat.
+
+    A seat's entries on its own account sum to its ``net``; zero amounts are left out.
+    """
+    moves: list[Entry] = []
+    for seat, account in enumerate(seat_accounts):
+        gross = hand.gross(seat)
+        if gross:
+            reason = "win" if gross > 0 else "escape" if seat == hand.escaper else "loss"
+            moves.append(Entry(account, gross, reason, seat))
+        for paid, house, reason in ((hand.rake, system.rake, "rake"),
+                                    (hand.fees, system.fees, "fee")):  # fmt: skip
+            if paid[seat]:
+                moves += [Entry(account, -paid[seat], reason, seat),
+                          Entry(house, paid[seat], reason, seat)]  # fmt: skip
+    return moves
+
+
+def _lock(connection: Connection, hand_ids: Sequence[str]) -> dict[str, _Seated]:
+    """The hands' status and seats, their rows locked until commit.
+
+    PostgreSQL locks the rows (``FOR NO KEY UPDATE``, in id order: it does not block the
+    key-share locks that inserting rows which refer to them takes); on SQLite the write
+    transaction already holds the database lock.  So a concurrent settle or void waits.
+    """
+    rows = connection.execute(
+        select(hands.c.id, hands.c.status, hand_seats.c.user_id, accounts.c.id.label("account"))
+        .join_from(hands, hand_seats, hand_seats.c.hand_id == hands.c.id)
+        .join(accounts, accounts.c.user_id == hand_seats.c.user_id, isouter=True)
+        .where(hands.c.id.in_(hand_ids))
+        .order_by(hands.c.id, hand_seats.c.seat)
+        .with_for_update(of=hands, key_share=True)
+    ).all()
+    grouped: defaultdict[str, list[tuple[str, int | None, int | None]]] = defaultdict(list)
+    for row in rows:
+        grouped[row.id].append((row.status, row.user_id, row.account))
+    return {
+        hand_id: _Seated(seats[0][0], tuple(s[1] for s in seats), tuple(s[2] for s in seats))
+        for hand_id, seats in grouped.items()
+    }
+
+
+def _finish(connection: Connection, settled: Sequence[HandSettlement]) -> None:
+    """Mark the hands settled with their record, and each seat's net, points and win."""
+    if not settled:
+        return
+    update_rows(
+        connection, hands, {"b_id": String(), "b_end": UTCDateTime(), "b_rec": Text()},
+        [{"b_id": h.id, "b_end": h.ended_at, "b_rec": h.record_json} for h in settled],
+        match=lambda row: [hands.c.id == row["b_id"]],
+        changes=lambda row: {"status": "settled", "ended_at": row["b_end"],
+                             "record_json": row["b_rec"]},
+    )  # fmt: skip
+    seat_types: dict[str, TypeEngine[Any]] = {
+        "b_id": String(), "b_seat": Integer(), "b_net": BigInteger(), "b_points": BigInteger(),
+        "b_won": Boolean(),
+    }  # fmt: skip
+    update_rows(
+        connection, hand_seats, seat_types,
+        [
+            {"b_id": hand.id, "b_seat": seat, "b_net": net, "b_points": hand.points[seat],
+             "b_won": seat in hand.winners}
+            for hand in settled
+            for seat, net in enumerate(hand.net)
+        ],
+        match=lambda row: [hand_seats.c.hand_id == row["b_id"],
+                           hand_seats.c.seat == row["b_seat"]],
+        changes=lambda row: {"net": row["b_net"], "points": row["b_points"],
+                             "won": row["b_won"]},
+    )  # fmt: skip
+
+
+def _count_play(
+    connection: Connection, settled: Sequence[HandSettlement], seated: dict[str, _Seated]
+) -> None:
+    """Add each human seat's hand, win and points to the user's counters."""
+    totals: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for hand in settled:
+        for seat, user in enumerate(seated[hand.id].users):
+            if user is not None:
+                total = totals[user]
+                total[0] += 1
+                total[1] += seat in hand.winners
+                total[2] += hand.points[seat]
+    players.add_play(
+        connection,
+        [
+            {"b_user": user, "b_hands": n, "b_wins": wins, "b_points": points}
+            for user, (n, wins, points) in sorted(totals.items())
+        ],
+    )
+
+
+def void_playing(connection: Connection, now: datetime, only: str | None = None) -> list[str]:
+    """Void every hand still ``playing`` (or just ``only``): ``void:<hand>``, no entries.
+
+    Returns the ids voided, sorted.  Each seat's ``net`` and ``points`` become 0.
+    """
+    check_aware(now, "now")
+    query = select(hands.c.id).where(hands.c.status == "playing")
+    query = query.with_for_update(key_share=True)
+    if only is not None:
+        query = query.where(hands.c.id == only)
+    voided = sorted(connection.execute(query.order_by(hands.c.id)).scalars())
+    if not voided:
+        return []
+    ledger.post(connection, [Posting(void_key(h), "void", (), now, h) for h in voided])
+    connection.execute(
+        update(hands).where(hands.c.id.in_(voided)).values(status="voided", ended_at=now)
+    )
+    connection.execute(
+        update(hand_seats)
+        .where(hand_seats.c.hand_id.in_(voided))
+        .values(net=0, points=0, won=False)
+    )
+    return voided
+
+
+def history(
+    connection: Connection, user_id: int, *, limit: int, before: str | None
+) -> list[HistoryRow]:
+    """The user's hands, newest deal first; ``before`` pages on from a hand id.
+
+    :raises InvalidActionError: ``bad_limit``, ``unknown_hand`` (a ``before`` never dealt).
+    """
+    players.check_limit(limit)
+    query = (
+        select(hands.c.id, hands.c.room_id, hands.c.game, hands.c.rules, hand_seats.c.seat,
+               hand_seats.c.net, hand_seats.c.points, hands.c.started_at, hands.c.ended_at,
+               hands.c.status)
+        .join_from(hand_seats, hands, hands.c.id == hand_seats.c.hand_id)
+        .where(hand_seats.c.user_id == user_id)
+        .order_by(hands.c.started_at.desc(), hands.c.id.desc())
+        .limit(limit)
+    )  # fmt: skip
+    if before is not None:
+        started = connection.execute(
+            select(hands.c.started_at).where(hands.c.id == before)
+        ).scalar_one_or_none()
+        if started is None:
+            raise InvalidActionError("unknown_hand", f"no hand {before}")
+        query = query.where(
+            or_(hands.c.started_at < started,
+                (hands.c.started_at == started) & (hands.c.id < before))
+        )  # fmt: skip
+    return [
+        HistoryRow(row.id, row.room_id, row.game, row.rules, row.seat, row.net, row.points,
+                   row.started_at, row.ended_at, row.status)
+        for row in connection.execute(query)
+    ]  # fmt: skip
+
+
+def record(connection: Connection, hand_id: str) -> str | None:
+    """The record JSON of a settled hand (``None``: unknown, still playing, or voided)."""
+    found = connection.execute(
+        select(hands.c.record_json).where(hands.c.id == hand_id, hands.c.status == "settled")
+    ).scalar_one_or_none()
+    return None if found is None else str(found)

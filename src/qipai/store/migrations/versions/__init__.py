@@ -1,0 +1,1 @@
+"""The store's migrations, one file per revision, each complete in itself."""

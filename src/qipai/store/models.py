@@ -1,0 +1,210 @@
+"""The values the store takes and gives: frozen, checked when built.
+
+A :class:`HandSettlement` that does not add up cannot even be built, so the ledger never
+sees coins created or destroyed::
+
+>>> from datetime import UTC, datetime
+>>> HandSettlement("h1", net=(114, -60, -60), rake=(6, 0, 0), fees=(0, 0, 0),
+...                points=(2, -1, -1), winners=(0,), record_json="{}",
+...                ended_at=datetime(2026, 5, 10, tzinfo=UTC)).seats
+3
+>>> HandSettlement("h1", net=(100, -60, -60), rake=(0, 0, 0), fees=(0, 0, 0),
+...                points=(0, 0, 0), winners=(0,), record_json="{}",
+...                ended_at=datetime(2026, 5, 10, tzinfo=UTC))
+Traceback (most recent call last):
+qipai.errors.InvalidActionError: bad_settlement: net + rake + fees sum to -20, not 0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from qipai.errors import InvalidActionError
+
+LEADERBOARDS = ("coins", "wins", "points")
+"""What a leaderboard may rank by."""
+NAME_LENGTH = 64
+"""The longest user name, hand id or room id the database holds."""
+TOKEN_LENGTH = 128
+"""The longest session token hash or grant key."""
+
+
+def check_text(value: str, field: str, code: str, limit: int = NAME_LENGTH) -> None:
+    """Refuse an empty text or one longer than its column.
+
+    :raises InvalidActionError: ``code``.
+    """
+    if not value or len(value) > limit:
+        raise InvalidActionError(code, f"{field} needs 1 to {limit} characters: {value!r}")
+
+
+def check_aware(moment: datetime, field: str) -> None:
+    """Refuse a naive datetime: the store keeps UTC and must know the zone.
+
+    :raises InvalidActionError: ``naive_datetime``.
+    """
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise InvalidActionError("naive_datetime", f"{field} needs a time zone: {moment!r}")
+
+
+@dataclass(frozen=True)
+class User:
+    """A registered player."""
+
+    id: int
+    """The user id."""
+    name: str
+    """The unique name."""
+    password_hash: str
+    """The slow salted hash of the password (the server makes and checks it)."""
+    created_at: datetime
+    """When the account was registered (aware, UTC)."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's public figures."""
+
+    id: int
+    """The user id."""
+    name: str
+    """The unique name."""
+    coins: int
+    """The balance of the player's ledger account."""
+    points: int
+    """Points won over all settled hands."""
+    hands: int
+    """Hands settled."""
+    wins: int
+    """Hands won (the seat was among the winners)."""
+
+
+@dataclass(frozen=True)
+class HandStart:
+    """A hand as it is dealt: who sits where, and the commitment to its seed."""
+
+    id: str
+    """The hand id, unique (the server makes it)."""
+    room_id: str
+    """The room's id."""
+    game: str
+    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    rules: str
+    """The preset."""
+    table: int
+    """The table number within the room."""
+    commitment: str
+    """The published commitment to the hand's seed (64 hex digits)."""
+    players: tuple[int | None, ...]
+    """User id per seat; ``None`` is a bot."""
+    started_at: datetime
+    """When the hand was dealt (aware)."""
+
+    def __post_init__(self) -> None:
+        for field in ("id", "room_id", "commitment"):
+            check_text(getattr(self, field), field, "bad_hand")
+        for field in ("game", "rules"):
+            check_text(getattr(self, field), field, "bad_hand", limit=16)
+        if not self.players:
+            raise InvalidActionError("bad_hand", "a hand needs at least one seat")
+        humans = [player for player in self.players if player is not None]
+        if len(set(humans)) != len(humans):
+            raise InvalidActionError("bad_hand", "a player sits only once at a table")
+        check_aware(self.started_at, "started_at")
+
+
+@dataclass(frozen=True)
+class HandSettlement:
+    """What a finished hand does to each seat, in coins and points.
+
+    ``net`` is each seat's change of balance after rake and fees, so that
+    ``sum(net) + sum(rake) + sum(fees) == 0``; ``rake`` and ``fees`` are what each seat
+    paid to the house (never negative).
+    """
+
+    id: str
+    """The hand id."""
+    net: tuple[int, ...]
+    """Coins per seat, after rake and fees."""
+    rake: tuple[int, ...]
+    """Rake taken from each seat (from a winner's gain)."""
+    fees: tuple[int, ...]
+    """Fee paid by each seat."""
+    points: tuple[int, ...]
+    """Points per seat (the game's score)."""
+    winners: tuple[int, ...]
+    """The seats that won."""
+    record_json: str
+    """The hand record (``qipai-hand/1`` JSON), kept for replays."""
+    ended_at: datetime
+    """When the hand ended (aware)."""
+    escaper: int | None = None
+    """The seat that left on purpose, if any: its loss is booked as ``escape``."""
+
+    def __post_init__(self) -> None:
+        seats = len(self.net)
+        if not seats or {len(self.rake), len(self.fees), len(self.points)} != {seats}:
+            raise InvalidActionError("bad_settlement", "net, rake, fees and points per seat")
+        if min(self.rake) < 0 or min(self.fees) < 0:
+            raise InvalidActionError("bad_settlement", "rake and fees are never negative")
+        total = sum(self.net) + sum(self.rake) + sum(self.fees)
+        if total:
+            raise InvalidActionError(
+                "bad_settlement", f"net + rake + fees sum to {total}, not 0"
+            )
+        chosen = [*self.winners] + ([] if self.escaper is None else [self.escaper])
+        if any(not 0 <= seat < seats for seat in chosen) or len(set(self.winners)) != len(
+            self.winners
+        ):
+            raise InvalidActionError("bad_settlement", "winners and escaper are seats")
+        check_aware(self.ended_at, "ended_at")
+
+    @property
+    def seats(self) -> int:
+        """How many seats the hand had."""
+        return len(self.net)
+
+    def gross(self, seat: int) -> int:
+        """The seat's result before rake and fees (what it won or lost at the table)."""
+        return self.net[seat] + self.rake[seat] + self.fees[seat]
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One hand of a player's history."""
+
+    hand_id: str
+    """The hand id."""
+    room_id: str
+    """The room."""
+    game: str
+    """The game."""
+    rules: str
+    """The preset."""
+    seat: int
+    """The player's seat."""
+    net: int | None
+    """Coins won (+) or lost (−); 0 for a voided hand, ``None`` while playing."""
+    points: int | None
+    """Points, likewise."""
+    started_at: datetime
+    """When it was dealt."""
+    ended_at: datetime | None
+    """When it was settled or voided."""
+    status: str
+    """``playing``, ``settled`` or ``voided``."""
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One line of a leaderboard."""
+
+    rank: int
+    """1 for the first (ties share the order of user id)."""
+    user_id: int
+    """The user id."""
+    name: str
+    """The player's name."""
+    value: int
+    """Coins, wins or points."""

@@ -1,0 +1,173 @@
+"""The tables of the hall's database, as SQLAlchemy Core objects.
+
+This module describes the *current* schema for the queries; the migrations under
+``migrations/versions`` create it, each written out in full so that a later change here
+never rewrites history (a test compares the migrated database with this metadata).  The
+layout is explained in ``docs/ledger.md``.
+
+Coins are integers (``BIGINT``); times are stored as naive UTC and read back as aware UTC
+(:class:`UTCDateTime`), the same on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names, fixed so that migrations can name what they alter."""
+
+TRANSACTION_KINDS = ("grant", "settle", "void", "refund", "penalty")
+"""What a ledger transaction may be (``refund`` and ``penalty`` are reserved, unused yet)."""
+ENTRY_REASONS = ("win", "loss", "rake", "fee", "escape", "grant", "refund")
+"""Why an entry moves coins."""
+HAND_STATUSES = ("playing", "settled", "voided")
+"""A hand's life: dealt, then exactly one of settled or voided."""
+
+ID = BigInteger().with_variant(Integer(), "sqlite")
+"""Row ids of the tables that grow with play (SQLite only auto-increments ``INTEGER``)."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware datetime, stored as naive UTC so both databases compare it the same way."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Aware → naive UTC (naive values are taken as UTC already)."""
+        if value is None or value.tzinfo is None:
+            return value
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        """Naive UTC from the database → aware UTC."""
+        if value is None:
+            return None
+        stamp: datetime = value
+        return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    listed = ", ".join(f"'{value}'" for value in values)
+    return f"{column} IN ({listed})"
+
+
+metadata = MetaData(naming_convention=NAMING)
+"""Every table of the store."""
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("hands", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("points", BigInteger, nullable=False, server_default="0"),
+)
+"""Players, with their play counters (updated by each settlement)."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(128), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("expires_at", UTCDateTime, nullable=False),
+)
+"""Sign-in sessions, by a hash of the token (the token itself is never stored)."""
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("user_id", Integer, ForeignKey("users.id"), unique=True),
+    Column("balance", BigInteger, nullable=False, server_default="0"),
+    CheckConstraint("user_id IS NULL OR balance >= 0", name="user_not_negative"),
+)
+"""Ledger accounts: one per user (``user:<id>``) and the system ones (``user_id`` NULL)."""
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("room_id", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("rules", String(16), nullable=False),
+    Column("table_number", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("ended_at", UTCDateTime),
+    Column("record_json", Text),
+    CheckConstraint(_in("status", HAND_STATUSES), name="status"),
+    Index(None, "status"),
+    Index(None, "started_at", "id"),
+)
+"""Hands, from the deal to their one outcome."""
+
+hand_seats = Table(
+    "hand_seats",
+    metadata,
+    Column("hand_id", String(64), ForeignKey("hands.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id")),
+    Column("net", BigInteger),
+    Column("points", BigInteger),
+    Column("won", Boolean),
+    PrimaryKeyConstraint("hand_id", "seat"),
+    Index(None, "user_id", "hand_id"),
+)
+"""Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got."""
+
+transactions = Table(
+    "transactions",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("key", String(128), nullable=False, unique=True),
+    Column("kind", String(8), nullable=False),
+    Column("hand_id", String(64), ForeignKey("hands.id"), index=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint(_in("kind", TRANSACTION_KINDS), name="kind"),
+)
+"""Ledger transactions; the unique ``key`` makes each one happen at most once."""
+
+entries = Table(
+    "entries",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("transaction_id", ID, ForeignKey("transactions.id"), nullable=False, index=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("reason", String(8), nullable=False),
+    Column("seat", Integer),
+    CheckConstraint("amount <> 0", name="amount_not_zero"),
+    CheckConstraint(_in("reason", ENTRY_REASONS), name="reason"),
+)
+"""Ledger entries: coins into (+) or out of (−) an account; each transaction's sum to zero."""

@@ -1,0 +1,294 @@
+"""The store: one object the server calls (from a worker thread) for everything it keeps.
+
+Each method is one database transaction: it either happens entirely or, when it raises,
+changes nothing.  The methods are synchronous and thread-safe (each takes a connection
+from the engine's pool).
+
+>>> from datetime import UTC, datetime
+>>> store = Store.open("sqlite://")
+>>> now = datetime(2026, 5, 10, 12, 0, tzinfo=UTC)
+>>> ann = store.register("ann", "argon2-hash", grant=1000, now=now)
+>>> bob = store.register("bob", "argon2-hash", grant=1000, now=now)
+>>> store.start_hand(HandStart("h1", "doudizhu-yifa", "doudizhu", "yifa", table=1,
+...     commitment="c" * 64, players=(ann, bob, None), started_at=now))
+>>> outcome = HandSettlement("h1", net=(114, -60, -60), rake=(6, 0, 0), fees=(0, 0, 0),
+...     points=(2, -1, -1), winners=(0,), record_json="{}", ended_at=now)
+>>> store.settle_hand(outcome), store.settle_hand(outcome)
+(True, False)
+>>> store.balance(ann), store.balance(bob)
+(1114, 940)
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from sqlalchemy import Connection, Engine
+
+from qipai.errors import InvalidActionError
+from qipai.store import accounts, database, hands
+from qipai.store.ledger import Fault, SystemAccounts, no_fault
+from qipai.store.models import (
+    HandSettlement,
+    HandStart,
+    HistoryRow,
+    LeaderRow,
+    Profile,
+    User,
+)
+
+
+class Store:
+    """Accounts, sessions, the coin ledger and the hands, in one database.
+
+    Open it with :meth:`open`; close it with :meth:`close` (or use it as a context manager).
+    """
+
+    url: str
+    """The database URL, driver made explicit (it may hold a password: log
+    :attr:`display_url` instead)."""
+
+    def __init__(self, url: str, engine: Engine, system: SystemAccounts) -> None:
+        """Wrap an engine whose database is migrated; use :meth:`open` instead."""
+        self.url = url
+        self._engine = engine
+        self._writer = database.writer(engine)
+        self._snapshot = database.snapshot(engine)
+        self._system = system
+
+    @classmethod
+    def open(cls, url: str | None = None, *, migrate: bool = True) -> Store:
+        """Connect, and create or upgrade the schema to the newest revision (Alembic).
+
+        ``url`` ``None`` is the SQLite file ``qipai.db`` in the user's data folder.
+        ``migrate=False`` (the audit) leaves the schema as it is.
+
+        :raises InvalidActionError: ``bad_database_url``; ``not_migrated`` if
+            ``migrate=False`` and the database is not at the newest revision.
+        """
+        normalized = database.normalize_url(url or database.default_url())
+        engine = database.create(normalized)
+        try:
+            if migrate:
+                database.migrate(engine)
+            else:
+                _check_revision(engine)
+            with engine.connect() as connection:
+                system = SystemAccounts.load(connection)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(normalized, engine, system)
+
+    @property
+    def display_url(self) -> str:
+        """The URL with any password hidden."""
+        return database.display(self.url)
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._engine.dialect.name
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        """The store itself."""
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        """Close it."""
+        self.close()
+
+    # --- raw connections: for the audit, the tests and maintenance, not for the server ----
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection in a read transaction (PostgreSQL: ``READ COMMITTED``)."""
+        with self._engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read transaction that sees one state of the whole database, however long it runs.
+
+        PostgreSQL ``REPEATABLE READ``; an SQLite read transaction in WAL mode already does.
+        """
+        with self._snapshot.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A connection in a write transaction, committed at the end, rolled back on error.
+
+        On SQLite it holds the write lock from the start (``BEGIN IMMEDIATE``).
+        """
+        with self._writer.begin() as connection:
+            yield connection
+
+    # --- accounts and sessions ---------------------------------------------------------
+
+    def register(self, name: str, password_hash: str, *, grant: int, now: datetime) -> int:
+        """Create a user with his account and starting grant ``grant:signup:<id>``.
+
+        :raises IllegalActionError: ``name_taken``.
+        :raises InvalidActionError: ``bad_name``, ``bad_amount``, ``naive_datetime``.
+        """
+        with self.write() as connection:
+            return accounts.register(
+                connection, self._system, name, password_hash, grant=grant, now=now
+            )
+
+    def user_by_name(self, name: str) -> User | None:
+        """The user of that name, if any."""
+        with self.read() as connection:
+            return accounts.user_by_name(connection, name)
+
+    def create_session(self, user_id: int, token_hash: str, expires_at: datetime) -> None:
+        """Remember a session token's hash until ``expires_at``.
+
+        :raises InvalidActionError: ``unknown_user``, ``bad_token``, ``naive_datetime``.
+        :raises IllegalActionError: ``session_exists``.
+        """
+        with self.write() as connection:
+            accounts.create_session(connection, user_id, token_hash, expires_at)
+
+    def session_user(self, token_hash: str, now: datetime) -> int | None:
+        """The session's user, or ``None`` if the session is unknown or expired at ``now``."""
+        with self.read() as connection:
+            return accounts.session_user(connection, token_hash, now)
+
+    def delete_session(self, token_hash: str) -> None:
+        """Forget a session (sign out)."""
+        with self.write() as connection:
+            accounts.delete_session(connection, token_hash)
+
+    def delete_expired_sessions(self, now: datetime) -> int:
+        """Forget every session expired at ``now``; returns how many."""
+        with self.write() as connection:
+            return accounts.delete_expired_sessions(connection, now)
+
+    def profile(self, user_id: int) -> Profile:
+        """Name, coins, points, hands and wins.
+
+        :raises InvalidActionError: ``unknown_user``.
+        """
+        with self.read() as connection:
+            return accounts.profile(connection, user_id)
+
+    def balance(self, user_id: int) -> int:
+        """The user's coins.
+
+        :raises InvalidActionError: ``unknown_user``.
+        """
+        with self.read() as connection:
+            return accounts.balance(connection, user_id)
+
+    def grant(self, user_id: int, amount: int, key: str, *, now: datetime | None = None) -> bool:
+        """Give coins once per ``key`` (transaction ``grant:<key>``); ``False`` if done before.
+
+        :raises InvalidActionError: ``bad_amount``, ``bad_key``, ``unknown_user``,
+            ``naive_datetime``.
+        """
+        when = now or datetime.now(UTC)
+        with self.write() as connection:
+            return accounts.give(connection, self._system, user_id, amount, key, now=when)
+
+    def leaderboard(self, by: str, *, limit: int = 20) -> list[LeaderRow]:
+        """The best players by ``coins``, ``wins`` or ``points``.
+
+        :raises InvalidActionError: ``bad_leaderboard``, ``bad_limit``.
+        """
+        with self.read() as connection:
+            return accounts.leaderboard(connection, by, limit=limit)
+
+    # --- hands -------------------------------------------------------------------------
+
+    def start_hand(self, hand: HandStart) -> None:
+        """Record a dealt hand, status ``playing`` (no coins move yet).
+
+        :raises IllegalActionError: ``hand_exists``.
+        :raises InvalidActionError: ``unknown_user``.
+        """
+        self.start_hands([hand])
+
+    def start_hands(self, batch: Sequence[HandStart]) -> None:
+        """Record several dealt hands in one transaction (all or none).
+
+        :raises IllegalActionError: ``hand_exists``.
+        :raises InvalidActionError: ``unknown_user``.
+        """
+        with self.write() as connection:
+            hands.start(connection, batch)
+
+    def settle_hand(self, hand: HandSettlement, *, fault: Fault | None = None) -> bool:
+        """Settle a hand in one transaction keyed ``settle:<hand>``; ``False`` if done before.
+
+        ``fault(step)`` runs after each step (``transaction``, ``entries``, ``balances``,
+        ``hand``, ``stats``); if it raises, everything is rolled back and the error
+        propagates.
+
+        :raises InvalidActionError: ``unknown_hand``, ``bad_settlement``.
+        :raises IllegalActionError: ``hand_voided``, ``insufficient_coins``.
+        """
+        return self.settle_hands([hand], fault=fault)[0]
+
+    def settle_hands(
+        self, batch: Sequence[HandSettlement], *, fault: Fault | None = None
+    ) -> list[bool]:
+        """Settle several hands in one database transaction, in a fixed number of statements.
+
+        All or none: if one hand is refused, nothing is written (settle the hands one by one
+        then: ``insufficient_coins`` does not say which hand it was).  Per hand, ``True`` if
+        settled now, ``False`` if it already was (or appears earlier in the batch).  Errors
+        and ``fault`` as :meth:`settle_hand`.
+        """
+        with self.write() as connection:
+            return hands.settle(connection, self._system, batch, fault or no_fault)
+
+    def void_hand(self, hand_id: str, now: datetime) -> bool:
+        """Void one hand still ``playing`` (a table that failed); ``False`` if it was not.
+
+        :raises InvalidActionError: ``naive_datetime``.
+        """
+        with self.write() as connection:
+            return bool(hands.void_playing(connection, now, only=hand_id))
+
+    def void_interrupted(self, now: datetime) -> list[str]:
+        """Void every hand still ``playing`` (call once at start, before any table runs).
+
+        Each gets a ``void:<hand>`` transaction without entries: stakes are never taken
+        before settlement, so every stake is returned by construction.  Returns the ids.
+
+        :raises InvalidActionError: ``naive_datetime``.
+        """
+        with self.write() as connection:
+            return hands.void_playing(connection, now)
+
+    def history(
+        self, user_id: int, *, limit: int = 50, before: str | None = None
+    ) -> list[HistoryRow]:
+        """The user's hands, newest first; pass the last hand id seen as ``before`` to page.
+
+        :raises InvalidActionError: ``bad_limit``, ``unknown_hand``.
+        """
+        with self.read() as connection:
+            return hands.history(connection, user_id, limit=limit, before=before)
+
+    def hand_record(self, hand_id: str) -> str | None:
+        """The record JSON of a settled hand, ``None`` otherwise."""
+        with self.read() as connection:
+            return hands.record(connection, hand_id)
+
+
+def _check_revision(engine: Engine) -> None:
+    current, head = database.current_revision(engine), database.head_revision()
+    if current != head:
+        raise InvalidActionError(
+            "not_migrated", f"the database is at revision {current}, not {head}"
+        )

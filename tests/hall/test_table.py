@@ -1,0 +1,511 @@
+"""The table: numbering and placeholders, time limits, 托管, reconnection, escapes, the
+paced deal, voided hands, hand_over and the next hand, and refused calls that change nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.games.doudizhu.scoring import escape_points
+from qipai.hall.engines import MAX_DEALS
+from qipai.hall.records import HandRecord, commitment, verify
+from qipai.hall.rooms import default_rooms
+from qipai.hall.table import HISTORY_LIMIT, Frame, SeatInfo, Table
+from qipai.hall.wire import parse_action, view_json
+
+ROOMS = {room.id: room for room in default_rooms()}
+RICH = 10**6
+
+
+def make_table(
+    room_id: str,
+    humans: tuple[int, ...] | None = None,
+    *,
+    bot_delay: float = 1.0,
+    balance: int = RICH,
+    deal_step: float = 1.0,
+) -> Table:
+    room = ROOMS[room_id]
+    humans = tuple(range(room.seats)) if humans is None else humans
+    seats = [
+        SeatInfo(f"p{s}" if s in humans else None, f"seat{s}", balance) for s in range(room.seats)
+    ]
+    return Table(
+        room, 7, seats, now=0.0, bot_delay=bot_delay, rng=random.Random(0), deal_step=deal_step
+    )
+
+
+def frames_of(table: Table) -> dict[int, list[Frame]]:
+    out: dict[int, list[Frame]] = {}
+    for item in table.drain():
+        out.setdefault(item.seat, []).append(item.frame)
+    return out
+
+
+def events_of(frames: list[Frame]) -> list[dict[str, Any]]:
+    return [f["event"] for f in frames if f["type"] == "event" and "event" in f]
+
+
+def kinds(frames: list[Frame]) -> list[str]:
+    return [e["kind"] for e in events_of(frames)]
+
+
+def run_out(table: Table, limit: int = 10_000) -> None:
+    """Jump from deadline to deadline until the hand is over."""
+    for _ in range(limit):
+        if not table.in_hand:
+            return
+        deadline = table.deadline()
+        assert deadline is not None
+        table.tick(deadline)
+    raise AssertionError("the hand did not end")
+
+
+def refused(call: Any, *args: Any) -> str:
+    with pytest.raises(GameError) as caught:
+        call(*args)
+    return caught.value.code
+
+
+def fingerprint(table: Table) -> str:
+    """Everything a refused call must leave as it was, down to every seat's whole view."""
+    state = table.game_state
+    views = []
+    if state is not None:
+        views = [view_json(table.room.game, state.view(s)) for s in range(len(table.seats))]
+    return json.dumps(
+        [
+            views,
+            None if state is None else [len(state.history), len(state.events)],
+            table.deadline(),
+            table.last_event,
+            [table.snapshot(s) for s in range(len(table.seats))],
+            [table.frames_since(s, 0) for s in range(len(table.seats))],
+            table.seats,
+            table.hand_id,
+            table.outcome is None,
+        ],
+        sort_keys=True,
+        default=repr,
+    )
+
+
+# --- frames -----------------------------------------------------------------------------
+
+
+def test_events_are_numbered_per_seat_with_placeholders() -> None:
+    table = make_table("doudizhu-yifa")
+    table.start_hand("h1", 3, now=0.0)
+    out = frames_of(table)
+    assert sorted(out) == [0, 1, 2]
+    for seat, frames in out.items():
+        assert frames[0] == {
+            "type": "hand_start",
+            "table": 7,
+            "n": 0,
+            "room": "doudizhu-yifa",
+            "hand": "h1",
+            "hand_number": 0,
+            "commitment": commitment(3),
+            "players": table.snapshot(seat)["players"],
+        }
+        events = [f for f in frames if f["type"] == "event"]
+        assert [f["n"] for f in events] == list(range(1, len(events) + 1))
+        for frame in events:
+            if "event" in frame and frame["event"]["kind"] == "CardsDealt":
+                assert frame["event"]["seat"] == seat
+        hidden = [f for f in events if f.get("hidden")]
+        assert len(hidden) == 2 and all(set(f) == {"type", "table", "n", "hidden"} for f in hidden)
+        assert frames[-1]["type"] == "turn" and frames[-1]["n"] == events[-1]["n"]
+    actor = table.game_state.current_player
+    for seat, frames in out.items():
+        turn = frames[-1]
+        assert turn["seat"] == actor and turn["deadline"] == 20.0
+        assert ("legal" in turn) == (seat == actor)
+    legal = out[actor][-1]["legal"]
+    assert [str(parse_action("doudizhu", t)) for t in legal] == legal
+
+
+def test_bots_get_no_frames_and_act_after_the_delay() -> None:
+    table = make_table("doudizhu-zhengtu", humans=(1,), bot_delay=2.5)
+    table.start_hand("h", 1, now=10.0)  # seat 0 bids first (seat order)
+    assert {item.seat for item in table.drain()} == {1}
+    assert table.deadline() == 12.5
+    table.tick(12.4)
+    assert table.drain() == [] and table.game_state.current_player == 0
+    table.tick(12.5)
+    frames = [item.frame for item in table.drain()]
+    assert kinds(frames) == ["BidMade"] and frames[-1]["seat"] == 1
+    assert table.deadline() == 12.5 + 20.0  # the human's decision time
+
+
+# --- time limits and 托管 -----------------------------------------------------------------
+
+
+def test_a_timeout_enters_trustee_and_plays_the_trustee_action() -> None:
+    table = make_table("doudizhu-yifa", bot_delay=1.0)
+    table.start_hand("h", 3, now=0.0)
+    actor = table.game_state.current_player
+    table.drain()
+    table.tick(19.9)
+    assert table.drain() == []
+    table.tick(20.0)
+    frames = frames_of(table)[actor]
+    assert kinds(frames) == ["TrusteeChanged", "BidMade"]
+    assert events_of(frames)[1] == {"kind": "BidMade", "seat": actor, "points": 0, "robbed": None}
+    assert frames[-1]["players"][actor]["trustee"] is True
+    assert table.deadline() == 40.0  # the next seat's own 20 s
+    assert refused(table.act, actor, "bid 3", 21.0) == "in_trustee"
+
+
+def test_trustee_on_request_plays_after_the_delay_and_cancel_restarts_the_clock() -> None:
+    table = make_table("doudizhu-zhengtu", bot_delay=1.0)
+    table.start_hand("h", 1, now=0.0)
+    assert table.game_state.current_player == 0
+    table.set_trustee(0, True, now=5.0)
+    assert table.deadline() == 1.0  # since the turn began, + bot_delay: due
+    table.set_trustee(0, True, now=5.0)  # no change, no frame
+    table.drain()
+    table.set_trustee(0, False, now=6.0)
+    assert kinds(frames_of(table)[0]) == ["TrusteeChanged"]
+    assert table.deadline() == 26.0  # a fresh decision time
+    table.act(0, "bid 1", now=7.0)
+    assert table.game_state.current_player == 1
+
+
+def test_ddz_disconnect_is_trustee_and_reconnect_resumes() -> None:
+    table = make_table("doudizhu-zhengtu", bot_delay=0.5)
+    table.start_hand("h", 1, now=0.0)
+    seen = max(f["n"] for f in frames_of(table)[2] if f["type"] == "event")
+    table.disconnect(2, now=1.0)
+    table.disconnect(2, now=1.5)  # already gone: nothing
+    missed = frames_of(table)[2]
+    assert kinds(missed) == ["TrusteeChanged"]
+    table.act(0, "bid 1", now=2.0)
+    table.act(1, "bid 0", now=3.0)
+    assert table.deadline() == 3.5  # seat 2 in 托管: plays after the bot delay
+    table.tick(3.5)
+    missed += frames_of(table)[2]
+    table.reconnect(2, now=4.0)
+    back = frames_of(table)[2]
+    assert kinds(back) == ["TrusteeChanged"] and back[-1]["players"][2]["trustee"] is False
+    replay = table.frames_since(2, seen)
+    assert replay is not None
+    sent = [f for f in missed + back if f["type"] == "event"]
+    assert [f for f in replay if f["type"] == "event"] == sent
+    assert replay[-1]["type"] == "turn" and replay[-1]["n"] == table.last_event
+    assert table.frames_since(2, table.last_event + 1) is None
+    assert table.frames_since(2, -1) is None
+    snapshot = table.snapshot(2)
+    assert snapshot["view"] == view_json("doudizhu", table.game_state.view(2))
+    assert snapshot["n"] == table.last_event and snapshot["commitment"] == commitment(1)
+
+
+def zjh_table(grace_actor: bool) -> tuple[Table, int]:
+    table = make_table("zhajinhua-yifa", bot_delay=1.0)
+    table.start_hand("h", 11, now=0.0)
+    actor = table.game_state.current_player
+    table.drain()
+    return table, actor if grace_actor else (actor + 2) % 5
+
+
+def test_zjh_folds_an_absent_actor_after_the_grace() -> None:
+    table, actor = zjh_table(grace_actor=True)
+    table.disconnect(actor, now=0.0)
+    assert table.deadline() == 30.0  # the grace, longer than the 20 s decision time
+    table.tick(29.0)
+    assert not table.game_state.folded[actor]
+    table.tick(30.0)
+    assert table.game_state.folded[actor]
+    frames = frames_of(table)[actor]
+    assert {"kind": "Folded", "seat": actor} in events_of(frames)
+    assert frames[-1]["players"][actor] == {
+        "name": f"seat{actor}",
+        "bot": False,
+        "trustee": True,
+        "connected": False,
+        "escaped": False,
+    }
+
+
+def test_zjh_absent_player_enters_trustee_at_the_grace_end_then_folds_on_his_turn() -> None:
+    table, seat = zjh_table(grace_actor=False)
+    table.disconnect(seat, now=0.0)
+    for _ in range(100):
+        if table.game_state.folded[seat] or not table.in_hand:
+            break
+        table.tick(table.deadline() or 0.0)
+    assert table.game_state.folded[seat]
+    assert table.snapshot(seat)["players"][seat]["trustee"]
+
+
+def test_zjh_player_back_within_the_grace_keeps_his_hand() -> None:
+    table, actor = zjh_table(grace_actor=True)
+    table.disconnect(actor, now=0.0)
+    table.reconnect(actor, now=29.0)
+    assert table.deadline() == 20.0  # his ordinary decision time again
+    table.act(actor, "look", now=29.5)
+    assert not table.game_state.folded[actor]
+
+
+def test_showhand_timeout_keeps_in_a_swap_and_folds_when_betting() -> None:
+    table = make_table("showhand-yifa", humans=(0,), bot_delay=0.0)
+    table.start_hand("h", 2, now=0.0)
+    table.set_trustee(0, True, now=0.0)
+    run_out(table)
+    state = table.game_state
+    assert state.folded[0] or state.reason == "showdown"
+    zero = [step.action for step in state.history if step.seat == 0]
+    assert all(str(a) in ("keep", "fold") for a in zero)
+
+
+def test_a_late_tick_catches_up_in_order() -> None:
+    table = make_table("doudizhu-zhengtu", humans=(2,), bot_delay=1.0)
+    table.start_hand("h", 1, now=0.0)
+    table.tick(10.0)  # bots 0 and 1 were due at 1.0 and 2.0
+    assert [step.seat for step in table.game_state.history] == [0, 1]
+    assert table.game_state.current_player == 2
+    assert table.deadline() == 22.0  # from 2.0, when his turn began
+    table.tick(30.0)  # his timeout at 22.0, then the play goes on from there
+    assert table.snapshot(2)["players"][2]["trustee"]
+
+
+# --- escapes ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("room_id", ["doudizhu-caishen", "doudizhu-huanle", "doudizhu-zhengtu"])
+def test_escape_ends_a_dou_dizhu_hand_with_the_presets_penalty(room_id: str) -> None:
+    table = make_table(room_id, bot_delay=0.0, deal_step=0.0)
+    table.start_hand("h", 5, now=0.0)
+    table.tick(0.0)  # dealt
+    table.escape(1, now=1.0)
+    state = table.game_state
+    expected = escape_points(state.facts(), 1)
+    assert state.returns() == expected
+    outcome = table.outcome
+    assert outcome is not None and table.is_over and not table.in_hand
+    assert outcome.escaper == 1 and outcome.winners == ()
+    assert outcome.settlement.points == expected and expected[1] < 0
+    room = ROOMS[room_id]
+    if room.rules == "zhengtu":
+        assert outcome.settlement.net == (0, 0, 0)
+    elif room.rules == "huanle":
+        assert outcome.settlement.fees == (room.fee,) * 3
+    else:
+        assert outcome.settlement.net == tuple(p * room.coefficient for p in expected)
+    assert outcome.record is not None and outcome.record.actions[-1] == (1, "escape")
+    assert refused(table.escape, 1, 2.0) == "hand_over"
+
+
+@pytest.mark.parametrize("room_id", ["doudizhu-yifa", "doudizhu-jj"])
+def test_escape_without_an_escape_model_plays_the_seat_in_trustee(room_id: str) -> None:
+    table = make_table(room_id, humans=(0,), bot_delay=0.0, deal_step=0.0)
+    table.start_hand("h", 5, now=0.0)
+    table.tick(0.0)
+    table.escape(0, now=1.0)
+    assert table.in_hand or table.outcome is not None
+    assert table.snapshot(0)["players"][0] == {
+        "name": "seat0",
+        "bot": False,
+        "trustee": True,
+        "connected": True,
+        "escaped": True,
+    }
+    if table.in_hand:
+        assert refused(table.set_trustee, 0, False, 2.0) == "escaped"
+        assert refused(table.act, 0, "bid 0", 2.0) == "escaped"
+        assert refused(table.escape, 0, 2.0) == "escaped"
+        table.reconnect(0, now=2.0)  # connected already: nothing
+    table.tick(2.0)
+    outcome = table.outcome
+    assert outcome is not None and outcome.escaper == 0 and not outcome.voided
+    assert outcome.record is not None and (0, "trustee on") in outcome.record.actions
+
+
+@pytest.mark.parametrize("room_id", ["zhajinhua-yifa", "showhand-yifa"])
+def test_escape_in_a_betting_game_folds_the_seat(room_id: str) -> None:
+    table = make_table(room_id, bot_delay=5.0)
+    table.start_hand("h", 4, now=0.0)
+    actor = table.game_state.current_player
+    table.escape(actor, now=1.0)  # his turn: he folds at once
+    state = table.game_state
+    assert state.folded[actor] and state.history[-1].seat == actor
+    assert table.snapshot(actor)["players"][actor]["escaped"]
+    for seat in range(len(table.seats)):
+        if seat != actor:
+            table.set_trustee(seat, True, now=1.0)
+    run_out(table)
+    outcome = table.outcome
+    assert outcome is not None and outcome.escaper == actor
+    assert outcome.settlement.net[actor] < 0 and actor not in outcome.winners
+
+
+# --- the paced deal ---------------------------------------------------------------------
+
+
+def test_huanle_is_dealt_in_steps_with_show_windows() -> None:
+    table = make_table("doudizhu-huanle", humans=(0, 1), deal_step=2.0)
+    table.start_hand("h", 9, now=0.0)
+    assert table.game_state.cards_dealt == 0 and table.deadline() == 2.0
+    turn = frames_of(table)[0][-1]
+    assert turn["seat"] is None and turn["options"] == ["show"]
+    table.act(0, "show", now=0.5)  # 明牌开始 ×5
+    assert refused(table.act, 0, "show", 0.6) == "already_shown"
+    table.tick(2.0)
+    assert table.game_state.cards_dealt == 8
+    table.act(1, "show", now=3.0)  # 发牌明牌 ×4
+    table.tick(4.0)
+    assert table.game_state.cards_dealt == 16
+    table.tick(6.0)
+    state = table.game_state
+    assert state.cards_dealt == 17 and state.current_player == 0  # the first shower bids first
+    assert state.shows == [5, 4, 1]
+    frames = [f for f in frames_of(table)[1] if f["type"] == "event"]
+    dealt = [e for e in events_of(frames) if e["kind"] == "CardsDealt"]
+    assert [e["seat"] for e in dealt] == [0, 1] * 3  # three steps: 8, 16, 17 cards
+    assert [e["public"] for e in dealt] == [True, False, True, True, True, True]
+    assert len(frames) - len(events_of(frames)) == 3  # seat 2's cards: placeholders
+
+
+# --- the end of a hand and the next -----------------------------------------------------
+
+
+def test_hand_over_reveals_the_seed_and_a_verifiable_record() -> None:
+    table = make_table("zhajinhua-yifa", humans=(0, 1), bot_delay=0.0)
+    table.start_hand("first", 21, now=0.0)
+    published = frames_of(table)[0][0]["commitment"]
+    table.set_trustee(0, True, now=0.0)
+    table.set_trustee(1, True, now=0.0)
+    table.tick(0.0)
+    outcome = table.outcome
+    assert outcome is not None and table.is_over
+    over = frames_of(table)[1][-1]
+    assert over["type"] == "hand_over" and over["hand"] == "first" and over["seed"] == "21"
+    assert over["result"] == list(outcome.settlement.net) and over["n"] == table.last_event
+    record = HandRecord.from_json(json.dumps(over["record"]))
+    assert record == outcome.record and verify(record, published=published).ok
+    assert [s.balance for s in table.seats] == [RICH + n for n in outcome.settlement.net]
+    assert outcome.winners == (table.game_state.winner,)
+    last = table.last_event
+    table.start_hand("second", 22, now=10.0)
+    frames = frames_of(table)[0]
+    assert frames[0]["type"] == "hand_start" and frames[0]["n"] == last
+    assert frames[1]["n"] == last + 1 and frames[0]["hand_number"] == 1
+    assert table.game_state.dealer == outcome.winners[0]  # the winner deals
+    assert table.snapshot(0)["players"][0]["trustee"] is True  # 托管 carries on
+
+
+def test_tables_of_trustee_seats_that_never_bid_are_voided() -> None:
+    table = make_table("doudizhu-yifa", bot_delay=0.0)
+    for seat in range(3):
+        table.set_trustee(seat, True, now=0.0)
+    table.start_hand("h", 1, now=0.0)
+    table.tick(0.0)
+    outcome = table.outcome
+    assert outcome is not None and outcome.voided and outcome.record is None
+    assert table.game_state.deal_number == MAX_DEALS + 1
+    assert outcome.settlement.net == (0, 0, 0) and outcome.winners == ()
+    over = frames_of(table)[0][-1]
+    assert over["voided"] is True and over["record"] is None
+
+
+def test_frames_since_is_bounded_by_the_history() -> None:
+    table = make_table("showhand-yifa", humans=(0,), bot_delay=0.0)
+    hands = 0
+    while table.last_event <= HISTORY_LIMIT + 50:
+        table.start_hand(f"h{hands}", hands, now=float(hands))
+        table.set_trustee(0, True, now=float(hands))
+        run_out(table)
+        hands += 1
+    assert table.frames_since(0, 0) is None
+    latest = table.frames_since(0, table.last_event)
+    assert latest is not None and latest[-1]["type"] == "hand_over"
+    oldest = table.last_event - HISTORY_LIMIT + 100
+    replay = table.frames_since(0, oldest)
+    assert replay is not None
+    assert [f["n"] for f in replay if f["type"] == "event"] == list(
+        range(oldest + 1, table.last_event + 1)
+    )
+
+
+# --- refused calls ----------------------------------------------------------------------
+
+
+def test_every_refused_call_has_a_code_and_changes_nothing() -> None:
+    table = make_table("doudizhu-zhengtu", humans=(0, 1), balance=200)
+    codes = []
+
+    def check(call: Any, *args: Any) -> None:
+        table.drain()
+        before = fingerprint(table)
+        codes.append(refused(call, *args))
+        assert fingerprint(table) == before
+        assert table.drain() == []
+
+    check(table.act, 0, "bid 1", 0.0)  # no hand yet
+    check(table.escape, 0, 0.0)
+    check(table.start_hand, "", 1, 0.0)
+    check(table.start_hand, "h", -1, 0.0)
+    table.start_hand("h", 1, now=0.0)
+    check(table.start_hand, "h2", 2, 0.0)
+    for seat in (-1, 3, "0", True, None):
+        check(table.act, seat, "bid 1", 1.0)
+    for text in ("", "bid", "bid 7", "dance", "play 3x", 7, "bid 1" * 100):
+        check(table.act, 0, text, 1.0)
+    check(table.act, 1, "bid 1", 1.0)  # seat 0 bids first
+    check(table.act, 0, "play 3", 1.0)
+    check(table.act, 0, "trustee on", 1.0)
+    check(table.act, 0, "escape", 1.0)
+    check(table.act, 2, "bid 1", 1.0)  # a bot's seat
+    check(table.set_trustee, 2, True, 1.0)
+    check(table.disconnect, 2, 1.0)
+    check(table.escape, 5, 1.0)
+    check(table.frames_since, 9, 0)
+    check(table.snapshot, -1)
+    table.act(0, "bid 1", now=1.0)
+    check(table.act, 0, "bid 2", 1.0)  # not his turn any more
+    check(table.act, 1, "bid 1", 1.0)  # too low
+    table.set_trustee(0, True, now=1.0)
+    table.set_trustee(1, True, now=1.0)
+    run_out(table)
+    check(table.act, 0, "bid 1", 100.0)
+    check(table.escape, 1, 100.0)
+    if min(s.balance for s in table.seats) < table.room.min_coins:
+        check(table.start_hand, "h3", 3, 100.0)
+    assert set(codes) >= {
+        "no_hand",
+        "bad_hand",
+        "bad_seed",
+        "hand_in_progress",
+        "bad_seat",
+        "bad_action",
+        "not_your_turn",
+        "wrong_phase",
+        "not_a_move",
+        "bot_seat",
+        "bid_too_low",
+        "hand_over",
+    }
+
+
+def test_not_enough_coins_to_start() -> None:
+    table = make_table("doudizhu-yifa", balance=95)  # the minimum is 96
+    with pytest.raises(IllegalActionError, match="not_enough_coins"):
+        table.start_hand("h", 1, now=0.0)
+    assert table.drain() == [] and table.game_state is None
+
+
+def test_bad_tables_are_refused() -> None:
+    room = ROOMS["doudizhu-yifa"]
+    seat = SeatInfo("a", "A", 100)
+    rng = random.Random(0)
+    with pytest.raises(InvalidActionError, match="bad_seats"):
+        Table(room, 1, [seat, seat], now=0.0, rng=rng)
+    with pytest.raises(InvalidActionError, match="bad_seats"):
+        Table(room, 1, [seat, seat, SeatInfo(None, "b", -1)], now=0.0, rng=rng)
+    with pytest.raises(InvalidActionError, match="bad_delay"):
+        Table(room, 1, [seat] * 3, now=0.0, bot_delay=-1.0, rng=rng)

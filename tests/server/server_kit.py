@@ -1,0 +1,100 @@
+"""A real hall on a loopback port, in a thread of the test process, for socket-level tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import uvicorn
+
+from qipai.client.autoplay import AutoPlayer
+from qipai.hall.rooms import default_rooms
+from qipai.server.app import ServerConfig, create_app
+from qipai.server.auth import Passwords
+from qipai.server.serve import WS_MAX_SIZE
+
+
+@dataclass
+class RunningHall:
+    """A hall serving at ``url`` (``app`` reaches its state: ``app.state.hall``)."""
+
+    url: str
+    app: Any
+    server: uvicorn.Server
+    db_url: str | None
+
+    @property
+    def hall(self) -> Any:
+        """The live :class:`~qipai.server.hall.HallService`."""
+        return self.app.state.hall
+
+
+def fast_config(db_url: str, **changes: Any) -> ServerConfig:
+    """Fast settings: cheap password hashing, bots acting at once and seated after 0.2 s,
+    paced deals in 0.02 s steps."""
+    rooms = tuple(replace(room, bot_wait=0.2) for room in default_rooms())
+    config = ServerConfig(
+        db_url=db_url, rooms=rooms, bot_delay=0.0, deal_step=0.02, passwords=Passwords.cheap()
+    )
+    return replace(config, **changes)
+
+
+@contextlib.contextmanager
+def running_hall(config: ServerConfig) -> Iterator[RunningHall]:
+    """Serve ``config`` on 127.0.0.1 (a free port) until the block ends."""
+    app = create_app(config)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP: no Nagle
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            ws_max_size=WS_MAX_SIZE,
+            log_level="warning",
+            lifespan="on",
+        )
+    )
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    give_up = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > give_up or not thread.is_alive():
+            raise RuntimeError("the hall did not start")
+        time.sleep(0.02)
+    try:
+        yield RunningHall(f"http://127.0.0.1:{port}", app, server, config.db_url)
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+async def play_hand(
+    conn: Any, room: str, *, choose: Any = None, limit: float = 60.0
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Join ``room`` and play one hand to its ``hand_over`` (the first legal action on each
+    decision, or ``choose(legal)``); every frame received, and the ``hand_over``."""
+    player = AutoPlayer(choose or (lambda legal: legal[0]))
+    await conn.send({"type": "join", "room": room})
+    frames: list[dict[str, Any]] = []
+    async with asyncio.timeout(limit):
+        async for frame in conn:
+            frames.append(frame)
+            reply = player.on_frame(frame)
+            if reply is not None and reply["type"] == "act":
+                await conn.act(reply["action"])
+            elif reply is not None:
+                await conn.send(reply)
+            if frame["type"] == "hand_over":
+                await conn.send({"type": "leave"})
+                return frames, frame
+    raise AssertionError("unreachable")

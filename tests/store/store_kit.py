@@ -1,0 +1,88 @@
+"""Helpers of the store tests: a fixed clock, hands to deal and settle, a dump of every row."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select, text
+
+from qipai.store import HandSettlement, HandStart, Store
+from qipai.store.schema import metadata
+
+NOW = datetime(2026, 5, 10, 12, 0, tzinfo=UTC)
+"""The tests' clock."""
+GRANT = 1_000_000
+"""Starting coins of the tests' players: enough that random hands never run out."""
+STEPS = ("transaction", "entries", "balances", "hand", "stats")
+"""The settlement's steps, in order, as the fault hook sees them."""
+
+
+def players(store: Store, count: int, *, grant: int = GRANT) -> list[int]:
+    """Register ``p0``, ``p1``… with ``grant`` coins each; their ids."""
+    return [store.register(f"p{i}", "hash", grant=grant, now=NOW) for i in range(count)]
+
+
+def deal(hand_id: str, seats: Sequence[int | None], *, minute: int = 0) -> HandStart:
+    """A Dou Dizhu hand with these players (``None``: a bot)."""
+    return HandStart(
+        hand_id, "doudizhu-yifa", "doudizhu", "yifa", table=1, commitment="0" * 64,
+        players=tuple(seats), started_at=NOW + timedelta(minutes=minute),
+    )  # fmt: skip
+
+
+def outcome(
+    hand_id: str,
+    net: Sequence[int],
+    *,
+    rake: Sequence[int] | None = None,
+    fees: Sequence[int] | None = None,
+    escaper: int | None = None,
+) -> HandSettlement:
+    """A settlement: winners are the seats with a positive net, points follow the net's sign."""
+    zero = (0,) * len(net)
+    return HandSettlement(
+        hand_id, tuple(net), tuple(rake or zero), tuple(fees or zero),
+        points=tuple((n > 0) - (n < 0) for n in net),
+        winners=tuple(seat for seat, n in enumerate(net) if n > 0),
+        record_json=f'{{"hand":"{hand_id}"}}', ended_at=NOW + timedelta(minutes=1),
+        escaper=escaper,
+    )  # fmt: skip
+
+
+def random_hand(
+    rng: random.Random, hand_id: str, users: Sequence[int]
+) -> tuple[HandStart, HandSettlement]:
+    """A hand of 2 to 6 seats (some bots) with a random zero-sum result, rake and fee."""
+    seats = rng.randint(2, 6)
+    humans = rng.sample(list(users), rng.randint(1, min(seats, len(users))))
+    seated: list[int | None] = [*humans, *[None] * (seats - len(humans))]
+    rng.shuffle(seated)
+    gross = [rng.randint(-500, 500) for _ in range(seats - 1)]
+    gross.append(-sum(gross))
+    rake = [g * rng.choice((0, 5)) // 100 if g > 0 else 0 for g in gross]
+    fees = [rng.choice((0, 0, 10, 50))] * seats
+    net = [g - r - f for g, r, f in zip(gross, rake, fees, strict=True)]
+    escaper = rng.choice([None, None, None, *range(seats)])
+    settlement = outcome(hand_id, net, rake=rake, fees=fees, escaper=escaper)
+    return deal(hand_id, seated, minute=rng.randint(0, 10_000)), settlement
+
+
+def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, in a fixed order: equal dumps mean nothing changed."""
+    with store.read() as connection:
+        return {
+            table.name: [
+                tuple(row)
+                for row in connection.execute(select(table).order_by(*table.primary_key.columns))
+            ]
+            for table in metadata.sorted_tables
+        }
+
+
+def execute(store: Store, *statements: str) -> None:
+    """Run raw SQL in one transaction (tampering with the ledger behind the store's back)."""
+    with store.write() as connection:
+        for statement in statements:
+            connection.execute(text(statement))
