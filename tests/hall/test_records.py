@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
 from collections.abc import Callable
 
 import pytest
@@ -17,6 +18,7 @@ from qipai.cards import doudizhu_deck
 from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import Trustee
+from qipai.hall.engines import HandSetup, engine_for
 from qipai.hall.records import (
     FORMAT,
     HandRecord,
@@ -24,6 +26,7 @@ from qipai.hall.records import (
     record_hand,
     verify,
 )
+from qipai.hall.rooms import load_rooms
 
 SEEDS = range(6)
 BIG_SEED = 0xD1CE_5EED_0BAD_F00D_1234_5678_9ABC_DEF0  # 128 bits, as the hall draws
@@ -262,3 +265,25 @@ def test_json_layout_is_stable() -> None:
     assert data["seed"] == str(DDZ.seed)
     assert all(isinstance(seat, int | None) and isinstance(t, str) for seat, t in data["actions"])
     assert " " not in DDZ.to_json().replace("play ", "").replace("bid ", "").replace("no ", "")
+
+
+@pytest.mark.parametrize(
+    ("game", "numbers"),
+    [
+        ("zhajinhua", "base = 2"),
+        ("showhand", "base = 5"),
+        ("doudizhu", "doubling_threshold = 5000"),
+    ],
+)
+def test_a_room_with_its_own_numbers_is_recorded_and_replayed(game: str, numbers: str) -> None:
+    rules = "huanle" if game == "doudizhu" else "yifa"
+    [room] = load_rooms(f'[[room]]\nid="r"\nname="r"\ngame="{game}"\nrules="{rules}"\n{numbers}')
+    engine = engine_for(game)
+    state = engine.new_hand(room, HandSetup(seed=11, balances=(10**6,) * room.seats))
+    rng = random.Random(3)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(rng.choice(legal), state.current_player)
+    record = record_hand(game, state)
+    assert record.changes  # the room's numbers travel with the record
+    assert verify(HandRecord.from_json(record.to_json())).ok

@@ -148,6 +148,10 @@ class HandRecord:
     """Every applied action in order: (seat, text form of the game's ``Action``)."""
     result: tuple[int, ...]
     """Each seat's ``returns()``: points (Dou Dizhu) or chips won/lost."""
+    changes: tuple[tuple[str, Option], ...] = ()
+    """The rule set's numbers that the room changed from its preset (a Zha Jin Hua room's
+    base, ante, stakes, cap; a Showhand base; a Dou Dizhu doubling threshold): (field,
+    value), sorted by field; empty for a preset played as it is."""
 
     def option_map(self) -> dict[str, Option]:
         """:attr:`options` as a dict (lists as tuples)."""
@@ -168,6 +172,8 @@ class HandRecord:
             "actions": [[seat, text] for seat, text in self.actions],
             "result": list(self.result),
         }
+        if self.changes:
+            data["changes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.changes}
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -185,8 +191,8 @@ class HandRecord:
         if not isinstance(data, dict):
             raise _bad("a record is a JSON object")
         expected = {"format", "game", "rules", "seed", "commitment", "options", "actions", "result"}
-        if set(data) != expected:
-            raise _bad(f"fields must be {', '.join(sorted(expected))}")
+        if set(data) - {"changes"} != expected:
+            raise _bad(f"fields must be {', '.join(sorted(expected))} (and maybe changes)")
         if data["format"] != FORMAT:
             raise _bad(f"format must be {FORMAT!r}, not {data['format']!r}")
         return cls(
@@ -197,6 +203,7 @@ class HandRecord:
             options=_options(data["options"]),
             actions=_steps(data["actions"]),
             result=tuple(_integers(data["result"], "result")),
+            changes=_options(data.get("changes", {})),
         )
 
 
@@ -285,14 +292,16 @@ def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> Hand
     if not state.is_terminal:
         raise InvalidActionError("hand_not_over", "only a finished hand has a record")
     hand_seed = _seed_of(state, seed)
+    rules = getattr(state, "rules")  # noqa: B009  # every State has rules
     base = HandRecord(
         game=game,
-        rules=str(getattr(state, "rules").name),  # noqa: B009  # every State has rules
+        rules=str(rules.name),
         seed=hand_seed,
         commitment=commitment(hand_seed),
         options=(),
         actions=tuple((step.seat, str(step.action)) for step in state.history),
         result=tuple(state.returns()),
+        changes=_changes(rules, engine.get_rules(rules.name)),
     )
     failure = ""
     for options in _candidate_options(game, engine, state):
@@ -302,6 +311,29 @@ def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> Hand
             return record
         failure = failure or (f"{check.code}: {check.reason}" if not check.ok else "another deal")
     raise InvalidActionError("unreplayable_hand", f"the record does not replay: {failure}")
+
+
+def _changes(rules: object, preset: object) -> tuple[tuple[str, Option], ...]:
+    """The numeric fields in which ``rules`` differs from its ``preset`` (others must not)."""
+    changed = []
+    for field in dataclasses.fields(preset):  # type: ignore[arg-type]  # rules are dataclasses
+        mine, theirs = getattr(rules, field.name), getattr(preset, field.name)
+        if mine != theirs:
+            try:
+                changed.append((field.name, _as_option(mine)))
+            except (InvalidActionError, TypeError, ValueError):
+                raise InvalidActionError(
+                    "unreplayable_hand", f"rule {field.name} is not a number: {mine!r}"
+                ) from None
+    return tuple(sorted(changed))
+
+
+def _rules_of(record: HandRecord, engine: _Engine) -> object:
+    """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`."""
+    preset = engine.get_rules(record.rules)
+    if not record.changes:
+        return preset
+    return dataclasses.replace(preset, **dict(record.changes))  # type: ignore[type-var]
 
 
 def _seed_of(state: object, seed: int | None) -> int:
@@ -403,11 +435,12 @@ def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Repla
     except GameError as error:
         return _fail("bad_action", error.message), None
     try:
-        engine.replay(record.rules, record.seed, [], **options)
+        rules = _rules_of(record, engine)
+        engine.replay(rules, record.seed, [], **options)
     except (ValueError, TypeError) as error:  # GameError is a ValueError
         return _fail("bad_options", str(error)), None
     try:
-        state = engine.replay(record.rules, record.seed, steps, **options)
+        state = engine.replay(rules, record.seed, steps, **options)
     except GameError as error:
         return _fail("illegal_action", f"{error.code}: {error.message}"), None
     if not state.is_terminal:
