@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -104,17 +108,45 @@ def test_installed_entry_point() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (0, "pass\nB\nR\nBR\n", "")
 
 
-def test_run_script_needs_no_install() -> None:
-    """The quick start's ``./run`` runs the source tree on a bare Python, nothing installed."""
-    bare_python = Path(sys.base_prefix, "bin", "python3")
+def test_run_script_passes_its_arguments_to_qipai() -> None:
+    """``./run ARGS`` is any ``qipai`` command, from the project's .venv."""
     result = subprocess.run(
         ["bash", str(ROOT / "run"), "doudizhu", "moves", "--rules", "jj", "5556", "3334"],
         capture_output=True,
         text=True,
         check=False,
-        env={"PATH": "/usr/bin:/bin", "PYTHON": str(bare_python)},
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, "pass\n5556\n", "")
+
+
+def test_run_script_starts_the_hall(tmp_path: Path) -> None:
+    """The quick start's first command serves the hall: /healthz answers 200, rooms listed."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    database = f"sqlite:///{tmp_path / 'hall.db'}"
+    command = ["bash", str(ROOT / "run"), "serve", "--port", str(port), "--db", database]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as hall:
+        try:
+            rooms = _wait_for_rooms(f"http://127.0.0.1:{port}", hall)
+        finally:
+            hall.terminate()
+    assert {room["game"] for room in rooms} == {"doudizhu", "zhajinhua", "showhand"}
+    assert (tmp_path / "hall.db").is_file()
+
+
+def _wait_for_rooms(url: str, hall: subprocess.Popen[bytes]) -> list[dict[str, object]]:
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up and hall.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
+                assert answer.status == 200
+            with urllib.request.urlopen(f"{url}/api/rooms", timeout=2) as answer:
+                rooms: list[dict[str, object]] = json.loads(answer.read())
+                return rooms
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the hall did not start (exit status {hall.poll()})")
 
 
 def test_zhajinhua_selfplay_prints_a_conserving_summary(

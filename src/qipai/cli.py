@@ -379,6 +379,13 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument("--game", help="doudizhu (default), zhajinhua or showhand")
     parser.add_argument("--rules", help="the preset (default yifa)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="mean seconds a client thinks before each action (default 0: at once)",
+    )
     parser.set_defaults(handler=run_loadtest)
 
 
@@ -386,7 +393,10 @@ def run_loadtest(args: argparse.Namespace) -> int:
     """Run the load and print its summary."""
     from qipai.client.loadtest import LoadConfig, main  # noqa: PLC0415
 
-    return main(LoadConfig(args.url, args.clients, args.duration, args.game, args.rules, args.seed))
+    config = LoadConfig(
+        args.url, args.clients, args.duration, args.game, args.rules, args.seed, args.think
+    )
+    return main(config)
 
 
 def add_audit(parsers: Commands[argparse.ArgumentParser]) -> None:

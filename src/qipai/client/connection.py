@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from types import TracebackType
@@ -129,6 +130,7 @@ class Connection:
         self._socket: ClientConnection | None = None
         self._ids = itertools.count(1)
         self._answers: dict[int, asyncio.Future[Frame]] = {}
+        self._pending: deque[Frame] = deque()
 
     async def __aenter__(self) -> Connection:
         self._socket = await connect(self.url, compression=None, max_size=2**22, open_timeout=30)
@@ -160,19 +162,26 @@ class Connection:
         await self.socket.send(json.dumps(message, ensure_ascii=False))
 
     async def recv(self) -> Frame:
-        """The next frame (event numbers are tracked; answers resolve :meth:`request`)."""
-        frame: Frame = json.loads(await self.socket.recv())
-        if frame.get("type") in ("event", "snapshot", "turn", "hand_over") and "n" in frame:
+        """The next frame (event numbers are tracked; answers resolve :meth:`request`).
+
+        A message holding an array of frames is handed out one frame at a time.
+        """
+        if not self._pending:
+            message = json.loads(await self.socket.recv())
+            self._pending.extend(message if isinstance(message, list) else [message])
+        frame: Frame = self._pending.popleft()
+        self._track(frame)
+        return frame
+
+    def _track(self, frame: Frame) -> None:
+        kind = frame.get("type")
+        if kind in ("event", "snapshot", "turn", "hand_over", "hand_start") and "n" in frame:
             key = str(frame["table"])
             self.last[key] = max(self.last.get(key, 0), frame["n"])
-        answer = (
-            self._answers.pop(frame.get("id", -1), None)
-            if frame.get("type") in ("ack", "error")
-            else None
-        )
-        if answer is not None and not answer.done():
-            answer.set_result(frame)
-        return frame
+        if kind in ("ack", "error"):
+            answer = self._answers.pop(frame.get("id", -1), None)
+            if answer is not None and not answer.done():
+                answer.set_result(frame)
 
     def __aiter__(self) -> AsyncIterator[Frame]:
         return self._frames()

@@ -4,8 +4,11 @@ Each client signs in as a guest, joins the room, and plays whatever its ``turn``
 allow, choosing at random among the legal actions (seeded per client).  After the
 duration it asks to leave and finishes the hand it is in.  Measured:
 
-- ``hands``: distinct hands that ended (``hand_over``) at the clients' tables;
-- ``actions``: actions sent; ``errors``: ``error`` frames received;
+- ``hands`` / ``hands_per_s``: distinct hands that ended (``hand_over``) at the clients'
+  tables during the play window (``duration``; the hands still running then are finished
+  too and counted in ``hands_total``);
+- ``actions`` / ``actions_per_s``: actions sent in the window; ``errors``: ``error``
+  frames received, by code in ``error_codes``;
 - ``latency_ms``: from sending an action to receiving the first event frame after it (the
   broadcast of that action, since a table applies one thing at a time), p50 / p90 / p99;
 - ``coins_conserved``: for every client, the coins the server reports at the end equal
@@ -45,6 +48,8 @@ class LoadConfig:
     game: str | None = None
     rules: str | None = None
     seed: int = 0
+    think: float = 0.0
+    """Mean seconds a client thinks before acting (0: at once, as fast as the hall goes)."""
 
 
 @dataclass
@@ -56,6 +61,8 @@ class ClientStats:
     error_codes: dict[str, int] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     hands: dict[str, Frame] = field(default_factory=dict)
+    hand_times: dict[str, float] = field(default_factory=dict)
+    action_times: list[float] = field(default_factory=list)
     start_coins: int = 0
     end_coins: int = 0
     net: int = 0
@@ -71,6 +78,8 @@ class _Play:
     auto: AutoPlayer = field(init=False)
     sent_at: float | None = None
     leaving: bool = False
+    think: float = 0.0
+    thinking: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.auto = AutoPlayer(self.rng.choice)
@@ -88,18 +97,20 @@ async def choose_room(hall: HallClient, game: str | None, rules: str | None) -> 
 
 
 async def run_client(
-    config: LoadConfig, room: str, number: int, ready: asyncio.Event, stop_at: float
+    config: LoadConfig, room: str, number: int, start: asyncio.Future[float]
 ) -> ClientStats:
-    """One client's whole life: sign in, play until ``stop_at``, leave."""
+    """One client's whole life: sign in, wait for ``start`` (every client connected: it
+    gives the time to stop), play until then, leave."""
     stats = ClientStats()
     async with HallClient(config.url, timeout=120) as hall:
         try:
             session = await hall.guest()
             stats.start_coins = session.coins
             async with hall.connect(session.token) as conn:
-                await ready.wait()
+                stop_at = await asyncio.shield(start)
                 await conn.send({"type": "join", "room": room})
-                play = _Play(conn, random.Random(config.seed * 1_000_003 + number), stats)
+                rng = random.Random(config.seed * 1_000_003 + number)
+                play = _Play(conn, rng, stats, think=config.think)
                 await _play(play, stop_at)
             stats.end_coins = (await hall.me(session.token))["coins"]
         except Exception as error:  # a client failing is a result, not a crash of the tool
@@ -136,9 +147,11 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
         play.seat[str(frame["table"])] = frame["seat"]
     reply = play.auto.on_frame(frame)
     if reply is not None and reply["type"] == "act":
-        play.sent_at = time.perf_counter()
-        stats.actions += 1
-        await play.conn.act(reply["action"])
+        if play.think > 0:
+            delay = play.rng.uniform(0.5, 1.5) * play.think
+            play.thinking = asyncio.create_task(_act_later(play, reply["action"], delay))
+        else:
+            await _act(play, reply["action"])
     elif reply is not None:
         await play.conn.send(reply)
     if kind == "error":
@@ -146,6 +159,7 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
         stats.error_codes[frame["code"]] = stats.error_codes.get(frame["code"], 0) + 1
     elif kind == "hand_over":
         stats.hands[frame["hand"]] = frame
+        stats.hand_times[frame["hand"]] = time.time()
         seat = play.seat.get(str(frame["table"]))
         if seat is not None:
             stats.net += frame["result"][seat]
@@ -156,27 +170,40 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
     return False
 
 
+async def _act(play: _Play, action: str) -> None:
+    play.sent_at = time.perf_counter()
+    play.stats.actions += 1
+    play.stats.action_times.append(time.time())
+    await play.conn.act(action)
+
+
+async def _act_later(play: _Play, action: str, delay: float) -> None:
+    """Act after a person's thinking time, reading frames meanwhile (latency counts from
+    the moment the action is sent)."""
+    await asyncio.sleep(delay)
+    await _act(play, action)
+
+
 async def run(config: LoadConfig) -> dict[str, Any]:
     """Run the load; the summary."""
     async with HallClient(config.url) as hall:
         room = await choose_room(hall, config.game, config.rules)
         before = await hall.request("GET", "/api/stats")
-        ready = asyncio.Event()
+        start: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         started = time.time()
-        stop_at = started + config.duration + 5
         tasks = [
-            asyncio.create_task(run_client(config, room, number, ready, stop_at))
+            asyncio.create_task(run_client(config, room, number, start))
             for number in range(config.clients)
         ]
         await _wait_connected(hall, before["connections"] + config.clients, started + 60)
         connected = await hall.request("GET", "/api/stats")
-        ready.set()
         began = time.time()
+        start.set_result(began + config.duration)
         results = await asyncio.gather(*tasks)
-        elapsed = time.time() - began
     return summarise(
-        config, room=room, results=results, elapsed=elapsed, before=before, connected=connected
-    )
+        config, room=room, results=results, window=(began, began + config.duration),
+        before=before, connected=connected,
+    )  # fmt: skip
 
 
 async def _wait_connected(hall: HallClient, target: int, give_up: float) -> None:
@@ -192,14 +219,20 @@ def summarise(
     *,
     room: str,
     results: list[ClientStats],
-    elapsed: float,
+    window: tuple[float, float],
     before: dict[str, Any],
     connected: dict[str, Any],
 ) -> dict[str, Any]:
-    """The one JSON object a run prints last."""
+    """The one JSON object a run prints last (rates over the ``window`` of play: hands that
+    ended in it, actions sent in it; coins checked over every hand)."""
     hands: dict[str, Frame] = {}
+    ended: dict[str, float] = {}
     for stats in results:
         hands.update(stats.hands)
+        ended.update(stats.hand_times)
+    elapsed = window[1] - window[0]
+    in_window = sum(1 for when in ended.values() if when <= window[1])
+    actions = sum(1 for s in results for when in s.action_times if when <= window[1])
     latencies = sorted(ms for stats in results for ms in stats.latencies)
     balanced = all(
         sum(frame["result"]) + sum(frame.get("rake", ())) + sum(frame.get("fees", ())) == 0
@@ -211,11 +244,13 @@ def summarise(
     return {
         "room": room,
         "clients": config.clients,
+        "think_s": config.think,
         "duration_s": round(elapsed, 1),
-        "hands": len(hands),
-        "hands_per_s": round(len(hands) / elapsed, 2) if elapsed else 0.0,
-        "actions": sum(s.actions for s in results),
-        "actions_per_s": round(sum(s.actions for s in results) / elapsed, 1) if elapsed else 0.0,
+        "hands": in_window,
+        "hands_per_s": round(in_window / elapsed, 2),
+        "hands_total": len(hands),
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
         "latency_ms": _percentiles(latencies),
         "errors": sum(s.errors for s in results),
         "error_codes": _merged(s.error_codes for s in results),

@@ -4,6 +4,7 @@ The connection parses every message at the edge (:mod:`.protocol`), answers each
 ``ack`` or an ``error`` carrying its stable code, and never lets one client slow anybody
 else:
 
+- frames that wait together are sent as one message, a JSON array of frames;
 - frames to the client wait in a bounded queue (:data:`SEND_QUEUE` frames); a client that
   does not read until it fills is cut off (close code 4008) and may come back and resync;
 - each connection may send :data:`RATE` messages a second on average, :data:`BURST` at
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 SEND_QUEUE = 1024
 """Frames that may wait for a slow client before it is cut off."""
+BATCH = 64
+"""Most frames sent together in one message (a JSON array)."""
 RATE = 50.0
 """Messages a second a client may send on average (a fast bot's pace; a person's is a
 few)."""
@@ -140,12 +143,17 @@ class Connection:
             self._out.put_nowait(None)
 
     async def _write(self) -> None:
+        """Send the queued frames: one message each, or an array of those waiting together
+        (one system call instead of several when a change produced many frames)."""
         while True:
-            frame = await self._out.get()
-            if frame is None:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < BATCH:
+                batch.append(self._out.get_nowait())
+            if None in batch:
                 await self.socket.close(CLOSE_TOO_SLOW)
                 return
-            await self.socket.send_text(protocol.encode(frame))
+            frames = [frame for frame in batch if frame is not None]
+            await self.socket.send_text(protocol.encode(frames[0] if len(frames) == 1 else frames))
 
     async def _read(self, player: Player) -> None:
         while True:

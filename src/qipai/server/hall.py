@@ -13,6 +13,7 @@ regrouped with everyone else waiting (分组规则), except those leaving.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 import secrets
@@ -25,6 +26,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.doudizhu import legal_moves
 from qipai.hall import matchmaking
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
@@ -110,6 +112,7 @@ class HallService:
         self.runners: dict[TableRunner, _Seated] = {}
         """The tables in play, with their room and matchmaking table."""
         self._rng = random.Random(secrets.randbits(64))
+        self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
         self._matcher: asyncio.Task[None] | None = None
         self.hands_settled = 0
         self.connections = 0
@@ -118,7 +121,9 @@ class HallService:
     # --- life ---------------------------------------------------------------------------
 
     async def start(self) -> list[str]:
-        """Void the hands a previous process left in play, then start matchmaking."""
+        """Void the hands a previous process left in play, build the move tables, then
+        start matchmaking."""
+        await asyncio.to_thread(warm_up)
         voided = await self.db.run(self.db.store.void_interrupted, _utcnow())
         if voided:
             log.warning("voided %d hands interrupted by the last shutdown", len(voided))
@@ -267,7 +272,7 @@ class HallService:
         ]
         table = Table(
             entry.room,
-            seating.number,
+            next(self._table_numbers),
             seats,
             now=self.clock(),
             bot_delay=self.bot_delay,
@@ -361,6 +366,11 @@ class HallService:
             asyncio.get_running_loop().create_task(
                 self.db.run(self.db.store.void_hand, hand_id, _utcnow())
             )
+
+
+def warm_up() -> None:
+    """Build the Dou Dizhu move tables now (0.2 s), not in the first player's turn."""
+    legal_moves("3")
 
 
 def settlement_of(outcome: HandOutcome) -> HandSettlement:

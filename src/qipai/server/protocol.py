@@ -131,9 +131,9 @@ def pong(t: float) -> dict[str, Any]:
     return {"type": "pong", "t": t}
 
 
-def encode(frame: dict[str, Any]) -> str:
-    """A server frame as JSON text (UTF-8 characters kept, no spaces)."""
-    return _ENCODER.encode(frame).decode("utf-8")
+def encode(frames: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """A server frame, or an array of frames, as JSON text (UTF-8 kept, no spaces)."""
+    return _ENCODER.encode(frames).decode("utf-8")
 
 
 _ENCODER = msgspec.json.Encoder()
