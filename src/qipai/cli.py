@@ -332,7 +332,7 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--bot-delay S]``."""
     parser = parsers.add_parser(
         "serve",
-        help="run the hall (HTTP API, WebSocket, browser client) in one process",
+        help="run the hall (HTTP JSON API and WebSocket) in one process",
         description=(
             "Run the hall on uvicorn.  Without --db the database is SQLite in the user's "
             "data folder, created and migrated on start; --db postgresql://... runs on "
@@ -375,7 +375,9 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address")
     parser.add_argument("--clients", type=int, default=30, help="concurrent clients")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument(
+        "--duration", type=_positive, default=30.0, help="seconds of play (> 0)"
+    )
     parser.add_argument("--game", help="doudizhu (default), zhajinhua or showhand")
     parser.add_argument("--rules", help="the preset (default yifa)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
@@ -397,6 +399,13 @@ def run_loadtest(args: argparse.Namespace) -> int:
         args.url, args.clients, args.duration, args.game, args.rules, args.seed, args.think
     )
     return main(config)
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
+    return value
 
 
 def add_audit(parsers: Commands[argparse.ArgumentParser]) -> None:

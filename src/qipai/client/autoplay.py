@@ -43,8 +43,8 @@ class AutoPlayer:
         if kind == "error" and frame.get("code") == "in_trustee":
             self._answered = None
             return {"type": "trustee", "on": False}
-        if kind == "error" and frame.get("id") is not None:
-            self._answered = None
+        if kind == "error" and (frame.get("id") is not None or frame["code"] == "rate_limited"):
+            self._answered = None  # refused, or dropped unread: look again and decide anew
             return {"type": "resync"}
         return None
 

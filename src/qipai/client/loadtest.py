@@ -286,7 +286,8 @@ def _percentiles(seconds: list[float]) -> dict[str, float | None]:
 
 
 def main(config: LoadConfig) -> int:
-    """Run, print the summary as the last line; exit 1 on errors or unconserved coins."""
+    """Run, print the summary as the last line; exit 1 if a client failed or coins were
+    not conserved."""
     summary = asyncio.run(run(config))
     print(json.dumps(summary, ensure_ascii=False))
     return 0 if summary["coins_conserved"] and not summary["failed_clients"] else 1

@@ -3,7 +3,7 @@
 :func:`create_app` builds a Starlette app from a :class:`ServerConfig`.  On start it opens
 the store (creating and migrating the database), voids the hands a crash interrupted, and
 starts matchmaking; ``GET /healthz`` answers 200 from then on.  The routes are listed in
-``docs/api.md``; every error is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
+``docs/protocol.md``; every error is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ T = TypeVar("T")
 
 MATCH_INTERVAL = 0.1
 """Seconds between two matchmaking passes."""
+HOUSEKEEPING_PASSES = 36_000
+"""Matchmaking passes between two purges of expired sessions (an hour)."""
 BOT_BALANCE_FACTOR = 100
 """A bot sits down with this many times the room's minimum coins (at least 100,000)."""
 
@@ -131,13 +133,19 @@ class HallService:
         return voided
 
     async def stop(self) -> None:
-        """Stop matchmaking and wait for the tables in play to finish their hands."""
+        """Stop matchmaking and the tables, and void the hands they were playing (a hand
+        is never left half-played: its stakes stay where they were)."""
         if self._matcher is not None:
             self._matcher.cancel()
-        tasks = [runner.task for runner in self.runners if runner.task is not None]
+        runners = list(self.runners)
+        tasks = [runner.task for runner in runners if runner.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for runner in runners:
+            hand_id = runner.table.hand_id
+            if hand_id is not None and runner.table.outcome is None:
+                await self.db.run(self.db.store.void_hand, hand_id, _utcnow())
 
     # --- players ------------------------------------------------------------------------
 
@@ -174,11 +182,13 @@ class HallService:
         """
         if player.room is None:
             raise IllegalActionError("not_in_room", "not in a room")
-        if player.runner is not None:
+        lobby = self.rooms[player.room].lobby
+        if player.runner is not None or not lobby.is_queued(_pid(player.user)):
+            # at a table, or being seated at one right now: out after its hand
             player.leaving = True
             self.bus.publish(player.user, {"type": "leaving", "room": player.room})
             return
-        self.rooms[player.room].lobby.leave(_pid(player.user))
+        lobby.leave(_pid(player.user))
         self._left(player)
 
     def _left(self, player: Player) -> None:
@@ -239,17 +249,25 @@ class HallService:
         if player.runner is not None:
             player.runner.post(Presence(player.runner.seat_of(player.user), False))
         elif player.room is not None:
-            self.rooms[player.room].lobby.leave(_pid(player.user))
-            player.room = None
+            lobby = self.rooms[player.room].lobby
+            if lobby.is_queued(_pid(player.user)):
+                lobby.leave(_pid(player.user))
+                player.room = None
+        if player.room is None and player.runner is None:
+            self.players.pop(player.user, None)  # nothing to keep for him
 
     # --- matchmaking --------------------------------------------------------------------
 
     async def _match_forever(self) -> None:
+        passes = 0
         while True:
             try:
                 await self.match_once()
+                if passes % HOUSEKEEPING_PASSES == 0:
+                    await self.db.run(self.db.store.delete_expired_sessions, _utcnow())
             except Exception:  # a bug in one pass must not stop the hall
                 log.exception("matchmaking pass failed")
+            passes += 1
             await asyncio.sleep(MATCH_INTERVAL)
 
     async def match_once(self) -> int:
@@ -287,6 +305,9 @@ class HallService:
                 self.players[user].runner = runner
         self.runners[runner] = _Seated(entry, seating)
         runner.launch().add_done_callback(partial(self._runner_done, runner))
+        for seat, user in enumerate(users):
+            if user is not None and not self.bus.is_connected(user):
+                runner.post(Presence(seat, False))  # left while his table was being set
 
     def _balances(self, room: Room, users: tuple[int | None, ...]) -> list[int]:
         bot = max(room.min_coins * BOT_BALANCE_FACTOR, 100_000)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import uvicorn
 
+from qipai.errors import InvalidActionError
 from qipai.hall.rooms import default_rooms, load_rooms
 
 from .app import ServerConfig, create_app
@@ -22,8 +23,17 @@ WS_MAX_SIZE = 16 * 1024
 
 
 def rooms_from(path: str | None) -> ServerConfig:
-    """A config with the rooms of a TOML file (``None``: the shipped rooms)."""
-    rooms = default_rooms() if path is None else load_rooms(Path(path).read_text("utf-8"))
+    """A config with the rooms of a TOML file (``None``: the shipped rooms).
+
+    :raises InvalidActionError: ``bad_config`` (unreadable file), ``bad_room``.
+    """
+    if path is None:
+        return ServerConfig(rooms=default_rooms())
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as error:
+        raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
+    rooms = load_rooms(text)
     return ServerConfig(rooms=rooms)
 
 

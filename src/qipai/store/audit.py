@@ -96,7 +96,7 @@ def audit_main(url: str, *, allow_playing: bool = False, out: TextIO | None = No
     try:
         store = _open_existing(url)
     except (GameError, SQLAlchemyError, OSError) as error:
-        print(f"error: cannot audit {url}: {error}", file=sys.stderr)
+        print(f"error: cannot audit {database.display(url)}: {error}", file=sys.stderr)
         return 2
     with store:
         problems = audit(store, allow_playing=allow_playing)
