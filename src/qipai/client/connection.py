@@ -57,7 +57,8 @@ class HallClient:
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
-        self._http = httpx.AsyncClient(base_url=self.url, timeout=timeout)
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        self._http = httpx.AsyncClient(base_url=self.url, timeout=timeout, limits=limits)
 
     async def __aenter__(self) -> HallClient:
         return self

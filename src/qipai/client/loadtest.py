@@ -97,24 +97,23 @@ async def choose_room(hall: HallClient, game: str | None, rules: str | None) -> 
 
 
 async def run_client(
-    config: LoadConfig, room: str, number: int, start: asyncio.Future[float]
+    hall: HallClient, config: LoadConfig, room: str, number: int, start: asyncio.Future[float]
 ) -> ClientStats:
     """One client's whole life: sign in, wait for ``start`` (every client connected: it
     gives the time to stop), play until then, leave."""
     stats = ClientStats()
-    async with HallClient(config.url, timeout=120) as hall:
-        try:
-            session = await hall.guest()
-            stats.start_coins = session.coins
-            async with hall.connect(session.token) as conn:
-                stop_at = await asyncio.shield(start)
-                await conn.send({"type": "join", "room": room})
-                rng = random.Random(config.seed * 1_000_003 + number)
-                play = _Play(conn, rng, stats, think=config.think)
-                await _play(play, stop_at)
-            stats.end_coins = (await hall.me(session.token))["coins"]
-        except Exception as error:  # a client failing is a result, not a crash of the tool
-            stats.failed = f"{type(error).__name__}: {error}"
+    try:
+        session = await hall.guest()
+        stats.start_coins = session.coins
+        async with hall.connect(session.token) as conn:
+            stop_at = await asyncio.shield(start)
+            await conn.send({"type": "join", "room": room})
+            rng = random.Random(config.seed * 1_000_003 + number)
+            play = _Play(conn, rng, stats, think=config.think)
+            await _play(play, stop_at)
+        stats.end_coins = (await hall.me(session.token))["coins"]
+    except Exception as error:  # a client failing is a result, not a crash of the tool
+        stats.failed = f"{type(error).__name__}: {error}"
     return stats
 
 
@@ -186,13 +185,13 @@ async def _act_later(play: _Play, action: str, delay: float) -> None:
 
 async def run(config: LoadConfig) -> dict[str, Any]:
     """Run the load; the summary."""
-    async with HallClient(config.url) as hall:
+    async with HallClient(config.url, timeout=120) as hall:  # one HTTP pool for every client
         room = await choose_room(hall, config.game, config.rules)
         before = await hall.request("GET", "/api/stats")
         start: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         started = time.time()
         tasks = [
-            asyncio.create_task(run_client(config, room, number, start))
+            asyncio.create_task(run_client(hall, config, room, number, start))
             for number in range(config.clients)
         ]
         await _wait_connected(hall, before["connections"] + config.clients, started + 60)

@@ -172,6 +172,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute]:
                 "players": len(hall.players),
                 "tables": len(hall.runners),
                 "hands_settled": hall.hands_settled,
+                "settle_transactions": hall.settle_transactions,
                 "rss_bytes": resident_bytes(),
             }
         )

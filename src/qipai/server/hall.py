@@ -5,9 +5,10 @@
 players (bots filling seats where the room allows, after its wait), and one
 :class:`~qipai.server.tables.TableRunner` per table.  Every hand is written to the store
 before it is dealt (with the commitment of its seed) and settled in one transaction when it
-ends; a hand still marked in play when the process starts is voided
-(本局游戏将自动取消，输赢结果无效).  After every hand the table's players wait again and are
-regrouped with everyone else waiting (分组规则), except those leaving.
+ends (hands that end together share that transaction: :mod:`.batching`); a hand still
+marked in play when the process starts is voided (本局游戏将自动取消，输赢结果无效).
+After every hand the table's players wait again and are regrouped with everyone else
+waiting (分组规则), except those leaving.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from qipai.hall.rooms import Room, check_join
 from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, SeatInfo, Table
 from qipai.store import HandSettlement, HandStart, Store
 
+from .batching import Batcher
 from .bus import Bus, Frame
 from .tables import Act, Command, Escape, Presence, SetTrustee, TableRunner
 
@@ -115,6 +117,9 @@ class HallService:
         """The tables in play, with their room and matchmaking table."""
         self._rng = random.Random(secrets.randbits(64))
         self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
+        store = db.store
+        self._starts = Batcher(db.run, store.start_hands, store.start_hand)
+        self._settles = Batcher(db.run, store.settle_hands, store.settle_hand)
         self._matcher: asyncio.Task[None] | None = None
         self.hands_settled = 0
         self.connections = 0
@@ -142,10 +147,17 @@ class HallService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._starts.close()
+        await self._settles.close()
         for runner in runners:
             hand_id = runner.table.hand_id
             if hand_id is not None and runner.table.outcome is None:
                 await self.db.run(self.db.store.void_hand, hand_id, _utcnow())
+
+    @property
+    def settle_transactions(self) -> int:
+        """Database transactions that settled hands (fewer than hands under load)."""
+        return self._settles.batches
 
     # --- players ------------------------------------------------------------------------
 
@@ -324,8 +336,7 @@ class HallService:
         for seat, user in enumerate(runner.users):
             if user is not None:
                 self.bus.publish(user, table.snapshot(seat))
-        await self.db.run(
-            self.db.store.start_hand,
+        await self._starts.submit(
             HandStart(
                 id=hand_id,
                 room_id=entry.room.id,
@@ -345,7 +356,7 @@ class HallService:
         if outcome.voided:
             await self.db.run(self.db.store.void_hand, outcome.hand_id, _utcnow())
             return
-        await self.db.run(self.db.store.settle_hand, settlement_of(outcome))
+        await self._settles.submit(settlement_of(outcome))
         self.hands_settled += 1
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
