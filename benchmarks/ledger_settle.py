@@ -75,7 +75,9 @@ def main() -> None:
         for kind in ("sqlite", "postgresql"):
             for batch in (1, 20):
                 rates = [
-                    settle_rate(new_database(kind, Path(folder), n), args.hands, n, batch)
+                    settle_rate(
+                        new_database(kind, Path(folder), batch * 100 + n), args.hands, n, batch
+                    )
                     for n in range(args.repeat)
                 ]
                 rate = statistics.median(rates)

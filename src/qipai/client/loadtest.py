@@ -146,7 +146,7 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
         play.seat[str(frame["table"])] = frame["seat"]
     reply = play.auto.on_frame(frame)
     if reply is not None and reply["type"] == "act":
-        if play.think > 0:
+        if play.think > 0 and not play.leaving:  # after the window: finish quickly
             delay = play.rng.uniform(0.5, 1.5) * play.think
             play.thinking = asyncio.create_task(_act_later(play, reply["action"], delay))
         else:

@@ -24,7 +24,9 @@ from .hall import Database
 STARTING_COINS = 10_000
 """Coins a new account starts with (enough for every shipped room)."""
 GUEST_PREFIX = "游客"
-"""The name of a guest: this and six hex digits."""
+"""The name of a guest: this and eight random hex digits (another draw if taken)."""
+GUEST_NAME_TRIES = 5
+"""Draws of a guest name before giving up."""
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,18 @@ class Accounts:
 
     async def guest(self) -> Session:
         """A new guest account (no password) and its session."""
-        name = f"{GUEST_PREFIX}{secrets.token_hex(3)}"
-        user = await self.db.run(
-            self.db.store.register, name, "", grant=self.starting_coins, now=_now()
-        )
-        return await self._session(user)
+        for attempt in range(GUEST_NAME_TRIES):
+            name = f"{GUEST_PREFIX}{secrets.token_hex(4)}"
+            try:
+                user = await self.db.run(
+                    self.db.store.register, name, "", grant=self.starting_coins, now=_now()
+                )
+            except IllegalActionError as error:
+                if error.code != "name_taken" or attempt == GUEST_NAME_TRIES - 1:
+                    raise
+                continue
+            return await self._session(user)
+        raise AssertionError("unreachable")
 
     async def sign_in(self, name: object, password: object) -> Session:
         """A new session for a name and password.
