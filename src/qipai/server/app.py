@@ -20,7 +20,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
@@ -101,7 +102,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute]:
+def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Mount]:
     async def healthz(request: Request) -> Response:
         ready = "live" in _peek(live)
         return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
@@ -200,6 +201,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute]:
         api("/api/leaderboard", leaderboard, ["GET"]),
         api("/api/stats", stats, ["GET"]),
         WebSocketRoute("/ws", websocket),
+        Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
     ]
 
 
