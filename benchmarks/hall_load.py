@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -24,9 +23,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-import psycopg
+from databases import fresh_database
 
-POSTGRES = os.environ.get("QIPAI_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 QIPAI = [sys.executable, "-c", "import sys; from qipai.cli import main; sys.exit(main())"]
 
 
@@ -35,17 +33,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def fresh_database(kind: str, folder: Path) -> str:
-    """A new, empty database's URL."""
-    if kind == "sqlite":
-        return f"sqlite:///{folder / 'hall.db'}"
-    name = f"qipai_bench_{os.getpid()}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    return POSTGRES.rsplit("/", 1)[0] + f"/{name}"
 
 
 def wait_ready(url: str) -> None:
@@ -72,7 +59,7 @@ def main() -> int:
     parser.add_argument("--rules", default="yifa")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        db = fresh_database(args.db, Path(folder))
+        db = fresh_database(args.db, Path(folder), "hall")
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         serve = [

@@ -13,7 +13,6 @@ says how far settlement is from being the bottleneck.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import tempfile
@@ -21,23 +20,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import psycopg
-
+from databases import fresh_database
 from qipai.store import HandSettlement, HandStart, Store
 
-POSTGRES = os.environ.get("QIPAI_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
-
-
-def new_database(kind: str, folder: Path, number: int) -> str:
-    """A fresh database's URL."""
-    if kind == "sqlite":
-        return f"sqlite:///{folder / f'ledger{number}.db'}"
-    name = f"qipai_ledger_bench_{os.getpid()}_{number}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    return POSTGRES.rsplit("/", 1)[0] + f"/{name}"
 
 
 def settle_rate(url: str, hands: int, seed: int, batch: int) -> float:
@@ -76,7 +62,10 @@ def main() -> None:
             for batch in (1, 20):
                 rates = [
                     settle_rate(
-                        new_database(kind, Path(folder), batch * 100 + n), args.hands, n, batch
+                        fresh_database(kind, Path(folder), f"ledger{batch}_{n}"),
+                        args.hands,
+                        n,
+                        batch,
                     )
                     for n in range(args.repeat)
                 ]
