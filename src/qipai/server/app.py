@@ -227,12 +227,18 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    too_large = InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise too_large  # refused before reading: nobody makes the hall buffer a huge body
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise too_large
     try:
         body = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
         raise InvalidActionError("bad_json", "the body is not JSON") from None
     if not isinstance(body, dict):
         raise InvalidActionError("bad_json", "the body is a JSON object")

@@ -47,6 +47,8 @@ CLOSE_UNAUTHORISED = 4001
 """Close code: no valid ``hello``."""
 CLOSE_TOO_SLOW = 4008
 """Close code: the client did not read its frames."""
+CLOSE_WAIT_SECONDS = 30.0
+"""How long a cut-off client's close frame may wait behind his unread frames."""
 
 
 class RateLimit:
@@ -74,9 +76,9 @@ class Connection:
         self.socket = socket
         self.hall = hall
         self._sessions = sessions
-        self._out: asyncio.Queue[Frame | None] = asyncio.Queue(SEND_QUEUE)
+        self._out: asyncio.Queue[Frame] = asyncio.Queue(SEND_QUEUE)
         self._limit = RateLimit()
-        self._too_slow = False
+        self._too_slow = asyncio.Event()
         self._last: dict[str, int] = {}
 
     async def serve(self) -> None:
@@ -85,21 +87,29 @@ class Connection:
         player = await self._sign_in()
         if player is None:
             return
-        writer = asyncio.get_running_loop().create_task(self._write())
+        loop = asyncio.get_running_loop()
         unsubscribe = self._subscribe(player)
         self.hall.connections += 1
+        tasks = [
+            loop.create_task(self._write()),
+            loop.create_task(self._read(player)),
+            loop.create_task(self._too_slow.wait()),
+        ]
         try:
-            await self._read(player)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self.hall.connections -= 1
             unsubscribe()
             if not self.hall.bus.is_connected(player.user):
                 self.hall.disconnected(player)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._too_slow.is_set():
+            # the close frame waits behind what the client has not read: it may never go
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(CLOSE_WAIT_SECONDS):
+                    await self.socket.close(CLOSE_TOO_SLOW)
 
     async def _sign_in(self) -> Player | None:
         try:
@@ -133,37 +143,34 @@ class Connection:
         return self.hall.bus.subscribe(player.user, self._send)
 
     def _send(self, frame: Frame) -> None:
-        if self._too_slow:
+        if self._too_slow.is_set():
             return
         try:
             self._out.put_nowait(frame)
         except asyncio.QueueFull:
-            self._too_slow = True
-            self._out = asyncio.Queue(1)
-            self._out.put_nowait(None)
+            self._too_slow.set()  # cut off: his table is told he is away, and goes on
 
     async def _write(self) -> None:
         """Send the queued frames: one message each, or an array of those waiting together
         (one system call instead of several when a change produced many frames)."""
         while True:
-            batch = [await self._out.get()]
-            while not self._out.empty() and len(batch) < BATCH:
-                batch.append(self._out.get_nowait())
-            if None in batch:
-                await self.socket.close(CLOSE_TOO_SLOW)
-                return
-            frames = [frame for frame in batch if frame is not None]
+            frames = [await self._out.get()]
+            while not self._out.empty() and len(frames) < BATCH:
+                frames.append(self._out.get_nowait())
             await self.socket.send_text(protocol.encode(frames[0] if len(frames) == 1 else frames))
 
     async def _read(self, player: Player) -> None:
         while True:
             raw = await self.socket.receive_text()
+            allowed = self._limit.allow()  # every message counts, malformed ones too
             try:
                 message = protocol.parse(raw)
             except GameError as error:
-                self._send(protocol.error(error.code, error.message))
+                code, text = ("rate_limited", "too many messages") if not allowed else (
+                    error.code, error.message)  # fmt: skip
+                self._send(protocol.error(code, text))
                 continue
-            if not self._limit.allow():
+            if not allowed:
                 message_id = getattr(message, "id", None)
                 self._send(protocol.error("rate_limited", "too many messages", message_id))
                 continue

@@ -1,0 +1,206 @@
+"""``kill -9`` in the middle of hands: ``qipai serve`` as a real process, on SQLite and on
+PostgreSQL.
+
+Players finish a first hand (settled), then sit at their next hand's first decision, so
+that every table has a hand in play, and the process is killed with SIGKILL.  Started again
+on the same database, the hall voids those hands before anything else (status ``voided``
+in the players' history, no coins moved, no record), the settled ones stand, and
+``qipai audit`` finds the ledger clean.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from wire_kit import Frame, Player, fresh_postgres, guests, my_turn, of_type
+
+from qipai.client.connection import HallClient
+from qipai.store import Store
+from qipai.store.audit import audit
+
+CLI = "from qipai.cli import main; raise SystemExit(main())"
+"""How the tests run ``qipai`` (the installed script may not be on the PATH)."""
+ROOMS = """
+[[room]]
+id = "crash-ddz"
+name = "斗地主"
+game = "doudizhu"
+rules = "yifa"
+coefficient = 1
+bot_wait = 0.2
+
+[[room]]
+id = "crash-zhengtu"
+name = "斗地主 征途"
+game = "doudizhu"
+rules = "zhengtu"
+coefficient = 1
+bot_wait = 0.2
+
+[[room]]
+id = "crash-zjh"
+name = "扎金花"
+game = "zhajinhua"
+rules = "yifa"
+seats = 3
+base = 1
+bot_wait = 0.2
+
+[[room]]
+id = "crash-sh"
+name = "梭哈"
+game = "showhand"
+rules = "yifa"
+seats = 2
+base = 1
+bot_wait = 0.2
+"""
+PLAYERS = ("crash-ddz", "crash-zhengtu", "crash-zjh", "crash-sh")
+"""The room of each player: one player a room, so that nobody waits on anybody else."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'hall.db'}"
+        return
+    with fresh_postgres("crash") as url:
+        yield url
+
+
+def test_hands_interrupted_by_kill_9_are_voided_at_the_next_start(
+    db_url: str, tmp_path: Path
+) -> None:
+    config = tmp_path / "rooms.toml"
+    config.write_text(ROOMS, encoding="utf-8")
+    with serving(db_url, config, tmp_path / "first.log") as (process, url):
+        played = asyncio.run(_play_then_hold(url, lambda: _kill(process)))
+    interrupted = {p.held for p in played}
+    assert len(interrupted) == len(PLAYERS)
+    with Store.open(db_url) as store:  # what the crash left: hands still in play
+        left = audit(store)
+    assert sorted(problem.code for problem in left) == ["unfinished"] * len(interrupted)
+    second = tmp_path / "second.log"
+    with serving(db_url, config, second) as (process, url):
+        asyncio.run(_check_after_restart(url, played))
+        process.send_signal(signal.SIGTERM)  # a clean stop (uvicorn re-raises the signal)
+        assert process.wait(30) in (0, -signal.SIGTERM)
+    assert "Application shutdown complete" in second.read_text(errors="replace")
+    audited = subprocess.run(
+        [sys.executable, "-c", CLI, "audit", "--db", db_url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert audited.stdout.startswith("ok:")
+    assert f"{len(interrupted)} voided" in audited.stdout
+
+
+@dataclass(frozen=True)
+class Played:
+    """One player's story before the crash."""
+
+    token: str
+    seat: int
+    settled: Frame
+    """The hand_over of his first hand."""
+    held: str
+    """The id of the hand he sat in when the hall was killed."""
+
+
+async def _play_then_hold(url: str, kill: Callable[[], None]) -> list[Played]:
+    """Everybody plays a hand, then sits at his next one; ``kill`` while they sit there
+    (connected: a player who left would be played in 托管 to the end of his hand)."""
+    async with HallClient(url) as client, guests(client, len(PLAYERS)) as players:
+        played = await asyncio.gather(
+            *(_one(p, room) for p, room in zip(players, PLAYERS, strict=True))
+        )
+        kill()
+        for player in players:  # the hall is gone: no closing handshake to wait for
+            player.conn.socket.transport.abort()
+        return list(played)
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL, and wait for the process to be gone."""
+    process.send_signal(signal.SIGKILL)
+    process.wait(30)
+
+
+async def _one(player: Player, room: str) -> Played:
+    """Play a hand to its end, then sit at the next one's first decision without acting."""
+    await player.conn.send({"type": "join", "room": room})
+    over = await player.play_out()
+    seat = [f for f in player.frames if f["type"] == "snapshot"][-1]["seat"]
+    start = await player.until(of_type("hand_start"))
+    await player.until(my_turn)
+    return Played(player.conn.token, seat, over, start["hand"])
+
+
+async def _check_after_restart(url: str, played: list[Played]) -> None:
+    async with HallClient(url) as client:
+        for story in played:
+            rows = await client.request("GET", "/api/history", story.token)
+            assert [(row["hand_id"], row["status"], row["net"]) for row in rows] == [
+                (story.held, "voided", 0),
+                (story.settled["hand"], "settled", story.settled["result"][story.seat]),
+            ]
+            me = await client.me(story.token)
+            assert me["coins"] == 10_000 + story.settled["result"][story.seat]  # no coin moved
+            assert me["hands"] == 1
+            with pytest.raises(Exception, match="unknown_hand"):
+                await client.request("GET", f"/api/hands/{story.held}")
+
+
+# --- the process ---------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def serving(db_url: str, config: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``qipai serve`` in a process of its own until the block ends; it and its URL."""
+    port = _free_port()
+    command = [sys.executable, "-c", CLI, "serve", "--port", str(port), "--db", db_url]
+    command += ["--config", str(config), "--bot-delay", "0"]
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_ready(url, process, log)
+            yield process, url
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(30)
+
+
+def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up:
+        if process.poll() is not None:
+            pytest.fail(f"qipai serve exited: {log.read_text(errors='replace')}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        time.sleep(0.05)
+    pytest.fail(f"qipai serve did not get ready: {log.read_text(errors='replace')}")
