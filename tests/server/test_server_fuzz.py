@@ -49,8 +49,8 @@ SEED = 20260510
 """The fuzzer's seed: the same messages every run."""
 CASES = 150
 """Bad messages the fuzzer sends at least (over as many hands as it takes)."""
-FUZZ = room_like("doudizhu-yifa", "fz-table")
-SLOW = room_like("doudizhu-yifa", "fz-slow")
+FUZZ = room_like("doudizhu-yifa", "fz-table", bot_wait=0.5)
+SLOW = room_like("doudizhu-yifa", "fz-slow", bot_wait=0.5)
 OTHER = room_like("zhajinhua-yifa", "fz-other")
 GAME_CODES = frozenset(
     {
@@ -254,11 +254,11 @@ def test_bad_messages_during_real_hands_change_nothing(
 ) -> None:
     # the fuzzer asks for a snapshot around every message: lift the rate limit for it
     # (the limit itself is tested below)
-    generous = connection_module.RateLimit(rate=1e6, burst=1e6)
-    monkeypatch.setattr(connection_module, "RateLimit", lambda: generous)
+    limit = connection_module.RateLimit
+    monkeypatch.setattr(connection_module, "RateLimit", lambda: limit(rate=1e6, burst=1e6))
     tally = asyncio.run(_fuzz(hall.url, random.Random(SEED)))
     assert tally.total >= CASES
-    assert set(tally.kinds) == {case.__name__ for case in WAITING}, tally.kinds
+    assert set(tally.kinds) == {case.__name__ for case in WAITING} | {"replayed"}, tally.kinds
     with Store.open(hall.db_url) as store:
         assert audit(store, allow_playing=True) == []
 
@@ -308,7 +308,6 @@ async def _fuzz_hand(pair: list[Player], rng: random.Random, tally: Tally) -> No
                 case = make(rng, ctx)
                 tally.add(case.kind, await refused(player, case.text, case.codes))
         replay, now = await _move(actor, waiting, turn["legal"], rng, still)
-    tally.kinds.pop("replayed", None)  # counted in the codes; not one of the generators
 
 
 def _context(player: Player, views: dict[int, Any], legal: list[str], *, in_turn: bool) -> Context:
@@ -433,9 +432,9 @@ async def _sloth_and_others(raw: Any, sloth: str, bob: Player, carl: Player) -> 
     flood.cancel()
     code = asyncio.create_task(_close_code(raw))  # he reads at last: frames, then 4008
     over, latencies = await _timed_play(bob, len(bob.frames) - 1)  # from his turn on
-    assert not over["voided"] and max(latencies, default=0.0) < 1.0, latencies
+    assert not over["voided"] and max(latencies, default=0.0) < 2.0, latencies
     carl_over, carl_latencies = await elsewhere
-    assert not carl_over["voided"] and max(carl_latencies) < 1.0, carl_latencies
+    assert not carl_over["voided"] and max(carl_latencies) < 2.0, carl_latencies
     assert await code == 4008
 
 

@@ -8,8 +8,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_kit import RunningHall, fast_config, play_hand, running_hall
-from wire_kit import Player, fresh_postgres, guests, of_type, play_all, seat_together
+from server_kit import RunningHall, play_hand, running_hall
+from wire_kit import (
+    Player,
+    config_with,
+    fresh_postgres,
+    guests,
+    of_type,
+    play_all,
+    room_like,
+    seat_together,
+)
 
 from qipai.client.connection import HallClient
 from qipai.store import Store
@@ -17,14 +26,14 @@ from qipai.store.audit import audit
 
 ALONE = ("doudizhu-yifa", "doudizhu-huanle", "doudizhu-jj", "doudizhu-caishen", "showhand-yifa")
 """Rooms where one player sits with bots, two hands each."""
-TOGETHER = "zhajinhua-yifa"
-"""The room where three players share a table."""
+TOGETHER = room_like("zhajinhua-yifa", "pg-together", bot_wait=0.5)
+"""The room where three players share a table (they join at once, bots after 0.5 s)."""
 
 
 @pytest.fixture(scope="module")
 def hall() -> Iterator[RunningHall]:
     """A hall on a new PostgreSQL database."""
-    with fresh_postgres("hall") as url, running_hall(fast_config(url)) as running:
+    with fresh_postgres("hall") as url, running_hall(config_with(url, TOGETHER)) as running:
         yield running
 
 
@@ -71,7 +80,7 @@ async def _left(conn: Any) -> None:
 async def _together(client: HallClient) -> list[tuple[int, list[int]]]:
     """Three players at one Zha Jin Hua table for a hand."""
     async with guests(client, 3) as players:
-        await seat_together(players, TOGETHER)
+        await seat_together(players, TOGETHER.id)
         overs = await play_all(players)
         assert all(over == overs[0] for over in overs)
         for player in players:
