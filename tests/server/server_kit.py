@@ -91,7 +91,7 @@ async def play_hand(
             frames.append(frame)
             reply = player.on_frame(frame)
             if reply is not None and reply["type"] == "act":
-                await conn.act(reply["action"])
+                await conn.act(reply["action"], reply.get("table"))
             elif reply is not None:
                 await conn.send(reply)
             if frame["type"] == "hand_over":

@@ -73,3 +73,19 @@ def test_the_ledger_is_clean_after_the_hands(
         assert audit(store) == []
     finally:
         store.close()
+
+
+def test_an_action_for_a_finished_table_is_refused_as_stale(hall: RunningHall) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with HallClient(hall.url) as client:
+            session = await client.guest()
+            async with client.connect(session.token) as conn:
+                _, over = await play_hand(conn, "doudizhu-zhengtu")
+                answer = await conn.act("pass", table=over["table"])
+                async with asyncio.timeout(10):
+                    while not answer.done():
+                        await conn.recv()
+                return answer.result()
+
+    answer = asyncio.run(scenario())
+    assert answer["type"] == "error" and answer["code"] == "stale_table"

@@ -9,7 +9,7 @@ player put in 托管 (his time ran out) cancels it and plays on.
 >>> player = AutoPlayer(lambda legal: legal[-1])
 >>> turn = {"type": "turn", "table": 1, "n": 5, "seat": 0, "legal": ["bid 0", "bid 1"]}
 >>> player.on_frame(turn), player.on_frame(turn)
-({'type': 'act', 'action': 'bid 1'}, None)
+({'type': 'act', 'action': 'bid 1', 'table': 1}, None)
 >>> player.on_frame({"type": "error", "code": "not_your_turn", "id": 1})
 {'type': 'resync'}
 """
@@ -53,4 +53,4 @@ class AutoPlayer:
         if key == self._answered:
             return None
         self._answered = key
-        return {"type": "act", "action": self.choose(legal)}
+        return {"type": "act", "action": self.choose(legal), "table": table}

@@ -202,9 +202,13 @@ class Connection:
         await self.send({**message, "id": message_id})
         return future
 
-    async def act(self, action: str) -> asyncio.Future[Frame]:
-        """Send an action in text form; the future of its answer."""
-        return await self.request({"type": "act", "action": action})
+    async def act(self, action: str, table: int | None = None) -> asyncio.Future[Frame]:
+        """Send an action in text form (for ``table``, if given: a late action is then
+        refused rather than applied to the next hand); the future of its answer."""
+        message: Frame = {"type": "act", "action": action}
+        if table is not None:
+            message["table"] = table
+        return await self.request(message)
 
 
 def _session(body: Any) -> ClientSession:

@@ -148,9 +148,9 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
     if reply is not None and reply["type"] == "act":
         if play.think > 0 and not play.leaving:  # after the window: finish quickly
             delay = play.rng.uniform(0.5, 1.5) * play.think
-            play.thinking = asyncio.create_task(_act_later(play, reply["action"], delay))
+            play.thinking = asyncio.create_task(_act_later(play, reply, delay))
         else:
-            await _act(play, reply["action"])
+            await _act(play, reply)
     elif reply is not None:
         await play.conn.send(reply)
     if kind == "error":
@@ -169,18 +169,18 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
     return False
 
 
-async def _act(play: _Play, action: str) -> None:
+async def _act(play: _Play, reply: Frame) -> None:
     play.sent_at = time.perf_counter()
     play.stats.actions += 1
     play.stats.action_times.append(time.time())
-    await play.conn.act(action)
+    await play.conn.act(reply["action"], reply.get("table"))
 
 
-async def _act_later(play: _Play, action: str, delay: float) -> None:
+async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
     """Act after a person's thinking time, reading frames meanwhile (latency counts from
     the moment the action is sent)."""
     await asyncio.sleep(delay)
-    await _act(play, action)
+    await _act(play, reply)
 
 
 async def run(config: LoadConfig) -> dict[str, Any]:

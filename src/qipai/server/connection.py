@@ -191,8 +191,8 @@ class Connection:
     async def _dispatch(self, player: Player, message: protocol.ClientMessage) -> Frame | None:
         hall = self.hall
         match message:
-            case Act(_, action):
-                await hall.act(player, action)
+            case Act(_, action, table):
+                await hall.act(player, action, table)
             case Join(room):
                 await hall.join(player, room)
             case Leave():

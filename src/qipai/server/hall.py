@@ -217,8 +217,14 @@ class HallService:
             raise IllegalActionError("not_seated", "not at a table")
         await runner.submit(make(runner.seat_of(player.user)))
 
-    async def act(self, player: Player, text: str) -> None:
-        """The player's action in text form."""
+    async def act(self, player: Player, text: str, table: int | None = None) -> None:
+        """The player's action in text form (at ``table``, if named).
+
+        :raises IllegalActionError: ``stale_table`` when ``table`` is not his table now.
+        """
+        runner = player.runner
+        if table is not None and (runner is None or runner.table.number != table):
+            raise IllegalActionError("stale_table", f"not at table {table} any more")
         await self.command(player, lambda seat: Act(seat, text))
 
     async def trustee(self, player: Player, on: bool) -> None:

@@ -9,7 +9,7 @@ JSON objects built by the tables (frames, see :mod:`qipai.hall.table`) and by
 reference.
 
 >>> parse('{"type": "act", "id": 7, "action": "play 33"}')
-Act(id=7, action='play 33')
+Act(id=7, action='play 33', table=None)
 >>> parse('{"type": "act", "action": 3}')
 Traceback (most recent call last):
 ...
@@ -55,11 +55,14 @@ class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
     """An action in the hand, in the game's text form (``play 33``, ``bid 3``, ``fold``).
 
     ``id`` is the client's own number for the message; the answer (``ack`` or ``error``)
-    carries it back.
+    carries it back.  ``table``, when given, is the table the action was meant for: an
+    action that arrives after its table's hand ended is refused (``stale_table``) instead
+    of landing in the player's next hand.
     """
 
     id: int
     action: str
+    table: int | None = None
 
 
 class Trustee(msgspec.Struct, tag="trustee", forbid_unknown_fields=True):

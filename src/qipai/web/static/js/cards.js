@@ -1,0 +1,97 @@
+// Card faces drawn with CSS and the suit symbols of index.html, from the notation of
+// ../shared/spec/notation.md: "3s", "Th" (10 of hearts), "BJ" / "RJ" (small / big joker),
+// "W" (the 财神 wildcard); rank-only Dou Dizhu texts ("3", "B", "R") draw suitless faces.
+
+import { h, icon } from "./dom.js";
+
+export const DDZ_ORDER = "3456789TJQKA2BRW";
+export const POKER_ORDER = "23456789TJQKA";
+const SUITS = "shcd";
+
+/** The Dou Dizhu rank letter of a card: "3s" -> "3", "BJ" -> "B", "RJ" -> "R", "W" -> "W". */
+export function ddzRank(code) {
+  return code[0];
+}
+
+/** Order key of a Dou Dizhu card (rank, then suit ♠ ♥ ♣ ♦). */
+export function ddzKey(code) {
+  return DDZ_ORDER.indexOf(code[0]) * 4 + Math.max(0, SUITS.indexOf(code[1]));
+}
+
+/** Order key of a Zha Jin Hua / Showhand card. */
+export function pokerKey(code) {
+  return POKER_ORDER.indexOf(code[0]) * 4 + (3 - SUITS.indexOf(code[1]));
+}
+
+function label(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+function jokerFace(code, size) {
+  const big = code[0] === "R";
+  return h(
+    "div",
+    { class: `card joker ${big ? "big" : "small"} ${size}`, "data-card": code, title: big ? "大王" : "小王" },
+    h("div", { class: "corner" }, ..."JOKER".split("").map((c) => h("span", { text: c }))),
+    icon("crown", "pip"),
+  );
+}
+
+function wildFace(size) {
+  return h(
+    "div",
+    { class: `card wild ${size}`, "data-card": "W", title: "财神" },
+    h("div", { class: "corner" }, h("span", { text: "财" }), h("span", { text: "神" })),
+    icon("coin", "pip"),
+  );
+}
+
+/**
+ * A card element. ``code`` is a card ("Kh"), a joker ("BJ", "R"), the wildcard ("W"), or a
+ * suitless rank ("7"); options: small (table size), back (face down), testid.
+ */
+export function cardEl(code, { small = false, back = false, testid = null } = {}) {
+  const size = small ? "sm" : "";
+  if (back || !code) {
+    return h("div", { class: `card back ${size}`, "data-testid": testid, "aria-label": "?" });
+  }
+  let el;
+  if (code === "W") el = wildFace(size);
+  else if (code[0] === "B" || code[0] === "R") el = jokerFace(code, size);
+  else el = suitFace(code, size);
+  if (testid) el.dataset.testid = testid;
+  return el;
+}
+
+function suitFace(code, size) {
+  const rank = code[0];
+  const suit = code[1] || "";
+  const red = suit === "h" || suit === "d";
+  const classes = `card ${red ? "red" : ""} ${suit ? "" : "rankonly"} ${size}`;
+  const corner = h("div", { class: "corner" }, h("span", { text: label(rank) }), suit ? icon(`suit-${suit}`) : null);
+  let middle = null;
+  if ("JQK".includes(rank)) middle = h("div", { class: "face", text: rank });
+  else if (suit) middle = icon(`suit-${suit}`, "pip");
+  return h("div", { class: classes, "data-card": code, "aria-label": code }, corner, middle);
+}
+
+const RANK_WORDS = { T: "10", B: "小王", R: "大王", W: "财神" };
+
+/** Dou Dizhu ranks as words: "89TJQK" -> "8 9 10 J Q K", "BR" -> "小王 大王". */
+export function rankText(ranks) {
+  return [...ranks].map((rank) => RANK_WORDS[rank] || rank).join(" ");
+}
+
+/** A row of cards (fanned when ``fan``). */
+export function cardRow(codes, { small = true, fan = true, testid = null } = {}) {
+  return h(
+    "div",
+    { class: `cards ${fan ? "fan" : ""}`, "data-testid": testid },
+    codes.map((code) => cardEl(code, { small })),
+  );
+}
+
+/** Face-down cards. */
+export function backs(count, { small = true } = {}) {
+  return h("div", { class: "cards fan" }, Array.from({ length: count }, () => cardEl(null, { small })));
+}

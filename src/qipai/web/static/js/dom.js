@@ -1,0 +1,93 @@
+// Tiny DOM helpers: build elements from data, no framework.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An element: h("button", {class: "btn", onclick: f, "data-testid": "x"}, "text", child). */
+export function h(tag, props, ...kids) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  append(el, kids);
+  return el;
+}
+
+function setProps(el, props) {
+  if (!props) return;
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key in el && typeof value !== "string" && key !== "list") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(el, kids) {
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : String(kid));
+  }
+}
+
+/** An <svg> showing a symbol of the sprite in index.html. */
+export function icon(id, cls = "") {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  if (cls) svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", `#${id}`);
+  svg.append(use);
+  return svg;
+}
+
+/** Replace the children of ``el``. */
+export function fill(el, ...kids) {
+  el.replaceChildren();
+  append(el, kids);
+  return el;
+}
+
+/** A short message at the bottom of the screen. */
+export function toast(text) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  const line = h("div", { text });
+  box.append(line);
+  setTimeout(() => line.remove(), 2700);
+}
+
+/** A modal dialog; returns a function that closes it. */
+export function dialog(content, { testid, onClose } = {}) {
+  const box = h("div", { class: "dialog", "data-testid": testid }, content);
+  const layer = h("div", { class: "overlay" }, box);
+  const onKey = (event) => {
+    if (event.key === "Escape" && [...document.querySelectorAll(".overlay")].pop() === layer) close();
+  };
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    layer.remove();
+    document.removeEventListener("keydown", onKey);
+    if (onClose) onClose();
+  };
+  layer.addEventListener("click", (event) => {
+    if (event.target === layer) close();
+  });
+  document.addEventListener("keydown", onKey);
+  document.body.append(layer);
+  return close;
+}
+
+/** Format a signed number: +5, -3, 0. */
+export function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+/** A class for a signed amount. */
+export function signClass(value) {
+  if (value > 0) return "plus num";
+  return value < 0 ? "minus num" : "num";
+}

@@ -1,0 +1,377 @@
+// Dou Dizhu at the table: the model kept from the snapshot view and the events, what the
+// seats show, the buttons the legal actions call for, and the result details.
+//
+// The events carry everything but the multiplier (it depends on the preset's scoring), so
+// after an event that may change it the table asks for a fresh snapshot (`resync`).
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { cardEl, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
+import { isBomb, moveOf, physical, reading, tricks, PASS } from "../ddzplays.js";
+
+const RESYNC_AFTER = new Set([
+  "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
+]);
+
+function seats(n, value) {
+  return Array.from({ length: n }, () => (typeof value === "function" ? value() : value));
+}
+
+function empty(players) {
+  return {
+    rules: null,
+    phase: "deal",
+    hand: [],
+    counts: seats(players, 0),
+    shown: seats(players, null),
+    landlord: null,
+    base: 0,
+    bottom: null,
+    bottomSize: 3,
+    marker: null,
+    markerSeat: null,
+    multipliers: [],
+    doubled: seats(players, false),
+    plays: [],
+    said: seats(players, null),
+    winner: null,
+    spring: false,
+    antiSpring: false,
+    deal: 1,
+  };
+}
+
+function fromView(view) {
+  const m = empty(view.card_counts.length);
+  Object.assign(m, {
+    rules: view.rules,
+    phase: view.phase,
+    hand: [...view.hand],
+    counts: [...view.card_counts],
+    shown: view.shown_hands.map((cards) => (cards ? [...cards] : null)),
+    landlord: view.landlord,
+    base: view.base,
+    bottom: view.bottom ? [...view.bottom] : null,
+    bottomSize: view.bottom_size,
+    marker: view.marker,
+    markerSeat: view.marker_seat,
+    multipliers: view.multipliers,
+    doubled: [...view.doubled],
+    plays: view.plays.map(([seat, move]) => ({ seat, move, cards: null })),
+    winner: view.winner,
+    spring: view.spring,
+    antiSpring: view.anti_spring,
+    deal: view.deal_number,
+  });
+  if (view.plays.length === 0) {
+    for (const [seat, action] of view.auction) m.said[seat] = action;
+  }
+  return m;
+}
+
+/** A resync of the same hand keeps the physical cards of the plays already seen. */
+function merge(old, fresh) {
+  if (old && old.plays.length === fresh.plays.length && old.rules === fresh.rules) {
+    fresh.plays = old.plays;
+    fresh.said = fresh.plays.length === 0 ? old.said : fresh.said;
+  }
+  return fresh;
+}
+
+function removeCards(list, cards) {
+  if (!list) return list;
+  const left = [...list];
+  for (const card of cards) {
+    const at = left.indexOf(card);
+    if (at >= 0) left.splice(at, 1);
+  }
+  return left;
+}
+
+const sortHand = (cards) => [...cards].sort((a, b) => ddzKey(a) - ddzKey(b));
+
+const HANDLERS = {
+  HandStarted(m, e) {
+    m.rules = e.rules;
+    m.bottomSize = e.rules === "caishen" ? 4 : 3;
+  },
+  Redealt(m, e, ctx) {
+    Object.assign(m, empty(m.counts.length), { rules: m.rules, bottomSize: m.bottomSize, deal: e.deal });
+    ctx.note(t("ddz.redeal"));
+  },
+  CardsDealt(m, e, ctx) {
+    m.counts = m.counts.map(() => e.cards_dealt);
+    if (e.seat === ctx.seat) m.hand = sortHand([...m.hand, ...e.cards]);
+    if (m.shown[e.seat]) m.shown[e.seat] = sortHand([...m.shown[e.seat], ...e.cards]);
+  },
+  MarkerTurned(m, e) {
+    m.marker = e.card;
+    m.markerSeat = e.seat;
+  },
+  BiddingStarted(m) {
+    m.phase = "bid";
+  },
+  Shown(m, e) {
+    m.shown[e.seat] = sortHand(e.cards);
+    m.said[e.seat] = "show";
+  },
+  BidMade(m, e) {
+    m.said[e.seat] = `bid ${e.points}`;
+  },
+  Called(m, e) {
+    m.said[e.seat] = e.call ? "call" : "nocall";
+  },
+  Robbed(m, e) {
+    m.phase = "rob";
+    m.said[e.seat] = e.rob ? "rob" : "norob";
+  },
+  LandlordChosen(m, e) {
+    m.landlord = e.seat;
+    m.base = e.base;
+  },
+  BottomShown(m, e) {
+    m.bottom = [...e.cards];
+  },
+  BottomRevealed(m, e, ctx) {
+    m.bottom = [...e.cards];
+    m.phase = "double";
+    m.counts[e.landlord] += e.cards.length;
+    if (e.landlord === ctx.seat) m.hand = sortHand([...m.hand, ...e.cards]);
+    if (m.shown[e.landlord]) m.shown[e.landlord] = sortHand([...m.shown[e.landlord], ...e.cards]);
+    m.said = m.said.map(() => null);
+  },
+  Doubled(m, e) {
+    m.doubled[e.seat] = e.double;
+    m.said[e.seat] = e.double ? "double" : "nodouble";
+  },
+  ShowDeclined(m, e) {
+    m.said[e.seat] = "noshow";
+  },
+  Played(m, e, ctx) {
+    if (m.phase !== "play") m.said = m.said.map(() => null);
+    m.phase = "play";
+    m.plays.push({ seat: e.seat, move: e.move, cards: [...e.cards] });
+    m.counts[e.seat] = e.cards_left;
+    if (e.seat === ctx.seat) m.hand = removeCards(m.hand, e.cards);
+    m.shown[e.seat] = removeCards(m.shown[e.seat], e.cards);
+    return e.move !== "pass" && isBomb(e.move);
+  },
+  HandEnded(m, e) {
+    m.phase = "over";
+    m.winner = e.winner;
+    m.spring = e.spring;
+    m.antiSpring = e.anti_spring;
+  },
+  Escaped(m, e, ctx) {
+    m.phase = "over";
+    ctx.note(t("table.escaped", { name: ctx.name(e.seat) }));
+  },
+  TrusteeChanged() {},
+};
+
+function apply(m, e, ctx) {
+  const handler = HANDLERS[e.kind];
+  const changed = handler ? handler(m, e, ctx) : false;
+  return Boolean(changed) || RESYNC_AFTER.has(e.kind);
+}
+
+// ------------------------------------------------------------------ display
+
+/** The text of an auction decision ("bid 2", "rob", …) for the seat's bubble. */
+export function saidText(action) {
+  if (!action) return null;
+  if (action.startsWith("bid ")) {
+    const points = Number(action.slice(4));
+    return points === 0 ? t("ddz.nobid") : t("ddz.points", { n: points });
+  }
+  return t(`ddz.${action}`);
+}
+
+function currentTrick(m) {
+  const all = tricks(m.plays);
+  return all.length ? all[all.length - 1] : [];
+}
+
+/** The cards (or 不出) a seat played in the current trick. */
+function playedBy(m, seat, n) {
+  if (m.phase !== "play" && m.phase !== "over") return null;
+  const trick = currentTrick(m);
+  const mine = trick.filter((p) => p.seat === seat);
+  if (!mine.length) return null;
+  const last = mine[mine.length - 1];
+  const box = h("div", { class: "played", "data-testid": "played", "data-seat": seat, "data-n": n, "data-move": last.move });
+  if (last.move === "pass") box.append(h("div", { class: "said", text: t("ddz.pass") }));
+  else box.append(cardRow(last.cards && last.cards.length ? last.cards : [...physical(last.move)]));
+  return box;
+}
+
+function role(m, seat) {
+  if (m.landlord === null) return [];
+  return seat === m.landlord
+    ? [h("span", { class: "tag landlord", text: t("ddz.landlord") })]
+    : [h("span", { class: "tag farmer", text: t("ddz.farmer") })];
+}
+
+function seatView(T, seat) {
+  const m = T.state.model;
+  const count = m.counts[seat] ?? 0;
+  const tags = [...role(m, seat)];
+  if (m.shown[seat]) tags.push(h("span", { class: "tag gold", text: t("ddz.shown") }));
+  if (m.doubled[seat]) tags.push(h("span", { class: "tag gold", text: t("ddz.double") }));
+  const meta = h(
+    "div",
+    { class: `count ${count > 0 && count <= 2 ? "few" : ""}`, "data-testid": "card-count", "data-seat": seat },
+    cardEl(null, { small: true }),
+    String(count),
+  );
+  const said = m.phase === "play" || m.phase === "over" ? null : saidText(m.said[seat]);
+  const side = [
+    said ? h("div", { class: "said", text: said }) : null,
+    m.shown[seat] && seat !== T.seat ? cardRow(m.shown[seat], { small: true }) : null,
+    playedBy(m, seat, T.state.n),
+  ];
+  return { tags, meta, side };
+}
+
+function multiplierOf(m, seat) {
+  if (!m.multipliers.length) return null;
+  const mine = m.multipliers.find(([farmer]) => farmer === seat);
+  if (mine) return mine[1];
+  return m.multipliers.reduce((sum, [, value]) => sum + value, 0); // the landlord's stake
+}
+
+function info(T) {
+  const m = T.state.model;
+  const multi = multiplierOf(m, T.seat);
+  return [
+    h("span", { class: "pill", text: t(`rules.${m.rules || T.state.rules}`) }),
+    m.base ? h("span", { class: "pill", "data-testid": "base" }, t("ddz.base"), " ", h("b", { text: m.base })) : null,
+    h("span", { class: "pill", "data-testid": "multiplier", "data-value": multi ?? "" }, t("ddz.multiplier"), " ", h("b", { text: multi === null ? "—" : `×${multi}` })),
+  ];
+}
+
+function center(T) {
+  const m = T.state.model;
+  const bottom = m.bottom
+    ? cardRow(m.bottom, { small: true, fan: false })
+    : backs(m.bottomSize, { small: true });
+  bottom.classList.add("bottom-cards");
+  bottom.dataset.testid = "bottom";
+  const notes = [];
+  if (m.phase === "deal") notes.push(t("ddz.dealing"));
+  if (m.marker && m.landlord === null) {
+    notes.push(h("div", { class: "marker" }, t("ddz.marker", { name: T.name(m.markerSeat) }), cardEl(m.marker, { small: true })));
+  }
+  if (m.phase === "over" && m.spring) notes.push(h("div", { class: "big", text: t("ddz.spring") }));
+  if (m.phase === "over" && m.antiSpring) notes.push(h("div", { class: "big", text: t("ddz.antispring") }));
+  return [bottom, ...notes.map((note) => (typeof note === "string" ? h("div", { class: "note", text: note }) : note))];
+}
+
+/** My own row above the hand: what I said or played. */
+function mine(T) {
+  const m = T.state.model;
+  const said = m.phase === "play" || m.phase === "over" ? null : saidText(m.said[T.seat]);
+  return [said ? h("div", { class: "said", text: said }) : null, playedBy(m, T.seat, T.state.n)];
+}
+
+// ------------------------------------------------------------------ buttons
+
+const SIMPLE = [
+  ["call", "call", "ddz.call", "primary"],
+  ["nocall", "no-call", "ddz.nocall", ""],
+  ["rob", "rob", "ddz.rob", "primary"],
+  ["norob", "no-rob", "ddz.norob", ""],
+  ["double", "double", "ddz.double", "primary"],
+  ["nodouble", "no-double", "ddz.nodouble", ""],
+  ["noshow", "no-show", "ddz.noshow", ""],
+];
+
+function buttons(T) {
+  const { legal, options } = T.state;
+  const out = [];
+  const m = T.state.model;
+  for (const action of legal.filter((a) => a.startsWith("bid "))) {
+    const points = Number(action.slice(4));
+    out.push(T.button(`bid-${points}`, points === 0 ? t("ddz.nobid") : t("ddz.points", { n: points }), () => T.act(action), points === 3 ? "primary" : ""));
+  }
+  for (const [action, id, key, kind] of SIMPLE) {
+    if (!legal.includes(action)) continue;
+    let label = t(key);
+    if (action === "double" && m.doubled.some((d, seat) => d && seat !== m.landlord && seat !== T.seat)) label = t("ddz.followdouble");
+    out.push(T.button(id, label, () => T.act(action), kind));
+  }
+  if (legal.includes("show") || options.includes("show")) {
+    out.push(T.button("show", t("ddz.show"), () => T.act("show"), "primary"));
+  }
+  const plays = legal.filter((a) => a.startsWith("play "));
+  if (plays.length) {
+    const canPass = plays.includes(PASS);
+    const onlyPass = plays.length === 1 && canPass;
+    if (canPass) out.push(T.button("pass", onlyPass ? t("ddz.cannot") : t("ddz.pass"), () => T.act(PASS), onlyPass ? "primary" : ""));
+    if (!onlyPass) {
+      out.push(T.button("hint", t("ddz.hint"), () => T.hint(), ""));
+      out.push(T.button("play", t("ddz.play"), () => T.playLifted(), "primary"));
+    }
+  }
+  return out;
+}
+
+/** What the wild cards of a play stand for: {wilds: "W", ranks: "3"} ("4567W/34567"). */
+export function wildRanks(move) {
+  const { physical: phys, as } = reading(move);
+  const left = [...(as || phys)];
+  const wilds = [];
+  for (const rank of phys) {
+    const at = left.indexOf(rank);
+    if (at >= 0) left.splice(at, 1);
+    else wilds.push(rank);
+  }
+  return { wilds: wilds.join(""), ranks: left.join("") };
+}
+
+/** How a wildcard play reads, for the chooser ("3 4 5 6 7（财神作 3）"). */
+export function readingLabel(action) {
+  const move = moveOf(action);
+  const { physical: phys, as, kind } = reading(move);
+  const { wilds, ranks } = wildRanks(move);
+  const kindName = kind ? ` ${t(`combo.${kind.split(":")[0]}`)}` : "";
+  const stands = wilds ? t("ddz.standsFor", { wild: rankText(wilds), ranks: rankText(ranks) }) : "";
+  return `${rankText(as || phys)}${kindName}${stands}`;
+}
+
+// ------------------------------------------------------------------ result
+
+function resultRows(T, over) {
+  const m = T.state.model;
+  return over.result.map((_, seat) => ({
+    role: m.landlord === null ? "" : seat === m.landlord ? t("ddz.landlord") : t("ddz.farmer"),
+  }));
+}
+
+function resultExtra(T) {
+  const m = T.state.model;
+  const parts = [];
+  if (m.spring) parts.push(t("ddz.spring"));
+  if (m.antiSpring) parts.push(t("ddz.antispring"));
+  const multi = multiplierOf(m, T.seat);
+  if (multi !== null) parts.push(`${t("ddz.multiplier")} ×${multi}`);
+  return parts.length ? h("p", { text: parts.join(" · ") }) : null;
+}
+
+export const doudizhu = {
+  name: "doudizhu",
+  selectable: true,
+  empty,
+  fromView,
+  merge,
+  apply,
+  seatView,
+  info,
+  center,
+  mine,
+  buttons,
+  resultRows,
+  resultExtra,
+  handCards: (T) => T.state.model.hand,
+  rank: ddzRank,
+};

@@ -1,0 +1,253 @@
+// The client's entry point: the session, the socket, the routes (#/lobby, #/table,
+// #/history, #/replay/HAND, #/leaders) and the header.
+
+import { api } from "./api.js";
+import { h, fill, icon, toast } from "./dom.js";
+import { has, lang, setLang, t } from "./i18n.js";
+import { HallSocket } from "./socket.js";
+import { storage } from "./storage.js";
+import { Table } from "./table.js";
+import { renderAuth } from "./views/auth.js";
+import { renderLobby, queueOverlay } from "./views/lobby.js";
+
+const app = {
+  session: storage.session(),
+  me: null,
+  rooms: [],
+  socket: null,
+  net: "closed",
+  queued: null,
+  leaving: false,
+  table: null,
+  frameCounts: {},
+  errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
+};
+
+// ------------------------------------------------------------------ session
+
+app.signedIn = async (session) => {
+  app.session = { token: session.token, name: session.user.name, id: session.user.id };
+  storage.setSession(app.session);
+  storage.forgetTables();
+  await start();
+  go("lobby");
+};
+
+app.signOut = async () => {
+  const token = app.session?.token;
+  app.session = null;
+  app.me = null;
+  app.table = null;
+  app.queued = null;
+  storage.setSession(null);
+  storage.forgetTables();
+  if (app.socket) app.socket.close();
+  app.socket = null;
+  if (token) api("POST", "/api/logout", { token }).catch(() => {});
+  go("login");
+};
+
+app.refreshMe = async () => {
+  if (!app.session) return;
+  try {
+    app.me = await api("GET", "/api/me", { token: app.session.token });
+  } catch (error) {
+    if (error.code === "bad_token") {
+      app.signOut();
+      return;
+    }
+  }
+  renderHeader();
+  if (currentRoute().name === "lobby" && document.body.dataset.ready) renderLobby(app, document.getElementById("app"));
+};
+
+app.send = (message) => {
+  const id = app.socket ? app.socket.send(message) : null;
+  if (id === null) toast(t("net.offline"));
+  return id;
+};
+
+app.join = (roomId) => app.send({ type: "join", room: roomId });
+app.leaveQueue = () => app.send({ type: "leave" });
+app.route = () => render();
+app.go = (route) => go(route);
+
+async function start() {
+  const [rooms] = await Promise.all([
+    api("GET", "/api/rooms").catch(() => []),
+    app.refreshMe(),
+  ]);
+  app.rooms = rooms;
+  connect();
+}
+
+function connect() {
+  if (app.socket) app.socket.close();
+  app.socket = new HallSocket({
+    token: app.session.token,
+    last: () => storage.lastNumbers(),
+    onFrames,
+    onStatus: (status) => {
+      app.net = status;
+      if (status === "signed-out") app.signOut();
+      if (status === "open" && app.table) app.table.pending = null; // unanswered before the drop
+      renderHeader();
+    },
+  });
+  app.socket.open();
+}
+
+// ------------------------------------------------------------------ frames
+
+function onFrames(frames) {
+  let touched = null;
+  for (const frame of frames) {
+    app.frameCounts[frame.type] = (app.frameCounts[frame.type] || 0) + 1;
+    if (frame.type === "welcome") {
+      if (app.me) app.me.coins = frame.coins;
+    } else if (frame.type === "queued") {
+      app.queued = frame.room;
+    } else if (frame.type === "left") {
+      app.queued = null;
+      app.leaving = false;
+    } else if (frame.type === "leaving") {
+      app.leaving = true;
+    } else if (frame.type === "pong") {
+      // nothing
+    } else {
+      const table = tableFor(frame);
+      if (table) {
+        table.apply(frame);
+        touched = table;
+      } else if (frame.type === "error") {
+        toast(app.errorText(frame.code));
+      }
+    }
+  }
+  if (touched) touched.settle();
+  renderHeader();
+  renderQueue();
+  if (currentRoute().name === "lobby" && app.session) renderLobby(app, document.getElementById("app"));
+}
+
+function tableFor(frame) {
+  if (frame.table === undefined) return app.table; // ack, error
+  if (app.table && app.table.number === frame.table) return app.table;
+  if (frame.type === "snapshot") return openTable(frame.table, null);
+  const saved = storage.loadTable(frame.table);
+  if (saved) return openTable(frame.table, saved);
+  app.send({ type: "resync" }); // frames of a table we know nothing of: ask for its view
+  return null;
+}
+
+function openTable(number, saved) {
+  if (app.table) app.table.unmount();
+  app.table = new Table(app, number, saved);
+  app.queued = null;
+  go("table");
+  return app.table;
+}
+
+// ------------------------------------------------------------------ routes
+
+function currentRoute() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [name, ...rest] = hash.split("/");
+  return { name: name || "lobby", arg: rest.join("/") };
+}
+
+function go(name) {
+  const target = `#/${name}`;
+  if (location.hash !== target) location.hash = target;
+  else render();
+}
+
+function render() {
+  const root = document.getElementById("app");
+  const route = currentRoute();
+  renderHeader();
+  if (app.table && !(route.name === "table" && app.session)) app.table.unmount();
+  if (!app.session) {
+    renderAuth(app, root);
+    return;
+  }
+  if (route.name === "table" && app.table) app.table.mount(root);
+  else if (route.name === "history") import("./views/history.js").then((m) => m.renderHistory(app, root));
+  else if (route.name === "replay") import("./views/replay.js").then((m) => m.renderReplay(app, root, route.arg));
+  else if (route.name === "leaders") import("./views/leaders.js").then((m) => m.renderLeaders(app, root));
+  else renderLobby(app, root);
+  renderQueue();
+}
+
+function renderQueue() {
+  const overlay = document.getElementById("queue-layer");
+  if (overlay) overlay.remove();
+  if (!app.queued || !app.session) return;
+  document.body.append(queueOverlay(app));
+}
+
+function renderHeader() {
+  const top = document.getElementById("top");
+  const route = currentRoute().name;
+  const tab = (name, key) =>
+    h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}` }, t(key));
+  const me = app.me;
+  fill(
+    top,
+    h("div", { class: "brand" }, icon("logo"), h("span", { text: t("app.title") })),
+    app.session
+      ? h(
+          "nav",
+          { class: "tabs" },
+          tab("lobby", "nav.lobby"),
+          app.table ? tab("table", "nav.table") : null,
+          tab("history", "nav.history"),
+          tab("leaders", "nav.leaders"),
+        )
+      : null,
+    h("div", { class: "spacer" }),
+    me
+      ? h(
+          "div",
+          { class: "userchip" },
+          h("span", { class: `netdot ${app.net === "open" ? "on" : app.net === "connecting" ? "wait" : ""}`, title: t(`net.${app.net}`), "data-testid": "net", "data-status": app.net }),
+          h("span", { "data-testid": "me-name", text: me.name }),
+          h("span", { class: "coins", "data-testid": "me-coins" }, icon("coin", "coin-icon"), String(me.coins)),
+          h("span", { class: "title", "data-testid": "me-title", text: levelTitle(me.level.title) }),
+        )
+      : null,
+    h("button", {
+      class: "btn small quiet",
+      "data-testid": "lang",
+      onclick: () => {
+        setLang(lang() === "zh" ? "en" : "zh");
+        render();
+      },
+      text: lang() === "zh" ? "EN" : "中文",
+    }),
+    app.session
+      ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
+      : null,
+  );
+}
+
+function levelTitle(title) {
+  return lang() === "zh" ? title : t(`level.${title}`);
+}
+app.levelTitle = levelTitle;
+
+// ------------------------------------------------------------------ boot
+
+async function boot() {
+  window.addEventListener("hashchange", render);
+  if (app.session) {
+    await start();
+    if (!app.session) return; // the token was refused
+  }
+  render();
+  document.body.dataset.ready = "1";
+  window.qipai.readyAt = performance.now();
+}
+
+window.qipai = { app, onFrames, readyAt: null };
+boot();

@@ -1,0 +1,178 @@
+// The table's dialogs: the result of the hand (结果), the last trick (上手牌), the scores of
+// this session (历史得分), a choice among actions, a confirmation.
+
+import { h, dialog, toast, signed, signClass } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardRow } from "./cards.js";
+import { tricks } from "./ddzplays.js";
+import { commitmentOf } from "./sha256.js";
+
+/** Choose one action among several (raise levels, compare targets, wildcard readings). */
+export function choose(title, choices, onChoose) {
+  let close = null;
+  const buttons = choices.map((choice) =>
+    h("button", {
+      class: "btn",
+      "data-testid": "choice",
+      "data-action": choice.action,
+      onclick: () => {
+        close();
+        onChoose(choice.action);
+      },
+      text: choice.label,
+    }),
+  );
+  close = dialog(
+    [
+      h("h2", { text: title }),
+      h("div", { class: "choices" }, buttons),
+      h("div", { class: "buttons" }, h("button", { class: "btn quiet", "data-testid": "choice-cancel", onclick: () => close(), text: t("common.cancel") })),
+    ],
+    { testid: "choices" },
+  );
+}
+
+export function confirm(text, onYes) {
+  let close = null;
+  close = dialog(
+    [
+      h("p", { text }),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "btn quiet", onclick: () => close(), text: t("common.cancel") }),
+        h("button", { class: "btn warn", "data-testid": "confirm", onclick: () => { close(); onYes(); }, text: t("common.ok") }),
+      ),
+    ],
+    { testid: "confirm-dialog" },
+  );
+}
+
+export function note(text) {
+  toast(text);
+}
+
+/** The provably-fair line: seed, commitment, and the browser's own check of the two. */
+export function fairness(seed, commitment) {
+  if (!seed) return null;
+  const ok = commitment ? commitmentOf(seed) === commitment : null;
+  return h(
+    "div",
+    { class: "seedline", "data-testid": "fairness", "data-ok": ok === null ? "" : ok ? "1" : "0" },
+    h("div", {}, `${t("fair.seed")}: ${seed}`),
+    commitment ? h("div", {}, `${t("fair.commitment")}: ${commitment}`) : null,
+    ok === null ? null : h("div", { class: ok ? "ok" : "bad", text: ok ? t("fair.ok") : t("fair.bad") }),
+  );
+}
+
+/** 结果: every seat's points and coins, the cards shown, the seed. */
+export function result(T, onClose) {
+  const s = T.state;
+  const over = s.over;
+  if (over.voided) {
+    let closeVoided = null;
+    closeVoided = dialog(
+      [
+        h("h2", { text: t("table.voidedTitle") }),
+        h("p", { text: t("table.voided") }),
+        h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }), h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") })),
+      ],
+      { testid: "result", onClose },
+    );
+    return closeVoided;
+  }
+  const rows = T.game.resultRows(T, over);
+  const won = over.winners.includes(s.seat);
+  const body = s.players.map((player, seat) =>
+    h(
+      "tr",
+      { class: seat === s.seat ? "me" : "", "data-testid": "result-row", "data-seat": seat },
+      h("td", {}, player.name, " ", over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null),
+      h("td", {}, rows[seat].role || (rows[seat].cards ? cardRow(rows[seat].cards, { small: true, fan: false }) : "")),
+      h("td", { class: signClass(over.points[seat]), text: signed(over.points[seat]) }),
+      h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),
+      h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),
+    ),
+  );
+  let close = null;
+  close = dialog(
+    [
+      h("h2", { class: `result-title ${won ? "win" : ""}`, text: won ? t("table.won") : t("table.lost") }),
+      T.game.resultExtra(T),
+      h(
+        "table",
+        { class: "grid result-table" },
+        h("thead", {}, h("tr", {}, h("th", { text: t("table.player") }), h("th", {}), h("th", { class: "num", text: t("table.points") }), h("th", { class: "num", text: t("table.coins") }), h("th", { class: "num", text: t("table.house") }))),
+        h("tbody", {}, body),
+      ),
+      fairness(over.seed, over.commitment),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
+        h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
+        h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
+        h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
+      ),
+    ],
+    { testid: "result", onClose },
+  );
+  return close;
+}
+
+/** 上手牌: the trick before the current one. */
+export function lastTrick(T) {
+  const all = tricks(T.state.model.plays || []);
+  const previous = all.length >= 2 ? all[all.length - 2] : null;
+  const lines = previous
+    ? previous.map((play) =>
+        h(
+          "div",
+          { class: "marker", style: { margin: "6px 0" } },
+          h("b", { text: T.name(play.seat) }),
+          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : cardRow(play.cards && play.cards.length ? play.cards : [...play.move.split(/[/ ]/)[0]]),
+        ),
+      )
+    : [h("p", { class: "muted", text: t("ddz.noLastTrick") })];
+  let close = null;
+  close = dialog(
+    [h("h2", { text: t("ddz.lastTrick") }), ...lines, h("div", { class: "buttons" }, h("button", { class: "btn", onclick: () => close(), text: t("common.close") }))],
+    { testid: "last-trick" },
+  );
+}
+
+/** 历史得分: the hands of this sitting, with a way to the full history. */
+export function scores(T) {
+  const rows = T.state.scores.map((score, i) =>
+    h(
+      "tr",
+      {},
+      h("td", { text: String(i + 1) }),
+      h("td", { class: signClass(score.points), text: signed(score.points) }),
+      h("td", { class: signClass(score.net), text: signed(score.net) }),
+    ),
+  );
+  const total = T.state.scores.reduce((sum, score) => sum + score.net, 0);
+  let close = null;
+  close = dialog(
+    [
+      h("h2", { text: t("table.scores") }),
+      rows.length
+        ? h(
+            "table",
+            { class: "grid" },
+            h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { class: "num", text: t("table.points") }), h("th", { class: "num", text: t("table.coins") }))),
+            h("tbody", {}, rows),
+          )
+        : h("p", { class: "muted", text: t("table.noScores") }),
+      rows.length ? h("p", {}, t("table.total"), " ", h("b", { class: signClass(total), text: signed(total) })) : null,
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "btn quiet", onclick: () => { close(); T.app.go("history"); }, text: t("nav.history") }),
+        h("button", { class: "btn", onclick: () => close(), text: t("common.close") }),
+      ),
+    ],
+    { testid: "scores" },
+  );
+}

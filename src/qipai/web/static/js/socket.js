@@ -1,0 +1,99 @@
+// The WebSocket to the hall (/ws): hello with the token and `last`, frames in (one object or
+// an array of frames sent together), messages out with ids, reconnection with backoff.
+
+const RETRY_MS = [200, 500, 1000, 2000, 4000];
+const OUTBOX = 50;
+
+export class HallSocket {
+  /**
+   * @param {object} options
+   * @param {string} options.token the session token
+   * @param {() => object} options.last the `last` map to send in `hello`
+   * @param {(frames: object[]) => void} options.onFrames every batch of frames received
+   * @param {(status: string) => void} options.onStatus "connecting", "open", "closed", "signed-out"
+   */
+  constructor({ token, last, onFrames, onStatus }) {
+    this.token = token;
+    this.last = last;
+    this.onFrames = onFrames;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.nextId = 1;
+    this.retries = 0;
+    this.stopped = false;
+    this.welcomed = false;
+    this.outbox = []; // the last messages sent (a debugging and test aid)
+  }
+
+  open() {
+    this.stopped = false;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    this.welcomed = false;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, last: this.last() }));
+    };
+    ws.onmessage = (message) => this.receive(message.data);
+    ws.onclose = () => this.closed(ws);
+  }
+
+  receive(data) {
+    let parsed;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const frames = Array.isArray(parsed) ? parsed : [parsed];
+    for (const frame of frames) {
+      if (frame.type === "welcome") {
+        this.welcomed = true;
+        this.retries = 0;
+        this.onStatus("open");
+      }
+      if (frame.type === "error" && frame.code === "bad_token") this.badToken = true;
+    }
+    this.onFrames(frames);
+  }
+
+  closed(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    if (this.stopped) {
+      this.onStatus("closed");
+      return;
+    }
+    if (this.badToken) {
+      this.onStatus("signed-out");
+      return;
+    }
+    this.onStatus("connecting");
+    const wait = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
+    this.retries += 1;
+    setTimeout(() => {
+      if (!this.stopped) this.open();
+    }, wait);
+  }
+
+  get isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN && this.welcomed;
+  }
+
+  /** Send a message; returns its id (for those that carry one) or null if offline. */
+  send(message) {
+    if (!this.isOpen) return null;
+    const withId = ["act", "trustee", "escape"].includes(message.type);
+    const sent = withId ? { ...message, id: this.nextId++ } : message;
+    this.ws.send(JSON.stringify(sent));
+    this.outbox.push(sent);
+    if (this.outbox.length > OUTBOX) this.outbox.shift();
+    return withId ? sent.id : 0;
+  }
+
+  close() {
+    this.stopped = true;
+    if (this.ws) this.ws.close(1000);
+  }
+}

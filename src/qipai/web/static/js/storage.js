@@ -1,0 +1,47 @@
+// What the client keeps in localStorage: the session, the language, and for the table the
+// player sits at, the number of the last event received with the table as it stood then
+// (so a reload sends `last` in `hello` and rebuilds the table from the replayed frames).
+
+const SESSION = "qipai.session";
+const LANG = "qipai.lang";
+const TABLES = "qipai.tables";
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or disabled: the client still works, without resuming from it
+  }
+}
+
+export const storage = {
+  session: () => read(SESSION),
+  setSession: (session) => write(SESSION, session),
+  lang: () => read(LANG),
+  setLang: (lang) => write(LANG, lang),
+  /** {"12": {n, state}} for the table(s) being played. */
+  tables: () => read(TABLES) || {},
+  /** The `last` map of `hello`: table number -> last event number. */
+  lastNumbers() {
+    const last = {};
+    for (const [table, saved] of Object.entries(this.tables())) last[table] = saved.n;
+    return last;
+  },
+  saveTable(table, n, state) {
+    write(TABLES, { [String(table)]: { n, state } });
+  },
+  loadTable(table) {
+    const saved = this.tables()[String(table)];
+    return saved ? saved.state : null;
+  },
+  forgetTables: () => write(TABLES, null),
+};

@@ -1,0 +1,326 @@
+// One table: its state built from the snapshot and the frames that follow (numbered
+// events, turn frames, hand_over), the player's actions, and the page that shows it.
+//
+// The state is plain JSON and is saved (with the last event number) after every batch of
+// frames, so a reload sends `last` in `hello`, restores the state and applies the replayed
+// frames; when the server answers with a snapshot instead, the snapshot rebuilds it.
+
+import { toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { storage } from "./storage.js";
+import { doudizhu, readingLabel } from "./games/doudizhu.js";
+import { zhajinhua } from "./games/zhajinhua.js";
+import { showhand } from "./games/showhand.js";
+import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
+import { liftAfterSweep } from "./select.js";
+import { TableView } from "./tableview.js";
+import * as panels from "./panels.js";
+
+const GAMES = { doudizhu, zhajinhua, showhand };
+const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
+
+function gameOf(app, roomId, view) {
+  const room = app.rooms.find((r) => r.id === roomId);
+  if (room) return room.game;
+  if (view && "card_counts" in view) return "doudizhu";
+  if (view && "known_hands" in view) return "zhajinhua";
+  if (view && "hole" in view) return "showhand";
+  return roomId.split("-")[0];
+}
+
+export class Table {
+  constructor(app, number, saved) {
+    this.app = app;
+    this.number = number;
+    this.state = saved;
+    this.game = saved ? GAMES[saved.game] : null;
+    this.ui = { lifted: new Set(), hint: -1, hintKey: null, sort: "rank", peek: false };
+    this.pending = null;
+    this.needResync = false;
+    this.justEnded = false;
+    this.notes = [];
+    this.view = new TableView(this);
+    this.closeResult = null;
+  }
+
+  get seat() {
+    return this.state.seat;
+  }
+
+  get seated() {
+    return this.state !== null;
+  }
+
+  /** A seat's display name. */
+  name(seat) {
+    const player = this.state.players[seat];
+    return player ? player.name : `#${seat}`;
+  }
+
+  // ---------------------------------------------------------------- frames
+
+  apply(frame) {
+    const handler = this[`on_${frame.type}`];
+    if (handler && (this.state || frame.type === "snapshot")) handler.call(this, frame);
+  }
+
+  on_snapshot(frame) {
+    const game = GAMES[gameOf(this.app, frame.room, frame.view)];
+    const players = frame.players;
+    const prev = this.state;
+    const sameHand = prev && prev.hand === frame.hand && frame.hand !== null;
+    let model = frame.view ? game.fromView(frame.view, frame.seat) : game.empty(players.length);
+    if (sameHand && prev.model && frame.view) model = game.merge(prev.model, model);
+    const view = frame.view;
+    const mine = view && view.current_player === frame.seat;
+    const actions = view ? view.legal_actions : [];
+    this.game = game;
+    this.state = {
+      table: frame.table,
+      n: frame.n,
+      seat: frame.seat,
+      room: frame.room,
+      roomInfo: this.app.rooms.find((r) => r.id === frame.room) || null,
+      game: game.name,
+      hand: frame.hand,
+      handNumber: prev && sameHand ? prev.handNumber : null,
+      commitment: frame.commitment,
+      players,
+      deadline: frame.deadline,
+      turnSeat: view ? view.current_player : null,
+      legal: mine ? actions : [],
+      options: mine ? [] : actions,
+      model,
+      over: sameHand ? prev.over : null,
+      scores: prev ? prev.scores : [],
+    };
+  }
+
+  on_hand_start(frame) {
+    const s = this.state;
+    if (s.hand === frame.hand) return; // replayed: already have it
+    Object.assign(s, {
+      hand: frame.hand,
+      handNumber: frame.hand_number,
+      commitment: frame.commitment,
+      players: frame.players,
+      model: this.game.empty(frame.players.length),
+      over: null,
+      legal: [],
+      options: [],
+      turnSeat: null,
+      n: Math.max(s.n, frame.n),
+    });
+    this.ui.lifted = new Set();
+    this.ui.peek = false;
+    if (this.closeResult) this.closeResult();
+  }
+
+  on_event(frame) {
+    const s = this.state;
+    if (frame.n <= s.n) return; // a number already applied
+    s.n = frame.n;
+    if (frame.hidden) return;
+    const ctx = { seat: s.seat, name: (seat) => this.name(seat), note: (text) => this.notes.push(text) };
+    if (frame.event.kind === "TrusteeChanged") s.players[frame.event.seat].trustee = frame.event.on;
+    if (this.game.apply(s.model, frame.event, ctx)) this.needResync = true;
+  }
+
+  on_turn(frame) {
+    const s = this.state;
+    if (frame.n < s.n || s.over) return;
+    Object.assign(s, {
+      turnSeat: frame.seat,
+      deadline: frame.deadline,
+      players: frame.players,
+      legal: frame.legal || [],
+      options: frame.options || [],
+    });
+    const key = `${s.hand}:${frame.n}`;
+    if (this.ui.hintKey !== key) {
+      this.ui.hintKey = key;
+      this.ui.hint = -1;
+    }
+  }
+
+  on_hand_over(frame) {
+    const s = this.state;
+    if (s.over && s.over.hand === frame.hand) return;
+    s.over = {
+      hand: frame.hand,
+      result: frame.result,
+      points: frame.points,
+      rake: frame.rake,
+      fees: frame.fees,
+      winners: frame.winners,
+      escaper: frame.escaper,
+      voided: frame.voided,
+      seed: frame.seed,
+      commitment: s.commitment,
+    };
+    Object.assign(s, { legal: [], options: [], turnSeat: null, deadline: null });
+    s.scores.push({ hand: frame.hand, net: frame.result[s.seat], points: frame.points[s.seat], voided: frame.voided });
+    this.ui.lifted = new Set();
+    this.justEnded = true;
+  }
+
+  on_hand_voided(frame) {
+    const s = this.state;
+    s.over = { hand: frame.hand, voided: true, result: s.players.map(() => 0), points: s.players.map(() => 0), winners: [] };
+    Object.assign(s, { legal: [], options: [], turnSeat: null, deadline: null });
+    this.justEnded = true;
+  }
+
+  on_ack(frame) {
+    if (frame.id === this.pending) this.pending = null;
+  }
+
+  on_error(frame) {
+    if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
+    if (QUIET_ERRORS.has(frame.code)) return;
+    toast(this.app.errorText(frame.code));
+    if (frame.id !== undefined && frame.id !== null && !this.state.over) this.needResync = true;
+  }
+
+  /** After a batch of frames: save, ask for a snapshot if needed, show the hand's end, draw. */
+  settle() {
+    const s = this.state;
+    if (!s) return;
+    if (s.over) storage.forgetTables();
+    else storage.saveTable(this.number, s.n, s);
+    if (this.needResync && !s.over) this.app.send({ type: "resync" });
+    this.needResync = false;
+    for (const note of this.notes.splice(0)) toast(note);
+    if (this.justEnded) {
+      this.justEnded = false;
+      this.app.send({ type: "leave" }); // out of the queue: the player chooses what next
+      this.app.refreshMe();
+      this.showResult();
+    }
+    this.view.render();
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Send an action text of the legal list (one at a time until it is answered). */
+  act(text) {
+    if (this.pending) return;
+    const id = this.app.send({ type: "act", action: text });
+    if (id) {
+      this.pending = id;
+      this.view.render();
+    }
+  }
+
+  setTrustee(on) {
+    this.app.send({ type: "trustee", on });
+  }
+
+  escape() {
+    panels.confirm(t("table.escapeConfirm"), () => this.app.send({ type: "escape" }));
+  }
+
+  /** A button of the action bar: data-testid="action-ID". */
+  button(id, label, onclick, kind = "") {
+    return this.view.button(id, label, onclick, kind);
+  }
+
+  choose(title, choices) {
+    panels.choose(title, choices, (action) => this.act(action));
+  }
+
+  lifted() {
+    const hand = this.game.handCards ? this.game.handCards(this) : [];
+    return hand.filter((code) => this.ui.lifted.has(code));
+  }
+
+  /** 出牌: the lifted cards as the legal play they make (asking when they make several). */
+  playLifted() {
+    const cards = this.lifted();
+    if (!cards.length) {
+      toast(t("ddz.selectFirst"));
+      return;
+    }
+    const matches = matchPlays(cards, this.state.legal);
+    if (!matches.length) {
+      toast(t("ddz.notLegal"));
+      this.view.shake();
+    } else if (matches.length === 1) this.act(matches[0]);
+    else {
+      const choices = matches.map((action) => ({ action, label: readingLabel(action) }));
+      this.choose(t("ddz.chooseReading"), choices);
+    }
+  }
+
+  /** 提示: lift the cards of the next legal play, round and round. */
+  hint() {
+    const plays = hintOrder(this.state.legal);
+    if (!plays.length) {
+      toast(t("ddz.nothingBeats"));
+      return;
+    }
+    this.ui.hint = (this.ui.hint + 1) % plays.length;
+    const cards = cardsFor(moveOf(plays[this.ui.hint]), this.game.handCards(this)) || [];
+    this.ui.lifted = new Set(cards);
+    this.view.renderHand();
+  }
+
+  sweep(codes) {
+    this.ui.lifted = liftAfterSweep(this.ui.lifted, codes);
+    this.view.renderHand();
+  }
+
+  lowerAll() {
+    if (!this.ui.lifted.size) return;
+    this.ui.lifted = new Set();
+    this.view.renderHand();
+  }
+
+  sortToggle() {
+    this.ui.sort = this.ui.sort === "rank" ? "count" : "rank";
+    this.view.renderHand();
+  }
+
+  peek(on) {
+    this.ui.peek = on;
+    this.view.render();
+  }
+
+  // ---------------------------------------------------------------- panels
+
+  showResult() {
+    if (!this.state.over) {
+      toast(t("table.noResult"));
+      return;
+    }
+    if (this.closeResult) this.closeResult();
+    this.closeResult = panels.result(this, () => {
+      this.closeResult = null;
+    });
+  }
+
+  again() {
+    if (this.closeResult) this.closeResult();
+    this.app.join(this.state.room);
+  }
+
+  toLobby() {
+    if (this.closeResult) this.closeResult();
+    if (this.state.over) this.app.table = null;
+    this.app.go("lobby");
+  }
+
+  replay() {
+    const hand = this.state.over && this.state.over.hand;
+    if (this.closeResult) this.closeResult();
+    if (hand) this.app.go(`replay/${hand}`);
+  }
+
+  mount(root) {
+    this.view.mount(root);
+  }
+
+  unmount() {
+    this.view.unmount();
+  }
+}

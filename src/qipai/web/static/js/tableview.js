@@ -1,0 +1,301 @@
+// The table page: toolbar, the other seats around the felt (counterclockwise from me at the
+// bottom), the centre, my row (what I played, the action bar, my hand) and the clock.
+
+import { h, fill, icon } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardEl, ddzKey, ddzRank } from "./cards.js";
+import { attachSelection } from "./select.js";
+import * as panels from "./panels.js";
+
+const TICK_MS = 250;
+
+function sortedHand(cards, mode) {
+  const byRank = (a, b) => ddzKey(b) - ddzKey(a); // big cards on the left
+  if (mode !== "count") return [...cards].sort(byRank);
+  const count = {};
+  for (const code of cards) count[ddzRank(code)] = (count[ddzRank(code)] || 0) + 1;
+  return [...cards].sort((a, b) => count[ddzRank(b)] - count[ddzRank(a)] || byRank(a, b));
+}
+
+export class TableView {
+  constructor(table) {
+    this.T = table;
+    this.el = null;
+    this.handKey = null;
+    this.timer = null;
+    this.swept = false;
+  }
+
+  build() {
+    const T = this.T;
+    this.toolbarEl = h("div", { class: "toolbar" });
+    this.arenaEl = h("div", { class: "arena" });
+    this.playedEl = h("div", { class: "myplayed" });
+    this.bannerEl = h("div", { class: "banner hidden", "data-testid": "trustee-banner" });
+    this.actionsEl = h("div", { class: "actions", "data-testid": "actions" });
+    this.meEl = h("div", { class: "bar", "data-testid": "me-box" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
+    this.el = h(
+      "div",
+      { class: "table-view", "data-testid": "table" },
+      this.toolbarEl,
+      this.arenaEl,
+      h("div", { class: "mine" }, this.playedEl, this.bannerEl, this.actionsEl, this.meEl, this.handEl),
+    );
+    attachSelection(this.handEl, {
+      enabled: () => Boolean(T.game && T.game.selectable),
+      onSweep: (codes) => {
+        this.swept = true;
+        setTimeout(() => {
+          this.swept = false;
+        }, 0);
+        T.sweep(codes);
+      },
+    });
+    // right-click anywhere on the table plays the lifted cards (seed 004)
+    this.el.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      if (T.game && T.game.selectable && T.state.legal.some((a) => a.startsWith("play ")) && T.ui.lifted.size) {
+        T.playLifted();
+      }
+    });
+    // a click on the felt (not on a card or a button) puts every lifted card down
+    this.el.addEventListener("click", (event) => {
+      if (this.swept) return;
+      if (event.target.closest("button, .card, .toolbar, a, input")) return;
+      T.lowerAll();
+    });
+    this.onResize = () => this.fitHand();
+  }
+
+  mount(root) {
+    if (!this.el) this.build();
+    if (this.el.parentNode !== root) root.replaceChildren(this.el);
+    this.handKey = null;
+    this.render();
+    if (!this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
+    window.addEventListener("resize", this.onResize);
+  }
+
+  unmount() {
+    clearInterval(this.timer);
+    this.timer = null;
+    window.removeEventListener("resize", this.onResize);
+    if (this.el) this.el.remove();
+  }
+
+  get mounted() {
+    return this.el !== null && this.el.isConnected;
+  }
+
+  button(id, label, onclick, kind = "") {
+    return h("button", {
+      class: `btn ${kind}`,
+      "data-testid": `action-${id}`,
+      disabled: this.T.pending !== null,
+      onclick,
+      text: label,
+    });
+  }
+
+  render() {
+    if (!this.mounted || !this.T.state) return;
+    const T = this.T;
+    const s = T.state;
+    Object.assign(this.el.dataset, {
+      game: s.game,
+      seat: String(s.seat),
+      phase: s.model && s.model.phase ? s.model.phase : "",
+      legal: JSON.stringify(s.legal),
+      options: JSON.stringify(s.options),
+      decision: s.legal.length ? `${s.hand}:${s.n}:${s.legal.length}` : "",
+      busy: T.pending !== null ? "1" : "0",
+      turn: s.turnSeat === s.seat ? "me" : String(s.turnSeat),
+      hand: s.hand || "",
+      n: String(s.n),
+    });
+    this.renderToolbar();
+    this.renderArena();
+    this.renderMine();
+    this.renderHand();
+    this.tick();
+  }
+
+  renderToolbar() {
+    const T = this.T;
+    const s = T.state;
+    const me = s.players[s.seat] || {};
+    const tools = [];
+    if (s.hand && !s.over) {
+      tools.push(
+        me.trustee
+          ? this.tool("trustee", t("table.untrustee"), () => T.setTrustee(false), "on")
+          : this.tool("trustee", t("table.trustee"), () => T.setTrustee(true)),
+      );
+    }
+    if (T.game.selectable) {
+      tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
+      tools.push(this.tool("last-trick", t("ddz.lastTrick"), () => panels.lastTrick(T)));
+    }
+    tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
+    tools.push(this.tool("result", t("table.result"), () => T.showResult()));
+    if (s.hand && !s.over && !me.escaped) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
+    tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
+    const room = s.roomInfo;
+    fill(
+      this.toolbarEl,
+      h(
+        "div",
+        { class: "info" },
+        h("b", { text: room ? room.name : s.room }),
+        s.handNumber !== null && s.handNumber !== undefined ? h("span", { class: "pill", text: t("table.handNo", { n: s.handNumber + 1 }) }) : null,
+        T.game.info(T),
+      ),
+      h("div", { class: "spacer" }),
+      ...tools,
+    );
+  }
+
+  leaveAfterHand() {
+    this.T.app.send({ type: "leave" });
+    panels.note(t("table.leaveAfter"));
+  }
+
+  tool(id, label, onclick, kind = "quiet") {
+    return h("button", { class: `btn small ${kind}`, "data-testid": `action-${id}`, onclick, text: label });
+  }
+
+  seatBox(seat, extra) {
+    const T = this.T;
+    const s = T.state;
+    const player = s.players[seat] || { name: "?" };
+    const tags = [...extra.tags];
+    if (player.trustee) tags.push(h("span", { class: "tag trustee", "data-testid": "tag-trustee", text: t("table.inTrustee") }));
+    if (!player.connected && !player.bot) tags.push(h("span", { class: "tag away", text: t("table.away") }));
+    if (player.escaped) tags.push(h("span", { class: "tag away", text: t("table.escaped.tag") }));
+    const acting = s.turnSeat === seat && !s.over;
+    return h(
+      "div",
+      { class: "who" },
+      h("div", { class: `avatar ${player.bot ? "bot" : ""}`, text: (player.name || "?").slice(0, 1) }),
+      h("div", { class: "nm", title: player.name, text: player.name }),
+      extra.meta,
+      h("div", { class: "tags" }, tags),
+      acting ? h("div", { class: "timer", "data-testid": "timer", "data-seat": seat }, h("span")) : null,
+    );
+  }
+
+  renderArena() {
+    const T = this.T;
+    const s = T.state;
+    const n = s.players.length;
+    const seats = [];
+    for (let seat = 0; seat < n; seat++) {
+      if (seat === s.seat) continue;
+      const extra = T.game.seatView(T, seat);
+      const pos = (seat - s.seat + n) % n;
+      seats.push(
+        h(
+          "div",
+          { class: `seat pos${pos} ${s.turnSeat === seat && !s.over ? "turn" : ""}`, "data-testid": "seat", "data-seat": seat },
+          this.seatBox(seat, extra),
+          h("div", { class: "side" }, extra.side),
+        ),
+      );
+    }
+    const center = s.hand === null ? [h("div", { class: "note", text: t("table.waitingHand") })] : T.game.center(T);
+    this.arenaEl.dataset.seats = String(n);
+    fill(this.arenaEl, ...seats, h("div", { class: "center" }, center));
+  }
+
+  renderMine() {
+    const T = this.T;
+    const s = T.state;
+    const me = s.players[s.seat] || {};
+    fill(this.playedEl, T.game.mine(T));
+    this.bannerEl.classList.toggle("hidden", !me.trustee || Boolean(s.over));
+    fill(
+      this.bannerEl,
+      icon("crown", "coin-icon"),
+      t("table.trusteeBanner"),
+      me.escaped ? null : h("button", { class: "btn small primary", "data-testid": "cancel-trustee", onclick: () => T.setTrustee(false), text: t("table.untrustee") }),
+    );
+    const buttons = s.over ? [] : T.game.buttons(T);
+    fill(this.actionsEl, buttons.length ? buttons : h("div", { class: "note muted", text: this.status() }));
+    const extra = T.game.seatView(T, s.seat);
+    const box = this.seatBox(s.seat, extra);
+    box.classList.add("me-info");
+    box.dataset.testid = "seat";
+    box.dataset.seat = String(s.seat);
+    box.classList.toggle("turn", s.turnSeat === s.seat);
+    fill(this.meEl, box);
+  }
+
+  status() {
+    const s = this.T.state;
+    if (s.over) return s.over.voided ? t("table.voided") : t("table.over");
+    if (s.hand === null) return t("table.waitingHand");
+    if (s.turnSeat === null || s.turnSeat === undefined) return s.game === "doudizhu" ? t("ddz.dealing") : "";
+    if (s.turnSeat === s.seat) return t("table.yourTurn");
+    return t("table.waitingFor", { name: this.T.name(s.turnSeat) });
+  }
+
+  renderHand() {
+    if (!this.mounted) return;
+    const T = this.T;
+    const hand = this.handEl;
+    if (!T.game.selectable) {
+      fill(hand, T.game.handView(T));
+      hand.classList.toggle("locked", true);
+      this.handKey = null;
+      this.fitHand();
+      return;
+    }
+    const cards = sortedHand(T.game.handCards(T), T.ui.sort);
+    const present = new Set(cards);
+    for (const code of [...T.ui.lifted]) if (!present.has(code)) T.ui.lifted.delete(code);
+    const key = cards.join(",");
+    if (key !== this.handKey) {
+      this.handKey = key;
+      fill(hand, cards.map((code) => cardEl(code, { testid: "card" })));
+      this.fitHand();
+    }
+    for (const el of hand.children) {
+      const up = T.ui.lifted.has(el.dataset.card);
+      el.classList.toggle("lifted", up);
+      el.dataset.lifted = up ? "1" : "0";
+    }
+    hand.classList.toggle("locked", !T.state.legal.some((a) => a.startsWith("play ")));
+  }
+
+  /** Overlap the cards so that the whole hand fits the width. */
+  fitHand() {
+    const hand = this.handEl;
+    if (!hand || !hand.firstElementChild) return;
+    const count = hand.children.length;
+    const width = hand.firstElementChild.offsetWidth;
+    const room = hand.clientWidth - 24;
+    if (count < 2 || width === 0) return;
+    const step = Math.min(width * (this.T.game.selectable ? 0.56 : 1.08), (room - width) / (count - 1));
+    hand.style.setProperty("--overlap", `${Math.floor(step - width)}px`);
+  }
+
+  shake() {
+    this.handEl.classList.remove("shake");
+    void this.handEl.offsetWidth;
+    this.handEl.classList.add("shake");
+  }
+
+  tick() {
+    if (!this.mounted) return;
+    const s = this.T.state;
+    const total = (s.roomInfo && s.roomInfo.decision_seconds) || 20;
+    for (const el of this.el.querySelectorAll(".timer")) {
+      const left = Math.min(total, Math.max(0, (s.deadline || 0) - Date.now() / 1000));
+      el.style.setProperty("--p", String(Math.min(1, left / total)));
+      el.classList.toggle("low", left < 5);
+      el.firstChild.textContent = String(Math.ceil(left));
+      el.dataset.left = String(Math.ceil(left));
+    }
+  }
+}

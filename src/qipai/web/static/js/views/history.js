@@ -1,0 +1,70 @@
+// 战绩: the player's past hands (GET /api/history), newest first, each with its replay.
+
+import { api } from "../api.js";
+import { h, fill, signed, signClass } from "../dom.js";
+import { lang, t } from "../i18n.js";
+
+const PAGE = 30;
+
+function when(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return date.toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+}
+
+function row(app, hand) {
+  return h(
+    "tr",
+    { "data-testid": "history-row", "data-hand": hand.hand_id },
+    h("td", { text: when(hand.ended_at || hand.started_at) }),
+    h("td", { text: `${t(`game.${hand.game}`)} · ${t(`rules.${hand.rules}`)}` }),
+    h("td", { class: signClass(hand.points), text: signed(hand.points) }),
+    h("td", { class: signClass(hand.net), text: signed(hand.net) }),
+    h("td", { class: "muted", text: t(`status.${hand.status}`) }),
+    h("td", {}, hand.status === "settled" ? h("button", { class: "btn small", "data-testid": "open-replay", onclick: () => app.go(`replay/${hand.hand_id}`), text: t("history.replay") }) : null),
+  );
+}
+
+export async function renderHistory(app, root) {
+  const body = h("tbody");
+  const more = h("button", { class: "btn quiet hidden", "data-testid": "history-more", text: t("history.more") });
+  const empty = h("p", { class: "muted hidden", text: t("history.empty") });
+  fill(
+    root,
+    h(
+      "div",
+      { class: "page", "data-testid": "history" },
+      h(
+        "div",
+        { class: "panel" },
+        h("h2", { text: t("nav.history") }),
+        h(
+          "table",
+          { class: "grid" },
+          h("thead", {}, h("tr", {}, [t("history.time"), t("history.game"), t("table.points"), t("table.coins"), t("history.status"), ""].map((text) => h("th", { text })))),
+          body,
+        ),
+        empty,
+        more,
+      ),
+    ),
+  );
+  let before = null;
+  const load = async () => {
+    const query = `?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+    let hands = [];
+    try {
+      hands = await api("GET", `/api/history${query}`, { token: app.session.token });
+    } catch (error) {
+      empty.textContent = app.errorText(error.code);
+      empty.classList.remove("hidden");
+      return;
+    }
+    for (const hand of hands) body.append(row(app, hand));
+    if (hands.length) before = hands[hands.length - 1].hand_id;
+    more.classList.toggle("hidden", hands.length < PAGE);
+    empty.classList.toggle("hidden", body.children.length > 0);
+  };
+  more.addEventListener("click", load);
+  await load();
+}
