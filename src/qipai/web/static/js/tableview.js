@@ -23,7 +23,7 @@ export class TableView {
     this.el = null;
     this.handKey = null;
     this.timer = null;
-    this.swept = false;
+    this.sweptAt = -Infinity;
   }
 
   build() {
@@ -45,10 +45,7 @@ export class TableView {
     attachSelection(this.handEl, {
       enabled: () => Boolean(T.game && T.game.selectable),
       onSweep: (codes) => {
-        this.swept = true;
-        setTimeout(() => {
-          this.swept = false;
-        }, 0);
+        this.sweptAt = performance.now();
         T.sweep(codes);
       },
     });
@@ -61,8 +58,9 @@ export class TableView {
     });
     // a click on the felt (not on a card or a button) puts every lifted card down
     this.el.addEventListener("click", (event) => {
-      if (this.swept) return;
       if (event.target.closest("button, .card, .toolbar, a, input")) return;
+      // the click that ends a press or a drag on the cards (captured by the hand) is not one
+      if (this.handEl.contains(event.target) && performance.now() - this.sweptAt < 500) return;
       T.lowerAll();
     });
     this.onResize = () => this.fitHand();

@@ -1,0 +1,67 @@
+"""Fixtures of the browser tests: one hall and one Chromium for the whole run, a fresh
+browser context (its own localStorage: its own player) per page."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from web_kit import CHROMIUM, HUMANS_ROOM, RunningHall, fast_config, running_hall
+
+from qipai.hall.rooms import default_rooms
+
+
+def _rooms() -> tuple[Any, ...]:
+    zhengtu = next(room for room in default_rooms() if room.id == "doudizhu-zhengtu")
+    humans = dataclasses.replace(zhengtu, id=HUMANS_ROOM, name="三人场", bots=False)
+    return (humans,)
+
+
+@pytest.fixture(scope="session")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    """A real hall (SQLite) on a loopback port: bots act at once, seated after 0.2 s."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('web') / 'hall.db'}"
+    config = fast_config(url)
+    config = dataclasses.replace(config, rooms=(*config.rooms, *_rooms()))
+    with running_hall(config) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium for the whole run (the tests skip without it or Playwright)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"the browser tests need Debian's chromium at {CHROMIUM}")
+    if importlib.util.find_spec("playwright") is None:
+        pytest.skip("the browser tests need Playwright (the test extra)")
+    from playwright import sync_api  # noqa: PLC0415  (optional: only the browser tests)
+
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """Open pages, each in its own context (a separate player); closed after the test.
+    Page errors (uncaught exceptions in the client) fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(width: int = 1280, height: int = 800, **options: Any) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], f"errors in the page: {errors}"

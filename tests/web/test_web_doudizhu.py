@@ -1,0 +1,280 @@
+"""Dou Dizhu in the browser: a whole hand of every preset by clicking cards and buttons,
+a hand by 托管, seed 004's mouse controls (drag to lift, click to lower, click the felt to
+lower all, right-click to play), 提示, the wildcard chooser, the replay of a finished hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_kit import (
+    button,
+    click_card,
+    ddz_act,
+    ddz_choice,
+    felt_point,
+    hand,
+    join,
+    lifted,
+    me,
+    next_decision,
+    physical,
+    play_to_result,
+    result_coins,
+    screenshot,
+    sign_up,
+    table_data,
+)
+
+PRESETS = ["yifa", "caishen", "huanle", "zhengtu", "jj"]
+
+
+class _Player:
+    """Plays a hand through the page and notes what it did and saw."""
+
+    def __init__(self, tmp_path: Path, shot: str) -> None:
+        self.tmp_path, self.shot = tmp_path, shot
+        self.taken: list[str] = []
+        self.timer: str | None = None
+
+    def act(self, page: Any, legal: list[str]) -> None:
+        if self.timer is None:  # my clock runs on my first decision
+            self.timer = page.get_attribute("[data-testid=me-box] [data-testid=timer]", "data-left")
+        action = ddz_choice(legal)
+        if action.startswith("play ") and not any(a.startswith("play ") for a in self.taken):
+            screenshot(page, self.tmp_path, self.shot)
+        self.taken.append(action)
+        ddz_act(page, action)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_whole_hand_of_every_preset_by_cards_and_buttons(
+    hall: Any, new_page: Any, tmp_path: Path, rules: str
+) -> None:
+    page = new_page()
+    sign_up(page, hall.url, f"ddz_{rules}")
+    coins_before = me(page)["coins"]
+    join(page, f"doudizhu-{rules}")
+    page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    assert table_data(page)["game"] == "doudizhu"
+    player = _Player(tmp_path, f"table-doudizhu-{rules}")
+    assert play_to_result(page, player.act) == len(player.taken) > 0
+    assert player.timer is not None and 0 < int(player.timer) <= 20
+    coins = result_coins(page)
+    assert len(coins) == 3
+    seat = int(table_data(page)["seat"])
+    screenshot(page, tmp_path, f"result-doudizhu-{rules}")
+    page.wait_for_function(
+        "([want]) => document.querySelector('[data-testid=me-coins]').textContent.trim() == want",
+        arg=[str(coins_before + coins[seat])],
+    )
+    fairness = page.locator("[data-testid=result] [data-testid=fairness]")
+    assert fairness.get_attribute("data-ok") == "1"
+    # what the table shows at the end: the multiplier, the bottom, the card counts
+    assert int(page.get_attribute("[data-testid=multiplier]", "data-value") or 0) >= 1
+    bottom = page.locator("[data-testid=bottom] .card[data-card]").count()
+    assert bottom == (4 if rules == "caishen" else 3)
+    counts = page.eval_on_selector_all(
+        "[data-testid=card-count]", "els => els.map(e => parseInt(e.textContent))"
+    )
+    assert len(counts) == 3 and min(counts) <= 1  # out (caishen: or only the 财神 left)
+    if "show" in player.taken:  # 明牌: my seat says so
+        assert "明牌" in page.inner_text("[data-testid=me-box]")
+
+
+def test_a_hand_played_by_trustee_and_its_replay(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "ddz_trustee")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    button(page, "trustee").click()  # 托管: the system plays for me to the end
+    page.wait_for_selector("[data-testid=result]")
+    hand_id = table_data(page)["hand"]
+    # 历史得分 and 结果 from the toolbar
+    page.click("[data-testid=result-close]")
+    button(page, "scores").click()
+    assert page.locator("[data-testid=scores] tbody tr").count() == 1
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=scores]", state="detached")
+    button(page, "result").click()
+    button(page, "replay").click()
+    page.wait_for_selector(f"[data-testid=replay][data-hand='{hand_id}']")
+    assert page.get_attribute("[data-testid=replay-verified]", "data-ok") == "1"
+    assert page.get_attribute("[data-testid=replay] [data-testid=fairness]", "data-ok") == "1"
+    total = int(page.get_attribute("[data-testid=replay-step]", "data-step") or 0)
+    assert total > 3
+    page.click("[data-testid=replay-first]")
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "0"
+    page.click("[data-testid=replay-next]")
+    page.click("[data-testid=replay-next]")
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "2"
+    page.click("[data-testid=replay-last]")
+    counts = page.eval_on_selector_all(
+        "[data-testid=replay-count]", "els => els.map(e => parseInt(e.textContent))"
+    )
+    assert 0 in counts  # the winner went out
+    screenshot(page, tmp_path, "replay-doudizhu")
+
+
+def _first_play_decision(page: Any) -> list[str]:
+    """Bid, double…, until a play decision; its legal list."""
+    last = None
+    while True:
+        decision = next_decision(page, last)
+        assert decision["kind"] == "turn", "the hand ended before a play decision"
+        last = decision["decision"]
+        legal = decision["legal"]
+        if any(action.startswith("play ") for action in legal) and len(legal) > 1:
+            return legal
+        ddz_act(page, ddz_choice(legal))
+
+
+def _card_box(page: Any, code: str) -> Any:
+    return page.locator(f"[data-testid=hand] [data-card='{code}']").bounding_box()
+
+
+def test_mouse_controls_of_seed_004(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "ddz_mouse")
+    join(page, "doudizhu-zhengtu")
+    legal = _first_play_decision(page)
+    cards = hand(page)
+    # press on one card and drag across three more: all four lift on release
+    first, last = _card_box(page, cards[1]), _card_box(page, cards[4])
+    page.mouse.move(last["x"] + 6, last["y"] + 30)
+    page.mouse.down()
+    page.mouse.move(first["x"] + 20, first["y"] + 30, steps=6)  # leftwards, as the seed says
+    page.mouse.up()
+    assert lifted(page) == cards[1:5]
+    # a click on a lifted card puts it down
+    click_card(page, cards[2])
+    assert lifted(page) == [cards[1], cards[3], cards[4]]
+    # a click on the felt puts every card down
+    page.mouse.click(*felt_point(page))
+    assert lifted(page) == []
+    # 提示 lifts the cards of a legal play, and the next press the next one
+    button(page, "hint").click()
+    first_hint = sorted(card[0] for card in lifted(page))
+    plays = [a[5:] for a in legal if a.startswith("play ") and a != "play pass"]
+    assert first_hint in [sorted(physical(move)) for move in plays]
+    if len({physical(move) for move in plays}) > 1:
+        button(page, "hint").click()
+        assert sorted(card[0] for card in lifted(page)) != first_hint
+    screenshot(page, tmp_path, "table-doudizhu-hint")
+    # 排序: by how many of each rank, then back to by rank (big cards left)
+    ranks = "3456789TJQKA2BRW"
+    button(page, "sort").click()
+    grouped = hand(page)
+    count = {rank: [c[0] for c in grouped].count(rank) for rank in ranks}
+    assert sorted(grouped) == sorted(cards)
+    assert [count[c[0]] for c in grouped] == sorted((count[c[0]] for c in grouped), reverse=True)
+    button(page, "sort").click()
+    assert [ranks.index(c[0]) for c in hand(page)] == sorted(
+        (ranks.index(c[0]) for c in cards), reverse=True
+    )
+    # 上手牌: the trick before this one (none yet, or the last one)
+    button(page, "last-trick").click()
+    page.wait_for_selector("[data-testid=last-trick]")
+    page.mouse.click(5, 5)  # a click outside a dialog closes it
+    page.wait_for_selector("[data-testid=last-trick]", state="detached")
+    # right-click anywhere plays the lifted cards
+    before = len(hand(page))
+    played = len(lifted(page))
+    page.mouse.click(*felt_point(page), button="right")
+    page.wait_for_function(
+        "([n]) => document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === n",
+        arg=[before - played],
+    )
+    # the play shows on the table with the cards that left the hand
+    mine = table_data(page)["seat"]
+    page.wait_for_selector(f"[data-testid=played][data-seat='{mine}'] .card")
+
+
+def test_wildcard_plays_let_the_player_choose(hall: Any, new_page: Any) -> None:
+    """A 财神 hand where 4567W may be 34567 or 45678: the client asks which."""
+    page = new_page()
+    sign_up(page, hall.url, "ddz_wild")
+    legal = ["play pass", "play 4567W/34567", "play 4567W/45678", "play 4", "play W"]
+    view = {
+        "seat": 0,
+        "rules": "caishen",
+        "phase": "play",
+        "current_player": 0,
+        "hand": ["4s", "5h", "6c", "7d", "9s", "W"],
+        "card_counts": [6, 10, 12],
+        "cards_dealt": 17,
+        "deal_number": 1,
+        "marker": None,
+        "marker_seat": None,
+        "first_bidder": 0,
+        "shown_hands": [None, None, None],
+        "show_factors": [1, 1, 1],
+        "show_order": [],
+        "auction": [],
+        "standing_bid": 0,
+        "candidate": 0,
+        "landlord": 1,
+        "base": 1,
+        "robs": [],
+        "multipliers": [[0, 2], [2, 2]],
+        "doubled": [False] * 3,
+        "bottom": ["3c", "4d", "BJ", "W"],
+        "bottom_size": 4,
+        "plays": [[1, "3"]],
+        "trick": [[1, "3"]],
+        "to_beat": "3",
+        "to_beat_seat": 1,
+        "bombs": 0,
+        "rockets": 0,
+        "wild_bombs": 0,
+        "trustee": [False] * 3,
+        "winner": None,
+        "escaper": None,
+        "spring": False,
+        "anti_spring": False,
+        "returns": None,
+        "legal_actions": legal,
+    }
+    players = [
+        {"name": n, "bot": n != "ddz_wild", "trustee": False, "connected": True, "escaped": False}
+        for n in ("ddz_wild", "机器人2", "机器人3")
+    ]
+    snapshot = {
+        "type": "snapshot",
+        "table": 999,
+        "n": 40,
+        "seat": 0,
+        "room": "doudizhu-caishen",
+        "hand": "fake",
+        "commitment": "0" * 64,
+        "players": players,
+        "view": view,
+        "deadline": None,
+    }
+    page.evaluate("(frames) => window.qipai.onFrames(frames)", [snapshot])
+    page.wait_for_selector("[data-testid=hand] [data-card=W]")
+    assert table_data(page)["legal"] == json.dumps(legal, separators=(",", ":"))
+    for code in ("4s", "5h", "6c", "7d", "W"):
+        click_card(page, code)
+    button(page, "play").click()
+    choices = page.eval_on_selector_all(
+        "[data-testid=choices] [data-testid=choice]", "els => els.map(e => e.dataset.action)"
+    )
+    assert choices == ["play 4567W/34567", "play 4567W/45678"]
+    page.click("[data-testid=choice][data-action='play 4567W/45678']")
+    sent = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.action || m.type)")
+    assert sent[-1] == "play 4567W/45678"
+
+
+def test_escape_ends_the_hand_with_its_penalty(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "ddz_escape")
+    join(page, "doudizhu-caishen")  # caishen prices an escape and ends the hand
+    next_decision(page, None)
+    button(page, "escape").click()
+    page.click("[data-testid=confirm]")
+    page.wait_for_selector("[data-testid=result]")
+    seat = int(table_data(page)["seat"])
+    assert result_coins(page)[seat] < 0

@@ -1,0 +1,136 @@
+"""Three players in three browsers at one Dou Dizhu table (a room without bots): every play
+shows on the two other screens within 100 ms (measured in the browsers), 托管 is visible and
+cancellable, and a player who reloads mid-hand is rebuilt from the replayed frames (no
+snapshot) and plays on to the end."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from web_kit import (
+    HUMANS_ROOM,
+    WAIT_MS,
+    ddz_act,
+    ddz_choice,
+    decision_now,
+    hand,
+    lift_and_play,
+    screenshot,
+    sign_up,
+    table_data,
+)
+
+_ARM_OBSERVER = """([n]) => {
+  window.__domAt = null;
+  window.__shownAt = null;
+  const table = document.querySelector('[data-testid=table]');
+  const observer = new MutationObserver(() => {
+    if (Number(table.dataset.n) > n && window.__domAt === null) {
+      window.__domAt = performance.timeOrigin + performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        window.__shownAt = performance.timeOrigin + performance.now();
+      });
+    }
+  });
+  observer.observe(table, {attributes: true, attributeFilter: ['data-n']});
+}"""
+
+_ARM_CLICK = """() => {
+  window.__clickAt = null;
+  if (window.__clickWatch) return;
+  window.__clickWatch = true;
+  document.addEventListener('click', (event) => {
+    if (event.target.closest('[data-testid=action-play]')) {
+      window.__clickAt = performance.timeOrigin + performance.now();
+    }
+  }, true);
+}"""
+
+
+def _measured_play(page: Any, others: list[Any], action: str) -> list[float]:
+    """Play ``action`` on ``page``; ms from the click to the play drawn on each other page."""
+    for other in others:
+        other.evaluate(_ARM_OBSERVER, [int(table_data(other)["n"])])
+    page.evaluate(_ARM_CLICK)
+    lift_and_play(page, action)
+    clicked = page.evaluate("() => window.__clickAt")
+    shown = []
+    for other in others:
+        other.wait_for_function("() => window.__shownAt !== null", timeout=WAIT_MS)
+        shown.append(other.evaluate("() => window.__shownAt") - clicked)
+    return shown
+
+
+def _trustee_round_trip(page: Any, watcher: Any) -> None:
+    """托管 on (the banner and the other players see it), then cancelled from the banner."""
+    seat = table_data(page)["seat"]
+    page.click("[data-testid=action-trustee]")
+    page.wait_for_selector("[data-testid=trustee-banner]:visible")
+    watcher.wait_for_selector(f"[data-testid=seat][data-seat='{seat}'] [data-testid=tag-trustee]")
+    page.click("[data-testid=cancel-trustee]")
+    page.wait_for_selector("[data-testid=trustee-banner]", state="hidden")
+    watcher.wait_for_selector(
+        f"[data-testid=seat][data-seat='{seat}'] [data-testid=tag-trustee]", state="detached"
+    )
+
+
+def _reload(page: Any) -> None:
+    """Reload mid-hand: the table comes back from the saved state and the replayed frames."""
+    cards = hand(page)
+    page.reload()
+    page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    assert hand(page) == cards
+    counts = page.evaluate("() => window.qipai.app.frameCounts")
+    assert counts.get("snapshot", 0) == 0 and counts.get("event", 0) >= 1  # replayed, not resent
+    page.wait_for_selector("[data-testid=trustee-banner]", state="hidden")  # back: 托管 ends
+
+
+def test_three_players_see_each_play_at_once(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    pages = [new_page() for _ in range(3)]
+    for i, page in enumerate(pages):
+        sign_up(page, hall.url, f"trio_{i}")
+    for page in pages:
+        page.click(f"[data-testid=room][data-room='{HUMANS_ROOM}'] [data-testid=join]")
+    for page in pages:
+        page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    last: dict[int, str | None] = {id(page): None for page in pages}
+    finished: set[int] = set()
+    latencies: list[float] = []
+    checks: list[str] = []
+    give_up = time.monotonic() + 60
+    while len(finished) < 3 and time.monotonic() < give_up:
+        for page in pages:
+            if id(page) in finished:
+                continue
+            decision = decision_now(page, last[id(page)])
+            if decision is None:
+                continue
+            if decision["kind"] == "result":
+                finished.add(id(page))
+                continue
+            last[id(page)] = decision["decision"]
+            others = [other for other in pages if other is not page]
+            action = ddz_choice(decision["legal"])
+            if action.startswith("play ") and latencies and "trustee" not in checks:
+                _trustee_round_trip(others[0], page)
+                checks.append("trustee")
+            if action.startswith("play ") and len(latencies) >= 2 and "reload" not in checks:
+                screenshot(page, tmp_path, "table-doudizhu-three-players")
+                _reload(others[1])
+                checks.append("reload")
+            if action.startswith("play ") and action != "play pass":
+                latencies.extend(_measured_play(page, others, action))
+            else:
+                ddz_act(page, action)
+        time.sleep(0.005)
+    assert len(finished) == 3, "the hand did not end on every screen"
+    assert checks == ["trustee", "reload"]
+    print(
+        f"\nplay shown on the other screens (ms, click to frame): n={len(latencies)} "
+        f"median={statistics.median(latencies):.1f} max={max(latencies):.1f}"
+    )
+    assert statistics.median(latencies) < 100

@@ -1,0 +1,101 @@
+"""The lobby in the browser: sign up, sign out and in, guests, the rooms with their numbers,
+the player's coins / title / wins, the language switch, history and leaderboards, and how
+fast the page is ready."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import Any
+
+from web_kit import PASSWORD, join, me, screenshot, sign_up
+
+from qipai.hall.rooms import default_rooms
+
+
+def test_sign_up_out_and_in_and_the_lobby(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "大厅玩家")
+    rooms = page.eval_on_selector_all(
+        "[data-testid=room]",
+        "els => els.map(e => [e.dataset.room, e.dataset.game, e.dataset.rules])",
+    )
+    shipped = {(room.id, room.game, room.rules) for room in default_rooms()}
+    assert shipped <= {tuple(room) for room in rooms}
+    assert page.locator("[data-testid=room] [data-testid=join]").count() == len(rooms)
+    # the numbers of a room: Zha Jin Hua's top bet and cap
+    zjh = page.locator("[data-testid=room][data-room=zhajinhua-yifa]").inner_text()
+    assert "顶注" in zjh and "10" in zjh and "200" in zjh
+    profile = me(page)
+    assert page.inner_text("[data-testid=me-coins]").strip() == str(profile["coins"]) == "10000"
+    assert page.inner_text("[data-testid=me-title]") == profile["level"]["title"] == "新手"
+    assert page.inner_text("[data-testid=me-wins]") == "0"
+    screenshot(page, tmp_path, "lobby")
+    # English, then back to Chinese (kept across a reload)
+    page.click("[data-testid=lang]")
+    assert page.inner_text("[data-testid=me-title]") == "Newcomer"
+    page.reload()
+    page.wait_for_selector("[data-testid=room]")
+    assert "Join" in page.inner_text("[data-testid=room] [data-testid=join] >> nth=0")
+    page.click("[data-testid=lang]")
+    assert "加入" in page.inner_text("[data-testid=room] [data-testid=join] >> nth=0")
+    # sign out, a wrong password, then in again
+    page.click("[data-testid=sign-out]")
+    page.fill("[data-testid=username]", "大厅玩家")
+    page.fill("[data-testid=password]", "wrong-password")
+    page.click("[data-testid=sign-in]")
+    page.wait_for_selector("[data-testid=auth-error]:has-text('密码错误')")
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=sign-in]")
+    page.wait_for_selector("[data-testid=room]")
+    assert page.inner_text("[data-testid=me-name]") == "大厅玩家"
+
+
+def test_a_guest_plays_and_finds_the_hand_in_history_and_leaderboards(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
+    page = new_page(width=390, height=844, is_mobile=True, has_touch=True)  # a phone
+    page.goto(hall.url)
+    page.click("[data-testid=guest]")
+    page.wait_for_selector("[data-testid=room]")
+    name = page.text_content("[data-testid=me-name]") or ""
+    assert name.startswith("游客")
+    screenshot(page, tmp_path, "lobby-phone")
+    join(page, "doudizhu-yifa")
+    page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    screenshot(page, tmp_path, "table-doudizhu-phone")
+    page.click("[data-testid=action-trustee]")  # the system plays the hand for me
+    page.wait_for_selector("[data-testid=result]")
+    hand_id = page.get_attribute("[data-testid=table]", "data-hand")
+    page.click("[data-testid=action-lobby]")
+    page.click("[data-testid=nav-history]")
+    row = page.locator(f"[data-testid=history-row][data-hand='{hand_id}']")
+    row.wait_for()
+    row.locator("[data-testid=open-replay]").click()
+    replay = f"[data-testid=replay][data-hand='{hand_id}']"
+    page.wait_for_selector(f"{replay} [data-testid=replay-verified][data-ok='1']")
+    page.click("[data-testid=nav-leaders]")
+    page.click("[data-testid=board-wins]")
+    page.wait_for_selector("[data-testid=leaders][data-board=wins][data-loaded='1']")
+    page.click("[data-testid=board-points]")
+    page.wait_for_selector("[data-testid=leaders][data-board=points][data-loaded='1']")
+    names = page.eval_on_selector_all(
+        "[data-testid=leader-row] td:nth-child(2)", "els => els.map(e => e.textContent)"
+    )
+    assert name in names  # every player who played has a points row
+
+
+def _ready_ms(page: Any, url: str) -> float:
+    page.goto(url)
+    page.wait_for_function("() => window.qipai && window.qipai.readyAt !== null")
+    value: float = page.evaluate("() => window.qipai.readyAt")
+    return value
+
+
+def test_the_page_is_ready_in_under_a_second(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    guest = [_ready_ms(page, hall.url) for _ in range(3)]  # the sign-in page
+    sign_up(page, hall.url, "load_timer")
+    lobby = [_ready_ms(page, hall.url) for _ in range(5)]  # signed in: profile and rooms
+    print(f"\npage ready (ms from navigation start): sign-in page {guest}, lobby {lobby}")
+    assert statistics.median(lobby) < 1000 and max(guest) < 1000

@@ -1,0 +1,80 @@
+"""Showhand in the browser: peek at the hole card, 换牌 (swap / keep), bet through the
+amount chooser, check, call, 开, a reload mid-hand, and the showdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from web_kit import button, hand, join, next_decision, screenshot, sign_up
+
+
+def _up_cards(page: Any) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        "[data-testid=seat] .holes .card[data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def _act(page: Any, legal: list[str], done: list[str]) -> None:
+    bets = [a for a in legal if a.startswith("bet ")]
+    if "swap" in legal:
+        choice = "keep" if "swap" in done else "swap"
+        button(page, choice).click()
+        done.append(choice)
+    elif "showhand" in legal and "reload" in done and "allin" not in done:
+        button(page, "allin").click()  # 梭: everyone still in must call it or fold
+        done.append("allin")
+    elif "open" in legal:
+        button(page, "open").click()
+        done.append("open")
+    elif bets and "bet" not in done:
+        button(page, "bet").click()
+        if len(bets) > 1:
+            page.click(f"[data-testid=choices] [data-action='{bets[0]}']")
+        done.append("bet")
+    elif "check" in legal:
+        button(page, "check").click()
+    elif "call" in legal:
+        button(page, "call").click()
+    else:
+        button(page, "fold").click()
+
+
+def test_a_hand_of_showhand_with_a_reload(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "sh_player")
+    join(page, "showhand-yifa")
+    done: list[str] = []
+    for _ in range(3):  # the bots may fold early: play until every control was tried
+        last = None
+        while True:
+            decision = next_decision(page, last)
+            if decision["kind"] == "result":
+                break
+            last = decision["decision"]
+            if "peek" not in done:
+                # the hole card is face down until the player peeks
+                hole = page.locator("[data-testid=hand] [data-hole='1']")
+                assert hole.get_attribute("data-testid") == "card-back"
+                button(page, "peek").click()
+                assert len(hole.get_attribute("data-card") or "") == 2
+                done.append("peek")
+                screenshot(page, tmp_path, "table-showhand")
+            if "reload" not in done and "bet" in done:
+                mine, up = hand(page), _up_cards(page)
+                page.reload()
+                page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+                assert set(hand(page)) <= set(mine)  # the hole is face down again
+                assert _up_cards(page) == up
+                done.append("reload")
+                last = None
+                continue
+            _act(page, decision["legal"], done)
+        if {"peek", "bet", "reload", "swap"} <= set(done):
+            break
+        button(page, "again").click()
+        page.wait_for_selector("[data-testid=result]", state="detached")
+    assert {"peek", "bet", "reload", "swap"} <= set(done)
+    screenshot(page, tmp_path, "result-showhand")
+    assert page.get_attribute("[data-testid=result] [data-testid=fairness]", "data-ok") == "1"

@@ -1,0 +1,251 @@
+"""Helpers of the browser tests: a real hall (``tests/server/server_kit.py``), Debian's
+Chromium driven by Playwright, and what a test player does through the page.
+
+Every wait here waits on the page (a selector, or a condition the page's ``data-`` hooks
+satisfy), never on a sleep: bots act at once, so a table is only ever still when it waits
+on the player in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+_SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
+if str(_SERVER_TESTS) not in sys.path:
+    sys.path.insert(0, str(_SERVER_TESTS))
+
+from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
+
+__all__ = [
+    "CHROMIUM",
+    "RunningHall",
+    "fast_config",
+    "running_hall",
+]
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium (installed by .ci/run); Playwright's own browser download is not used."""
+WAIT_MS = 20_000
+"""How long any one awaited condition may take before the test fails (never reached when
+the client works: frames and renders take milliseconds)."""
+PASSWORD = "secret123"
+HUMANS_ROOM = "doudizhu-humans"
+"""A zhengtu room without bots (added by conftest), for several browser players together."""
+
+Page = Any
+Choose = Callable[[Sequence[str]], str]
+
+
+def screenshot(page: Page, folder: Path, name: str) -> Path:
+    """Save a screenshot to ``folder`` and, when set, to ``$QIPAI_SCREENSHOTS``."""
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
+    extra = os.environ.get("QIPAI_SCREENSHOTS")
+    if extra:
+        Path(extra).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(extra) / f"{name}.png"))
+    return path
+
+
+def sign_up(page: Page, url: str, name: str, password: str = PASSWORD) -> None:
+    """Open the hall and register ``name``; returns in the lobby."""
+    page.goto(url)
+    page.fill("[data-testid=username]", name)
+    page.fill("[data-testid=password]", password)
+    page.click("[data-testid=sign-up]")
+    page.wait_for_selector("[data-testid=room]", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=net][data-status=open]", timeout=WAIT_MS)
+
+
+def join(page: Page, room: str) -> None:
+    """Join a room from the lobby and wait for the table."""
+    page.click(f"[data-testid=room][data-room='{room}'] [data-testid=join]")
+    page.wait_for_selector("[data-testid=table]", timeout=WAIT_MS)
+
+
+_NEXT = """([last]) => {
+  if (document.querySelector('[data-testid=result]')) return {kind: 'result'};
+  const table = document.querySelector('[data-testid=table]');
+  if (!table || table.dataset.busy !== '0') return null;
+  const decision = table.dataset.decision;
+  if (!decision || decision === last) return null;
+  return {kind: 'turn', decision, legal: JSON.parse(table.dataset.legal)};
+}"""
+
+
+def next_decision(page: Page, last: str | None) -> dict[str, Any]:
+    """Wait for the result panel or a new decision of the player: ``{"kind", "legal"…}``."""
+    handle = page.wait_for_function(_NEXT, arg=[last or ""], timeout=WAIT_MS)
+    value: dict[str, Any] = handle.json_value()
+    return value
+
+
+def decision_now(page: Page, last: str | None) -> dict[str, Any] | None:
+    """The page's new decision or result now, without waiting (``None``: nothing new)."""
+    value: dict[str, Any] | None = page.evaluate(_NEXT, [last or ""])
+    return value
+
+
+def button(page: Page, name: str) -> Any:
+    """The action button ``data-testid="action-NAME"``."""
+    return page.locator(f"[data-testid=action-{name}]")
+
+
+def hand(page: Page) -> list[str]:
+    """The cards of the player's hand, as shown (``data-card``)."""
+    cards: list[str] = page.eval_on_selector_all(
+        "[data-testid=hand] [data-testid=card]", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def lifted(page: Page) -> list[str]:
+    """The lifted cards of the hand."""
+    cards: list[str] = page.eval_on_selector_all(
+        "[data-testid=hand] [data-lifted='1']", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def felt_point(page: Page) -> tuple[float, float]:
+    """A point of the bare felt (below the seats and the centre, above my row)."""
+    box = page.locator(".arena").bounding_box()
+    return box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.8
+
+
+def click_card(page: Page, code: str) -> None:
+    """Click a card of the hand with the mouse, on its visible left edge (the cards
+    overlap, so the middle of a card may lie under the next one)."""
+    box = page.locator(f"[data-testid=hand] [data-card='{code}']").bounding_box()
+    page.mouse.click(box["x"] + 6, box["y"] + 24)
+
+
+# --------------------------------------------------------------------- Dou Dizhu
+
+
+def physical(move: str) -> str:
+    """The physical ranks of a move text (``"4567W/45678"`` -> ``"4567W"``)."""
+    return move.split("/", maxsplit=1)[0].split(" ", maxsplit=1)[0]
+
+
+def cards_for(move: str, cards: Sequence[str]) -> list[str]:
+    """The cards of ``cards`` that make the move's physical ranks."""
+    left = list(cards)
+    chosen = []
+    for rank in physical(move):
+        card = next(code for code in left if code[0] == rank)
+        left.remove(card)
+        chosen.append(card)
+    return chosen
+
+
+def ddz_choice(legal: Sequence[str]) -> str:
+    """A test player's Dou Dizhu choice: 明牌 when offered, bid high and call, double, play
+    the longest play (so hands end quickly), pass only when it must."""
+    for wanted in ("show", "bid 3", "call", "rob", "double"):
+        if wanted in legal:
+            return wanted
+    bids = [action for action in legal if action.startswith("bid ")]
+    if bids:
+        return bids[-1]
+    plays = [action for action in legal if action.startswith("play ") and action != "play pass"]
+    if plays:
+        return max(plays, key=lambda action: len(physical(action[5:])))
+    return legal[0]
+
+
+_ACTION_IDS = {
+    "nocall": "no-call",
+    "norob": "no-rob",
+    "nodouble": "no-double",
+    "noshow": "no-show",
+    "play pass": "pass",
+}
+
+
+def ddz_act(page: Page, action: str, *, right_click: bool = False) -> None:
+    """Do a Dou Dizhu action through the page: buttons, or lift the cards and play."""
+    if action.startswith("bid "):
+        button(page, f"bid-{action[4:]}").click()
+    elif action in _ACTION_IDS:
+        button(page, _ACTION_IDS[action]).click()
+    elif action.startswith("play "):
+        lift_and_play(page, action, right_click=right_click)
+    else:
+        button(page, action).click()
+
+
+def lift_and_play(page: Page, action: str, *, right_click: bool = False) -> None:
+    """Lift the cards of ``action`` by clicking them, then play (button or right-click);
+    when the client asks which reading the cards stand for, choose ``action``."""
+    for card in lifted(page):
+        click_card(page, card)  # start from a clean hand
+    for card in cards_for(action[5:], hand(page)):
+        click_card(page, card)
+    if right_click:
+        page.mouse.click(*felt_point(page), button="right")
+    else:
+        button(page, "play").click()
+    chooser = page.locator(f"[data-testid=choices] [data-action='{action}']")
+    if page.locator("[data-testid=choices]").count():
+        chooser.click()
+
+
+def play_to_result(
+    page: Page,
+    act: Callable[[Page, list[str]], None],
+    *,
+    limit: float = 60.0,
+    on_turn: Callable[[Page, list[str]], bool] | None = None,
+) -> int:
+    """Answer every decision with ``act(page, legal)`` until the result panel shows;
+    ``on_turn`` (if given) runs first and returns True when it took the decision itself.
+    Returns the number of decisions taken."""
+    last = None
+    taken = 0
+    give_up = time.monotonic() + limit
+    while time.monotonic() < give_up:
+        decision = next_decision(page, last)
+        if decision["kind"] == "result":
+            return taken
+        last = decision["decision"]
+        taken += 1
+        if on_turn is not None and on_turn(page, decision["legal"]):
+            continue
+        act(page, decision["legal"])
+    raise AssertionError("the hand did not end in time")
+
+
+def result_coins(page: Page) -> list[int]:
+    """Each seat's coin change on the result panel."""
+    values: list[str] = page.eval_on_selector_all(
+        "[data-testid=result] [data-testid=result-coins]", "els => els.map(e => e.textContent)"
+    )
+    return [int(value) for value in values]
+
+
+def table_data(page: Page) -> dict[str, str]:
+    """The table's ``data-`` hooks."""
+    data: dict[str, str] = page.eval_on_selector(
+        "[data-testid=table]", "el => Object.assign({}, el.dataset)"
+    )
+    return data
+
+
+def me(page: Page) -> dict[str, Any]:
+    """``GET /api/me`` with the page's session."""
+    text: str = page.evaluate(
+        """async () => {
+          const token = JSON.parse(localStorage.getItem('qipai.session')).token;
+          const r = await fetch('/api/me', {headers: {Authorization: 'Bearer ' + token}});
+          return await r.text();
+        }"""
+    )
+    value: dict[str, Any] = json.loads(text)
+    return value
