@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import BigInteger, Connection, Integer, delete, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -64,8 +65,9 @@ def register(
         ).scalar_one()
     except IntegrityError as error:
         raise IllegalActionError("name_taken", f"the name {name!r} is taken") from error
-    connection.execute(insert(accounts).values(name=ledger.user_account_name(user_id),
-                                               user_id=user_id, balance=0))
+    connection.execute(
+        insert(accounts).values(name=ledger.user_account_name(user_id), user_id=user_id, balance=0)
+    )
     if grant:
         give(connection, system, user_id, grant, f"signup:{user_id}", now=now)
     return user_id
@@ -99,13 +101,7 @@ def account_of(connection: Connection, user_id: int) -> int:
 
     :raises InvalidActionError: ``unknown_user``.
     """
-    found = connection.execute(
-        select(accounts.c.id).where(accounts.c.user_id == user_id)
-    ).scalar_one_or_none()
-    if found is None:
-        raise InvalidActionError("unknown_user", f"no user {user_id}")
-    account: int = found
-    return account
+    return _account_column(connection, accounts.c.id, user_id)
 
 
 def user_by_name(connection: Connection, name: str) -> User | None:
@@ -167,8 +163,14 @@ def profile(connection: Connection, user_id: int) -> Profile:
     :raises InvalidActionError: ``unknown_user``.
     """
     row = connection.execute(
-        select(users.c.id, users.c.name, accounts.c.balance, users.c.points, users.c.hands,
-               users.c.wins)
+        select(
+            users.c.id,
+            users.c.name,
+            accounts.c.balance,
+            users.c.points,
+            users.c.hands,
+            users.c.wins,
+        )
         .join_from(users, accounts, accounts.c.user_id == users.c.id)
         .where(users.c.id == user_id)
     ).first()
@@ -182,8 +184,16 @@ def balance(connection: Connection, user_id: int) -> int:
 
     :raises InvalidActionError: ``unknown_user``.
     """
+    return _account_column(connection, accounts.c.balance, user_id)
+
+
+def _account_column(connection: Connection, column: Any, user_id: int) -> int:
+    """One integer column of the user's account row.
+
+    :raises InvalidActionError: ``unknown_user``.
+    """
     found = connection.execute(
-        select(accounts.c.balance).where(accounts.c.user_id == user_id)
+        select(column).where(accounts.c.user_id == user_id)
     ).scalar_one_or_none()
     if found is None:
         raise InvalidActionError("unknown_user", f"no user {user_id}")
