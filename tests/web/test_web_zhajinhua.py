@@ -80,7 +80,7 @@ def test_a_hand_of_zha_jin_hua_with_a_reload(hall: Any, new_page: Any, tmp_path:
     sign_up(page, hall.url, "zjh_player")
     join(page, "zhajinhua-yifa")
     done: list[str] = []
-    for _ in range(3):  # the bots may end a hand before the player has tried everything
+    for _ in range(5):  # the bots may end a hand before the player has tried everything
         _play_hand(page, tmp_path, done)
         if {"look", "reload", "drop"} <= set(done):
             break
