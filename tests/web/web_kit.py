@@ -39,7 +39,6 @@ HUMANS_ROOM = "doudizhu-humans"
 """A zhengtu room without bots (added by conftest), for several browser players together."""
 
 Page = Any
-Choose = Callable[[Sequence[str]], str]
 
 
 def screenshot(page: Page, folder: Path, name: str) -> Path:
