@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 
-from qipai.client.connection import HallClient
+from qipai.client.connection import HallClient, HallError
 from qipai.hall.records import HandRecord, commitment, verify
 from qipai.hall.rooms import default_rooms
 from qipai.store import Store
@@ -62,6 +62,35 @@ def _json(value: Any) -> str:
     import json  # noqa: PLC0415
 
     return json.dumps(value)
+
+
+def test_a_finished_hand_replays_with_its_players_and_every_card(hall: RunningHall) -> None:
+    async def scenario() -> tuple[Any, ...]:
+        async with HallClient(hall.url) as client:
+            session = await client.guest()
+            async with client.connect(session.token) as conn:
+                frames, over = await play_hand(conn, "doudizhu-yifa")
+            seat = next(f["seat"] for f in frames if f["type"] == "snapshot")
+            path = f"/api/hands/{over['hand']}"
+            hand = await client.request("GET", path)
+            replay = await client.request("GET", f"{path}/replay?seat={seat}")
+            errors = []
+            for bad in (f"{path}/replay?seat=3", f"{path}/replay?seat=x", "/api/hands/nope/replay"):
+                with pytest.raises(HallError) as caught:
+                    await client.request("GET", bad)
+                errors.append(caught.value.code)
+            return session.name, seat, hand, replay, errors
+
+    name, seat, hand, replay, errors = asyncio.run(scenario())
+    assert hand["seats"] == [name if s == seat else None for s in range(3)]  # two bots
+    steps = replay["steps"]
+    assert replay["seat"] == seat
+    assert [[s["seat"], s["action"]] for s in steps[1:]] == hand["record"]["actions"]
+    dealt = steps[-1]["cards"]
+    # every card revealed: the seat's own hand at the end, and all 54 accounted for
+    assert sorted(steps[-1]["view"]["hand"]) == sorted(dealt["hands"][seat])
+    assert sum(map(len, dealt["hands"])) + sum(map(len, dealt["played"])) == 54
+    assert errors == ["bad_parameter", "bad_parameter", "unknown_hand"]
 
 
 def test_the_ledger_is_clean_after_the_hands(

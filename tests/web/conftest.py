@@ -4,7 +4,6 @@ browser context (its own localStorage: its own player) per page."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -33,12 +32,11 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Headless Chromium for the whole run (the tests skip without it or Playwright)."""
+    """Headless Chromium for the whole run.  Without it (or Playwright) the browser tests
+    fail, never skip: `./test` installs both."""
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"the browser tests need Debian's chromium at {CHROMIUM}")
-    if importlib.util.find_spec("playwright") is None:
-        pytest.skip("the browser tests need Playwright (the test extra)")
-    from playwright import sync_api  # noqa: PLC0415  (optional: only the browser tests)
+        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM} (./test installs it)")
+    from playwright import sync_api  # noqa: PLC0415  (the test extra: only these tests)
 
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

@@ -43,6 +43,7 @@ from qipai.bots import zhajinhua as zjh_bots
 from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import HAND_CARDS, Deal, Escape, Trustee
+from qipai.games.doudizhu.events import Played
 from qipai.games.doudizhu.rules import Escape as EscapeModel
 from qipai.games.zhajinhua.actions import AutoCall
 from qipai.hall.rooms import Room
@@ -183,6 +184,11 @@ class Engine:
         del state
         return False
 
+    def reveal(self, state: Any) -> dict[str, Any]:
+        """Every hidden card of the hand now, for the replay of a finished hand: at least
+        ``hands``, each seat's cards (hidden information: never for a hand in play)."""
+        raise NotImplementedError
+
 
 def deal_targets(rules: doudizhu.Rules) -> tuple[int, ...]:
     """The card counts the paced Dou Dizhu deal stops at (module docstring); ``()`` for
@@ -265,6 +271,12 @@ class DoudizhuEngine(Engine):
         """More than :data:`MAX_DEALS` deals."""
         return bool(state.deal_number > MAX_DEALS)
 
+    def reveal(self, state: Any) -> dict[str, Any]:
+        """``hands``, the ``bottom`` and the physical cards of every play so far
+        (``played``, in order; the view's plays carry their ranks only)."""
+        played = [event.cards for event in state.events if isinstance(event, Played)]
+        return {"hands": state.hands, "bottom": state.bottom, "played": played}
+
 
 class ZhajinhuaEngine(Engine):
     """Zha Jin Hua: simple bots; 托管 folds; the winner of a hand deals the next."""
@@ -306,6 +318,10 @@ class ZhajinhuaEngine(Engine):
         """The one winner."""
         return () if state.winner is None else (state.winner,)
 
+    def reveal(self, state: Any) -> dict[str, Any]:
+        """Each seat's three cards (``hands``)."""
+        return {"hands": state.hands}
+
 
 class ShowhandEngine(Engine):
     """Showhand: simple bots; 托管 keeps, then folds."""
@@ -340,6 +356,12 @@ class ShowhandEngine(Engine):
     def winners(self, state: Any) -> tuple[int, ...]:
         """The winner (several only in a tie)."""
         return tuple(state.winners)
+
+    def reveal(self, state: Any) -> dict[str, Any]:
+        """Each seat's cards, the hole card first (``hands``), and the face-down card 3 or
+        4 a seat has still to swap or keep (``pending``)."""
+        hands = [state.hand_of(seat) for seat in range(state.players)]
+        return {"hands": hands, "pending": state.pending}
 
 
 _ENGINES: dict[str, type[Engine]] = {

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -449,3 +449,29 @@ def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Repla
     if result != record.result:
         return _fail("result_mismatch", f"the replay gives {list(result)}", result), state
     return Verification(True, "ok", "", result), state
+
+
+def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | None, Any]]:
+    """The record's hand before its first action, then after each: ``(None, state)``, then
+    ``((seat, text), state)`` per action.
+
+    The state is the game's own ``State``, the same object each time (changed in place):
+    read what you need from it before taking the next step.  Check the record with
+    :func:`verify` first; this only replays it.
+
+    >>> from qipai.games.zhajinhua import Fold, State
+    >>> state = State.new("yifa", seed=7, players=2, dealer=0)
+    >>> _ = state.apply(Fold())
+    >>> record = record_hand("zhajinhua", state, seed=7)
+    >>> [(step, hand.is_terminal) for step, hand in replay_steps(record)]
+    [(None, False), ((1, 'fold'), True)]
+
+    :raises InvalidActionError: ``unknown_game``, ``unknown_rules``, ``bad_action``;
+        :raises IllegalActionError: an action that does not apply at its place.
+    """
+    engine = _engine(record.game)
+    state: Any = engine.replay(_rules_of(record, engine), record.seed, [], **record.option_map())
+    yield None, state
+    for seat, text in record.actions:
+        state.apply(engine.parse(text), seat)
+        yield (seat, text), state

@@ -8,6 +8,7 @@ starts matchmaking; ``GET /healthz`` answers 200 from then on.  The routes are l
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -27,6 +28,7 @@ from starlette.websockets import WebSocket
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
 from qipai.hall.records import HandRecord, verify
+from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import DEAL_STEP_SECONDS
 from qipai.store import Store
@@ -148,16 +150,25 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
         return JSONResponse([_plain(row) for row in rows])
 
-    async def hand(request: Request) -> Response:
-        hand_id = request.path_params["hand"]
+    async def finished(hand_id: str) -> str:
         text = await live().db.run(live().db.store.hand_record, hand_id)
         if text is None:
             raise InvalidActionError("unknown_hand", f"no finished hand {hand_id!r}")
-        record = HandRecord.from_json(text)
-        check = verify(record)
-        return JSONResponse(
-            {"record": json.loads(text), "verified": check.ok, "reason": check.reason}
-        )
+        return text
+
+    async def hand(request: Request) -> Response:
+        hand_id = request.path_params["hand"]
+        text = await finished(hand_id)
+        check = await asyncio.to_thread(verify, HandRecord.from_json(text))
+        names = await live().db.run(live().db.store.hand_seats, hand_id)
+        verified = {"verified": check.ok, "reason": check.reason}
+        return JSONResponse({"record": json.loads(text), "seats": names, **verified})
+
+    async def replay(request: Request) -> Response:
+        hand_id = request.path_params["hand"]
+        record = HandRecord.from_json(await finished(hand_id))
+        seat = _int_param(request, "seat", 0, 0, len(record.result) - 1)
+        return JSONResponse(await asyncio.to_thread(replay_json, record, seat))
 
     async def leaderboard(request: Request) -> Response:
         by = request.query_params.get("by", "coins")
@@ -198,6 +209,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/rooms", rooms, ["GET"]),
         api("/api/history", history, ["GET"]),
         api("/api/hands/{hand}", hand, ["GET"]),
+        api("/api/hands/{hand}/replay", replay, ["GET"]),
         api("/api/leaderboard", leaderboard, ["GET"]),
         api("/api/stats", stats, ["GET"]),
         WebSocketRoute("/ws", websocket),

@@ -321,3 +321,14 @@ def record(connection: Connection, hand_id: str) -> str | None:
         select(hands.c.record_json).where(hands.c.id == hand_id, hands.c.status == "settled")
     ).scalar_one_or_none()
     return None if found is None else str(found)
+
+
+def seat_names(connection: Connection, hand_id: str) -> list[str | None]:
+    """The name of the player at each seat of a hand, ``None`` for a bot (``[]``: no hand)."""
+    rows = connection.execute(
+        select(hand_seats.c.seat, users.c.name)
+        .join_from(hand_seats, users, users.c.id == hand_seats.c.user_id, isouter=True)
+        .where(hand_seats.c.hand_id == hand_id)
+        .order_by(hand_seats.c.seat)
+    )
+    return [row.name for row in rows]

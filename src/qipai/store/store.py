@@ -285,6 +285,11 @@ class Store:
         with self.read() as connection:
             return hands.record(connection, hand_id)
 
+    def hand_seats(self, hand_id: str) -> list[str | None]:
+        """Who sat at each seat of a hand: a player's name, ``None`` for a bot."""
+        with self.read() as connection:
+            return hands.seat_names(connection, hand_id)
+
 
 def _check_revision(engine: Engine) -> None:
     current, head = database.current_revision(engine), database.head_revision()
