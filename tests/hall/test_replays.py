@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from qipai.errors import InvalidActionError
+from qipai.games.showhand import hands as sh_hands
+from qipai.games.zhajinhua import hands as zjh_hands
 from qipai.hall.engines import HandSetup, engine_for
 from qipai.hall.records import record_hand
 from qipai.hall.replays import replay_json
@@ -76,6 +78,9 @@ def test_the_revealed_cards_are_the_seats_own_and_add_up(room: Room) -> None:
         if room.game == "doudizhu" and view["landlord"] is None:
             placed.update(cards["bottom"])  # not yet in the landlord's hand
         assert max(placed.values()) == 1, "a card in two places"
+        if "categories" in cards:
+            expected = [category_name(room.game, "".join(hand)) for hand in cards["hands"]]
+            assert cards["categories"] == expected
         own = own_cards(room.game, view)
         if own is not None:  # a blind Zha Jin Hua player's view shows none
             assert sorted(own) == sorted(cards["hands"][0])
@@ -87,6 +92,15 @@ def test_the_revealed_cards_are_the_seats_own_and_add_up(room: Room) -> None:
         assert total + (len(last["bottom"]) if landlord is None else 0) == deck
     else:
         assert total == room.seats * (3 if room.game == "zhajinhua" else len(last["hands"][0]))
+
+
+def category_name(game: str, text: str) -> str:
+    """The category of a hand in the notation, by the text evaluators."""
+    if game == "zhajinhua":
+        return zjh_hands.category(text)
+    if len(text) == 10:
+        return sh_hands.category(text)
+    return sh_hands.category_of(sh_hands.evaluate_partial(text))
 
 
 def own_cards(game: str, view: dict[str, Any]) -> list[str] | None:

@@ -37,7 +37,8 @@ from qipai.games.showhand import (
     Swap,
     replay,
 )
-from qipai.games.showhand.events import CardDealt, SwapChosen
+from qipai.games.showhand.events import CardDealt, Showdown, SwapChosen
+from qipai.games.showhand.hands import category
 
 HANDS = 1200
 """Hands played (a third each with 2, 3 and 4 players)."""
@@ -151,6 +152,9 @@ def test_random_play_invariants_and_replay() -> None:
         reasons["extra"] += state.round > 4
         again = replay("yifa", 1000 + i, state.history, players=players)
         assert again.events == state.events and again.returns() == state.returns()
+        for shown in (e for e in state.events if isinstance(e, Showdown)):
+            texts = ["".join(map(str, cards)) for _, cards in shown.hands]
+            assert list(shown.categories) == [category(text) for text in texts]
     # the random hands reach every ending, 开 and the extra rounds
     assert reasons["fold"] and reasons["showdown"] and reasons["opened"] and reasons["extra"]
 

@@ -91,7 +91,7 @@ def test_a_hand_played_by_trustee_and_its_replay(hall: Any, new_page: Any, tmp_p
     next_decision(page, None)
     button(page, "trustee").click()  # 托管: the system plays for me to the end
     page.wait_for_selector("[data-testid=result]")
-    hand_id = table_data(page)["hand"]
+    hand_id, me = table_data(page)["hand"], int(table_data(page)["seat"])
     # 历史得分 and 结果 from the toolbar
     page.click("[data-testid=result-close]")
     button(page, "scores").click()
@@ -111,11 +111,27 @@ def test_a_hand_played_by_trustee_and_its_replay(hall: Any, new_page: Any, tmp_p
     page.click("[data-testid=replay-next]")
     assert page.get_attribute("[data-testid=replay-step]", "data-step") == "2"
     page.click("[data-testid=replay-last]")
+    replay = "[data-testid=replay]"
     counts = page.eval_on_selector_all(
-        "[data-testid=replay-count]", "els => els.map(e => parseInt(e.textContent))"
+        f"{replay} [data-testid=card-count]", "els => els.map(e => parseInt(e.textContent))"
     )
     assert 0 in counts  # the winner went out
     screenshot(page, tmp_path, "replay-doudizhu")
+    # the deal: every hand face up (17 each, mine at the bottom), the bottom too
+    page.click("[data-testid=replay-first]")
+    assert page.locator(f"{replay} [data-testid=hand] [data-card]").count() == 17
+    others = [s for s in range(3) if s != me]
+    for seat in others:
+        side = f"{replay} [data-testid=seat][data-seat='{seat}'] .side [data-card]"
+        assert page.locator(side).count() == 17
+    assert page.locator(f"{replay} [data-testid=bottom] [data-card]").count() == 3
+    # from another seat: that seat's hand at the bottom; the arrow keys step
+    page.click(f"{replay} [data-testid=replay-view][data-seat='{others[0]}']")
+    page.wait_for_selector(f"{replay} [data-testid=table][data-seat='{others[0]}']")
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "1"
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "0"
 
 
 def _first_play_decision(page: Any) -> list[str]:

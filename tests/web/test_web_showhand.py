@@ -6,7 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_kit import button, hand, join, next_decision, screenshot, sign_up
+from web_kit import (
+    REPLAY,
+    button,
+    hand,
+    join,
+    next_decision,
+    open_replay,
+    replay_cards,
+    screenshot,
+    sign_up,
+)
 
 
 def _up_cards(page: Any) -> list[str]:
@@ -78,3 +88,12 @@ def test_a_hand_of_showhand_with_a_reload(hall: Any, new_page: Any, tmp_path: Pa
     assert {"peek", "bet", "reload", "swap"} <= set(done)
     screenshot(page, tmp_path, "result-showhand")
     assert page.get_attribute("[data-testid=result] [data-testid=fairness]", "data-ok") == "1"
+    # the replay: at the deal each seat's hole card and first up card, face up
+    seat = open_replay(page)
+    seats = int(page.locator(f"{REPLAY} [data-testid=seat]").count())
+    dealt = [replay_cards(page, None if s == seat else s) for s in range(seats)]
+    assert [len(cards) for cards in dealt] == [2] * seats
+    assert len({card for cards in dealt for card in cards}) == 2 * seats
+    page.click("[data-testid=replay-last]")  # the end: the others' cards with their category
+    assert page.locator(f"{REPLAY} [data-testid=category]").count() == seats - 1
+    screenshot(page, tmp_path, "replay-showhand")

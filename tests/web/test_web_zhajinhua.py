@@ -7,7 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_kit import button, hand, join, next_decision, screenshot, sign_up, table_data
+from web_kit import (
+    REPLAY,
+    button,
+    hand,
+    join,
+    next_decision,
+    open_replay,
+    replay_cards,
+    screenshot,
+    sign_up,
+    table_data,
+)
 
 
 def _pot(page: Any) -> int:
@@ -94,4 +105,12 @@ def test_a_hand_of_zha_jin_hua_with_a_reload(hall: Any, new_page: Any, tmp_path:
         "els => els.map(e => e.dataset.card)",
     )
     assert len(shown) == 15 and all(len(code) == 2 for code in shown)
+    assert page.locator("[data-testid=result] [data-testid=category]").count() == 5  # 对子…
     assert page.get_attribute("[data-testid=result] [data-testid=fairness]", "data-ok") == "1"
+    # the replay, from the deal: every seat's three cards face up with their category
+    seat = open_replay(page)
+    dealt = [replay_cards(page, None if s == seat else s) for s in range(5)]
+    assert [len(cards) for cards in dealt] == [3] * 5
+    assert sorted(card for cards in dealt for card in cards) == sorted(shown)  # as the result
+    assert page.locator(f"{REPLAY} [data-testid=category]").count() == 4  # the others'
+    screenshot(page, tmp_path, "replay-zhajinhua")

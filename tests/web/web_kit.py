@@ -229,6 +229,32 @@ def result_coins(page: Page) -> list[int]:
     return [int(value) for value in values]
 
 
+REPLAY = "[data-testid=replay]"
+"""The replay page."""
+
+
+def open_replay(page: Page) -> int:
+    """From the result panel to the replay of the hand, at its first step (the deal); the
+    seat the replay is seen from (mine)."""
+    data = table_data(page)
+    page.click("[data-testid=result] [data-testid=action-replay]")
+    table = f"{REPLAY}[data-hand='{data['hand']}'] [data-testid=table][data-seat='{data['seat']}']"
+    page.wait_for_selector(table)
+    page.click("[data-testid=replay-first]")
+    return int(data["seat"])
+
+
+def replay_cards(page: Page, seat: int | None) -> list[str]:
+    """The face-up cards of a seat in the replay (``None``: mine, at the bottom)."""
+    where = (
+        "[data-testid=hand]" if seat is None else f"[data-testid=seat][data-seat='{seat}'] .side"
+    )
+    cards: list[str] = page.eval_on_selector_all(
+        f"{REPLAY} {where} [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
 def table_data(page: Page) -> dict[str, str]:
     """The table's ``data-`` hooks."""
     data: dict[str, str] = page.eval_on_selector(

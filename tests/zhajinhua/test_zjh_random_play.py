@@ -10,6 +10,7 @@ from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.games.zhajinhua import RULES, Action, AutoCall, Call, Compare, Fold, Look, Raise
 from qipai.games.zhajinhua.events import CardsSeen, CompareShown, HandEnded
+from qipai.games.zhajinhua.hands import category
 from qipai.games.zhajinhua.state import State, replay
 
 YIFA = RULES["yifa"]
@@ -121,6 +122,8 @@ def test_random_hands() -> None:
         state, total = play(index)
         ended = state.events[-1]
         assert isinstance(ended, HandEnded) and ended.winner == state.winner
+        texts = ["".join(map(str, cards)) for cards in ended.hands]
+        assert list(ended.categories) == [category(text) for text in texts]
         assert sum(state.returns()) == -state.rake and state.pot == 0
         assert sum(state.stacks) + state.rake == total
         assert state.rake == (sum(state.put) - state.put[ended.winner]) * 5 // 100

@@ -45,6 +45,8 @@ from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import HAND_CARDS, Deal, Escape, Trustee
 from qipai.games.doudizhu.events import Played
 from qipai.games.doudizhu.rules import Escape as EscapeModel
+from qipai.games.showhand import hands as sh_hands
+from qipai.games.zhajinhua import hands as zjh_hands
 from qipai.games.zhajinhua.actions import AutoCall
 from qipai.hall.rooms import Room
 from qipai.hall.wire import parse_action
@@ -319,8 +321,9 @@ class ZhajinhuaEngine(Engine):
         return () if state.winner is None else (state.winner,)
 
     def reveal(self, state: Any) -> dict[str, Any]:
-        """Each seat's three cards (``hands``)."""
-        return {"hands": state.hands}
+        """Each seat's three cards (``hands``) and their ``categories``."""
+        categories = [zjh_hands.category_of_cards(cards) for cards in state.hands]
+        return {"hands": state.hands, "categories": categories}
 
 
 class ShowhandEngine(Engine):
@@ -358,10 +361,21 @@ class ShowhandEngine(Engine):
         return tuple(state.winners)
 
     def reveal(self, state: Any) -> dict[str, Any]:
-        """Each seat's cards, the hole card first (``hands``), and the face-down card 3 or
-        4 a seat has still to swap or keep (``pending``)."""
+        """Each seat's cards, the hole card first (``hands``), their ``categories`` (of
+        the cards so far: a pair among four cards is a pair), and the face-down card 3 or 4
+        a seat has still to swap or keep (``pending``)."""
         hands = [state.hand_of(seat) for seat in range(state.players)]
-        return {"hands": hands, "pending": state.pending}
+        flip = state.rules.flush_beats_full_house
+        categories = [_showhand_category(cards, flip) for cards in hands]
+        return {"hands": hands, "categories": categories, "pending": state.pending}
+
+
+def _showhand_category(cards: Sequence[Any], flush_beats_full_house: bool) -> str:
+    """The category of a whole Showhand hand, or of the cards a seat has so far."""
+    if len(cards) < sh_hands.HAND_SIZE:
+        return sh_hands.category_of(sh_hands.evaluate_partial_cards(cards))
+    strength = sh_hands.evaluate_cards(cards, flush_beats_full_house=flush_beats_full_house)
+    return sh_hands.category_of(strength, flush_beats_full_house=flush_beats_full_house)
 
 
 _ENGINES: dict[str, type[Engine]] = {

@@ -132,6 +132,9 @@ class Showdown(Event):
 
     hands: tuple[tuple[int, tuple[Card, ...]], ...]
     """Each remaining seat and its five cards, the hole card first."""
+    categories: tuple[str, ...]
+    """The category of each of those hands, in the same order
+    (:data:`~qipai.games.showhand.hands.CATEGORIES`)."""
 
 
 @dataclass(frozen=True, slots=True)

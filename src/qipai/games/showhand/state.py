@@ -82,7 +82,7 @@ from qipai.games.showhand.events import (
     Showdown,
     SwapChosen,
 )
-from qipai.games.showhand.hands import evaluate_mask, evaluate_partial_mask, mask_of
+from qipai.games.showhand.hands import category_of, evaluate_mask, evaluate_partial_mask, mask_of
 from qipai.games.showhand.rules import (
     CARDS_PER_PLAYER,
     MAX_PLAYERS,
@@ -663,8 +663,9 @@ class State:
     def _showdown(self) -> None:
         flip = self.rules.flush_beats_full_house
         shown = tuple((seat, self.hand_of(seat)) for seat in self._live)
-        self.events.append(Showdown(shown))
         scores = [evaluate_mask(mask_of(cards), flip) for _, cards in shown]
+        categories = tuple(category_of(score, flush_beats_full_house=flip) for score in scores)
+        self.events.append(Showdown(shown, categories))
         best = max(scores)
         winners = [seat for (seat, _), score in zip(shown, scores, strict=True) if score == best]
         self._finish(winners, "showdown")

@@ -188,3 +188,5 @@ class HandEnded(Event):
     """Every seat's three cards."""
     opened: tuple[int, ...]
     """The cap showdown: the seats opened, in betting order (empty otherwise)."""
+    categories: tuple[str, ...]
+    """Each seat's hand category (:data:`~qipai.games.zhajinhua.hands.CATEGORIES`)."""

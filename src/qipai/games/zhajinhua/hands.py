@@ -124,6 +124,14 @@ def compare_cards(a: Sequence[Card], b: Sequence[Card]) -> int:
     return compare_masks(mask_of(a), mask_of(b))
 
 
+def category_of_cards(cards: Sequence[Card]) -> str:
+    """:func:`category` of parsed cards.
+
+    :raises InvalidActionError: ``bad_cards`` unless it is three distinct cards.
+    """
+    return CATEGORIES[evaluate_cards(cards) >> 12]
+
+
 def mask_of(cards: Sequence[Card]) -> int:
     """The 52-bit mask of three cards (validated by :func:`evaluate_mask`, not here).
 

@@ -64,7 +64,7 @@ from qipai.games.zhajinhua.events import (
     Looked,
     Raised,
 )
-from qipai.games.zhajinhua.hands import compare_cards
+from qipai.games.zhajinhua.hands import category_of_cards, compare_cards
 from qipai.games.zhajinhua.rules import DealerRule, Rules, get_rules
 from qipai.games.zhajinhua.view import View, make_view
 
@@ -546,8 +546,10 @@ class State:
         self.pot = 0
         self.winner, self.reason, self.opened = winner, reason, opened
         self.current_player = None
+        categories = tuple(category_of_cards(cards) for cards in self.hands)
+        returns, hands = self.returns(), self.hands
         self.events.append(
-            HandEnded(winner, reason, pot, self.rake, self.returns(), self.hands, opened)
+            HandEnded(winner, reason, pot, self.rake, returns, hands, opened, categories)
         )
 
 

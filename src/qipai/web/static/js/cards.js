@@ -3,6 +3,7 @@
 // "W" (the 财神 wildcard); rank-only Dou Dizhu texts ("3", "B", "R") draw suitless faces.
 
 import { h, icon } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const DDZ_ORDER = "3456789TJQKA2BRW";
 export const POKER_ORDER = "23456789TJQKA";
@@ -89,6 +90,12 @@ export function cardRow(codes, { small = true, fan = true, testid = null } = {})
     { class: `cards ${fan ? "fan" : ""}`, "data-testid": testid },
     codes.map((code) => cardEl(code, { small })),
   );
+}
+
+/** The name of a hand's category ("pair", "flush"…) in a game, as a tag. */
+export function categoryTag(game, category) {
+  if (!category) return null;
+  return h("span", { class: "tag gold", "data-testid": "category", "data-category": category, text: t(`cat.${game}.${category}`) });
 }
 
 /** Face-down cards. */

@@ -166,6 +166,8 @@ function render() {
   const root = document.getElementById("app");
   const route = currentRoute();
   renderHeader();
+  if (app.leaveView) app.leaveView(); // the page shown before (a replay) lets go of what it holds
+  app.leaveView = null;
   if (app.table && !(route.name === "table" && app.session)) app.table.unmount();
   if (!app.session) {
     renderAuth(app, root);

@@ -88,7 +88,7 @@ export function result(T, onClose) {
       "tr",
       { class: seat === s.seat ? "me" : "", "data-testid": "result-row", "data-seat": seat },
       h("td", {}, player.name, " ", over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null),
-      h("td", {}, rows[seat].role || (rows[seat].cards ? cardRow(rows[seat].cards, { small: true, fan: false }) : "")),
+      h("td", {}, rows[seat].role || (rows[seat].cards ? [cardRow(rows[seat].cards, { small: true, fan: false }), rows[seat].category] : "")),
       h("td", { class: signClass(over.points[seat]), text: signed(over.points[seat]) }),
       h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),
       h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),

@@ -313,7 +313,7 @@ export class Table {
   replay() {
     const hand = this.state.over && this.state.over.hand;
     if (this.closeResult) this.closeResult();
-    if (hand) this.app.go(`replay/${hand}`);
+    if (hand) this.app.go(`replay/${hand}/${this.state.seat}`);
   }
 
   mount(root) {

@@ -1,5 +1,7 @@
 // The table page: toolbar, the other seats around the felt (counterclockwise from me at the
 // bottom), the centre, my row (what I played, the action bar, my hand) and the clock.
+// A replay draws its steps with the same page, read-only (`table.readOnly`): no tools, no
+// buttons, no clock, no card selection.
 
 import { h, fill, icon } from "./dom.js";
 import { t } from "./i18n.js";
@@ -43,7 +45,7 @@ export class TableView {
       h("div", { class: "mine" }, this.playedEl, this.bannerEl, this.actionsEl, this.meEl, this.handEl),
     );
     attachSelection(this.handEl, {
-      enabled: () => Boolean(T.game && T.game.selectable),
+      enabled: () => Boolean(T.game && T.game.selectable && !T.readOnly),
       onSweep: (codes) => {
         this.sweptAt = performance.now();
         T.sweep(codes);
@@ -124,21 +126,25 @@ export class TableView {
     const s = T.state;
     const me = s.players[s.seat] || {};
     const tools = [];
-    if (s.hand && !s.over) {
+    if (T.readOnly) {
+      if (T.game.selectable) tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
+    } else if (s.hand && !s.over) {
       tools.push(
         me.trustee
           ? this.tool("trustee", t("table.untrustee"), () => T.setTrustee(false), "on")
           : this.tool("trustee", t("table.trustee"), () => T.setTrustee(true)),
       );
     }
-    if (T.game.selectable) {
+    if (T.game.selectable && !T.readOnly) {
       tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
       tools.push(this.tool("last-trick", t("ddz.lastTrick"), () => panels.lastTrick(T)));
     }
-    tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
-    tools.push(this.tool("result", t("table.result"), () => T.showResult()));
-    if (s.hand && !s.over && !me.escaped) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
-    tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
+    if (!T.readOnly) {
+      tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
+      tools.push(this.tool("result", t("table.result"), () => T.showResult()));
+      if (s.hand && !s.over && !me.escaped) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
+      tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
+    }
     const room = s.roomInfo;
     fill(
       this.toolbarEl,
@@ -171,7 +177,7 @@ export class TableView {
     if (player.trustee) tags.push(h("span", { class: "tag trustee", "data-testid": "tag-trustee", text: t("table.inTrustee") }));
     if (!player.connected && !player.bot) tags.push(h("span", { class: "tag away", text: t("table.away") }));
     if (player.escaped) tags.push(h("span", { class: "tag away", text: t("table.escaped.tag") }));
-    const acting = s.turnSeat === seat && !s.over;
+    const acting = s.turnSeat === seat && !s.over && !T.readOnly;
     return h(
       "div",
       { class: "who" },
@@ -211,14 +217,14 @@ export class TableView {
     const s = T.state;
     const me = s.players[s.seat] || {};
     fill(this.playedEl, T.game.mine(T));
-    this.bannerEl.classList.toggle("hidden", !me.trustee || Boolean(s.over));
+    this.bannerEl.classList.toggle("hidden", !me.trustee || Boolean(s.over) || Boolean(T.readOnly));
     fill(
       this.bannerEl,
       icon("crown", "coin-icon"),
       t("table.trusteeBanner"),
       me.escaped ? null : h("button", { class: "btn small primary", "data-testid": "cancel-trustee", onclick: () => T.setTrustee(false), text: t("table.untrustee") }),
     );
-    const buttons = s.over ? [] : T.game.buttons(T);
+    const buttons = s.over || T.readOnly ? [] : T.game.buttons(T);
     fill(this.actionsEl, buttons.length ? buttons : h("div", { class: "note muted", text: this.status() }));
     const extra = T.game.seatView(T, s.seat);
     const box = this.seatBox(s.seat, extra);
@@ -230,6 +236,7 @@ export class TableView {
   }
 
   status() {
+    if (this.T.readOnly) return this.T.caption;
     const s = this.T.state;
     if (s.over) return s.over.voided ? t("table.voided") : t("table.over");
     if (s.hand === null) return t("table.waitingHand");

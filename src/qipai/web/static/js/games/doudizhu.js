@@ -24,6 +24,7 @@ function empty(players) {
     hand: [],
     counts: seats(players, 0),
     shown: seats(players, null),
+    open: seats(players, null),
     landlord: null,
     base: 0,
     bottom: null,
@@ -169,6 +170,16 @@ const HANDLERS = {
   TrusteeChanged() {},
 };
 
+/** A replay: every seat's cards face up, the bottom, and the suits of every play. */
+function reveal(m, cards, seat) {
+  m.hand = sortHand(cards.hands[seat]);
+  m.open = cards.hands.map((hand, s) => (s === seat || !hand.length ? null : sortHand(hand)));
+  if (cards.bottom && cards.bottom.length) m.bottom = [...cards.bottom];
+  cards.played.forEach((played, i) => {
+    if (m.plays[i]) m.plays[i].cards = [...played];
+  });
+}
+
 function apply(m, e, ctx) {
   const handler = HANDLERS[e.kind];
   const changed = handler ? handler(m, e, ctx) : false;
@@ -225,9 +236,10 @@ function seatView(T, seat) {
     String(count),
   );
   const said = m.phase === "play" || m.phase === "over" ? null : saidText(m.said[seat]);
+  const open = m.shown[seat] || m.open[seat];
   const side = [
     said ? h("div", { class: "said", text: said }) : null,
-    m.shown[seat] && seat !== T.seat ? cardRow(m.shown[seat], { small: true }) : null,
+    open && seat !== T.seat ? cardRow(open, { small: true }) : null,
     playedBy(m, seat, T.state.n),
   ];
   return { tags, meta, side };
@@ -373,5 +385,6 @@ export const doudizhu = {
   resultRows,
   resultExtra,
   handCards: (T) => T.state.model.hand,
+  reveal,
   rank: ddzRank,
 };

@@ -3,7 +3,7 @@
 
 import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardEl, cardRow } from "../cards.js";
+import { cardEl, cardRow, categoryTag } from "../cards.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => (typeof value === "function" ? value() : value));
@@ -18,6 +18,7 @@ function empty(players) {
     pending: null,
     up: seats(players, () => []),
     shown: seats(players, null),
+    categories: seats(players, null),
     folded: seats(players, false),
     stacks: seats(players, 0),
     bets: seats(players, 0),
@@ -39,7 +40,7 @@ function fromView(view) {
     hole: view.hole,
     pending: view.pending,
     up: view.up.map((cards) => [...cards]),
-    shown: [...view.shown],
+    shown: view.shown.map((hole, seat) => (hole ? [hole, ...view.up[seat]] : null)), // the hole card shown: the whole hand
     folded: [...view.folded],
     stacks: [...view.stacks],
     bets: [...view.bets],
@@ -97,7 +98,10 @@ const HANDLERS = {
     m.said[e.seat] = "open";
   },
   Showdown(m, e) {
-    for (const [seat, cards] of e.hands) m.shown[seat] = [...cards];
+    e.hands.forEach(([seat, cards], i) => {
+      m.shown[seat] = [...cards];
+      m.categories[seat] = e.categories[i];
+    });
   },
   HandEnded(m, e) {
     m.phase = "over";
@@ -105,6 +109,13 @@ const HANDLERS = {
     m.pot = e.pot;
   },
 };
+
+/** A replay: every seat's cards face up (the hole card first), with their categories. */
+function reveal(m, cards, seat) {
+  m.shown = cards.hands.map((hand, s) => (s === seat ? m.shown[s] : [...hand]));
+  m.hole = cards.hands[seat][0];
+  m.categories = [...cards.categories];
+}
 
 function apply(m, e, ctx) {
   const handler = HANDLERS[e.kind];
@@ -132,7 +143,8 @@ function seatView(T, seat) {
   if (m.winners.includes(seat)) tags.push(h("span", { class: "tag gold", text: t("sh.winner") }));
   const meta = h("div", { class: "meta" }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${m.bets[seat]}`);
   const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
-  return { tags, meta, side: [said, seatCards(m, seat)] };
+  const category = m.shown[seat] ? categoryTag("showhand", m.categories[seat]) : null;
+  return { tags, meta, side: [said, seatCards(m, seat), category] };
 }
 
 function info(T) {
@@ -218,7 +230,7 @@ function buttons(T) {
 
 function resultRows(T) {
   const m = T.state.model;
-  return m.shown.map((cards) => ({ cards }));
+  return m.shown.map((cards, seat) => ({ cards, category: cards ? categoryTag("showhand", m.categories[seat]) : null }));
 }
 
 export const showhand = {
@@ -236,4 +248,5 @@ export const showhand = {
   buttons,
   resultRows,
   resultExtra: () => null,
+  reveal,
 };

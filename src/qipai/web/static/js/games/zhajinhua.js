@@ -3,7 +3,7 @@
 
 import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardEl, cardRow, backs } from "../cards.js";
+import { cardEl, cardRow, backs, categoryTag } from "../cards.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => value);
@@ -23,6 +23,7 @@ function empty(players) {
     autoCall: seats(players, false),
     hand: null,
     known: seats(players, null),
+    categories: seats(players, null),
     said: seats(players, null),
     winner: null,
     returns: null,
@@ -114,8 +115,16 @@ const HANDLERS = {
     m.returns = e.returns;
     m.pot = e.pot;
     m.known = e.hands.map((cards) => [...cards]);
+    m.categories = [...e.categories];
   },
 };
+
+/** A replay: every seat's cards face up, with their categories. */
+function reveal(m, cards, seat) {
+  m.hand = [...cards.hands[seat]];
+  m.known = cards.hands.map((hand, s) => (s === seat ? m.known[s] : [...hand]));
+  m.categories = [...cards.categories];
+}
 
 function apply(m, e, ctx) {
   const handler = HANDLERS[e.kind];
@@ -148,7 +157,8 @@ function seatView(T, seat) {
   const cards = m.known[seat]
     ? cardRow(m.known[seat], { small: true, testid: "shown-hand" })
     : inHand ? backs(3) : null;
-  const side = [m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null, cards];
+  const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
+  const side = [said, cards, m.known[seat] ? categoryTag("zhajinhua", m.categories[seat]) : null];
   const meta = h("div", { class: "meta" }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("zjh.put")} ${m.put[seat]}`);
   return { tags: tags(m, seat), meta, side };
 }
@@ -211,7 +221,7 @@ function buttons(T) {
 
 function resultRows(T) {
   const m = T.state.model;
-  return m.known.map((cards) => ({ cards }));
+  return m.known.map((cards, seat) => ({ cards, category: categoryTag("zhajinhua", m.categories[seat]) }));
 }
 
 export const zhajinhua = {
@@ -229,4 +239,5 @@ export const zhajinhua = {
   buttons,
   resultRows,
   resultExtra: () => null,
+  reveal,
 };

@@ -21,7 +21,7 @@ function row(app, hand) {
     h("td", { class: signClass(hand.points), text: signed(hand.points) }),
     h("td", { class: signClass(hand.net), text: signed(hand.net) }),
     h("td", { class: "muted", text: t(`status.${hand.status}`) }),
-    h("td", {}, hand.status === "settled" ? h("button", { class: "btn small", "data-testid": "open-replay", onclick: () => app.go(`replay/${hand.hand_id}`), text: t("history.replay") }) : null),
+    h("td", {}, hand.status === "settled" ? h("button", { class: "btn small", "data-testid": "open-replay", onclick: () => app.go(`replay/${hand.hand_id}/${hand.seat}`), text: t("history.replay") }) : null),
   );
 }
 

@@ -1,18 +1,23 @@
-// The replay of a finished hand (GET /api/hands/{id}): its record — rules, seed,
-// commitment, every action in order, the result — stepped through action by action, with
-// the server's verification and the browser's own check of the commitment.
-//
-// The record holds the seed, not the cards: the deal follows from the seed through the
-// engine's random generator, which the browser does not run, so the replay shows the
-// bidding and betting, every Dou Dizhu play (as ranks) and the card counts, and no hidden hand.
+// The replay of a finished hand: the record (GET /api/hands/{id}: rules, seed, commitment,
+// every action, the result, who sat where) and its steps (GET /api/hands/{id}/replay?seat=K:
+// after each action, the view of seat K and every seat's cards, which the server gets by
+// replaying the record). Each step is drawn by the table page itself, read-only, with every
+// hand face up; the viewer steps with the buttons, the slider, the action list or the arrow
+// keys, and may watch from any seat. Below: the result, the server's verification and the
+// browser's own check of the commitment.
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardRow, rankText } from "../cards.js";
-import { physical, tricks } from "../ddzplays.js";
-import { saidText } from "../games/doudizhu.js";
+import { rankText } from "../cards.js";
+import { physical } from "../ddzplays.js";
+import { doudizhu, saidText } from "../games/doudizhu.js";
+import { zhajinhua } from "../games/zhajinhua.js";
+import { showhand } from "../games/showhand.js";
+import { TableView } from "../tableview.js";
 import { fairness } from "../panels.js";
+
+const GAMES = { doudizhu, zhajinhua, showhand };
 
 /** The words for one recorded action. */
 export function actionLabel(game, text) {
@@ -33,131 +38,191 @@ export function actionLabel(game, text) {
   return t(`sh.${word}`, { n: arg ?? "" }).trim();
 }
 
-function seatCount(record) {
-  const options = record.options || {};
-  if (options.players) return options.players;
-  return record.result.length;
+/** One step of a replay, drawn by the table page (the interface of table.js's Table that
+ * TableView and the game modules read), read-only. */
+class ReplayTable {
+  constructor(game, names, title) {
+    this.game = game;
+    this.names = names;
+    this.title = title;
+    this.readOnly = true;
+    this.pending = null;
+    this.ui = { lifted: new Set(), hint: -1, hintKey: null, sort: "rank", peek: true };
+    this.state = null;
+    this.caption = "";
+    this.view = new TableView(this);
+  }
+
+  get seat() {
+    return this.state.seat;
+  }
+
+  name(seat) {
+    return this.names[seat];
+  }
+
+  /** Draw ``step`` (the server's view of ``seat`` and every seat's cards). */
+  show(step, index, seat, caption) {
+    const view = step.view;
+    const model = this.game.fromView(view, seat);
+    this.game.reveal(model, step.cards, seat);
+    const trustee = view.trustee || [];
+    this.state = {
+      n: index,
+      seat,
+      game: this.game.name,
+      room: this.title,
+      roomInfo: null,
+      hand: index,
+      handNumber: null,
+      players: this.names.map((name, s) => ({ name, bot: false, connected: true, trustee: Boolean(trustee[s]) })),
+      deadline: null,
+      turnSeat: view.current_player,
+      legal: [],
+      options: [],
+      model,
+      over: null,
+      scores: [],
+    };
+    this.caption = caption;
+    this.view.render();
+  }
+
+  sortToggle() {
+    this.ui.sort = this.ui.sort === "rank" ? "count" : "rank";
+    this.view.render();
+  }
+
+  peek(on) {
+    this.ui.peek = on;
+    this.view.render();
+  }
+
+  button(id, label) {
+    return this.view.button(id, label, null);
+  }
+
+  lowerAll() {}
+
+  sweep() {}
+
+  mount(root) {
+    this.view.mount(root);
+  }
+
+  unmount() {
+    this.view.unmount();
+  }
 }
 
-/** What the table looks like after the first ``step`` actions. */
-function boardAt(record, step) {
-  const n = seatCount(record);
-  const actions = record.actions.slice(0, step);
-  const said = Array.from({ length: n }, () => null);
-  const folded = Array.from({ length: n }, () => false);
-  for (const [seat, text] of actions) {
-    if (seat === null) continue;
-    said[seat] = text;
-    if (text === "fold") folded[seat] = true;
-  }
-  const board = { n, said, folded, plays: [], counts: null };
-  if (record.game === "doudizhu") {
-    const all = record.actions.filter(([seat, text]) => seat !== null && text.startsWith("play "));
-    const landlord = all.length ? all[0][0] : null;
-    const bottom = record.rules === "caishen" ? 4 : 3;
-    const plays = actions
-      .filter(([seat, text]) => seat !== null && text.startsWith("play "))
-      .map(([seat, text]) => ({ seat, move: text.slice(5), cards: null }));
-    board.plays = plays;
-    board.counts = Array.from({ length: n }, (_, seat) => {
-      const out = plays.filter((p) => p.seat === seat && p.move !== "pass").reduce((sum, p) => sum + physical(p.move).length, 0);
-      return 17 + (plays.length && seat === landlord ? bottom : 0) - out;
-    });
-    board.landlord = plays.length ? landlord : null;
-  }
-  return board;
-}
-
-function seatBox(record, board, seat, names, active) {
-  const game = record.game;
-  let body = null;
-  if (game === "doudizhu" && board.plays.length) {
-    const all = tricks(board.plays);
-    const trick = all.length ? all[all.length - 1] : [];
-    const mine = trick.filter((p) => p.seat === seat);
-    const last = mine.length ? mine[mine.length - 1] : null;
-    if (last) body = last.move === "pass" ? h("div", { class: "said", text: t("ddz.pass") }) : cardRow([...physical(last.move)]);
-  } else if (board.said[seat]) {
-    body = h("div", { class: "said", text: actionLabel(game, board.said[seat]) });
-  }
-  return h(
-    "div",
-    { class: `replay-seat ${active ? "active" : ""}`, "data-testid": "replay-seat", "data-seat": seat },
-    h(
-      "div",
-      { class: "marker" },
-      h("b", { text: names[seat] }),
-      board.landlord === seat ? h("span", { class: "tag landlord", text: t("ddz.landlord") }) : null,
-      board.counts ? h("span", { class: "tag", "data-testid": "replay-count", text: t("replay.cards", { n: board.counts[seat] }) }) : null,
-      board.folded[seat] ? h("span", { class: "tag away", text: t("zjh.folded") }) : null,
-    ),
-    body,
-  );
-}
-
-function seatNames(app, record, handId) {
+function seatNames(app, data, handId) {
   const table = app.table && app.table.state;
-  if (table && table.over && table.over.hand === handId) return table.players.map((p) => p.name);
-  return record.result.map((_, seat) => t("replay.seat", { n: seat + 1 }));
+  const live = table && table.over && table.over.hand === handId ? table.players : null;
+  return data.seats.map((name, seat) => name || (live && live[seat] ? live[seat].name : t("replay.bot", { n: seat + 1 })));
 }
 
-export async function renderReplay(app, root, handId) {
+function ownSeat(app, data, asked) {
+  const seats = data.seats.length;
+  if (asked !== undefined && asked !== "" && Number(asked) >= 0 && Number(asked) < seats) return Number(asked);
+  const mine = app.me ? data.seats.indexOf(app.me.name) : -1;
+  return mine >= 0 ? mine : 0;
+}
+
+export async function renderReplay(app, root, arg) {
+  const [handId, asked] = arg.split("/");
   fill(root, h("div", { class: "page" }, h("p", { class: "muted", text: t("common.loading") })));
+  const path = `/api/hands/${encodeURIComponent(handId)}`;
   let data;
+  const steps = {};
+  let seat;
+  const load = async (which) => {
+    if (!steps[which]) steps[which] = (await api("GET", `${path}/replay?seat=${which}`)).steps;
+    return steps[which];
+  };
   try {
-    data = await api("GET", `/api/hands/${encodeURIComponent(handId)}`);
+    data = await api("GET", path);
+    seat = ownSeat(app, data, asked);
+    await load(seat);
   } catch (error) {
     fill(root, h("div", { class: "page" }, h("p", { class: "err", "data-testid": "replay-error", text: app.errorText(error.code) })));
     return;
   }
   const record = data.record;
-  const names = seatNames(app, record, handId);
+  const names = seatNames(app, data, handId);
+  const title = `${t(`game.${record.game}`)} · ${t(`rules.${record.rules}`)}`;
+  const table = new ReplayTable(GAMES[record.game], names, title);
   const total = record.actions.length;
   let step = total;
 
-  const board = h("div", { class: "replay-board" });
   const log = h("ol", { class: "replay-log" });
   const counter = h("span", { "data-testid": "replay-step" });
   const slider = h("input", { type: "range", min: "0", max: String(total), value: String(step), "data-testid": "replay-slider" });
-  const go = (next) => {
-    step = Math.max(0, Math.min(total, next));
-    draw();
-  };
-  slider.addEventListener("input", () => go(Number(slider.value)));
+  const viewers = h("div", { class: "viewers" });
+  const board = h("div", { class: "replay-table" });
 
+  const caption = (i) => {
+    if (i === 0) return t("replay.start");
+    const [who, text] = record.actions[i - 1];
+    return `${who === null ? t("replay.dealer") : names[who]}: ${actionLabel(record.game, text)}`;
+  };
   const draw = () => {
-    const state = boardAt(record, step);
-    const acting = step > 0 ? record.actions[step - 1][0] : null;
-    fill(board, h("div", { class: "replay-seats" }, names.map((_, seat) => seatBox(record, state, seat, names, seat === acting))));
+    table.show(steps[seat][step], step, seat, caption(step));
     counter.textContent = `${step} / ${total}`;
     counter.dataset.step = String(step);
     slider.value = String(step);
     for (const [i, item] of [...log.children].entries()) item.classList.toggle("now", i === step - 1);
+    for (const button of viewers.querySelectorAll("button")) button.classList.toggle("on", Number(button.dataset.seat) === seat);
   };
-
-  record.actions.forEach(([seat, text], i) => {
-    log.append(
-      h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, seat === null ? t("replay.dealer") : names[seat], ": ", actionLabel(record.game, text)),
-    );
+  const go = (next) => {
+    step = Math.max(0, Math.min(total, next));
+    draw();
+  };
+  const watchFrom = async (next) => {
+    try {
+      await load(next);
+    } catch (error) {
+      return;
+    }
+    seat = next;
+    draw();
+  };
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  fill(
+    viewers,
+    h("span", { class: "muted", text: `${t("replay.view")}:` }),
+    names.map((name, s) => h("button", { class: "btn small quiet", "data-testid": "replay-view", "data-seat": s, onclick: () => watchFrom(s), text: name })),
+  );
+  record.actions.forEach(([who, text], i) => {
+    log.append(h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, who === null ? t("replay.dealer") : names[who], ": ", actionLabel(record.game, text)));
   });
-
   const results = h(
     "table",
     { class: "grid" },
     h("thead", {}, h("tr", {}, h("th", { text: t("table.player") }), h("th", { class: "num", text: t("table.points") }))),
-    h("tbody", {}, record.result.map((value, seat) => h("tr", {}, h("td", { text: names[seat] }), h("td", { class: signClass(value), text: signed(value) })))),
+    h("tbody", {}, record.result.map((value, s) => h("tr", {}, h("td", { text: names[s] }), h("td", { class: signClass(value), text: signed(value) })))),
   );
+  const onKey = (event) => {
+    if (event.target.closest && event.target.closest("input")) return;
+    if (event.key === "ArrowLeft") go(step - 1);
+    if (event.key === "ArrowRight") go(step + 1);
+  };
+  document.addEventListener("keydown", onKey);
+  app.leaveView = () => {
+    document.removeEventListener("keydown", onKey);
+    table.unmount();
+  };
 
   fill(
     root,
     h(
       "div",
-      { class: "page", "data-testid": "replay", "data-hand": handId },
+      { class: "page replay-page", "data-testid": "replay", "data-hand": handId },
       h(
         "div",
         { class: "panel" },
-        h("h2", { text: `${t("replay.title")} · ${t(`game.${record.game}`)} · ${t(`rules.${record.rules}`)}` }),
+        h("h2", { text: `${t("replay.title")} · ${title}` }),
         h("p", { class: "muted", text: `${t("replay.hand")} ${handId}` }),
+        viewers,
         h(
           "div",
           { class: "stepper" },
@@ -167,9 +232,14 @@ export async function renderReplay(app, root, handId) {
           h("button", { class: "btn small", "data-testid": "replay-next", onclick: () => go(step + 1), text: t("replay.next") }),
           h("button", { class: "btn small", "data-testid": "replay-last", onclick: () => go(total), text: t("replay.last") }),
           counter,
+          h("span", { class: "muted keys", text: t("replay.keys") }),
         ),
-        board,
-        h("h3", { style: { marginTop: "14px" }, text: t("replay.actions") }),
+      ),
+      board,
+      h(
+        "div",
+        { class: "panel" },
+        h("h3", { text: t("replay.actions") }),
         log,
         h("h3", { style: { marginTop: "14px" }, text: t("replay.result") }),
         results,
@@ -181,5 +251,6 @@ export async function renderReplay(app, root, handId) {
       ),
     ),
   );
+  table.mount(board);
   draw();
 }
