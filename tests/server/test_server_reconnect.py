@@ -51,6 +51,7 @@ ROOMS = {
     "request": room_like("doudizhu-yifa", "re-request", bot_wait=TOGETHER),
     "grace": room_like("zhajinhua-yifa", "re-grace", grace_seconds=0.5, bot_wait=TOGETHER),
     "escape": room_like("doudizhu-huanle", "re-escape"),
+    "ended": room_like("doudizhu-yifa", "re-ended", bot_wait=TOGETHER),
 }
 
 
@@ -154,6 +155,37 @@ async def _snapshot(url: str, number: int | None) -> None:
             assert view["seat"] == ann.seat and len(view["hand"]) >= 17
             overs = await play_all([back, bob])
         assert overs[0] == overs[1]
+
+
+@pytest.mark.parametrize("with_last", [True, False], ids=["last", "no-last"])
+def test_coming_back_after_the_hand_ended_shows_how_it_ended(
+    hall: RunningHall, with_last: bool
+) -> None:
+    asyncio.run(_after_the_end(hall.url, with_last))
+
+
+async def _after_the_end(url: str, with_last: bool) -> None:
+    async with HallClient(url) as client, guests(client, 2) as (ann, bob):
+        table = await seat_together([ann, bob], _room("ended"))
+        last = await _drop_after_first_event(ann)
+        over = await bob.play_out()  # Ann's turns in 托管, to the end
+        await bob.until(lambda f: f["type"] in ("queued", "left"))  # the table is closed
+        async with client.connect(ann.session.token, last=last if with_last else None) as conn:
+            back = Player(ann.session, conn)
+            ended = await back.until(of_type("hand_over"))
+            assert ended == over
+            if with_last:  # the events she missed, contiguous, then the end
+                assert event_numbers(back.frames) == list(range(2, over["n"] + 1))
+            else:  # the finished hand as she sees it, then the end
+                snapshot = back.frames[0]
+                assert snapshot["type"] == "snapshot" and snapshot["table"] == table
+                assert snapshot["view"]["winner"] is not None
+        # once told, never again: a third connection gets nothing of that hand
+        async with client.connect(ann.session.token, last=last) as conn:
+            again = Player(ann.session, conn)
+            await conn.send({"type": "ping", "t": 1})
+            await again.until(of_type("pong"))
+            assert [f["type"] for f in again.frames] == ["pong"]
 
 
 def test_a_second_device_receives_the_same_frames(hall: RunningHall) -> None:

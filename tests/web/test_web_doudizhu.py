@@ -5,9 +5,11 @@ lower all, right-click to play), 提示, the wildcard chooser, the replay of a f
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from web_kit import (
     button,
@@ -132,6 +134,33 @@ def test_a_hand_played_by_trustee_and_its_replay(hall: Any, new_page: Any, tmp_p
     assert page.get_attribute("[data-testid=replay-step]", "data-step") == "1"
     page.keyboard.press("ArrowLeft")
     assert page.get_attribute("[data-testid=replay-step]", "data-step") == "0"
+
+
+def test_back_after_the_hand_ended_the_result_is_shown(hall: Any, new_page: Any) -> None:
+    """The tab is closed at the player's turn; the system plays his hand to the end
+    (托管); when he opens the hall again the page shows how the hand ended."""
+    page = new_page()
+    sign_up(page, hall.url, "ddz_away")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    hand_id = table_data(page)["hand"]
+    token = json.loads(page.evaluate("() => localStorage.getItem('qipai.session')"))["token"]
+    context = page.context
+    page.close()
+    headers = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the hand is settled while the tab is closed
+        rows = httpx.get(f"{hall.url}/api/history", headers=headers).json()
+        if rows and rows[0]["hand_id"] == hand_id and rows[0]["status"] == "settled":
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the hand did not end")
+    back = context.new_page()
+    back.goto(hall.url)
+    back.wait_for_selector("[data-testid=result] [data-testid=result-row]")
+    assert table_data(back)["hand"] == hand_id
+    assert back.get_attribute("[data-testid=result] [data-testid=fairness]", "data-ok") == "1"
 
 
 def _first_play_decision(page: Any) -> list[str]:

@@ -19,6 +19,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -47,6 +48,9 @@ HOUSEKEEPING_PASSES = 36_000
 """Matchmaking passes between two purges of expired sessions (an hour)."""
 BOT_BALANCE_FACTOR = 100
 """A bot sits down with this many times the room's minimum coins (at least 100,000)."""
+MISSED_KEPT = 10_000
+"""Finished tables kept for players who were away when their hand ended (one each, the
+oldest dropped first): enough for every player of a busy hall, a few KiB each."""
 
 
 @dataclass
@@ -124,6 +128,9 @@ class HallService:
         self.hands_settled = 0
         self.connections = 0
         """Open WebSocket connections (signed in)."""
+        self._missed: OrderedDict[int, TableRunner] = OrderedDict()
+        """The finished table of each player who was away when its hand ended, oldest
+        first, at most :data:`MISSED_KEPT`: his return replays its end (:meth:`resume`)."""
 
     # --- life ---------------------------------------------------------------------------
 
@@ -244,13 +251,13 @@ class HallService:
         """
         runner = player.runner
         if runner is None:
-            return [] if player.room is None else [{"type": "queued", "room": player.room}]
-        seat = runner.seat_of(player.user)
-        table = runner.table
-        seen = last.get(str(table.number))
-        frames = None if seen is None else table.frames_since(seat, seen)
-        runner.post(Presence(seat, True))
-        return frames if frames is not None else [table.snapshot(seat)]
+            finished = self._missed.pop(player.user, None)
+            missed = [] if finished is None else _catch_up(finished, player.user, last)
+            queued = [] if player.room is None else [{"type": "queued", "room": player.room}]
+            return missed + queued
+        frames = _catch_up(runner, player.user, last)
+        runner.post(Presence(runner.seat_of(player.user), True))
+        return frames
 
     def resync(self, player: Player) -> Frame:
         """A full snapshot of the player's table.
@@ -389,6 +396,15 @@ class HallService:
                 self._left(player)
             else:
                 self.bus.publish(player.user, {"type": "queued", "room": entry.room.id})
+            if not self.bus.is_connected(player.user):
+                self._keep_missed(player.user, runner)
+                self.players.pop(player.user, None)  # away: nothing else to keep for him
+
+    def _keep_missed(self, user: int, runner: TableRunner) -> None:
+        self._missed.pop(user, None)
+        self._missed[user] = runner
+        while len(self._missed) > MISSED_KEPT:
+            self._missed.popitem(last=False)
 
     def _failed(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         """A table that stopped without settling: its hand is voided, its players told."""
@@ -404,6 +420,19 @@ class HallService:
             asyncio.get_running_loop().create_task(
                 self.db.run(self.db.store.void_hand, hand_id, _utcnow())
             )
+
+
+def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Frame]:
+    """What ``user`` missed at ``runner``'s table: the frames after the event number his
+    client last had (``last``), else a snapshot, and after a finished hand its end too
+    (the ``hand_over`` frame: the snapshot's view alone does not show the result)."""
+    table, seat = runner.table, runner.seat_of(user)
+    seen = last.get(str(table.number))
+    frames = None if seen is None else table.frames_since(seat, seen)
+    if frames is not None:
+        return frames
+    ending = table.frames_since(seat, table.last_event) if table.is_over else None
+    return [table.snapshot(seat), *(ending or [])]
 
 
 def warm_up() -> None:
