@@ -60,6 +60,11 @@ def test_a_guest_plays_and_finds_the_hand_in_history_and_leaderboards(
     page.wait_for_selector("[data-testid=room]")
     name = page.text_content("[data-testid=me-name]") or ""
     assert name.startswith("游客")
+    # the whole header fits the phone's width: every tab and button without scrolling
+    for hook in ("nav-lobby", "nav-history", "nav-leaders", "lang", "sign-out"):
+        box = page.locator(f"[data-testid={hook}]").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, hook
+        assert box["height"] <= 40, hook  # one line
     screenshot(page, tmp_path, "lobby-phone")
     join(page, "doudizhu-yifa")
     page.wait_for_selector("[data-testid=hand] [data-testid=card]")

@@ -1,0 +1,81 @@
+"""Leaving a table in the browser: 逃跑 from Zha Jin Hua and Showhand (a fold, the coins
+lost, out of the room after the hand), 离开 during a hand (out once it is over), a hand the
+hall cancels (作废), and the table in English."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from web_kit import button, join, me, next_decision, sign_up, table_data
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
+def test_escape_folds_and_leaves_the_room_after_the_hand(
+    hall: Any, new_page: Any, room: str
+) -> None:
+    page = new_page()
+    sign_up(page, hall.url, f"esc_{room[:2]}")
+    join(page, room)
+    next_decision(page, None)
+    seat = table_data(page)["seat"]
+    button(page, "escape").click()
+    page.click("[data-testid=confirm-dialog] [data-testid=confirm]")
+    page.wait_for_selector("[data-testid=result]")  # the others play the hand out
+    row = f"[data-testid=result] [data-testid=result-row][data-seat='{seat}']"
+    lost = int(page.inner_text(f"{row} [data-testid=result-coins]"))
+    assert lost < 0  # the ante at least
+    assert me(page)["coins"] == 10_000 + lost
+    page.wait_for_function("() => window.qipai.app.queued === null")  # out of the room
+    page.click("[data-testid=action-lobby]")
+    page.wait_for_selector("[data-testid=lobby]")
+    assert page.locator("[data-testid=queued]").count() == 0
+
+
+def test_leave_during_a_hand_takes_effect_when_it_ends(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "leave_later")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    button(page, "leave").click()  # during the hand: out once it is over
+    page.wait_for_function("() => window.qipai.app.leaving === true")
+    assert page.locator("[data-testid=result]").count() == 0  # the hand goes on
+    button(page, "trustee").click()
+    page.wait_for_selector("[data-testid=result]")
+    page.wait_for_function("() => window.qipai.app.queued === null")
+
+
+def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "voided_hand")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    hand = table_data(page)["hand"]
+    # what the hall sends when it cancels a hand (its own failure, or a stop): fed to the page
+    page.evaluate("(hand) => window.qipai.onFrames([{type: 'hand_voided', hand}])", hand)
+    page.wait_for_selector("[data-testid=result]:has-text('牌局取消')")
+    assert "输赢结果无效" in page.inner_text("[data-testid=result]")
+    assert table_data(page)["legal"] == "[]"  # nothing left to do at that table
+    assert me(page)["coins"] == 10_000
+    page.click("[data-testid=result] [data-testid=action-lobby]")
+    page.wait_for_selector("[data-testid=lobby]")
+
+
+def test_the_table_in_english(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "english_table")
+    join(page, "zhajinhua-yifa")
+    next_decision(page, None)
+    page.click("[data-testid=lang]")
+    bar = page.inner_text("[data-testid=actions]")
+    tools = " ".join(
+        page.eval_on_selector_all(".toolbar > button", "els => els.map(e => e.textContent)")
+    )
+    assert "Fold" in bar and not CJK.search(bar), bar
+    assert "Auto-play" in tools and "Escape" in tools and not CJK.search(tools), tools
+    assert "pot" in page.inner_text("[data-testid=pot]")
+    page.click("[data-testid=lang]")
+    assert "弃牌" in page.inner_text("[data-testid=actions]")
