@@ -13,14 +13,19 @@ from web_kit import button, join, me, next_decision, sign_up, table_data
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+def at_my_turn(page: Any, url: str, name: str, room: str) -> Any:
+    """``page`` signed up as ``name``, at a table of ``room``, at his first decision."""
+    sign_up(page, url, name)
+    join(page, room)
+    next_decision(page, None)
+    return page
+
+
 @pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
 def test_escape_folds_and_leaves_the_room_after_the_hand(
     hall: Any, new_page: Any, room: str
 ) -> None:
-    page = new_page()
-    sign_up(page, hall.url, f"esc_{room[:2]}")
-    join(page, room)
-    next_decision(page, None)
+    page = at_my_turn(new_page(), hall.url, f"esc_{room[:2]}", room)
     seat = table_data(page)["seat"]
     button(page, "escape").click()
     page.click("[data-testid=confirm-dialog] [data-testid=confirm]")
@@ -36,10 +41,7 @@ def test_escape_folds_and_leaves_the_room_after_the_hand(
 
 
 def test_leave_during_a_hand_takes_effect_when_it_ends(hall: Any, new_page: Any) -> None:
-    page = new_page()
-    sign_up(page, hall.url, "leave_later")
-    join(page, "doudizhu-yifa")
-    next_decision(page, None)
+    page = at_my_turn(new_page(), hall.url, "leave_later", "doudizhu-yifa")
     button(page, "leave").click()  # during the hand: out once it is over
     page.wait_for_function("() => window.qipai.app.leaving === true")
     assert page.locator("[data-testid=result]").count() == 0  # the hand goes on
@@ -49,10 +51,7 @@ def test_leave_during_a_hand_takes_effect_when_it_ends(hall: Any, new_page: Any)
 
 
 def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) -> None:
-    page = new_page()
-    sign_up(page, hall.url, "voided_hand")
-    join(page, "doudizhu-yifa")
-    next_decision(page, None)
+    page = at_my_turn(new_page(), hall.url, "voided_hand", "doudizhu-yifa")
     hand = table_data(page)["hand"]
     # what the hall sends when it cancels a hand (its own failure, or a stop): fed to the page
     page.evaluate("(hand) => window.qipai.onFrames([{type: 'hand_voided', hand}])", hand)
@@ -65,10 +64,7 @@ def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) ->
 
 
 def test_the_table_in_english(hall: Any, new_page: Any) -> None:
-    page = new_page()
-    sign_up(page, hall.url, "english_table")
-    join(page, "zhajinhua-yifa")
-    next_decision(page, None)
+    page = at_my_turn(new_page(), hall.url, "english_table", "zhajinhua-yifa")
     page.click("[data-testid=lang]")
     bar = page.inner_text("[data-testid=actions]")
     tools = " ".join(
