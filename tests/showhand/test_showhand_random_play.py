@@ -35,10 +35,11 @@ from qipai.games.showhand import (
     ShowHand,
     State,
     Swap,
+    View,
     replay,
 )
 from qipai.games.showhand.events import CardDealt, Showdown, SwapChosen
-from qipai.games.showhand.hands import category
+from qipai.games.showhand.hands import category, category_of, evaluate_partial
 
 HANDS = 1200
 """Hands played (a third each with 2, 3 and 4 players)."""
@@ -80,10 +81,21 @@ def hidden_from(state: State, seat: int) -> set[Card]:
     return hidden
 
 
+def seen_category(view: View, seat: int, other: int) -> str:
+    """The category of what ``seat`` sees of ``other``'s hand, by the text evaluators:
+    all five cards once shown, his own cards, else the up cards."""
+    hole = view.hole if other == seat else view.shown[other]
+    text = "".join(map(str, ((hole,) if hole is not None else ()) + view.up[other]))
+    if len(text) == 10:
+        return category(text)  # yifa: a full house beats a flush
+    return category_of(evaluate_partial(text))
+
+
 def check_views(state: State) -> None:
     for seat in range(state.players):
         view = state.view(seat)
         assert not cards_in(view) & hidden_from(state, seat)
+        assert list(view.categories) == [seen_category(view, seat, s) for s in range(state.players)]
         for event in state.events:
             if isinstance(event, (CardDealt, SwapChosen)) and event.visible_to(seat):
                 assert event.seat == seat or (isinstance(event, CardDealt) and event.face_up)

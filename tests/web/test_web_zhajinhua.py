@@ -49,6 +49,7 @@ def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
             page.wait_for_selector("[data-testid=hand] [data-testid=card]")
             seen = f"[data-testid=seat][data-seat='{seat}'] [data-testid=seen]"
             assert page.get_attribute(seen, "data-seen") == "1"
+            page.wait_for_selector(".myplayed [data-testid=category]")  # 对子, 金花…
             done.append("look")
         elif any(a.startswith("raise ") for a in legal) and "raise" not in done:
             assert _choose_first(page, "raise").startswith("raise ")
@@ -112,5 +113,5 @@ def test_a_hand_of_zha_jin_hua_with_a_reload(hall: Any, new_page: Any, tmp_path:
     dealt = [replay_cards(page, None if s == seat else s) for s in range(5)]
     assert [len(cards) for cards in dealt] == [3] * 5
     assert sorted(card for cards in dealt for card in cards) == sorted(shown)  # as the result
-    assert page.locator(f"{REPLAY} [data-testid=category]").count() == 4  # the others'
+    assert page.locator(f"{REPLAY} [data-testid=category]").count() == 5  # every hand's
     screenshot(page, tmp_path, "replay-zhajinhua")

@@ -19,6 +19,7 @@ def test_blind_players_see_no_card() -> None:
     for seat in range(4):
         view = state.view(seat)
         assert view.hand is None and view.known_hands == (None,) * 4
+        assert view.known_categories == (None,) * 4
     with pytest.raises(InvalidActionError, match="bad_seat"):
         state.view(4)
 
@@ -61,6 +62,8 @@ def test_compare_is_seen_by_its_two_players_only() -> None:
     assert [private.visible_to(s) for s in range(4)] == [False, True, False, True]
     assert state.view(1).known_hands == (None, CARDS[1], None, CARDS[3])
     assert state.view(3).known_hands == (None, CARDS[1], None, CARDS[3])
+    assert state.view(1).known_categories == (None, "pair", None, "high_card")
+    assert state.view(0).known_categories == (None,) * 4
     for seat in (0, 2):
         view = state.view(seat)
         assert view.known_hands == (None,) * 4 and view.compares == ((1, 3, 2, 3),)

@@ -366,16 +366,9 @@ class ShowhandEngine(Engine):
         a seat has still to swap or keep (``pending``)."""
         hands = [state.hand_of(seat) for seat in range(state.players)]
         flip = state.rules.flush_beats_full_house
-        categories = [_showhand_category(cards, flip) for cards in hands]
+        category = sh_hands.category_of_cards
+        categories = [category(cards, flush_beats_full_house=flip) for cards in hands]
         return {"hands": hands, "categories": categories, "pending": state.pending}
-
-
-def _showhand_category(cards: Sequence[Any], flush_beats_full_house: bool) -> str:
-    """The category of a whole Showhand hand, or of the cards a seat has so far."""
-    if len(cards) < sh_hands.HAND_SIZE:
-        return sh_hands.category_of(sh_hands.evaluate_partial_cards(cards))
-    strength = sh_hands.evaluate_cards(cards, flush_beats_full_house=flush_beats_full_house)
-    return sh_hands.category_of(strength, flush_beats_full_house=flush_beats_full_house)
 
 
 _ENGINES: dict[str, type[Engine]] = {

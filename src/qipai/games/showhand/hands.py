@@ -218,6 +218,18 @@ def _evaluate_partial(mask: int, size: int) -> int:
     return evaluate_partial_mask(mask)
 
 
+def category_of_cards(cards: Sequence[Card], *, flush_beats_full_house: bool = False) -> str:
+    """The category of five cards, or of the one to four a player has so far (a pair among
+    four cards is a ``pair``; a flush or a straight needs five).
+
+    :raises InvalidActionError: ``bad_cards`` unless it is 1-5 distinct cards of the deck.
+    """
+    if len(cards) < HAND_SIZE:
+        return category_of(evaluate_partial_cards(cards))
+    strength = evaluate_cards(cards, flush_beats_full_house=flush_beats_full_house)
+    return category_of(strength, flush_beats_full_house=flush_beats_full_house)
+
+
 def mask_of(cards: Sequence[Card]) -> int:
     """The 28-bit mask of some cards.  Duplicates merge: the evaluators, which know the
     expected count, reject the mask then.

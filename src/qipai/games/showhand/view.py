@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from qipai.cards import Card
 from qipai.games.showhand.actions import Action
+from qipai.games.showhand.hands import category_of_cards
 
 if TYPE_CHECKING:
     from qipai.games.showhand.state import Phase, State
@@ -43,6 +44,10 @@ class View:
     """Every seat's face-up cards, in the order they were turned."""
     shown: tuple[Card | None, ...]
     """Hole cards shown at the showdown (``None``: hidden, folded, or no showdown yet)."""
+    categories: tuple[str, ...]
+    """The category of what this seat may see of each hand: its own cards, another seat's
+    up cards, or his whole hand once shown (``hands.CATEGORIES``; of 1-4 cards: at most
+    ``four_of_a_kind``)."""
     folded: tuple[bool, ...]
     """Seats that folded."""
     stacks: tuple[int, ...]
@@ -67,6 +72,13 @@ class View:
     """What this seat may do now (empty when it is not its turn)."""
 
 
+def _category(state: State, seat: int, other: int, shown: Card | None) -> str:
+    flip = state.rules.flush_beats_full_house
+    up = state.up[other]
+    cards = (state.hole[other], *up) if other == seat or shown is not None else up
+    return category_of_cards(cards, flush_beats_full_house=flip)
+
+
 def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
     over = state.is_terminal
@@ -85,6 +97,7 @@ def make_view(state: State, seat: int) -> View:
         pending=state.pending[seat],
         up=tuple(tuple(cards) for cards in state.up),
         shown=shown,
+        categories=tuple(_category(state, seat, s, shown[s]) for s in range(state.players)),
         folded=tuple(state.folded),
         stacks=tuple(state.stacks),
         bets=tuple(state.bets),

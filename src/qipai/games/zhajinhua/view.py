@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from qipai.cards import Card
 from qipai.games.zhajinhua.actions import Action
+from qipai.games.zhajinhua.hands import category_of_cards
 
 if TYPE_CHECKING:
     from qipai.games.zhajinhua.state import CompareRecord, State
@@ -62,6 +63,8 @@ class View:
     """The seat's own cards, or ``None`` while he may not see them."""
     known_hands: tuple[tuple[Card, ...] | None, ...]
     """Every seat's cards as far as this seat may know them (``None``: hidden)."""
+    known_categories: tuple[str | None, ...]
+    """The category of each of :attr:`known_hands` (``hands.CATEGORIES``; ``None``: hidden)."""
     compares: tuple[tuple[int, int, int, int], ...]
     """Each compare as (initiator, target, amount paid, loser): public."""
     call_cost: int
@@ -123,6 +126,9 @@ def make_view(state: State, seat: int) -> View:
         auto_call=state.auto_call,
         hand=state.hands[seat] if seat in known else None,
         known_hands=tuple(h if s in known else None for s, h in enumerate(state.hands)),
+        known_categories=tuple(
+            category_of_cards(h) if s in known else None for s, h in enumerate(state.hands)
+        ),
         compares=tuple((r.initiator, r.target, r.amount, r.loser) for r in state.compares),
         call_cost=state.call_cost(seat),
         compare_cost=state.compare_cost(seat),

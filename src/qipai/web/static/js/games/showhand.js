@@ -41,6 +41,7 @@ function fromView(view) {
     pending: view.pending,
     up: view.up.map((cards) => [...cards]),
     shown: view.shown.map((hole, seat) => (hole ? [hole, ...view.up[seat]] : null)), // the hole card shown: the whole hand
+    categories: [...view.categories],
     folded: [...view.folded],
     stacks: [...view.stacks],
     bets: [...view.bets],
@@ -84,6 +85,7 @@ const HANDLERS = {
     m.roundBets = m.roundBets.map(() => 0);
     m.level = 0;
     m.said = m.said.map(() => null);
+    return true; // new cards: the view names the hands' categories
   },
   Acted(m, e) {
     m.pot += e.put;
@@ -119,8 +121,13 @@ function reveal(m, cards, seat) {
 
 function apply(m, e, ctx) {
   const handler = HANDLERS[e.kind];
-  if (handler) handler(m, e, ctx);
-  return false;
+  return Boolean(handler && handler(m, e, ctx));
+}
+
+/** A hand's category worth a tag: a whole hand's, or a made hand among fewer cards. */
+function categoryOf(m, seat) {
+  const category = m.categories[seat];
+  return m.shown[seat] || category !== "high_card" ? categoryTag("showhand", category) : null;
 }
 
 function saidText(action) {
@@ -143,8 +150,7 @@ function seatView(T, seat) {
   if (m.winners.includes(seat)) tags.push(h("span", { class: "tag gold", text: t("sh.winner") }));
   const meta = h("div", { class: "meta" }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${m.bets[seat]}`);
   const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
-  const category = m.shown[seat] ? categoryTag("showhand", m.categories[seat]) : null;
-  return { tags, meta, side: [said, seatCards(m, seat), category] };
+  return { tags, meta, side: [said, seatCards(m, seat), categoryOf(m, seat)] };
 }
 
 function info(T) {
@@ -169,7 +175,8 @@ function center(T) {
 
 function mine(T) {
   const m = T.state.model;
-  return [m.said[T.seat] ? h("div", { class: "said", text: saidText(m.said[T.seat]) }) : null];
+  const category = T.ui.peek || m.shown[T.seat] ? categoryOf(m, T.seat) : null; // the hole card stays private
+  return [m.said[T.seat] ? h("div", { class: "said", text: saidText(m.said[T.seat]) }) : null, category];
 }
 
 function handView(T) {

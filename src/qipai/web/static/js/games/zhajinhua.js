@@ -45,6 +45,7 @@ function fromView(view) {
     autoCall: [...view.auto_call],
     hand: view.hand ? [...view.hand] : null,
     known: view.known_hands.map((cards) => (cards ? [...cards] : null)),
+    categories: [...view.known_categories],
     winner: view.winner,
     returns: view.returns,
     over: view.returns !== null,
@@ -72,7 +73,9 @@ const HANDLERS = {
     m.said[e.seat] = ["look"];
   },
   CardsSeen(m, e, ctx) {
-    if (e.seat === ctx.seat) m.hand = [...e.cards];
+    if (e.seat !== ctx.seat) return false;
+    m.hand = [...e.cards];
+    return true; // the view names the hand's category
   },
   Called(m, e) {
     m.stake = e.stake;
@@ -180,7 +183,10 @@ function center(T) {
 
 function mine(T) {
   const m = T.state.model;
-  return [m.said[T.seat] ? h("div", { class: "said", text: saidText(m.said[T.seat]) }) : null];
+  return [
+    m.said[T.seat] ? h("div", { class: "said", text: saidText(m.said[T.seat]) }) : null,
+    m.hand ? categoryTag("zhajinhua", m.categories[T.seat]) : null,
+  ];
 }
 
 function handView(T) {
