@@ -1,0 +1,67 @@
+"""The tables of Zha Jin Hua and Showhand, and a replay, on a phone: every control and card
+of the player inside the screen (nothing to scroll to), the seats visible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_kit import REPLAY, button, join, next_decision, screenshot, table_data
+
+WIDTH, HEIGHT = 390, 844
+
+
+_OVERLAPS = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect())
+    .filter(r => r.width > 0);
+  const meet = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const centre = boxes("[data-testid=table] .center > *");
+  const seats = boxes("[data-testid=table] .arena [data-testid=seat] > *");
+  let count = 0;
+  for (const a of centre) for (const b of seats) if (meet(a, b)) count++;
+  for (const [i, a] of seats.entries()) for (const b of seats.slice(i + 1)) if (meet(a, b)) count++;
+  return count;
+}"""
+"""How many pairs of the felt's things cover each other: the centre's (pot, notes) and the
+seats' (name boxes, cards)."""
+
+
+def _inside(page: Any, selector: str) -> list[str]:
+    """The elements of ``selector`` that stick out of the screen (their test ids or text)."""
+    outside: list[str] = page.eval_on_selector_all(
+        selector,
+        f"""els => els.filter(e => {{
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && (r.left < 0 || r.top < 0 || r.right > {WIDTH} + 0.5
+                                     || r.bottom > {HEIGHT} + 0.5);
+            }}).map(e => e.dataset.testid || e.dataset.card || e.textContent)""",
+    )
+    return outside
+
+
+@pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
+def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path, room: str) -> None:
+    page = new_page(width=WIDTH, height=HEIGHT, is_mobile=True, has_touch=True)
+    page.goto(hall.url)
+    page.click("[data-testid=guest]")
+    page.wait_for_selector("[data-testid=room]")
+    join(page, room)
+    next_decision(page, None)
+    game = room.split("-", maxsplit=1)[0]
+    seats = page.locator("[data-testid=seat]").count()
+    assert seats == (5 if game == "zhajinhua" else 4)
+    assert _inside(page, "[data-testid=actions] button, .toolbar button") == []
+    assert _inside(page, "[data-testid=hand] > *, [data-testid=seat] .who") == []
+    assert page.evaluate(_OVERLAPS) == 0  # the pot, the seats and their cards apart
+    screenshot(page, tmp_path, f"table-{game}-phone")
+    button(page, "trustee").click()  # the system plays on (folds) to the end
+    page.wait_for_selector("[data-testid=result]")
+    seat = table_data(page)["seat"]
+    page.click("[data-testid=result] [data-testid=action-replay]")
+    page.wait_for_selector(f"{REPLAY} [data-testid=table][data-seat='{seat}']")
+    page.click("[data-testid=replay-first]")
+    assert _inside(page, f"{REPLAY} [data-testid=seat] .who") == []
+    assert page.evaluate(_OVERLAPS) == 0  # every hand face up, none over another
+    screenshot(page, tmp_path, f"replay-{game}-phone")
