@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 
@@ -91,6 +92,13 @@ def test_a_finished_hand_replays_with_its_players_and_every_card(hall: RunningHa
     assert sorted(steps[-1]["view"]["hand"]) == sorted(dealt["hands"][seat])
     assert sum(map(len, dealt["hands"])) + sum(map(len, dealt["played"])) == 54
     assert errors == ["bad_parameter", "bad_parameter", "unknown_hand"]
+
+
+def test_answers_over_a_kibibyte_are_gzipped(hall: RunningHall) -> None:
+    page = httpx.get(f"{hall.url}/js/strings.js", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip" and "ddz.pass" in page.text
+    assert int(page.headers["content-length"]) < len(page.text.encode()) / 2
+    assert "content-encoding" not in httpx.get(f"{hall.url}/healthz").headers  # too small
 
 
 def test_the_ledger_is_clean_after_the_hands(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -43,6 +46,8 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 4096
 """Largest request body accepted by the JSON API."""
+REPLAYS_CACHED = 128
+"""Replays kept built (per hand and seat), the most recently asked for."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return found
 
     routes = _routes(live)
-    return Starlette(routes=routes, lifespan=lifespan)
+    # HTTP answers over 1 KiB are gzipped for clients that accept it (the page's modules,
+    # a replay's tens of KiB of JSON shrink ~10×); the WebSocket is left alone
+    middleware = [Middleware(GZipMiddleware, minimum_size=1024)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
 def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Mount]:
@@ -165,10 +173,11 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         return JSONResponse({"record": json.loads(text), "seats": names, **verified})
 
     async def replay(request: Request) -> Response:
-        hand_id = request.path_params["hand"]
-        record = HandRecord.from_json(await finished(hand_id))
-        seat = _int_param(request, "seat", 0, 0, len(record.result) - 1)
-        return JSONResponse(await asyncio.to_thread(replay_json, record, seat))
+        text = await finished(request.path_params["hand"])
+        seats = len(HandRecord.from_json(text).result)
+        seat = _int_param(request, "seat", 0, 0, seats - 1)
+        body = await asyncio.to_thread(_replay_body, text, seat)
+        return Response(body, media_type="application/json")
 
     async def leaderboard(request: Request) -> Response:
         by = request.query_params.get("by", "coins")
@@ -215,6 +224,14 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
     ]
+
+
+@functools.lru_cache(maxsize=REPLAYS_CACHED)
+def _replay_body(record_text: str, seat: int) -> bytes:
+    """The replay's JSON (a few ms to build, tens of KiB): the hands watched most are
+    built once (a finished hand's record never changes)."""
+    replay = replay_json(HandRecord.from_json(record_text), seat)
+    return json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _peek(live: Callable[[], _Services]) -> dict[str, _Services]:
