@@ -107,7 +107,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     routes = _routes(live)
     # HTTP answers over 1 KiB are gzipped for clients that accept it (the page's modules,
-    # a replay's tens of KiB of JSON shrink ~10×); the WebSocket is left alone
+    # a replay's tens of KiB of JSON shrink 2-3× and 30-40×); the WebSocket is left alone
     middleware = [Middleware(GZipMiddleware, minimum_size=1024)]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
