@@ -43,7 +43,7 @@ def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
         last = decision["decision"]
         legal = decision["legal"]
         seat = table_data(page)["seat"]
-        if "look" in legal and "look" not in done:
+        if "look" in legal and "reload" not in done:  # (again in a new hand, until reloaded)
             assert page.locator("[data-testid=hand] [data-testid=card-back]").count() == 3
             button(page, "look").click()
             page.wait_for_selector("[data-testid=hand] [data-testid=card]")
@@ -54,8 +54,9 @@ def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
         elif any(a.startswith("raise ") for a in legal) and "raise" not in done:
             assert _choose_first(page, "raise").startswith("raise ")
             done.append("raise")
-        elif "reload" not in done and "look" in done:
-            # reload at my turn: the table waits for me, so nothing changes meanwhile
+        elif "reload" not in done and hand(page):
+            # reload at my turn, my cards seen in this hand (a new hand starts blind): the
+            # table waits for me, so nothing changes meanwhile
             cards, pot = hand(page), _pot(page)
             screenshot(page, tmp_path, "table-zhajinhua")
             page.reload()
