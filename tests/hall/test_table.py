@@ -509,3 +509,18 @@ def test_bad_tables_are_refused() -> None:
         Table(room, 1, [seat, seat, SeatInfo(None, "b", -1)], now=0.0, rng=rng)
     with pytest.raises(InvalidActionError, match="bad_delay"):
         Table(room, 1, [seat] * 3, now=0.0, bot_delay=-1.0, rng=rng)
+
+
+def test_the_ending_of_a_hand_is_a_snapshot_and_its_hand_over() -> None:
+    table = make_table("zhajinhua-yifa", (0,), bot_delay=0.0)
+    assert refused(table.ending, 0) == "no_hand"
+    table.start_hand("h1", 5, 0.0)
+    assert refused(table.ending, 0) == "hand_not_over"
+    table.set_trustee(0, True, 0.0)  # the system folds for him
+    run_out(table)
+    snapshot, over = table.ending(0)
+    assert (snapshot["type"], snapshot["seat"], snapshot["hand"]) == ("snapshot", 0, "h1")
+    assert snapshot["view"]["returns"] is not None  # the final view
+    published = [f for f in frames_of(table)[0] if f["type"] == "hand_over"]
+    assert published == [over]  # the very frame the seat was sent
+    assert refused(table.ending, 9) == "bad_seat"

@@ -372,6 +372,19 @@ class Table:
             "deadline": self._turn_deadline(),
         }
 
+    def ending(self, seat: int) -> list[Frame]:
+        """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
+        final view) and the ``hand_over`` frame.  Small enough to keep without the table.
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``no_hand`` / ``hand_not_over`` unless a hand is over.
+        """
+        outcome = self.outcome
+        if outcome is None:
+            code = "no_hand" if self._state is None else "hand_not_over"
+            raise IllegalActionError(code, "no finished hand at this table")
+        return [self.snapshot(seat), self._hand_over_frame(outcome)]
+
     def frames_since(self, seat: int, n: int) -> list[Frame] | None:
         """What ``seat`` missed after event ``n``: each later event (or its placeholder)
         and the ``hand_start`` / ``hand_over`` frames sent from then on, in order, then

@@ -48,9 +48,11 @@ HOUSEKEEPING_PASSES = 36_000
 """Matchmaking passes between two purges of expired sessions (an hour)."""
 BOT_BALANCE_FACTOR = 100
 """A bot sits down with this many times the room's minimum coins (at least 100,000)."""
-MISSED_KEPT = 10_000
-"""Finished tables kept for players who were away when their hand ended (one each, the
-oldest dropped first): enough for every player of a busy hall, a few KiB each."""
+MISSED_KEPT = 2_000
+"""Hand endings kept for players who were away when their hand ended (one each, the
+oldest dropped first; 10-16 KiB each: :meth:`~qipai.hall.table.Table.ending`)."""
+MISSED_SECONDS = 1800.0
+"""How long such an ending is kept (half an hour; the hand is in his history anyway)."""
 
 
 @dataclass
@@ -128,9 +130,10 @@ class HallService:
         self.hands_settled = 0
         self.connections = 0
         """Open WebSocket connections (signed in)."""
-        self._missed: OrderedDict[int, TableRunner] = OrderedDict()
-        """The finished table of each player who was away when its hand ended, oldest
-        first, at most :data:`MISSED_KEPT`: his return replays its end (:meth:`resume`)."""
+        self._missed: OrderedDict[int, tuple[float, list[Frame]]] = OrderedDict()
+        """When and how the hand ended (a snapshot, ``hand_over``) for each player who was
+        away then, oldest first (:data:`MISSED_KEPT`, :data:`MISSED_SECONDS`): sent when he
+        returns (:meth:`resume`)."""
 
     # --- life ---------------------------------------------------------------------------
 
@@ -251,8 +254,9 @@ class HallService:
         """
         runner = player.runner
         if runner is None:
-            finished = self._missed.pop(player.user, None)
-            missed = [] if finished is None else _catch_up(finished, player.user, last)
+            ended, missed = self._missed.pop(player.user, (0.0, []))
+            if ended < self.clock() - MISSED_SECONDS:
+                missed = []
             queued = [] if player.room is None else [{"type": "queued", "room": player.room}]
             return missed + queued
         frames = _catch_up(runner, player.user, last)
@@ -401,10 +405,17 @@ class HallService:
                 self.players.pop(player.user, None)  # away: nothing else to keep for him
 
     def _keep_missed(self, user: int, runner: TableRunner) -> None:
+        table = runner.table
+        if table.outcome is None:  # the table failed: its hand was voided, nothing to show
+            return
+        now = self.clock()
         self._missed.pop(user, None)
-        self._missed[user] = runner
-        while len(self._missed) > MISSED_KEPT:
+        self._missed[user] = (now, table.ending(runner.seat_of(user)))
+        while len(self._missed) > MISSED_KEPT or self._oldest_missed() < now - MISSED_SECONDS:
             self._missed.popitem(last=False)
+
+    def _oldest_missed(self) -> float:
+        return next(iter(self._missed.values()))[0]
 
     def _failed(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         """A table that stopped without settling: its hand is voided, its players told."""
@@ -424,15 +435,14 @@ class HallService:
 
 def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Frame]:
     """What ``user`` missed at ``runner``'s table: the frames after the event number his
-    client last had (``last``), else a snapshot, and after a finished hand its end too
-    (the ``hand_over`` frame: the snapshot's view alone does not show the result)."""
+    client last had (``last``), else a snapshot, or once the hand is over how it ended
+    (the snapshot's view alone does not show the result)."""
     table, seat = runner.table, runner.seat_of(user)
     seen = last.get(str(table.number))
     frames = None if seen is None else table.frames_since(seat, seen)
     if frames is not None:
         return frames
-    ending = table.frames_since(seat, table.last_event) if table.is_over else None
-    return [table.snapshot(seat), *(ending or [])]
+    return table.ending(seat) if table.is_over else [table.snapshot(seat)]
 
 
 def warm_up() -> None:
