@@ -49,8 +49,9 @@ HOUSEKEEPING_PASSES = 36_000
 BOT_BALANCE_FACTOR = 100
 """A bot sits down with this many times the room's minimum coins (at least 100,000)."""
 MISSED_KEPT = 2_000
-"""Hand endings kept for players who were away when their hand ended (one each, the
-oldest dropped first; 10-16 KiB each: :meth:`~qipai.hall.table.Table.ending`)."""
+"""Hand endings (:meth:`~qipai.hall.table.Table.ending`) kept for players who were away
+when their hand ended: one each, the oldest dropped first; 10-16 KiB each
+(``benchmarks/replays.py``)."""
 MISSED_SECONDS = 1800.0
 """How long such an ending is kept (half an hour; the hand is in his history anyway)."""
 
