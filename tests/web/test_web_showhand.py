@@ -10,6 +10,7 @@ from web_kit import (
     REPLAY,
     button,
     hand,
+    hands_until_tried,
     join,
     next_decision,
     open_replay,
@@ -51,41 +52,40 @@ def _act(page: Any, legal: list[str], done: list[str]) -> None:
         button(page, "fold").click()
 
 
+def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
+    """Answer every decision of one hand through the page, trying each control once."""
+    last = None
+    while True:
+        decision = next_decision(page, last)
+        if decision["kind"] == "result":
+            return
+        last = decision["decision"]
+        if "peek" not in done:
+            # the hole card is face down until the player peeks
+            hole = page.locator("[data-testid=hand] [data-hole='1']")
+            assert hole.get_attribute("data-testid") == "card-back"
+            button(page, "peek").click()
+            assert len(hole.get_attribute("data-card") or "") == 2
+            done.append("peek")
+            screenshot(page, tmp_path, "table-showhand")
+        if "reload" not in done and "bet" in done:
+            mine, up = hand(page), _up_cards(page)
+            page.reload()
+            page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+            assert set(hand(page)) <= set(mine)  # the hole is face down again
+            assert _up_cards(page) == up
+            done.append("reload")
+            last = None
+            continue
+        _act(page, decision["legal"], done)
+
+
 def test_a_hand_of_showhand_with_a_reload(hall: Any, new_page: Any, tmp_path: Path) -> None:
     page = new_page()
     sign_up(page, hall.url, "sh_player")
     join(page, "showhand-yifa")
-    done: list[str] = []
-    for _ in range(5):  # the bots may end a hand early: play until every control was tried
-        last = None
-        while True:
-            decision = next_decision(page, last)
-            if decision["kind"] == "result":
-                break
-            last = decision["decision"]
-            if "peek" not in done:
-                # the hole card is face down until the player peeks
-                hole = page.locator("[data-testid=hand] [data-hole='1']")
-                assert hole.get_attribute("data-testid") == "card-back"
-                button(page, "peek").click()
-                assert len(hole.get_attribute("data-card") or "") == 2
-                done.append("peek")
-                screenshot(page, tmp_path, "table-showhand")
-            if "reload" not in done and "bet" in done:
-                mine, up = hand(page), _up_cards(page)
-                page.reload()
-                page.wait_for_selector("[data-testid=hand] [data-testid=card]")
-                assert set(hand(page)) <= set(mine)  # the hole is face down again
-                assert _up_cards(page) == up
-                done.append("reload")
-                last = None
-                continue
-            _act(page, decision["legal"], done)
-        if {"peek", "bet", "reload", "swap"} <= set(done):
-            break
-        button(page, "again").click()
-        page.wait_for_selector("[data-testid=result]", state="detached")
-    assert {"peek", "bet", "reload", "swap"} <= set(done)
+    needed = {"peek", "bet", "reload", "swap"}
+    hands_until_tried(page, lambda done: _play_hand(page, tmp_path, done), needed)
     screenshot(page, tmp_path, "result-showhand")
     assert page.get_attribute("[data-testid=result] [data-testid=fairness]", "data-ok") == "1"
     # the replay: at the deal each seat's hole card and first up card, face up

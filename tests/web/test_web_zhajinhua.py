@@ -11,6 +11,7 @@ from web_kit import (
     REPLAY,
     button,
     hand,
+    hands_until_tried,
     join,
     next_decision,
     open_replay,
@@ -92,14 +93,9 @@ def test_a_hand_of_zha_jin_hua_with_a_reload(hall: Any, new_page: Any, tmp_path:
     page = new_page()
     sign_up(page, hall.url, "zjh_player")
     join(page, "zhajinhua-yifa")
-    done: list[str] = []
-    for _ in range(5):  # the bots may end a hand before the player has tried everything
-        _play_hand(page, tmp_path, done)
-        if {"look", "reload", "drop"} <= set(done):
-            break
-        button(page, "again").click()
-        page.wait_for_selector("[data-testid=result]", state="detached")
-    assert {"look", "reload", "drop"} <= set(done)
+    hands_until_tried(
+        page, lambda done: _play_hand(page, tmp_path, done), {"look", "reload", "drop"}
+    )
     screenshot(page, tmp_path, "result-zhajinhua")
     # every hand is shown at the end: five rows of three cards
     shown = page.eval_on_selector_all(

@@ -229,6 +229,22 @@ def result_coins(page: Page) -> list[int]:
     return [int(value) for value in values]
 
 
+def hands_until_tried(
+    page: Page, play_hand: Callable[[list[str]], None], needed: set[str], hands: int = 5
+) -> None:
+    """Play hands (``play_hand(done)``: one hand to its result panel, adding what it tried
+    to ``done``) until every control ``needed`` was tried, 再来一局 between them: the bots
+    may end a hand before the player has tried everything."""
+    done: list[str] = []
+    for _ in range(hands):
+        play_hand(done)
+        if needed <= set(done):
+            return
+        button(page, "again").click()
+        page.wait_for_selector("[data-testid=result]", state="detached")
+    raise AssertionError(f"not tried in {hands} hands: {sorted(needed - set(done))}")
+
+
 REPLAY = "[data-testid=replay]"
 """The replay page."""
 
