@@ -3,6 +3,7 @@
 
 import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
+import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, categoryTag } from "../cards.js";
 
 function seats(n, value) {
@@ -235,25 +236,8 @@ function buttons(T) {
   return out.filter(Boolean);
 }
 
-function resultRows(T) {
-  const m = T.state.model;
-  return m.shown.map((cards, seat) => ({ cards, category: cards ? categoryTag("showhand", m.categories[seat]) : null }));
-}
-
-export const showhand = {
-  name: "showhand",
-  selectable: false,
-  empty,
-  fromView,
-  merge: (old, fresh) => fresh,
-  apply,
-  seatView,
-  info,
-  center,
-  mine,
-  handView,
-  buttons,
-  resultRows,
-  resultExtra: () => null,
-  reveal,
-};
+export const showhand = pokerGame(
+  "showhand",
+  { empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal },
+  (m) => m.shown,
+);

@@ -3,6 +3,7 @@
 
 import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
+import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, backs, categoryTag } from "../cards.js";
 
 function seats(n, value) {
@@ -225,25 +226,8 @@ function buttons(T) {
   return out;
 }
 
-function resultRows(T) {
-  const m = T.state.model;
-  return m.known.map((cards, seat) => ({ cards, category: categoryTag("zhajinhua", m.categories[seat]) }));
-}
-
-export const zhajinhua = {
-  name: "zhajinhua",
-  selectable: false,
-  empty,
-  fromView,
-  merge: (old, fresh) => fresh,
-  apply,
-  seatView,
-  info,
-  center,
-  mine,
-  handView,
-  buttons,
-  resultRows,
-  resultExtra: () => null,
-  reveal,
-};
+export const zhajinhua = pokerGame(
+  "zhajinhua",
+  { empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal },
+  (m) => m.known,
+);
