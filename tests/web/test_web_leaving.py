@@ -34,7 +34,9 @@ def test_escape_folds_and_leaves_the_room_after_the_hand(
     lost = int(page.inner_text(f"{row} [data-testid=result-coins]"))
     assert lost < 0  # the ante at least
     assert me(page)["coins"] == 10_000 + lost
-    page.wait_for_function("() => window.qipai.app.queued === null")  # out of the room
+    # out of the room: the hall says so ("left"), the page is not queued
+    page.wait_for_function("() => (window.qipai.app.frameCounts.left || 0) >= 1")
+    assert page.evaluate("() => window.qipai.app.queued") is None
     page.click("[data-testid=action-lobby]")
     page.wait_for_selector("[data-testid=lobby]")
     assert page.locator("[data-testid=queued]").count() == 0
@@ -47,7 +49,7 @@ def test_leave_during_a_hand_takes_effect_when_it_ends(hall: Any, new_page: Any)
     assert page.locator("[data-testid=result]").count() == 0  # the hand goes on
     button(page, "trustee").click()
     page.wait_for_selector("[data-testid=result]")
-    page.wait_for_function("() => window.qipai.app.queued === null")
+    page.wait_for_function("() => (window.qipai.app.frameCounts.left || 0) >= 1")  # out
 
 
 def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) -> None:
