@@ -105,13 +105,22 @@ def test_several_show_factors_multiply() -> None:
     assert multipliers(state) == {0: 64, 1: 64}
 
 
-def test_nobody_calls_the_first_shower_is_landlord() -> None:
-    state = _dealt(0)
-    act(state, "nocall", "2:show", "nocall", "nocall")  # 2 showed during the bidding
+def test_nobody_calls_the_first_shower_before_the_bidding_is_landlord() -> None:
+    """"倘使有玩家在叫牌前选择“明牌”，且三名玩家都不选择“叫地主”，则体系选择第一个“明牌”的玩家为地主"."""
+    state = State.new("caishen", seed=0, deck=DECK)
+    act(state, "deal 10", "2:show", "deal 7")  # 2 showed during the deal
+    assert state.current_player == 2  # and so bids first
+    act(state, "nocall", "nocall", "nocall")
     assert (state.landlord, state.base, state.deal_number) == (2, 1, 1)
     chosen = [e for e in state.events if isinstance(e, LandlordChosen)]
     assert chosen[-1].reason == "first_shower"
     assert state.phase is Phase.DOUBLE and multipliers(state) == {0: 2, 1: 2}
+
+
+def test_a_show_during_the_bidding_earns_no_seat_all_pass_redeals() -> None:
+    state = _dealt(0)
+    act(state, "nocall", "2:show", "nocall", "nocall")  # 2 showed once the bidding began
+    assert state.landlord is None and state.deal_number == 2 and state.phase is Phase.DEAL
 
 
 def test_nobody_calls_nobody_showed_redeals() -> None:
@@ -127,13 +136,19 @@ def test_call_ends_calling_each_non_passer_robs_once_last_robber_wins() -> None:
     state = _dealt(2)
     act(state, "nocall", "call")  # seat 2 passed, seat 0 called: only seat 1 may rob
     assert state.phase is Phase.ROB and state.current_player == 1
-    act(state, "rob")
+    act(state, "rob")  # then the caller's own chance ("每位玩家均有且只有一次"): he declines
+    assert state.phase is Phase.ROB and state.current_player == 0
+    act(state, "norob")
     assert state.landlord == 1 and state.robs == [(1, 0)]
     assert multipliers(state) == {2: 2, 0: 2}
     state = _dealt(1)
-    act(state, "call", "rob", "rob")
+    act(state, "call", "rob", "rob", "norob")
     assert state.landlord == 0 and state.robs == [(2, 1), (0, 2)]
     assert multipliers(state) == {1: 4, 2: 4}  # each rob ×2, whole hand
+    state = _dealt(1)
+    act(state, "call", "rob", "rob", "rob")  # the caller robs back: three robs
+    assert state.landlord == 1 and state.robs == [(2, 1), (0, 2), (1, 0)]
+    assert multipliers(state) == {2: 8, 0: 8}
 
 
 def test_a_passer_may_not_rob_and_calling_is_over_after_a_call() -> None:
@@ -182,7 +197,7 @@ def test_five_card_wild_bomb_is_times_four_wild_four_bomb_times_two_rocket_times
 
 def test_the_big_hand_robs_shows_double_wild_bomb_spring() -> None:
     state = State.new("caishen", seed=0, deck=DECK, shows_before_deal=(1,))
-    act(state, "deal 5", "2:show", "deal 12", "call", "rob", "rob", "nodouble", "double")
+    act(state, "deal 5", "2:show", "deal 12", "call", "rob", "rob", "norob", "nodouble", "double")
     assert state.landlord == 0 and multipliers(state) == {1: 32, 2: 64}
     act(state, "play 3333W/33333", "play pass", "play pass")
     lead_out(state, 0)
@@ -228,7 +243,7 @@ def test_landlord_escape_under_ten_is_charged_twenty() -> None:
 
 def test_landlord_escape_over_ten_is_four_times_the_loss() -> None:
     state = State.new("caishen", seed=0, deck=DECK, shows_before_deal=(1,))
-    act(state, "deal", "call", "rob", "rob", "nodouble", "nodouble")
+    act(state, "deal", "call", "rob", "rob", "norob", "nodouble", "nodouble")
     assert state.landlord == 0 and multipliers(state) == {1: 16, 2: 16}
     state.escape(0)
     assert state.returns() == (-4 * 2 * 16, 64, 64)

@@ -99,13 +99,16 @@ def test_nobody_calls_the_first_shower_is_landlord() -> None:
 
 def test_robs_double_the_whole_hand_last_robber_wins_passers_may_not_rob() -> None:
     state = _dealt(1)
-    act(state, "call", "rob", "rob")
+    act(state, "call", "rob", "rob", "norob")
     assert state.landlord == 0 and multipliers(state) == {1: 4, 2: 4}
     state = _dealt(1)
+    act(state, "call", "rob", "rob", "rob")  # "每位玩家均有且只有一次": the caller robs back
+    assert state.landlord == 1 and multipliers(state) == {2: 8, 0: 8}
+    state = _dealt(1)
     act(state, "nocall", "call")
-    assert state.phase is Phase.ROB and state._queue == [0]  # seat 1 passed
+    assert state.phase is Phase.ROB and state._queue == [0, 2]  # seat 1 passed; caller last
     refused(state, Call(), "wrong_phase")
-    act(state, "rob")
+    act(state, "rob", "norob")
     assert state.landlord == 0 and state.robs == [(0, 2)]
 
 

@@ -13,10 +13,10 @@ from qipai.cards import Card
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Deal, NoShow, Play, Show
 from qipai.games.doudizhu.combos import PASS, Kind, parse_move
-from qipai.games.doudizhu.events import LandlordChosen
+from qipai.games.doudizhu.events import CardsDealt, LandlordChosen
 from qipai.games.doudizhu.rules import RULES, AllPass, BombFactor, Rules
 from qipai.games.doudizhu.settlement import minimise_scores
-from qipai.games.doudizhu.state import Phase, State
+from qipai.games.doudizhu.state import Phase, State, sort_key
 
 SEAT_0 = "33334444555566667"
 SEAT_1 = "77788889999TTTTJJ"
@@ -57,10 +57,30 @@ FARMER_1_TAKES_THE_LEAD = ("play 7", "play J", "play pass", "play pass")
 # --- 明牌 and the landlord ----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_deal_runs_from_each_players_highest_card_to_his_lowest(seed: int) -> None:
+    """"牌张按从大到小的顺序发出": each seat's cards arrive highest first."""
+    state = State.new("jj", seed=seed)
+    arrived: list[list[Card]] = [[], [], []]
+    for step in (3, 5, 9):
+        for event in state.apply(Deal(step)):
+            if isinstance(event, CardsDealt):
+                arrived[event.seat] += event.cards
+    for seat in range(3):
+        keys = [sort_key(card) for card in arrived[seat]]
+        assert keys == sorted(keys, reverse=True) and len(keys) == 17
+        assert sorted(arrived[seat], key=sort_key) == state.hands[seat]
+    huanle = State.new("huanle", seed=seed)  # the other presets deal as shuffled
+    huanle.apply(Deal(17))
+    dealt = [e for e in huanle.events if isinstance(e, CardsDealt)]
+    assert any([sort_key(c) for c in e.cards] != sorted(map(sort_key, e.cards)) for e in dealt)
+
+
 @pytest.mark.parametrize(
-    ("dealt", "factor"), [(0, 10), (1, 5), (5, 5), (6, 4), (11, 4), (12, 3), (16, 3)]
+    ("dealt", "factor"), [(0, 10), (1, 5), (5, 5), (6, 5), (8, 5), (9, 3), (12, 3), (16, 3)]
 )
 def test_show_factor_by_cards_dealt(dealt: int, factor: int) -> None:
+    """"视已发牌张的数量，倍数为3倍或5倍": ×5 or ×3 only (×5 up to 8 of 17 cards, a reading)."""
     state = State.new("jj", seed=0, deck=DECK)
     if dealt:
         state.apply(Deal(dealt))
@@ -76,7 +96,7 @@ def test_a_show_before_bidding_makes_the_first_shower_landlord_without_bidding()
     assert state.auction == [] and state.phase is Phase.DOUBLE and state._queue == [0, 1, 2]
     act(state, "nodouble", "nodouble", "nodouble")
     assert state.view(0).phase is Phase.PLAY  # somebody showed: no after-bottom 明牌
-    assert multipliers(state) == {0: 4 * 4, 1: 4 * 4}  # largest show ×4, rocket bottom ×4
+    assert multipliers(state) == {0: 5 * 4, 1: 5 * 4}  # largest show ×5, rocket bottom ×4
 
 
 def test_after_bottom_show_only_for_the_landlord_and_only_if_nobody_showed() -> None:
@@ -105,8 +125,8 @@ def test_forced_scoring_option_makes_the_first_bidder_landlord() -> None:
 def test_rob_times_two_and_a_passer_may_not_rob() -> None:
     state = _dealt(1)
     act(state, "nocall", "call")
-    assert state._queue == [0]
-    act(state, "rob")
+    assert state._queue == [0, 2]  # seat 1 passed; the caller's rob back comes last
+    act(state, "rob", "norob")
     assert state.landlord == 0 and multipliers(state) == {1: 8, 2: 8}
 
 

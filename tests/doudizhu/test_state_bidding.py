@@ -6,7 +6,7 @@ import pytest
 from state_kit import act, snapshot
 
 from qipai.errors import IllegalActionError
-from qipai.games.doudizhu.actions import Bid, Call, Deal, NoCall, Rob
+from qipai.games.doudizhu.actions import Bid, Call, Deal, NoCall, NoRob, Rob
 from qipai.games.doudizhu.events import (
     BiddingStarted,
     BottomRevealed,
@@ -15,6 +15,7 @@ from qipai.games.doudizhu.events import (
     Redealt,
 )
 from qipai.games.doudizhu.rules import RULES, AllPass
+from qipai.games.doudizhu.scoring import common_factors
 from qipai.games.doudizhu.state import Phase, State
 
 CALL_ROB = ["caishen", "huanle", "jj"]
@@ -31,6 +32,11 @@ def _bidding(rules: str, seed: int = 1, **options: object) -> tuple[State, int]:
 
 def _seat(first: int, offset: int) -> int:
     return (first + offset) % 3
+
+
+def rob_multiplier(state: State) -> int:
+    """The whole hand's factor from robs."""
+    return next((f.factor for f in common_factors(state.facts()) if f.reason == "rob"), 1)
 
 
 def _started(state: State) -> BiddingStarted:
@@ -173,9 +179,46 @@ def test_call_then_every_other_seat_robs_once_last_robber_wins(rules: str) -> No
     state.apply(Call())
     assert state.phase is Phase.ROB and state.current_player == one
     act(state, "rob", "rob")
+    assert state.phase is Phase.ROB and state.current_player == first  # his rob back
+    act(state, "norob")
     assert state.robs == [(one, first), (two, one)]
     assert (state.landlord, state.base) == (two, 1)
     assert _chosen(state).reason == "rob"
+
+
+@pytest.mark.parametrize("rules", CALL_ROB)
+def test_the_caller_robs_back_three_robs_make_eight(rules: str) -> None:
+    """"当某人选择'叫地主'之后，按照次序每位玩家均有且只有一次'抢地主'的机会": every player,
+    the caller too, whose one chance comes after the others, if somebody robbed him."""
+    state, first = _bidding(rules)
+    one, two = _seat(first, 1), _seat(first, 2)
+    act(state, "call", "rob", "rob")
+    assert state.current_player == first and state.legal_actions(first)[:2] == [Rob(), NoRob()]
+    act(state, "rob")
+    assert state.robs == [(one, first), (two, one), (first, two)]
+    assert (state.landlord, _chosen(state).reason) == (first, "rob")
+    assert rob_multiplier(state) == 8
+
+
+@pytest.mark.parametrize("rules", CALL_ROB)
+def test_the_caller_robs_back_the_only_robber(rules: str) -> None:
+    state, first = _bidding(rules)
+    act(state, "call", "norob", "rob", "rob")
+    assert state.robs == [(_seat(first, 2), first), (first, _seat(first, 2))]
+    assert state.landlord == first
+    assert rob_multiplier(state) == 4
+
+
+@pytest.mark.parametrize("rules", CALL_ROB)
+def test_each_player_robs_only_once(rules: str) -> None:
+    state, first = _bidding(rules)
+    act(state, "call", "rob", "norob", "norob")
+    assert state.phase is not Phase.ROB and state.landlord == _seat(first, 1)
+    assert [seat for seat, action in state.auction if isinstance(action, (Rob, NoRob))] == [
+        _seat(first, 1),
+        _seat(first, 2),
+        first,
+    ]
 
 
 @pytest.mark.parametrize("rules", CALL_ROB)
@@ -189,7 +232,7 @@ def test_nobody_robs_caller_is_landlord(rules: str) -> None:
 @pytest.mark.parametrize("rules", CALL_ROB)
 def test_one_rob_of_two_chances(rules: str) -> None:
     state, first = _bidding(rules)
-    act(state, "call", "norob", "rob")
+    act(state, "call", "norob", "rob", "norob")
     assert state.robs == [(_seat(first, 2), first)]
     assert state.landlord == _seat(first, 2)
 
@@ -199,14 +242,14 @@ def test_a_passer_may_not_rob(rules: str) -> None:
     state, first = _bidding(rules)
     act(state, "nocall", "call")
     caller = _seat(first, 1)
-    assert state.phase is Phase.ROB and state._queue == [_seat(first, 2)]
+    assert state.phase is Phase.ROB and state._queue == [_seat(first, 2), caller]
     before = snapshot(state)
-    for seat in (first, caller):  # the passer, and the caller himself
+    for seat, code in ((first, "cannot_rob"), (caller, "not_your_turn")):
         with pytest.raises(IllegalActionError) as error:
             state.apply(Rob(), seat)
-        assert error.value.code == "cannot_rob"
+        assert error.value.code == code
     assert snapshot(state) == before
-    state.apply(Rob())
+    act(state, "rob", "norob")
     assert state.landlord == _seat(first, 2)
     assert state.robs == [(_seat(first, 2), caller)]
 

@@ -28,7 +28,7 @@ def _factor_after(rules: str, dealt: int, seat: int = 1) -> int:
     [
         ("caishen", {0: 4, 1: 2, 9: 2, 16: 2}),
         ("huanle", {0: 5, 1: 4, 8: 4, 9: 3, 16: 3}),
-        ("jj", {0: 10, 1: 5, 5: 5, 6: 4, 11: 4, 12: 3, 16: 3}),
+        ("jj", {0: 10, 1: 5, 5: 5, 8: 5, 9: 3, 12: 3, 16: 3}),
     ],
 )
 def test_show_factor_depends_on_the_cards_dealt(rules: str, factors: dict[int, int]) -> None:

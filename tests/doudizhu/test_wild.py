@@ -140,6 +140,8 @@ def reference_leads(hand: int, rules: Rules) -> list[Move]:
     for play in product(*(range(c + 1) for c in have)):
         if not any(play) or (play[WILD] and (play[BLACK] or play[RED])):
             continue
+        if sum(play) == play[WILD]:
+            continue  # the 财神 is played only together with other cards
         cards = pack(play)
         for chosen in assignments(list(play)):
             natural = list(play[: RED + 1])
@@ -272,11 +274,14 @@ def plays(hand: str, previous: str = "", rules: Rules = CAISHEN) -> list[str]:
     return [str(m) for m in wild_moves(from_text(hand), before, rules)]
 
 
-def test_w_alone_is_a_single_of_every_rank() -> None:
-    assert plays("W") == [f"W/{r}" for r in "3456789TJQKA2"]
-    assert plays("W", "A") == ["pass", "W/2"]
-    assert plays("W", "2") == ["pass"]
-    assert plays("W", "B") == ["pass"]
+def test_w_is_never_a_single_by_itself() -> None:
+    """The 财神 stands for one of the cards it is played with: never led or followed alone
+    (a player left with only the 财神 has won: "出牌到结果只剩下财神牌，则视为赢了")."""
+    assert plays("W") == []
+    assert plays("W", "A") == ["pass"]
+    assert plays("5W") == ["5", "5W/55"]
+    assert plays("5W", "4") == ["pass", "5"]
+    assert "W" not in [m.split("/")[0] for m in plays("3456789TJQKA22W")]
 
 
 def test_jokers_alone_are_themselves() -> None:

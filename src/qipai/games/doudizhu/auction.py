@@ -117,6 +117,7 @@ class Auction(Hand):
             self.events.append(MarkerTurned(self.marker, self.marker_seat))
         if self.rules.bottom_face_up:
             self.events.append(BottomShown(self.bottom))
+        self.shown_before_bidding = len(self.show_order)
         if self.rules.shower_is_landlord and self.show_order:
             self._choose_landlord(self.show_order[0], 1, "first_shower")
             return
@@ -178,7 +179,7 @@ class Auction(Hand):
             robbers = [(seat + i) % SEATS for i in (1, 2)]
             robbers = [s for s in robbers if not self.passed[s]]
             if robbers:
-                self._enter(Phase.ROB, robbers)
+                self._enter(Phase.ROB, [*robbers, seat])  # the caller last: his rob back
             else:
                 self._choose_landlord(seat, 1, "call")
             return
@@ -190,11 +191,13 @@ class Auction(Hand):
         if self.rules.bidding is not Bidding.CALL_ROB:
             raise refuse("not_in_rules", f"{self.rules.name} has no 抢地主")
         self._in_phase(action, Phase.ROB)
-        if seat is not None and (self.passed[seat] or seat == self.candidate):
-            raise refuse("cannot_rob", f"seat {seat} may not rob")
+        if seat is not None and self.passed[seat]:
+            raise refuse("cannot_rob", f"seat {seat} passed: he may not rob")
         return self._turn(action, seat)
 
     def _do_rob(self, action: Rob | NoRob, seat: int) -> None:
+        """One rob decision; the caller's own chance (to rob back) comes last, and only
+        if somebody robbed him ("每位玩家均有且只有一次'抢地主'的机会")."""
         self._decide(seat, action)
         robbed = None
         if isinstance(action, Rob) and self.candidate is not None:
@@ -202,11 +205,19 @@ class Auction(Hand):
             self.robs.append((seat, robbed))
             self.candidate = seat
         self.events.append(Robbed(seat, robbed is not None, robbed))
-        if not self._next_in_queue() and self.candidate is not None:
+        more = self._next_in_queue()
+        if more and not self.robs and self._queue == [self._caller()]:
+            more = False  # nobody robbed: the caller has nothing to rob back
+        if not more and self.candidate is not None:
             self._choose_landlord(self.candidate, 1, "rob" if self.robs else "call")
 
+    def _caller(self) -> int | None:
+        """The seat that said 叫地主 in this deal, if any."""
+        return next((s for s, a in self.auction if isinstance(a, Call)), None)
+
     def _all_pass(self) -> None:
-        if self.rules.shower_becomes_landlord and self.show_order:
+        if self.rules.shower_becomes_landlord and self.shown_before_bidding:
+            # only a show "在叫牌前" (before the bidding) earns the seat
             self._choose_landlord(self.show_order[0], 1, "first_shower")
         elif self.rules.all_pass is AllPass.FORCED and self.first_bidder is not None:
             self._choose_landlord(self.first_bidder, 1, "forced")

@@ -55,7 +55,7 @@ class Phase(enum.Enum):
     BID = "bid"
     """叫分 (points presets) or 叫地主 / 不叫 (call / rob presets)."""
     ROB = "rob"
-    """抢地主: after a call, each other non-passer once."""
+    """抢地主: after a call, each other non-passer once, then the caller if robbed."""
     DOUBLE = "double"
     """加倍 decisions once the landlord has the bottom."""
     SHOW_AFTER_BOTTOM = "show_after_bottom"
@@ -116,6 +116,14 @@ def take_cards(hand: list[Card], cards: int) -> list[Card]:
 _UNIT_OF_RANK = {rank: unit(slot) for rank, slot in _SLOT.items()}
 
 
+def _dealing_order(cards: list[Card], rules: Rules) -> tuple[Card, ...]:
+    """One seat's 17 cards in the order they are dealt to him: as shuffled, or (jj,
+    ``deal_high_to_low``) from his highest card to his lowest."""
+    if rules.deal_high_to_low:
+        return tuple(sorted(cards, key=sort_key, reverse=True))
+    return tuple(cards)
+
+
 def refuse(code: str, message: str) -> IllegalActionError:
     """The :class:`~qipai.errors.IllegalActionError` to raise (messages name no hidden card)."""
     return IllegalActionError(code, message)
@@ -152,6 +160,7 @@ _VALUES = (
     "marker_seat",
     "_drawn_first",
     "first_bidder",
+    "shown_before_bidding",
     "current_player",
     "bid",
     "candidate",
@@ -212,6 +221,9 @@ class Hand:
     """yifa: the seat that holds the marker card."""
     first_bidder: int | None
     """The seat that bid first (``None`` before the bidding or without bidding)."""
+    shown_before_bidding: int
+    """How many of :attr:`show_order` showed before the bidding began (their 明牌 gives
+    the first of them the bidding's first word, or the landlord's seat if nobody calls)."""
     current_player: int | None
     """The seat to act; ``None`` while the dealer deals and once the hand is over."""
     shows: list[int]
@@ -292,7 +304,9 @@ class Hand:
         if deck is None:
             deck = shuffled(doudizhu_deck(), self._rng)
         dealt = SEATS * HAND_CARDS
-        self._deal = tuple(tuple(deck[s * HAND_CARDS : (s + 1) * HAND_CARDS]) for s in range(SEATS))
+        self._deal = tuple(
+            _dealing_order(deck[s * HAND_CARDS : (s + 1) * HAND_CARDS], rules) for s in range(SEATS)
+        )
         self.bottom = tuple(deck[dealt:]) + ((_WILD_CARD,) if rules.wildcard else ())
         self.marker = self.marker_seat = self._drawn_first = None
         if rules.first_bidder is FirstBidder.MARKER_CARD:
@@ -314,6 +328,7 @@ class Hand:
         self.hands = [[] for _ in range(SEATS)]
         self.packed = [0] * SEATS
         self.first_bidder = None
+        self.shown_before_bidding = 0
         self._queue = []
         self.shows = [1] * SEATS
         self.show_order = []

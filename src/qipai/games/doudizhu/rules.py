@@ -149,6 +149,9 @@ class Rules:
     the landlord takes them."""
     only_wildcard_left_wins: bool = False
     """A player whose only remaining cards are ``W`` has gone out (caishen)."""
+    deal_high_to_low: bool = False
+    """jj: "牌张按从大到小的顺序发出": each seat receives his 17 cards from his highest to his
+    lowest, so a 发牌明牌 is decided on the best cards first; otherwise in shuffled order."""
 
     # --- combinations ------------------------------------------------------------------
     trio_single: bool = True
@@ -172,7 +175,9 @@ class Rules:
     shower_bids_first: bool = False
     """The first player who showed (明牌) before bidding bids first (caishen, huanle)."""
     shower_becomes_landlord: bool = False
-    """If someone showed and nobody calls, the first shower becomes landlord."""
+    """If someone showed before the bidding ("在叫牌前选择'明牌'") and nobody calls, the first
+    such shower becomes landlord; a show made once the bidding has begun gives no such
+    right (all pass is then a redeal)."""
     shower_is_landlord: bool = False
     """jj: if anyone showed before bidding there is no bidding; the first shower is landlord."""
     all_pass: AllPass = AllPass.REDEAL
@@ -299,9 +304,10 @@ _JJ = Rules(
     first_bidder=FirstBidder.RANDOM,
     bidding=Bidding.CALL_ROB,
     shower_is_landlord=True,
+    deal_high_to_low=True,
     show=ShowFactors(
         before_deal=10,
-        during_deal=((5, 5), (11, 4), (17, 3)),
+        during_deal=((8, 5), (17, 3)),
         after_bottom=2,
         after_bottom_only_if_none_shown=True,
     ),

@@ -34,16 +34,21 @@ Readings where the spec is silent (each a default a rule-set field could change)
 
 - 明牌 moments.  ``cards_dealt == 0`` in ``DEAL`` is "before the deal" (明牌开始; also
   ``State.new(shows_before_deal=...)``); the bidding starts the moment the 17th card is
-  dealt, so "during the deal" is 1-16 cards (huanle ×4 up to 8, ×3 after; jj ×5 / ×4 / ×3
-  for 1-5 / 6-11 / 12-16).  caishen's ×2 "before the bidding decision" runs from the first
-  card dealt until the seat's own first decision (call, pass, rob or not), out of turn.
+  dealt, so "during the deal" is 1-16 cards (huanle ×4 up to 8, ×3 after; jj ×5 up to 8,
+  ×3 after: the two factors its rules name).  jj deals each seat's cards from his
+  highest to his lowest ("牌张按从大到小的顺序发出").  caishen's ×2 "before the bidding
+  decision" runs from the first card dealt until the seat's own first decision (call,
+  pass, rob or not), out of turn.
   The first shower is the first seat whose :class:`.Show` was applied.  The landlord's
   after-bottom 明牌 is its own phase, after 加倍 (the jj seed's order), and is offered only
   to a landlord who has not shown (jj: only if nobody has).  A seat shows at most once.
-- Priority.  ``shower_bids_first`` uses the shows made before the bidding starts;
-  ``shower_becomes_landlord`` (nobody calls) the first show made before the bidding ends.
-- 抢地主.  The caller never robs; after a call, the other seats that did not pass are asked
-  once each, in play order from the caller; each rob is (robber, the standing candidate).
+- Priority.  ``shower_bids_first`` and ``shower_becomes_landlord`` (nobody calls) use
+  only the shows made before the bidding starts ("在叫牌前选择'明牌'"): a seat that shows
+  during the bidding earns its factor, not the seat; all pass is then a redeal.
+- 抢地主.  "当某人选择'叫地主'之后，按照次序每位玩家均有且只有一次'抢地主'的机会": after a
+  call, the other seats that did not pass are asked once each, in play order from the
+  caller, then the caller himself, only if somebody robbed (he robs back).  Each rob is
+  (robber, the standing candidate); three robs make ×8.
 - yifa.  A bid over a standing bid is a rob (robber, standing bidder).  Only a bid of 3
   opens 加倍, to the seats that never had a chance to bid, in play order from the landlord:
   the second one's :class:`.Double` is 跟加倍 if the first doubled, else a plain 加倍.
