@@ -9,7 +9,7 @@ from zjh_kit import snapshot
 from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.games.zhajinhua import RULES, Action, AutoCall, Call, Compare, Fold, Look, Raise
-from qipai.games.zhajinhua.events import CardsSeen, CompareShown, HandEnded
+from qipai.games.zhajinhua.events import CardsSeen, HandEnded
 from qipai.games.zhajinhua.hands import category
 from qipai.games.zhajinhua.state import State, replay
 
@@ -29,29 +29,26 @@ PROBES: tuple[Action, ...] = (
 )
 
 
-def allowed_cards(state: State, seat: int, partners: set[tuple[int, int]]) -> set[Card]:
-    """The cards ``seat`` may know, worked out from the rules, not from the view code."""
+def allowed_cards(state: State, seat: int) -> set[Card]:
+    """The cards ``seat`` may know, worked out from the rules, not from the view code: his
+    own once seen and not folded, no other before the end (a compare shows nobody)."""
     if state.is_terminal:
         return {c for hand in state.hands for c in hand}
-    if state.folded[seat]:
+    if state.folded[seat] or not state.seen[seat]:
         return set()
-    known = {seat} if state.seen[seat] else set()
-    known |= {b for a, b in partners if a == seat} | {a for a, b in partners if b == seat}
-    return {c for s in known for c in state.hands[s]}
+    return set(state.hands[seat])
 
 
-def check_privacy(state: State, partners: set[tuple[int, int]]) -> None:
+def check_privacy(state: State) -> None:
     for seat in range(state.players):
         view = state.view(seat)
         shown = {c for hand in view.known_hands if hand for c in hand}
-        assert shown <= allowed_cards(state, seat, partners)
+        assert shown <= allowed_cards(state, seat)
         if not state.is_terminal and (state.folded[seat] or not state.seen[seat]):
             assert view.hand is None
         for event in state.events:
             if isinstance(event, CardsSeen):
                 assert event.visible_to(seat) == (seat == event.seat)
-            elif isinstance(event, CompareShown):
-                assert event.visible_to(seat) == (seat in (event.initiator, event.target))
             else:
                 assert event.visible_to(seat)
 
@@ -95,23 +92,20 @@ def play(index: int) -> tuple[State, int]:
     stacks = [rng.randrange(rules.ante, 2 * rules.cap) for _ in range(players)]
     state = State.new(rules, seed=index, players=players, stacks=stacks)
     total = sum(stacks)
-    partners: set[tuple[int, int]] = set()
     careful = index % PRIVACY_EVERY == 0
     for _ in range(10_000):
         if state.is_terminal:
             break
         if careful:
-            check_privacy(state, partners)
+            check_privacy(state)
             probe_refusals(state, rng)
         seat, action = choose(state, rng)
-        for event in state.apply(action, seat):
-            if isinstance(event, CompareShown):
-                partners.add((event.initiator, event.target))
+        state.apply(action, seat)
         assert sum(state.stacks) + state.pot + state.rake == total
         assert all(s >= 0 for s in state.stacks)
     assert state.is_terminal
     if careful:
-        check_privacy(state, partners)
+        check_privacy(state)
     return state, total
 
 

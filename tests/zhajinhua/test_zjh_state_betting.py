@@ -1,4 +1,4 @@
-"""Scripted Zha Jin Hua hands: every action and limit of ``shared/spec/zhajinhua.md``."""
+"""Scripted Zha Jin Hua hands: every action and limit of ``docs/zhajinhua.md``."""
 
 from __future__ import annotations
 
@@ -291,14 +291,13 @@ def test_auto_call_refusals() -> None:
 
 def test_cap_opens_all_hands_in_betting_order() -> None:
     rules = YIFA.derive("c11", cap=11)
-    # dealer 0: betting order 1, 2, 0.  235 beats trips, the pair beats 235.
+    # dealer 0: betting order 1, 2, 0.  Three hands: 235 is the lowest, trips win.
     state = rig(["9s9hKd", "2h3d5c", STRONG], rules=rules)
     state.apply(Raise(10))  # seat 1: 1 + 10 reaches the cap at once
     ended = state.events[-1]
     assert state.events[-2] == CapReached(1, 11)
     assert isinstance(ended, HandEnded) and ended.opened == (1, 2, 0)
-    # open 1 (235), 2 (trips) loses to 235, 0 (pair) beats 235: seat 0 wins
-    assert ended.winner == 0 and ended.reason == "cap"
+    assert ended.winner == 2 and ended.reason == "cap"
 
 
 def test_cap_ties_lose_for_the_earlier_opened() -> None:

@@ -7,8 +7,8 @@ from zjh_kit import rig
 
 from qipai.cards import parse_cards
 from qipai.errors import InvalidActionError
-from qipai.games.zhajinhua import RULES, Call, Compare, Fold, Look
-from qipai.games.zhajinhua.events import CardsSeen, Compared, CompareShown, HandEnded, Looked
+from qipai.games.zhajinhua import Call, Compare, Fold, Look
+from qipai.games.zhajinhua.events import CardsSeen, Compared, HandEnded, Looked
 
 HANDS = ["2s4h7d", "9s9hKd", "AsAhAd", "3c5c8d"]
 CARDS = [tuple(parse_cards(h)) for h in HANDS]
@@ -51,39 +51,22 @@ def test_folded_player_sees_nothing_until_the_end() -> None:
     assert all(state.view(s).known_hands == tuple(CARDS) for s in range(4))
 
 
-def test_compare_is_seen_by_its_two_players_only() -> None:
+def test_compare_without_showing_cards() -> None:
+    """所有玩家看不到两人的牌面: one public event, no card, nobody turns seen."""
     state = rig(HANDS)
     for _ in range(4):
         state.apply(Call())
     events = state.apply(Compare(3))  # seat 1 (pair) against seat 3 (high card)
-    public, private = events[0], events[1]
-    assert public == Compared(1, 3, 2, loser=3)
-    assert isinstance(private, CompareShown) and private.cards == (CARDS[1], CARDS[3])
-    assert [private.visible_to(s) for s in range(4)] == [False, True, False, True]
-    assert state.view(1).known_hands == (None, CARDS[1], None, CARDS[3])
-    assert state.view(3).known_hands == (None, CARDS[1], None, CARDS[3])
-    assert state.view(1).known_categories == (None, "pair", None, "high_card")
-    assert state.view(0).known_categories == (None,) * 4
-    for seat in (0, 2):
+    assert events[0] == Compared(1, 3, 2, loser=3)
+    assert not any(isinstance(e, CardsSeen) for e in events)
+    assert state.seen == (False, False, False, False)
+    for seat in range(4):
         view = state.view(seat)
         assert view.known_hands == (None,) * 4 and view.compares == ((1, 3, 2, 3),)
-    assert state.seen == (False, True, False, True)  # both counted as seen now
     state.apply(Call())  # seat 2
     state.apply(Call())  # seat 0
-    state.apply(Fold())  # seat 1 folds: he sees nothing, not even the compare, until the end
-    assert not state.is_terminal and state.view(1).known_hands == (None,) * 4
-
-
-def test_compare_without_showing_cards() -> None:
-    rules = RULES["yifa"].derive("quiet", compare_shows_cards=False)
-    state = rig(HANDS, rules=rules)
-    for _ in range(4):
-        state.apply(Call())
-    events = state.apply(Compare(3))
-    assert [type(e) for e in events][:1] == [Compared]
-    assert not any(isinstance(e, CompareShown) for e in events)
-    assert state.seen == (False, False, False, False)
-    assert state.view(1).known_hands == (None,) * 4
+    state.apply(Look())  # seat 1 looks after his compare: his own cards only
+    assert state.view(1).known_hands == (None, CARDS[1], None, None)
 
 
 def test_views_are_snapshots() -> None:

@@ -37,7 +37,7 @@ class Policy(Protocol):
 
 class FoldPolicy:
     """托管 for an absent player: fold on his turn (the hall decides when, after the grace
-    period of ``shared/spec/platform.md``)."""
+    period, ``docs/hall.md``)."""
 
     def choose(self, view: View) -> Action:
         """:class:`.Fold`."""

@@ -1,18 +1,16 @@
 """Zha Jin Hua events: what happened, as frozen values, each knowing who may see it.
 
 :meth:`.State.apply` returns the events an action caused and appends them to
-``state.events``.  Events are public except two: :class:`CardsSeen` (a player's own cards
-when he looks, to him alone) and :class:`CompareShown` (both hands of a compare, to its
-two players alone).  Everyone learns *that* a player looked and who lost a compare
-(:class:`Looked`, :class:`Compared`).  :class:`HandEnded` shows every hand to everyone.
+``state.events``.  Events are public except :class:`CardsSeen` (a player's own cards when
+he looks, to him alone).  Everyone learns *that* a player looked and who lost a compare
+(:class:`Looked`, :class:`Compared`); a compare names no card ("所有玩家看不到两人的牌面":
+not even its two players see the other's hand).  :class:`HandEnded` shows every hand to
+everyone ("游戏结束后，将公开全部玩家的牌").
 
 >>> from qipai.cards import parse_cards
 >>> seen = CardsSeen(seat=1, cards=tuple(parse_cards("AsKsQs")))
 >>> [seen.visible_to(s) for s in range(3)]
 [False, True, False]
->>> shown = CompareShown(initiator=0, target=2, cards=((), ()))
->>> [shown.visible_to(s) for s in range(3)]
-[True, False, True]
 """
 
 from __future__ import annotations
@@ -121,8 +119,8 @@ class Folded(Event):
 
 @dataclass(frozen=True, slots=True)
 class Compared(Event):
-    """比牌 (public part): ``initiator`` paid ``amount`` to compare with ``target``;
-    ``loser`` is out.  The hands are in :class:`CompareShown`."""
+    """比牌: ``initiator`` paid ``amount`` to compare with ``target``; ``loser`` is out.
+    Public, and all that anyone learns of the compare: no card."""
 
     initiator: int
     """Who asked to compare (he loses ties)."""
@@ -132,22 +130,6 @@ class Compared(Event):
     """Chips the initiator paid."""
     loser: int
     """Who is out."""
-
-
-@dataclass(frozen=True, slots=True)
-class CompareShown(Event):
-    """Both hands of a compare, seen by its two players only."""
-
-    initiator: int
-    """Who asked to compare."""
-    target: int
-    """The opponent."""
-    cards: tuple[tuple[Card, ...], tuple[Card, ...]]
-    """The initiator's cards, then the target's."""
-
-    def visible_to(self, seat: int) -> bool:
-        """Only the two players of the compare."""
-        return seat in (self.initiator, self.target)
 
 
 @dataclass(frozen=True, slots=True)

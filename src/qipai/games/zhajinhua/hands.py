@@ -1,4 +1,4 @@
-"""Zha Jin Hua 扎金花 hand ranking (``shared/spec/zhajinhua.md``, seed 000 ``yifa``).
+"""Zha Jin Hua 扎金花 hand ranking (``docs/zhajinhua.md``, the 易发棋牌 ``yifa`` rules).
 
 Three cards from the 52-card deck, six categories, strongest first::
 
@@ -10,7 +10,9 @@ Three cards from the 52-card deck, six categories, strongest first::
   low.  Straight and straight flush: the straight's rank.  Suits never break a tie.
 * The 235 rule: a high-card ``2-3-5`` that is not a flush (花色不同 235) beats trips and
   nothing else; against every other hand it is the lowest high card.  It makes the
-  relation non-transitive, so it lives in :func:`compare`, not in :func:`evaluate`.
+  relation non-transitive, so it lives in :func:`compare`, not in :func:`evaluate`, and
+  holds only between two hands (``rule_235=False`` for a showdown of three or more, where
+  a 235 is the lowest hand: :func:`evaluate`'s order, which is transitive).
 
 A strength is an ``int``: ``category index << 12`` then the three deciding ranks, one
 nibble each (``2`` is 0, ``A`` is 12; a straight's rank is its top card's, ``A32``'s is 1).
@@ -23,6 +25,8 @@ enumeration on first use.
 True
 >>> compare("2h3d5c", "AsAhAd"), compare("2h3d5c", "7h3d2c"), compare("Ks9h4d", "Kh9c4s")
 (1, -1, 0)
+>>> compare("2h3d5c", "AsAhAd", rule_235=False)
+-1
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ CATEGORIES: tuple[str, ...] = (
     "straight_flush",
     "trips",
 )
-"""Category names (``shared/spec/notation.md``), weakest first: a strength's category is
+"""Category names (the project's notation), weakest first: a strength's category is
 ``CATEGORIES[strength >> 12]``."""
 
 _TRIPS = CATEGORIES.index("trips")
@@ -92,15 +96,15 @@ def evaluate(cards: str) -> int:
     return evaluate_mask(mask_of_text(cards))
 
 
-def compare(a: str, b: str) -> int:
+def compare(a: str, b: str, *, rule_235: bool = True) -> int:
     """``1`` if hand ``a`` beats hand ``b``, ``-1`` if ``b`` wins, ``0`` if equally strong.
 
-    Applies the 235 rule.  The caller settles a tie (the initiator loses, the hand opened
-    first loses).
+    Applies the 235 rule unless ``rule_235`` is ``False`` (a showdown of three or more
+    hands).  The caller settles a tie (the initiator loses, the hand opened first loses).
 
     :raises InvalidActionError: ``bad_cards`` unless each is three distinct cards.
     """
-    return compare_masks(mask_of_text(a), mask_of_text(b))
+    return compare_masks(mask_of_text(a), mask_of_text(b), rule_235=rule_235)
 
 
 def evaluate_cards(cards: Sequence[Card]) -> int:
@@ -116,12 +120,12 @@ def evaluate_cards(cards: Sequence[Card]) -> int:
         return evaluate_mask(mask_of(cards))
 
 
-def compare_cards(a: Sequence[Card], b: Sequence[Card]) -> int:
+def compare_cards(a: Sequence[Card], b: Sequence[Card], *, rule_235: bool = True) -> int:
     """:func:`compare` on parsed cards.
 
     :raises InvalidActionError: ``bad_cards`` unless each is three distinct cards.
     """
-    return compare_masks(mask_of(a), mask_of(b))
+    return compare_masks(mask_of(a), mask_of(b), rule_235=rule_235)
 
 
 def category_of_cards(cards: Sequence[Card]) -> str:
@@ -171,16 +175,16 @@ def evaluate_mask(mask: int) -> int:
         return _table(mask)
 
 
-def compare_masks(a: int, b: int) -> int:
+def compare_masks(a: int, b: int, *, rule_235: bool = True) -> int:
     """:func:`compare` on card masks.
 
     :raises InvalidActionError: ``bad_cards`` unless each mask holds exactly three cards.
     """
     strength_a = evaluate_mask(a)
     strength_b = evaluate_mask(b)
-    if strength_a >= _TRIPS_FLOOR and b in _LOW_235:
+    if rule_235 and strength_a >= _TRIPS_FLOOR and b in _LOW_235:
         return -1
-    if strength_b >= _TRIPS_FLOOR and a in _LOW_235:
+    if rule_235 and strength_b >= _TRIPS_FLOOR and a in _LOW_235:
         return 1
     return (strength_a > strength_b) - (strength_a < strength_b)
 

@@ -1,7 +1,7 @@
 """Zha Jin Hua rule sets: frozen data, the ``yifa`` preset, custom ones derived from it.
 
 Every number of a room (ante 锅底, base bet, stake levels, top bet 顶注, cap 封顶, rake) and
-every reading of ``shared/spec/zhajinhua.md`` is a named field of :class:`Rules`; the
+every reading of the rules (``docs/zhajinhua.md``) is a named field of :class:`Rules`; the
 state machine (:mod:`.state`) only reads them.  The seed gives no numbers (they are the
 room's), so the preset's numbers are sensible defaults a room overrides with
 :meth:`Rules.derive`.
@@ -31,7 +31,11 @@ from qipai.games.presets import lookup
 
 
 class DealerRule(enum.Enum):
-    """Who deals the next hand of a table (the first hand's dealer is random)."""
+    """Who deals the next hand at a table that stays together (:attr:`.State.next_dealer`).
+
+    A table's first hand — every hand of a hall that regroups its tables after each hand —
+    has its dealer drawn from the hand's seed ("第一次开局的话，随机选择一个用户为庄家").
+    """
 
     WINNER = "winner"
     """**Reading** (spec default): the previous hand's winner."""
@@ -71,9 +75,6 @@ class Rules:
     """比牌 costs this many times what a call would cost the initiator."""
     compare_from_round: int = 2
     """The betting round (the initiator's own turn number) from which 比牌 is allowed."""
-    compare_shows_cards: bool = True
-    """The two players of a compare see both hands; a blind one counts as seen from then
-    on.  ``False``: they learn only the result and keep their blind / seen status."""
     auto_call: bool = True
     """自动跟注 (跟到底) may be switched on and off."""
     rake_percent: int = 5

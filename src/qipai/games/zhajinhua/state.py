@@ -25,9 +25,11 @@ qipai.errors.IllegalActionError: compare_too_early: compare from round 2; this i
 Readings and choices (see ``docs/zhajinhua.md``): a betting round is a player's own turn
 number; a payment past the cap is cut to reach it (``clip_to_cap``); a player is offered
 only what his stack can pay (fold and look always); the cap showdown opens the remaining
-hands from the first actor on, and a hand equal to the best so far beats it (the one opened
-earlier loses); the two players of a compare see both hands and count as seen afterwards
-(``compare_shows_cards``).
+hands from the first actor on, the strongest wins whatever the order, and a hand equal to
+the best so far beats it (the one opened earlier loses); the 235 rule holds only between
+two hands (a compare, a showdown of two): in a showdown of three or more a 235 is the
+lowest hand; a compare shows nobody the two hands, the two players included: everyone
+learns only who lost, and both keep their blind / seen status.
 """
 
 from __future__ import annotations
@@ -56,7 +58,6 @@ from qipai.games.zhajinhua.events import (
     CardsDealt,
     CardsSeen,
     Compared,
-    CompareShown,
     Event,
     Folded,
     HandEnded,
@@ -483,11 +484,8 @@ class State:
         self._out[loser] = True
         self._auto[loser] = False
         self.compares.append(CompareRecord(seat, target, amount, loser))
+        # 所有玩家看不到两人的牌面: the event names who lost, no card, and nobody turns seen
         self.events.append(Compared(seat, target, amount, loser))
-        if self.rules.compare_shows_cards:
-            self._seen[seat] = self._seen[target] = True
-            cards = (self.hands[seat], self.hands[target])
-            self.events.append(CompareShown(seat, target, cards))
         self._end_turn(seat)
 
     def _do_auto(self, action: AutoCall, seat: int) -> None:
@@ -554,11 +552,24 @@ class State:
 
 
 def showdown_winner(hands: Sequence[Sequence[Card]], order: Sequence[int]) -> int:
-    """系统自动开牌: open ``order``'s hands in turn; a hand at least as strong as the best
-    so far takes its place (equal hands: the one opened earlier loses)."""
+    """系统自动开牌: the strongest of ``order``'s hands, opened in that order; equal hands:
+    the one opened earlier loses.
+
+    The 235 rule holds only when exactly two hands are opened.  Among three or more a 235
+    is the lowest hand, so the ranking is transitive and the winner does not depend on the
+    order (only a tie does).
+
+    >>> from qipai.cards import parse_cards
+    >>> hands = [parse_cards(h) for h in ("2d3c5h", "KsKhKd", "9s9h4c")]
+    >>> {showdown_winner(hands, order) for order in ((0, 1, 2), (1, 0, 2), (2, 1, 0))}
+    {1}
+    >>> showdown_winner(hands, (1, 0)), showdown_winner(hands, (0, 1))
+    (0, 0)
+    """
+    rule_235 = len(order) == 2
     best = order[0]
     for seat in order[1:]:
-        if compare_cards(hands[seat], hands[best]) >= 0:
+        if compare_cards(hands[seat], hands[best], rule_235=rule_235) >= 0:
             best = seat
     return best
 

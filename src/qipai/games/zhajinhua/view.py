@@ -5,11 +5,11 @@ public facts: stacks, totals put in, the pot and stake, who is blind or seen, wh
 who lost a compare (every compare's two players, price and loser), who has 自动跟注 on.
 Cards, by :meth:`.State.sees_own_cards` and the compare rule:
 
-- his own cards once he has looked (or a compare showed them to him) — never while blind,
-  and never after he folded, until the hand is over;
-- an opponent's cards only if the two were in a compare together (with
-  ``compare_shows_cards``), and not after he folded;
-- every hand once the hand is over (all hands are shown at the end).
+- his own cards once he has looked — never while blind, and never after he folded, until
+  the hand is over;
+- no opponent's cards before the end: a compare shows nobody the two hands
+  ("所有玩家看不到两人的牌面"), its two players included;
+- every hand once the hand is over ("游戏结束后，将公开全部玩家的牌").
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from qipai.games.zhajinhua.actions import Action
 from qipai.games.zhajinhua.hands import category_of_cards
 
 if TYPE_CHECKING:
-    from qipai.games.zhajinhua.state import CompareRecord, State
+    from qipai.games.zhajinhua.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,23 +85,12 @@ class View:
     """What this seat may do now."""
 
 
-def _compare_partners(state: State, seat: int) -> set[int]:
-    """The opponents whose cards ``seat`` saw in a compare (none once he folded)."""
-    if not state.rules.compare_shows_cards or state.folded[seat]:
-        return set()
-    records: list[CompareRecord] = state.compares
-    partners = {r.target for r in records if r.initiator == seat}
-    return partners | {r.initiator for r in records if r.target == seat}
-
-
 def known_seats(state: State, seat: int) -> frozenset[int]:
-    """The seats whose cards ``seat`` may see now."""
+    """The seats whose cards ``seat`` may see now: every seat once the hand is over, before
+    that at most his own (never a compare's other hand)."""
     if state.is_terminal:
         return frozenset(range(state.players))
-    known = _compare_partners(state, seat)
-    if state.sees_own_cards(seat):
-        known.add(seat)
-    return frozenset(known)
+    return frozenset({seat} if state.sees_own_cards(seat) else ())
 
 
 def make_view(state: State, seat: int) -> View:

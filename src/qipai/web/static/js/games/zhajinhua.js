@@ -1,5 +1,7 @@
 // Zha Jin Hua 扎金花 at the table: ante and pot, blind / seen, look, call, raise to a level,
 // compare with a chosen opponent, fold, auto-call, and every hand shown at the end.
+// A compare shows nobody the two hands (所有玩家看不到两人的牌面): its event names who lost,
+// no card; the hands are shown with all the others at the end.
 
 import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
@@ -98,14 +100,6 @@ const HANDLERS = {
     m.said[e.initiator] = ["compared", ctx.name(e.target)];
     m.said[e.loser] = ["lost"];
     ctx.note(t("zjh.compareNote", { a: ctx.name(e.initiator), b: ctx.name(e.target), loser: ctx.name(e.loser) }));
-    return true; // the blind players in a compare may count as seen: take the view
-  },
-  CompareShown(m, e, ctx) {
-    const [first, second] = e.cards;
-    m.known[e.initiator] = [...first];
-    m.known[e.target] = [...second];
-    if (e.initiator === ctx.seat) m.hand = [...first];
-    if (e.target === ctx.seat) m.hand = [...second];
   },
   AutoCallChanged(m, e) {
     m.autoCall[e.seat] = e.on;
