@@ -78,15 +78,13 @@ def hidden_doudizhu(state: Any, seat: int) -> set[str]:
 
 
 def hidden_zhajinhua(state: Any, seat: int) -> set[str]:
+    """Before the end, every hand but one's own once looked at: a compare shows nobody
+    the two hands ("所有玩家看不到两人的牌面"), its two players included."""
     if state.is_terminal:
         return set()
-    met = {r.target for r in state.compares if r.initiator == seat}
-    met |= {r.initiator for r in state.compares if r.target == seat}
     hidden: set[str] = set()
     for other, hand in enumerate(state.hands):
-        if other == seat and not state.seen[seat]:
-            hidden |= texts(hand)  # not looked at yet
-        elif other != seat and other not in met:
+        if other != seat or not state.seen[seat]:
             hidden |= texts(hand)
     return hidden
 
