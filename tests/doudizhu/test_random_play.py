@@ -100,8 +100,9 @@ def _refusals(state: State, rng: random.Random) -> list[tuple[Action, int | None
     for action in state.legal_actions():
         if isinstance(action, Show):
             continue
-        wrong = [s for s in range(3) if s != current]
-        tries.append((action, rng.choice(wrong)))
+        wrong = [s for s in range(3) if s != current and s not in state.deciding]
+        if wrong:  # (every seat may be choosing 加倍 at once)
+            tries.append((action, rng.choice(wrong)))
     return tries
 
 

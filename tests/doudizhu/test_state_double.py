@@ -7,6 +7,7 @@ from state_kit import act, snapshot
 
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Call, Deal, Double, NoCall, NoDouble, NoRob
+from qipai.games.doudizhu.events import Doubled, DoublesRevealed
 from qipai.games.doudizhu.rules import RULES
 from qipai.games.doudizhu.state import Phase, State
 
@@ -88,6 +89,85 @@ def test_everyone_doubles_farmers_first_then_the_landlord(rules: str) -> None:
     act(state, "double", "nodouble", "double")
     assert state.doubled[landlord] and sum(state.doubled) == 2
     assert state.phase is Phase.SHOW_AFTER_BOTTOM
+
+
+# --- 加倍 at the same time (huanle, jj) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["huanle", "jj"])
+def test_everyone_chooses_at_once_in_any_order(rules: str) -> None:
+    """"每个人都做完选择后，游戏开始由地主出牌": all choose at once; the play waits for all."""
+    state = _landlord(rules)
+    landlord = state.landlord
+    assert landlord is not None
+    everyone = ((landlord + 1) % 3, (landlord + 2) % 3, landlord)
+    assert state.deciding == everyone
+    for seat in everyone:
+        view = state.view(seat)
+        assert view.current_player is None and view.deciding == everyone
+        assert view.legal_actions == (Double(), NoDouble())
+    state.apply(Double(), landlord)  # the landlord first: nobody's turn, everybody's choice
+    state.apply(NoDouble(), everyone[1])
+    assert state.deciding == (everyone[0],) and state.phase is Phase.DOUBLE
+    events = state.apply(Double(), everyone[0])
+    assert state.doubled == [s in (landlord, everyone[0]) for s in range(3)]
+    assert isinstance(events[-1], DoublesRevealed) and events[-1].doubled == tuple(state.doubled)
+    assert state.deciding == () and state.phase is not Phase.DOUBLE
+
+
+@pytest.mark.parametrize("rules", ["huanle", "jj"])
+def test_nobody_sees_another_choice_before_all_are_revealed(rules: str) -> None:
+    """"完成加倍或不加倍的操作后必须等待其他玩家进行完相关操作": secret until all are made."""
+    state = _landlord(rules)
+    landlord = state.landlord
+    assert landlord is not None
+    farmer = (landlord + 1) % 3
+    others = [s for s in range(3) if s != farmer]
+    before = {seat: state.view(seat) for seat in others}
+    events = state.apply(Double(), farmer)
+    doubled = [e for e in events if isinstance(e, Doubled)]
+    assert [e.visible_to(s) for e in doubled for s in range(3)] == [s == farmer for s in range(3)]
+    for seat in others:
+        view = state.view(seat)
+        assert (view.doubled, view.auction, view.multipliers) == (
+            before[seat].doubled,
+            before[seat].auction,
+            before[seat].multipliers,
+        )
+    mine = state.view(farmer)
+    assert mine.doubled[farmer] and mine.legal_actions == ()
+    assert dict(mine.multipliers)[farmer] == 2 * dict(before[landlord].multipliers)[farmer]
+    act(state, f"{landlord}:nodouble", f"{(landlord + 2) % 3}:nodouble")
+    revealed = [e for e in state.events if isinstance(e, DoublesRevealed)]
+    assert len(revealed) == 1 and all(revealed[0].visible_to(s) for s in range(3))
+    assert all(state.view(s).doubled[farmer] for s in range(3))
+
+
+@pytest.mark.parametrize("rules", ["huanle", "jj"])
+def test_a_seat_not_asked_or_done_may_not_choose(rules: str) -> None:
+    state = _landlord(rules)
+    landlord = state.landlord
+    assert landlord is not None
+    state.apply(NoDouble(), landlord)
+    before = snapshot(state)
+    for action in (Double(), NoDouble()):
+        with pytest.raises(IllegalActionError) as error:
+            state.apply(action, landlord)
+        assert error.value.code == "cannot_double"
+    assert snapshot(state) == before
+
+
+def test_yifa_and_caishen_choose_in_turn() -> None:
+    """yifa's 跟加倍 follows a first 加倍, caishen's farmers in play order: no secret."""
+    state, first = _yifa(("bid 3",))
+    assert state.deciding == () and state.view(first).current_player == (first + 1) % 3
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(Double(), (first + 2) % 3)
+    assert error.value.code == "not_your_turn"
+    events = state.apply(Double())
+    assert all(e.visible_to(s) for e in events for s in range(3))
+    state = _landlord("caishen")
+    assert state.deciding == ()
 
 
 def test_a_seat_doubles_once() -> None:

@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.matchmaking import Lobby, Seating, Table, plan_tables
+from qipai.hall.matchmaking import Lobby, Seating, Table, Waiting, plan_tables
 
 Conflicts = Mapping[str, set[str]]
 
@@ -310,3 +310,57 @@ def test_seating_per_game() -> None:
     with pytest.raises(InvalidActionError) as caught:
         Seating(seats=3, bot_wait=-1.0)
     assert caught.value.code == "invalid_bot_wait"
+
+
+# --- rooms that keep their tables (征途) ---------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_kept_table_seats_the_first_to_enter_at_seat_0(seed: int) -> None:
+    """征途 (seed 003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家
+    按照出牌順序輪流擔任。"  The player who waited longest (clicked 加入 first) entered the
+    table first: seat 0, the first bidder of its first hand; the rest are shuffled."""
+    lobby = Lobby(Seating(seats=3, bots=True, bot_wait=1.0, regroup=False))
+    lobby.join("ann", 0.0)
+    lobby.join("bob", 0.5)
+    [table] = lobby.match(2.0, random.Random(seed))
+    assert table.seats[0] == "ann" and set(table.seats[1:]) == {"bob", None}
+    lobby = Lobby(Seating(seats=3, regroup=False))
+    for number, player in enumerate(["cat", "dan", "eve", "fay", "gus", "hal"]):
+        lobby.join(player, float(number))
+    tables = lobby.match(9.0, random.Random(seed))
+    firsts = {min(t.humans, key=["cat", "dan", "eve", "fay", "gus", "hal"].index) for t in tables}
+    assert {t.seats[0] for t in tables} == firsts
+
+
+def test_a_kept_table_plays_on_until_a_player_leaves() -> None:
+    """"之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任" (seed 003) needs hand after hand
+    at one table: ``plays_on`` keeps it (nothing changes) until a player leaves; then the
+    others wait again."""
+    lobby = Lobby(Seating(seats=3, bots=True, bot_wait=0.0, regroup=False))
+    lobby.join("ann", 0.0)
+    lobby.join("bob", 0.0)
+    [table] = lobby.match(1.0, random.Random(3))
+    for _ in range(3):
+        assert lobby.plays_on(table)
+        assert lobby.tables == (table,) and lobby.is_seated("ann") and not lobby.queue
+    assert not lobby.plays_on(table, leaving=["bob"])
+    assert lobby.tables == (table,)  # a question only: finish ends it
+    lobby.finish(table, 9.0, leaving=["bob"])
+    assert lobby.queue == (Waiting("ann", 9.0),) and not lobby.is_seated("bob")
+    # bots never keep a table alone: every human leaving ends it
+    table = lobby.match(10.0, random.Random(3))[0]  # ann alone with two bots
+    assert table.humans == ("ann",) and not lobby.plays_on(table, leaving=["ann"])
+
+
+def test_a_regrouping_room_never_plays_on_and_plays_on_checks_like_finish() -> None:
+    lobby = Lobby(Seating(seats=2))
+    lobby.join("ann", 0.0)
+    lobby.join("bob", 0.0)
+    [table] = lobby.match(0.0, random.Random(0))
+    assert not lobby.plays_on(table)
+    for leaving, code in ([["cat"], "not_at_table"], [[], "unknown_table"]):
+        if code == "unknown_table":
+            lobby.finish(table, 1.0)
+        with pytest.raises(IllegalActionError) as caught:
+            lobby.plays_on(table, leaving=leaving)
+        assert caught.value.code == code

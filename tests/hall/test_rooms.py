@@ -115,12 +115,38 @@ def test_showhand_defaults() -> None:
     assert (rules.cap, rules.min_stack) == (500, 500)
 
 
+@pytest.mark.parametrize(
+    ("game", "rules", "regroup", "escapes"),
+    [("doudizhu", "yifa", True, False), ("doudizhu", "caishen", True, False),
+     ("doudizhu", "huanle", True, True), ("doudizhu", "zhengtu", False, False),
+     ("doudizhu", "jj", True, False), ("zhajinhua", "yifa", True, False),
+     ("showhand", "yifa", True, False)],
+)  # fmt: skip
+def test_which_rooms_regroup_and_which_count_leaving_early_as_escaping(
+    game: str, rules: str, regroup: bool, escapes: bool
+) -> None:
+    """易发 (seed 000): "所有牌局在一局结束后会按照系统的分组规则重新将玩家打乱分组"; 征途 (seed
+    003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任"
+    keeps its tables; 欢乐斗地主 (seed 002): "在系统撮合成功后、游戏开始前玩家如果退出游戏一律
+    视为逃跑"."""
+    room = one(game=game, rules=rules)
+    assert (room.regroup, room.seating.regroup, room.escape_before_start) == (
+        regroup, regroup, escapes,
+    )  # fmt: skip
+    shipped = next(r for r in default_rooms() if (r.game, r.rules) == (game, rules))
+    assert (shipped.regroup, shipped.escape_before_start) == (regroup, escapes)
+    changed = one(game=game, rules=rules, regroup=not regroup)
+    assert changed.seating.regroup is not regroup
+
+
 def test_given_values_win_over_defaults() -> None:
     room = one(min_coins=1000, decision_seconds=15, grace_seconds=0, bots=False, bot_wait=2)
     assert (room.min_coins, room.decision_seconds, room.grace_seconds) == (1000, 15.0, 0.0)
     assert not room.seating.bots and room.seating.bot_wait == 2.0
     assert one(game="zhajinhua", seats=2).seating.seats == 2
     assert one(min_coins=0).min_coins == 0
+    assert one(escape_before_start=True).escape_before_start
+    assert not one(rules="huanle", escape_before_start=False).escape_before_start
 
 
 # --- errors --------------------------------------------------------------------------
@@ -145,6 +171,8 @@ BAD_ROOMS = {
     "doubling_threshold": room_text(rules="huanle", doubling_threshold=-1),
     "zhajinhua": room_text(game="zhajinhua", base=20, top_bet=10),
     "showhand": room_text(game="showhand", base=3, cap=100),
+    "regroup": room_text(regroup="no"),
+    "escape_before_start": room_text(game="zhajinhua", escape_before_start=True),
 }
 
 

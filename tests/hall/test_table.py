@@ -177,7 +177,9 @@ def test_trustee_on_request_plays_after_the_delay_and_cancel_restarts_the_clock(
     assert table.game_state.current_player == 1
 
 
-def test_ddz_disconnect_is_trustee_and_reconnect_resumes() -> None:
+def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -> None:
+    """"玩家可以随时再次登陆游戏并取消托管" (seed 000): coming back does not end 托管; the
+    player cancels it himself."""
     table = make_table("doudizhu-zhengtu", bot_delay=0.5)
     table.start_hand("h", 1, now=0.0)
     seen = max(f["n"] for f in frames_of(table)[2] if f["type"] == "event")
@@ -192,7 +194,15 @@ def test_ddz_disconnect_is_trustee_and_reconnect_resumes() -> None:
     missed += frames_of(table)[2]
     table.reconnect(2, now=4.0)
     back = frames_of(table)[2]
-    assert kinds(back) == ["TrusteeChanged"] and back[-1]["players"][2]["trustee"] is False
+    assert kinds(back) == []  # still in 托管, now shown connected
+    assert back[-1]["players"][2] | {"name": ""} == {
+        "name": "",
+        "bot": False,
+        "trustee": True,
+        "connected": True,
+        "escaped": False,
+    }
+    assert refused(table.act, 2, "bid 2", 4.0) == "in_trustee"
     replay = table.frames_since(2, seen)
     assert replay is not None
     sent = [f for f in missed + back if f["type"] == "event"]
@@ -203,6 +213,10 @@ def test_ddz_disconnect_is_trustee_and_reconnect_resumes() -> None:
     snapshot = table.snapshot(2)
     assert snapshot["view"] == view_json("doudizhu", table.game_state.view(2))
     assert snapshot["n"] == table.last_event and snapshot["commitment"] == commitment(1)
+    assert snapshot["players"][2]["trustee"]
+    table.set_trustee(2, False, now=5.0)  # 取消托管: his own choice
+    assert kinds(frames_of(table)[2]) == ["TrusteeChanged"]
+    assert not table.snapshot(2)["players"][2]["trustee"]
 
 
 def zjh_table(grace_actor: bool) -> tuple[Table, int]:
@@ -369,6 +383,66 @@ def test_huanle_is_dealt_in_steps_with_show_windows() -> None:
     assert [e["seat"] for e in dealt] == [0, 1] * 3  # three steps: 8, 16, 17 cards
     assert [e["public"] for e in dealt] == [True, False, True, True, True, True]
     assert len(frames) - len(events_of(frames)) == 3  # seat 2's cards: placeholders
+
+
+def _to_doubling(table: Table, now: float) -> float:
+    """Deal and bid (seat 0 calls, nobody robs) up to the 加倍 choice; the time then."""
+    table.start_hand("h", 5, now=now)
+    state = table.game_state
+    while state.phase.value == "deal":
+        now += 1.0
+        table.tick(now)
+    while state.phase.value in ("bid", "rob"):
+        seat = state.current_player
+        if table.seats[seat].is_bot:
+            now = table.deadline()
+            table.tick(now)
+            continue
+        action = "call" if seat == 0 and state.phase.value == "bid" else "nocall"
+        table.act(seat, action if state.phase.value == "bid" else "norob", now)
+    assert state.phase.value == "double"
+    return now
+
+
+@pytest.mark.parametrize("room_id", ["doudizhu-huanle", "doudizhu-jj"])
+def test_doubling_is_chosen_at_once_on_one_clock_and_kept_secret(room_id: str) -> None:
+    """"每个人都做完选择后，游戏开始由地主出牌" and "完成加倍或不加倍的操作后必须等待其他玩家进行完
+    相关操作…或直到限制时间到": all choose at once, on one time limit, secretly."""
+    table = make_table(room_id, humans=(0, 1, 2))
+    now = _to_doubling(table, 0.0)
+    assert table.game_state.landlord == 0
+    frames_of(table)
+    limit = now + table.room.decision_seconds
+    assert table.deadline() == limit
+    table.act(1, "double", now + 1.0)
+    frames = frames_of(table)
+    for seat in (0, 1, 2):
+        turn = frames[seat][-1]
+        assert turn["seat"] is None and turn["deciding"] == [s for s in (2, 0) if s != 1]
+        assert ("legal" in turn) == (seat != 1)
+        events = [f for f in frames[seat] if f["type"] == "event"]
+        assert [("event" in f) for f in events] == [seat == 1]  # others: a placeholder
+    assert table.deadline() == limit  # one clock for all: a choice does not restart it
+    table.act(0, "nodouble", now + 2.0)
+    table.tick(limit)  # seat 2 let the time run out: he has not doubled, and no 托管
+    state = table.game_state
+    assert state.doubled == [False, True, False] and state.phase.value != "double"
+    assert not state.trustee[2]
+    revealed = [e for e in events_of(frames_of(table)[0]) if e["kind"] == "DoublesRevealed"]
+    assert revealed == [{"kind": "DoublesRevealed", "doubled": [False, True, False]}]
+
+
+def test_bots_and_trustee_seats_decline_doubling_after_the_delay() -> None:
+    table = make_table("doudizhu-huanle", humans=(0, 1))
+    now = _to_doubling(table, 0.0)
+    table.set_trustee(1, True, now)
+    assert table.deadline() == now + 1.0  # the bot and the 托管 seat: after the bot delay
+    table.tick(now + 1.0)
+    state = table.game_state
+    assert state.deciding == (0,)  # only the player is still to choose
+    assert table.deadline() == now + table.room.decision_seconds
+    table.act(0, "double", now + 2.0)
+    assert state.doubled[0] and not state.doubled[1] and state.phase.value != "double"
 
 
 # --- the end of a hand and the next -----------------------------------------------------

@@ -178,8 +178,13 @@ class Checker:
         assert frame["table"] == self.table.number
         self.check_cards(seat, frame)
         if frame["type"] == "turn":
-            assert ("legal" in frame) == (frame["seat"] == seat)
+            deciding = frame.get("deciding", [])  # choosing 加倍 at the same time
+            assert frame["seat"] is None or not deciding
+            assert ("legal" in frame) == (frame["seat"] == seat or seat in deciding)
             assert "options" not in frame or frame["seat"] != seat
+        event = frame.get("event") or {}
+        if event.get("kind") == "Doubled" and event.get("secret"):
+            assert event["seat"] == seat, f"seat {seat} saw another's secret 加倍: {frame}"
 
     def drain(self) -> None:
         for out in self.table.drain():

@@ -4,7 +4,8 @@ A player who drops in the middle of a hand and comes back with the number of the
 event he saw gets exactly the events he missed (placeholders included) and the turn; without
 a number he gets a snapshot; two devices both get his frames.  While he is away a Dou Dizhu
 table plays his turns in 托管 and a Zha Jin Hua table folds him once the grace period is
-over; 托管 can be asked for and cancelled; an escape ends a huanle hand with its penalty.
+over, and coming back does not end 托管 (the player cancels it); 托管 can be asked for and
+cancelled; an escape ends a huanle hand with its penalty.
 
 The tables of two humans and a bot hold still whenever it is a human's turn (the bots act
 at once), which is what makes every step here wait on frames, never on the clock.
@@ -52,6 +53,7 @@ ROOMS = {
     "grace": room_like("zhajinhua-yifa", "re-grace", grace_seconds=0.5, bot_wait=TOGETHER),
     "escape": room_like("doudizhu-huanle", "re-escape"),
     "ended": room_like("doudizhu-yifa", "re-ended", bot_wait=TOGETHER),
+    "back": room_like("doudizhu-yifa", "re-back", bot_wait=TOGETHER),
 }
 
 
@@ -311,6 +313,42 @@ async def _trustee_request(url: str) -> None:
         assert overs[0] == overs[1]
         acks = [f for f in ann.frames if f["type"] == "ack"]
         assert len(acks) >= 3  # 托管 on, 托管 off, and at least one move of her own
+
+
+def test_coming_back_keeps_trustee_until_the_player_cancels_it(hall: RunningHall) -> None:
+    """"玩家可以随时再次登陆游戏并取消托管" (seed 000): back at her table Ann is still in 托管
+    (everyone sees her connected and in 托管); she plays again once she cancels it."""
+    asyncio.run(_back_in_trustee(hall.url))
+
+
+def _shown(frame: Frame, seat: int, *, trustee: bool) -> bool:
+    """A turn frame that shows ``seat`` connected, in 托管 or not."""
+    if frame["type"] != "turn":
+        return False
+    player = frame["players"][seat]
+    return bool(player["connected"]) and player["trustee"] is trustee
+
+
+async def _back_in_trustee(url: str) -> None:
+    async with HallClient(url) as client, guests(client, 2) as (ann, bob):
+        await seat_together([ann, bob], _room("back"))
+        last = await _drop_after_first_event(ann)
+        await bob.until(lambda f: my_turn(f) and _away(f, ann.seat))
+        async with client.connect(ann.session.token, last=last) as conn:
+            back = Player(ann.session, conn)
+            await back.until(lambda f: _shown(f, ann.seat, trustee=True))
+            await bob.until(lambda f: _shown(f, ann.seat, trustee=True))
+            assert not any(_shown(f, ann.seat, trustee=False) for f in back.frames)
+            answer = await conn.request({"type": "trustee", "on": False})  # 取消托管
+            assert (await back.answer(answer))["type"] == "ack"
+            if not any(_shown(f, ann.seat, trustee=False) for f in back.frames):  # before the ack
+                await back.until(lambda f: _shown(f, ann.seat, trustee=False))
+            overs = await play_all([back, bob])
+        assert overs[0] == overs[1]
+        mine = [f["event"] for f in back.frames if _event(f) and "event" in f]
+        assert {"kind": "TrusteeChanged", "seat": ann.seat, "on": False} in [
+            {k: e.get(k) for k in ("kind", "seat", "on")} for e in mine
+        ]
 
 
 def test_zha_jin_hua_folds_a_player_absent_past_the_grace(hall: RunningHall) -> None:

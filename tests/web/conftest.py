@@ -25,7 +25,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     """A real hall (SQLite) on a loopback port: bots act at once, seated after 0.2 s."""
     url = f"sqlite:///{tmp_path_factory.mktemp('web') / 'hall.db'}"
     config = fast_config(url)
-    config = dataclasses.replace(config, rooms=(*config.rooms, *_rooms()))
+    # a table that plays on (zhengtu) waits 30 s before its next hand: a test's result panel
+    # stays until the test is over
+    config = dataclasses.replace(config, rooms=(*config.rooms, *_rooms()), hand_pause=30.0)
     with running_hall(config) as running:
         yield running
 

@@ -1,7 +1,8 @@
 """Three players in three browsers at one Dou Dizhu table (a room without bots): every play
 shows on the two other screens within 100 ms (measured in the browsers), 托管 is visible and
 cancellable, and a player who reloads mid-hand is rebuilt from the replayed frames (no
-snapshot) and plays on to the end."""
+snapshot), finds himself in 托管 with the banner and its 取消托管 button at once, cancels it
+and plays on to the end."""
 
 from __future__ import annotations
 
@@ -79,14 +80,19 @@ def _trustee_round_trip(page: Any, watcher: Any) -> None:
 
 
 def _reload(page: Any) -> None:
-    """Reload mid-hand: the table comes back from the saved state and the replayed frames."""
+    """Reload mid-hand: the table comes back from the saved state and the replayed frames.
+
+    Gone, the player was put in 托管; back, he stays in it until he cancels it: "玩家可以随时
+    再次登陆游戏并取消托管" (seed 000).  The banner and its button show at once."""
     cards = hand(page)
     page.reload()
     page.wait_for_selector("[data-testid=hand] [data-testid=card]")
     assert hand(page) == cards
     counts = page.evaluate("() => window.qipai.app.frameCounts")
     assert counts.get("snapshot", 0) == 0 and counts.get("event", 0) >= 1  # replayed, not resent
-    page.wait_for_selector("[data-testid=trustee-banner]", state="hidden")  # back: 托管 ends
+    page.wait_for_selector("[data-testid=trustee-banner]:visible", timeout=2_000)
+    page.click("[data-testid=trustee-banner] [data-testid=cancel-trustee]")  # 取消托管
+    page.wait_for_selector("[data-testid=trustee-banner]", state="hidden")
 
 
 def test_three_players_see_each_play_at_once(hall: Any, new_page: Any, tmp_path: Path) -> None:

@@ -38,7 +38,10 @@ class AutoPlayer:
             return self._decide(frame["table"], frame["n"], frame["legal"])
         if kind == "snapshot":
             view = frame.get("view") or {}
-            if view.get("current_player") == frame["seat"] and view.get("legal_actions"):
+            awaited = view.get("current_player") == frame["seat"] or frame["seat"] in view.get(
+                "deciding", ()
+            )  # its turn, or choosing 加倍 at the same time as the others
+            if awaited and view.get("legal_actions"):
                 return self._decide(frame["table"], frame["n"], view["legal_actions"])
         if kind == "error" and frame.get("code") == "in_trustee":
             self._answered = None

@@ -44,6 +44,7 @@ from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import HAND_CARDS, Deal, Escape, Trustee
 from qipai.games.doudizhu.events import Played
+from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.rules import Escape as EscapeModel
 from qipai.games.showhand import hands as sh_hands
 from qipai.games.zhajinhua import hands as zjh_hands
@@ -177,6 +178,18 @@ class Engine:
         del state
         return None
 
+    def is_dealing(self, state: Any) -> bool:
+        """Whether the hand has not started yet: its first deal is still being dealt and
+        nobody has had a decision (明牌 meanwhile is none).  ``False`` by default."""
+        del state
+        return False
+
+    def deciding(self, state: Any) -> tuple[int, ...]:
+        """The seats still to choose while several choose at the same time (Dou Dizhu
+        huanle and jj 加倍), each on the same time limit; ``()`` otherwise."""
+        del state
+        return ()
+
     def winners(self, state: Any) -> tuple[int, ...]:
         """The seats that won the finished hand (none after a Dou Dizhu escape)."""
         raise NotImplementedError
@@ -260,6 +273,15 @@ class DoudizhuEngine(Engine):
         dealt = state.cards_dealt
         target = next((t for t in deal_targets(state.rules) if t > dealt), HAND_CARDS)
         return Deal(target - dealt)
+
+    def is_dealing(self, state: Any) -> bool:
+        """The first deal of a paced deal (caishen, huanle, jj), before the bidding; a
+        redeal after all passed comes after the hand started."""
+        return bool(state.deal_number == 1 and state.phase is Phase.DEAL)
+
+    def deciding(self, state: Any) -> tuple[int, ...]:
+        """huanle, jj: the seats still to choose 加倍 (``State.deciding``)."""
+        return tuple(state.deciding)
 
     def winners(self, state: Any) -> tuple[int, ...]:
         """The landlord, or both farmers; nobody after an escape."""

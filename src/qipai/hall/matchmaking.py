@@ -23,8 +23,13 @@ priority (see ``docs/hall.md`` for the full statement):
    greedy pass in rank order makes, every table started by an overdue player; bots fill
    the empty seats.
 
-Seats are then shuffled with the generator passed in.  After a hand the table's players go
-back to the queue with :meth:`Lobby.finish` and are regrouped by the next ``match``.
+Seats are then shuffled with the generator passed in, except in a room that keeps its
+tables (:attr:`Seating.regroup` false, 征途): there seat 0 goes to the player who entered
+the table first, the best-ranked of its players (he waited longest), and the other seats
+are shuffled.  After a hand, :meth:`Lobby.plays_on` says whether the table plays its next
+hand with the same players (a room that keeps its tables, nobody leaving); otherwise the
+table's players go back to the queue with :meth:`Lobby.finish` and are regrouped by the
+next ``match``.
 
 >>> import random
 >>> lobby = Lobby(Seating(seats=3))
@@ -84,6 +89,10 @@ class Seating:
     """Whether bots may fill the empty seats of a player who waited too long."""
     bot_wait: float = DEFAULT_BOT_WAIT
     """Seconds a player waits before bots fill his table (when :attr:`bots` is true)."""
+    regroup: bool = True
+    """Whether every table ends after each hand and its players are regrouped (分组规则);
+    ``False``: a table plays hand after hand while all its players stay (征途), its seat 0
+    being the player who entered it first."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 6:
@@ -99,6 +108,7 @@ class Seating:
         seats: int | None = None,
         bots: bool = False,
         bot_wait: float = DEFAULT_BOT_WAIT,
+        regroup: bool = True,
     ) -> Seating:
         """The seating of a room of ``game``, checking the size against the game's range.
 
@@ -119,7 +129,7 @@ class Seating:
         if not fewest <= size <= most:
             message = f"{game} tables have {fewest} to {most} seats, not {size}"
             raise InvalidActionError("invalid_seats", message)
-        return cls(seats=size, bots=bots, bot_wait=bot_wait)
+        return cls(seats=size, bots=bots, bot_wait=bot_wait, regroup=regroup)
 
 
 @dataclass(frozen=True)
@@ -362,7 +372,21 @@ class Lobby:
         seated = {player for group in groups for player in group}
         leftovers = [player for player in ranked if player not in seated]
         groups += self._bot_groups(leftovers, conflicts, now)
+        if not self.seating.regroup:  # seat 0: the first to enter, the best-ranked
+            rank = {player: i for i, player in enumerate(ranked)}
+            groups = [tuple(sorted(group, key=rank.__getitem__)) for group in groups]
         return [self._seat(group, rng) for group in groups]
+
+    def plays_on(self, table: Table, *, leaving: Iterable[PlayerId] = ()) -> bool:
+        """Whether ``table``, whose hand is over, plays its next hand with the same seats:
+        the room keeps its tables (:attr:`Seating.regroup` false) and none of its players
+        is ``leaving``.  Otherwise end it with :meth:`finish`.  A table whose humans all
+        leave never plays on: bots alone keep no table.
+
+        :raises IllegalActionError: ``unknown_table``, ``not_at_table`` (as :meth:`finish`).
+        """
+        gone = self._check_finish(table, leaving)
+        return not self.seating.regroup and not gone
 
     def finish(self, table: Table, now: float, *, leaving: Iterable[PlayerId] = ()) -> None:
         """End ``table``: its players go back to the queue since ``now``, but ``leaving``.
@@ -371,6 +395,15 @@ class Lobby:
             formed and has not finished yet, ``not_at_table`` if ``leaving`` names a
             player not seated there.  Nothing changes then.
         """
+        gone = self._check_finish(table, leaving)
+        del self._playing[table.number]
+        for player in table.humans:
+            del self._seated[player]
+            if player not in gone:
+                self._queue[player] = now
+
+    def _check_finish(self, table: Table, leaving: Iterable[PlayerId]) -> set[PlayerId]:
+        """The players ``leaving`` ``table``, which must be playing here and seat them."""
         if self._playing.get(table.number) != table:
             raise IllegalActionError("unknown_table", f"table {table.number} is not playing")
         gone = set(leaving)
@@ -378,11 +411,7 @@ class Lobby:
         if strangers:
             names = ", ".join(sorted(strangers))
             raise IllegalActionError("not_at_table", f"not at table {table.number}: {names}")
-        del self._playing[table.number]
-        for player in table.humans:
-            del self._seated[player]
-            if player not in gone:
-                self._queue[player] = now
+        return gone
 
     def _ranked(self, rng: random.Random) -> list[PlayerId]:
         """The waiting players in fairness order: earliest ``since`` first, ties at random."""
@@ -421,9 +450,13 @@ class Lobby:
         return [tuple(group) for group in groups]
 
     def _seat(self, group: Sequence[PlayerId], rng: random.Random) -> Table:
-        """Form a table of ``group`` (bots in the empty seats), seats shuffled."""
+        """Form a table of ``group`` (bots in the empty seats), seats shuffled; in a room
+        that keeps its tables seat 0 stays ``group[0]``'s (the best-ranked player)."""
         seats: list[PlayerId | None] = [*group, *[None] * (self.seating.seats - len(group))]
-        rng.shuffle(seats)
+        first = 0 if self.seating.regroup else 1
+        rest = seats[first:]
+        rng.shuffle(rest)
+        seats[first:] = rest
         self._tables_formed += 1
         table = Table(number=self._tables_formed, seats=tuple(seats))
         self._playing[table.number] = table

@@ -59,6 +59,15 @@ DEFAULT_DECISION_SECONDS = 20.0
 DEFAULT_GRACE_SECONDS = 30.0
 """Seconds an absent player is waited for before Zha Jin Hua and Showhand fold him."""
 
+KEEPS_TABLES = frozenset({("doudizhu", "zhengtu")})
+"""The presets whose rooms keep their tables from hand to hand by default (``regroup =
+false``): 征途's first bidder is "the player who entered the table first, then in turn"
+(seed 003).  Every other preset regroups after each hand (分组规则, seed 000; the pages of
+caishen, huanle and jj say nothing of it)."""
+ESCAPE_BEFORE_START = frozenset({("doudizhu", "huanle")})
+"""The presets whose rooms count leaving a matched table before the hand starts as an
+escape by default (``escape_before_start = true``): 欢乐斗地主 (seed 002)."""
+
 NEUTRAL: Mapping[str, object] = {
     "coefficient": 1,
     "base": 1,
@@ -68,6 +77,7 @@ NEUTRAL: Mapping[str, object] = {
     "rake_percent": 0,
     "fee": 0,
     "doubling_threshold": None,
+    "escape_before_start": False,
 }
 """The value of each game-specific field in a room whose game and preset lack it."""
 
@@ -80,7 +90,7 @@ def applicable(game: str, rules: str) -> frozenset[str]:
     """The game-specific fields (keys of :data:`NEUTRAL`) a room of ``game``/``rules`` has.
 
     >>> sorted(applicable("doudizhu", "huanle"))
-    ['coefficient', 'doubling_threshold', 'fee']
+    ['coefficient', 'doubling_threshold', 'escape_before_start', 'fee']
     >>> sorted(applicable("showhand", "yifa"))
     ['ante', 'base', 'cap', 'rake_percent']
     """
@@ -89,7 +99,7 @@ def applicable(game: str, rules: str) -> frozenset[str]:
     if game == "showhand":
         return frozenset({"base", "ante", "cap", "rake_percent"})
     extra = {"yifa": {"rake_percent"}, "huanle": {"fee", "doubling_threshold"}}
-    return frozenset({"coefficient", *extra.get(rules, ())})
+    return frozenset({"coefficient", "escape_before_start", *extra.get(rules, ())})
 
 
 def _bad(room: str, field: str, problem: str) -> InvalidActionError:
@@ -144,6 +154,14 @@ class Room:
     """Whether bots may fill the empty seats of a player who waited :attr:`bot_wait`."""
     bot_wait: float
     """Seconds a player waits before bots fill his table."""
+    regroup: bool
+    """Whether each table ends after every hand and its players are regrouped with everyone
+    waiting (分组规则, seed 000); ``False`` keeps a table playing hand after hand while all
+    its players stay (征途, seed 003: the first bidder turns round the table)."""
+    escape_before_start: bool
+    """Dou Dizhu: a player who leaves a matched table before its hand starts (while the
+    first deal is dealt, before any bid) escapes, with the preset's escape penalty
+    (欢乐斗地主, seed 002); ``False``: he leaves once the hand is over."""
 
     def __post_init__(self) -> None:
         if self.game not in PRESETS:
@@ -181,7 +199,11 @@ class Room:
         """The room's table size and bot policy, for :class:`~qipai.hall.matchmaking.Lobby`."""
         try:
             return Seating.for_game(
-                self.game, seats=self.seats, bots=self.bots, bot_wait=self.bot_wait
+                self.game,
+                seats=self.seats,
+                bots=self.bots,
+                bot_wait=self.bot_wait,
+                regroup=self.regroup,
             )
         except InvalidActionError as error:
             field = "bot_wait" if error.code == "invalid_bot_wait" else "seats"
@@ -255,9 +277,11 @@ def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]
         bots=True,
         bot_wait=DEFAULT_BOT_WAIT,
     )
+    values.update(regroup=(game, rules) not in KEEPS_TABLES)
     if game == "doudizhu":
         values.update(doubling_threshold=preset.doubling_threshold)
         values.update(rake_percent=YIFA_RAKE_PERCENT if rules == "yifa" else 0)
+        values.update(escape_before_start=(game, rules) in ESCAPE_BEFORE_START)
     elif game == "zhajinhua":
         values.update(ante=preset.ante * base, top_bet=preset.top_bet * base)
         values.update(cap=preset.cap * base, rake_percent=preset.rake_percent)
@@ -287,6 +311,8 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     **dict.fromkeys(REQUIRED, (str,)),
     **dict.fromkeys(_SECONDS, (int, float)),
     "bots": (bool,),
+    "regroup": (bool,),
+    "escape_before_start": (bool,),
 }
 """The TOML types each key accepts (an ``int`` key refuses booleans)."""
 

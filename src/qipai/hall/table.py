@@ -245,16 +245,37 @@ class Table:
         return self.seats[seat].is_bot or self._seat[seat].trustee
 
     def _turn_deadline(self) -> float | None:
+        due = self._turn_due()
+        return None if due is None else due[0]
+
+    def _shown_deadline(self) -> float | None:
+        """The deadline the players are shown: the turn's, or the time limit that the
+        seats choosing at the same time share (not a bot's earlier move among them)."""
+        if self.in_hand and self._engine.deciding(self._state):
+            return self._since + self.room.decision_seconds
+        return self._turn_deadline()
+
+    def _turn_due(self) -> tuple[float, int | None] | None:
+        """When the hand's next move is due and whose it is (``None``: the dealer's):
+        the seat to act, or the first due of the seats choosing at the same time."""
         if not self.in_hand:
             return None
+        deciding = self._engine.deciding(self._state)
+        if deciding:
+            return min((self._decision_due(seat), seat) for seat in deciding)
         actor = self._state.current_player
         if actor is None:
             step = self._engine.deal_step(self._state)
-            return None if step is None else self._since + self.deal_step
-        if self._automatic(actor):
+            return None if step is None else (self._since + self.deal_step, None)
+        return self._decision_due(actor), actor
+
+    def _decision_due(self, seat: int) -> float:
+        """When ``seat``'s decision is due: a bot's or 托管 seat's move, else the end of
+        the decision time (Zha Jin Hua, Showhand: not before an absent player's grace)."""
+        if self._automatic(seat):
             return self._since + self.bot_delay
         limit = self._since + self.room.decision_seconds
-        away = self._seat[actor].away_since
+        away = self._seat[seat].away_since
         if self._engine.folds_absent and away is not None:
             limit = max(limit, away + self.room.grace_seconds)
         return limit
@@ -318,17 +339,20 @@ class Table:
 
     def _turn_frame(self, seat: int, players: list[Frame] | None = None) -> Frame:
         state = self._state
-        actor = state.current_player
+        deciding = self._engine.deciding(state)
+        actor = None if deciding else state.current_player
         frame: Frame = {
             "type": "turn",
             "table": self.number,
             "n": self._n,
             "seat": actor,
-            "deadline": self._turn_deadline(),
+            "deadline": self._shown_deadline(),
             "players": self._players() if players is None else players,
         }
+        if deciding:
+            frame["deciding"] = list(deciding)
         actions = [action_text(a) for a in self._engine.actions(state, seat)]
-        if seat == actor:
+        if seat == actor or seat in deciding:
             frame["legal"] = actions
         elif actions:
             frame["options"] = actions
@@ -369,7 +393,7 @@ class Table:
             "commitment": self.commitment,
             "players": self._players(),
             "view": None if state is None else view_json(self.room.game, state.view(seat)),
-            "deadline": self._turn_deadline(),
+            "deadline": self._shown_deadline(),
         }
 
     def ending(self, seat: int) -> list[Frame]:
@@ -433,8 +457,11 @@ class Table:
         when the player to act acted or the turn moved."""
         state = self._state
         before = state.current_player
+        was_deciding = bool(self._engine.deciding(state))
         state.apply(action, seat)
-        if seat is None or seat == before or state.current_player != before:
+        if was_deciding and self._engine.deciding(state):
+            pass  # the seats choosing at the same time share one time limit
+        elif seat is None or seat == before or state.current_player != before:
             self._since = now
         if self._engine.is_stalled(state):
             self._voided = True
@@ -451,7 +478,7 @@ class Table:
         self._seat[seat].trustee = False
         if self.in_hand:
             self._engine.leave_trustee(self._state, seat)
-            if self._state.current_player == seat:
+            if self._state.current_player == seat and not self._engine.deciding(self._state):
                 self._since = now  # a fresh decision time
 
     def start_hand(self, hand_id: str, seed: int, now: float) -> None:
@@ -585,7 +612,8 @@ class Table:
         self._flush()
 
     def reconnect(self, seat: int, now: float) -> None:
-        """``seat``'s player is back: 托管 ends (unless he escaped).  Send him
+        """``seat``'s player is back.  托管 does not end by itself: he cancels it with
+        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管", seed 000).  Send him
         :meth:`frames_since` or :meth:`snapshot`.
 
         :raises InvalidActionError: ``bad_seat``.
@@ -595,8 +623,6 @@ class Table:
         if status.connected:
             return
         status.connected, status.away_since = True, None
-        if status.trustee and not status.escaped:
-            self._leave_trustee(seat, now)
         self._flush()
 
     # --- the clock --------------------------------------------------------------------
@@ -606,9 +632,9 @@ class Table:
         due: list[tuple[float, int, int | None]] = [
             (t, 0, seat) for seat, t in self._grace_ends().items()
         ]
-        turn = self._turn_deadline()
+        turn = self._turn_due()
         if turn is not None:
-            due.append((turn, 1, self._state.current_player))
+            due.append((turn[0], 1, turn[1]))
         return min(due, key=lambda d: (d[0], d[1]), default=None)
 
     def _fire(self, when: float, kind: int, seat: int | None) -> None:
@@ -621,6 +647,11 @@ class Table:
             return
         if self.seats[seat].is_bot:
             self._apply(self._engine.bot_action(state, seat), seat, when)
+            return
+        if seat in self._engine.deciding(state):
+            # 托管 declines; a player who let the shared time run out has not doubled
+            # (and stays out of 托管: the choice had a default, it was not his turn to play)
+            self._apply(self._engine.trustee_action(state, seat), seat, when)
             return
         if not self._seat[seat].trustee:  # the decision time ran out
             self._enter_trustee(seat, when)
@@ -697,3 +728,9 @@ class Table:
             "seed": str(outcome.seed),
             "record": record,
         }
+
+    @property
+    def is_dealing(self) -> bool:
+        """Whether the hand in progress has not started yet (:meth:`.Engine.is_dealing`:
+        its first deal is still being dealt, nobody has had a decision)."""
+        return self.in_hand and self._engine.is_dealing(self._state)

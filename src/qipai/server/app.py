@@ -40,7 +40,7 @@ from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
 from .bus import LocalBus
 from .connection import Connection
-from .hall import Database, HallService
+from .hall import HAND_PAUSE, Database, HallService
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,9 @@ class ServerConfig:
     """Seconds a bot takes to act (0 in tests and load runs)."""
     deal_step: float = DEAL_STEP_SECONDS
     """Seconds between the steps of a paced Dou Dizhu deal (明牌 windows)."""
+    hand_pause: float = HAND_PAUSE
+    """Seconds between two hands of a table that plays on (a room with ``regroup =
+    false``)."""
     passwords: Passwords = field(default_factory=Passwords)
     """Password hashing and session lifetime."""
 
@@ -86,7 +89,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store = Store.open(config.db_url)
         db = Database(store)
         hall = HallService(
-            db, config.rooms, LocalBus(), bot_delay=config.bot_delay, deal_step=config.deal_step
+            db,
+            config.rooms,
+            LocalBus(),
+            bot_delay=config.bot_delay,
+            deal_step=config.deal_step,
+            hand_pause=config.hand_pause,
         )
         await hall.start()
         services["live"] = _Services(db, hall, Accounts(db, config.passwords))

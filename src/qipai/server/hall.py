@@ -8,7 +8,9 @@ before it is dealt (with the commitment of its seed) and settled in one transact
 ends (hands that end together share that transaction: :mod:`.batching`); a hand still
 marked in play when the process starts is voided (本局游戏将自动取消，输赢结果无效).
 After every hand the table's players wait again and are regrouped with everyone else
-waiting (分组规则), except those leaving.
+waiting (分组规则), except those leaving; in a room that keeps its tables (``regroup =
+false``, 征途) the same table deals its next hand instead, after :data:`HAND_PAUSE`, as
+long as none of its players leaves, is out of coins or is disconnected.
 """
 
 from __future__ import annotations
@@ -37,11 +39,14 @@ from qipai.store import HandSettlement, HandStart, Store
 
 from .batching import Batcher
 from .bus import Bus, Frame
-from .tables import Act, Command, Escape, Presence, SetTrustee, TableRunner
+from .tables import Act, Command, Escape, LeaveEarly, Presence, SetTrustee, TableRunner
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+HAND_PAUSE = 3.0
+"""Seconds between two hands of a table that plays on (a room with ``regroup = false``):
+its players read the result, and may leave."""
 MATCH_INTERVAL = 0.1
 """Seconds between two matchmaking passes."""
 HOUSEKEEPING_PASSES = 36_000
@@ -111,12 +116,15 @@ class HallService:
         *,
         bot_delay: float = 1.0,
         deal_step: float = DEAL_STEP_SECONDS,
+        hand_pause: float = HAND_PAUSE,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
         self.bus = bus
         self.bot_delay = bot_delay
         self.deal_step = deal_step
+        self.hand_pause = hand_pause
+        """Seconds between two hands of a table that plays on."""
         self.clock = clock
         self.rooms = {room.id: _Room(room, matchmaking.Lobby(room.seating)) for room in rooms}
         self.players: dict[int, Player] = {}
@@ -199,20 +207,30 @@ class HallService:
         self.bus.publish(player.user, {"type": "queued", "room": room_id})
 
     def leave(self, player: Player) -> None:
-        """Stop waiting now, or leave once the hand in play is over.
+        """Stop waiting now, or leave once the hand in play is over; in a room with
+        ``escape_before_start`` (huanle) leaving a table whose hand has not started yet
+        is an escape (:class:`~qipai.server.tables.LeaveEarly`).
 
         :raises IllegalActionError: ``not_in_room``.
         """
         if player.room is None:
             raise IllegalActionError("not_in_room", "not in a room")
-        lobby = self.rooms[player.room].lobby
-        if player.runner is not None or not lobby.is_queued(_pid(player.user)):
+        entry = self.rooms[player.room]
+        if player.runner is not None or not entry.lobby.is_queued(_pid(player.user)):
             # at a table, or being seated at one right now: out after its hand
             player.leaving = True
             self.bus.publish(player.user, {"type": "leaving", "room": player.room})
+            if player.runner is not None:
+                self._leave_early(player.runner, player.user, entry.room)
             return
-        lobby.leave(_pid(player.user))
+        entry.lobby.leave(_pid(player.user))
         self._left(player)
+
+    @staticmethod
+    def _leave_early(runner: TableRunner, user: int, room: Room) -> None:
+        """huanle: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑" (seed 002)."""
+        if room.escape_before_start:
+            runner.post(LeaveEarly(runner.seat_of(user)))
 
     def _left(self, player: Player) -> None:
         room, player.room, player.leaving = player.room, None, False
@@ -328,7 +346,14 @@ class HallService:
             rng=random.Random(secrets.randbits(64)),
         )
         runner = TableRunner(
-            table, users, self.bus, clock=self.clock, start=self._start_hand, finish=self._end_hand
+            table,
+            users,
+            self.bus,
+            clock=self.clock,
+            start=self._start_hand,
+            finish=self._end_hand,
+            again=self._plays_on,
+            pause=self.hand_pause,
         )
         for user in users:
             if user is not None:
@@ -336,8 +361,12 @@ class HallService:
         self.runners[runner] = _Seated(entry, seating)
         runner.launch().add_done_callback(partial(self._runner_done, runner))
         for seat, user in enumerate(users):
-            if user is not None and not self.bus.is_connected(user):
+            if user is None:
+                continue
+            if not self.bus.is_connected(user):
                 runner.post(Presence(seat, False))  # left while his table was being set
+            if self.players[user].leaving:
+                self._leave_early(runner, user, entry.room)
 
     def _balances(self, room: Room, users: tuple[int | None, ...]) -> list[int]:
         bot = max(room.min_coins * BOT_BALANCE_FACTOR, 100_000)
@@ -352,7 +381,7 @@ class HallService:
         table = runner.table
         entry = self.runners[runner].entry
         for seat, user in enumerate(runner.users):
-            if user is not None:
+            if user is not None and table.hands_started == 0:  # seated: the table, no hand
                 self.bus.publish(user, table.snapshot(seat))
         await self._starts.submit(
             HandStart(
@@ -377,23 +406,35 @@ class HallService:
         await self._settles.submit(settlement_of(outcome))
         self.hands_settled += 1
 
-    def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
-        seated = self.runners.pop(runner)
-        entry, seating = seated.entry, seated.seating
-        if task.cancelled() or task.exception() is not None:
-            self._failed(runner, task)
+    def _leavers(self, runner: TableRunner, room: Room) -> list[Player]:
+        """The players of ``runner``'s table who go once its hand is over: leaving,
+        disconnected, or below the room's minimum."""
         seats = runner.table.seats
-        players = [self.players[user] for user in runner.users if user is not None]
-        leaving = [
+        return [
             self.players[user]
             for seat, user in enumerate(runner.users)
             if user is not None
             and (
                 self.players[user].leaving
                 or not self.bus.is_connected(user)
-                or seats[seat].balance < entry.room.min_coins
+                or seats[seat].balance < room.min_coins
             )
         ]
+
+    def _plays_on(self, runner: TableRunner) -> bool:
+        """Whether ``runner``'s table, its hand over, deals the next one to the same
+        players (:meth:`~qipai.hall.matchmaking.Lobby.plays_on`)."""
+        seated = self.runners[runner]
+        leaving = self._leavers(runner, seated.entry.room)
+        return seated.entry.lobby.plays_on(seated.seating, leaving=[_pid(p.user) for p in leaving])
+
+    def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
+        seated = self.runners.pop(runner)
+        entry, seating = seated.entry, seated.seating
+        if task.cancelled() or task.exception() is not None:
+            self._failed(runner, task)
+        players = [self.players[user] for user in runner.users if user is not None]
+        leaving = self._leavers(runner, entry.room)
         entry.lobby.finish(seating, self.clock(), leaving=[_pid(p.user) for p in leaving])
         for player in players:
             player.runner = None

@@ -1,11 +1,14 @@
 """One asyncio task per table: the table's commands in order, its timers, its frames out.
 
-The :class:`TableRunner` owns one pure :class:`~qipai.hall.table.Table` (one hand).  Every
-change to the table goes through its inbox, so a table's actions are applied strictly in
-order, one at a time, and nothing else touches it.  Between commands the runner sleeps
-until the table's next deadline (a decision's time limit, a bot's move, a grace period) and
-then calls ``tick``.  Frames the table produces go to the :class:`~qipai.server.bus.Bus`,
-never to a socket.
+The :class:`TableRunner` owns one pure :class:`~qipai.hall.table.Table`.  Every change to
+the table goes through its inbox, so a table's actions are applied strictly in order, one
+at a time, and nothing else touches it.  Between commands the runner sleeps until the
+table's next deadline (a decision's time limit, a bot's move, a grace period) and then
+calls ``tick``.  Frames the table produces go to the :class:`~qipai.server.bus.Bus`, never
+to a socket.  The runner plays one hand, then asks ``again`` whether the table plays on
+(a room that keeps its tables, nobody leaving); if so it waits ``pause`` seconds (the
+players read the result; commands still apply), asks again, and deals the next hand to
+the same table.
 """
 
 from __future__ import annotations
@@ -55,7 +58,15 @@ class Presence:
     connected: bool
 
 
-Command = Act | SetTrustee | Escape | Presence
+@dataclass(frozen=True)
+class LeaveEarly:
+    """A seat's player leaves the room: an escape if the hand has not started yet
+    (:attr:`~qipai.hall.table.Table.is_dealing`), nothing otherwise (he leaves after it)."""
+
+    seat: int
+
+
+Command = Act | SetTrustee | Escape | Presence | LeaveEarly
 """What a runner's inbox holds."""
 
 
@@ -76,7 +87,10 @@ class TableRunner:
     :param clock: the time, in the table's ``now`` scale (seconds since the epoch).
     :param start: called once in the task before the hand starts (records the hand in the
         database); the hand is dealt when it returns.
-    :param finish: called once in the task when the hand is over (settles it).
+    :param finish: called in the task when a hand is over (settles it).
+    :param again: called after each hand is settled, and again after ``pause``: whether
+        the table plays another hand (by default it plays one).
+    :param pause: seconds between two hands of a table that plays on.
     """
 
     def __init__(
@@ -88,6 +102,8 @@ class TableRunner:
         clock: Callable[[], float],
         start: Callable[[TableRunner], Coroutine[Any, Any, None]],
         finish: Callable[[TableRunner], Coroutine[Any, Any, None]],
+        again: Callable[[TableRunner], bool] = lambda runner: False,
+        pause: float = 0.0,
     ) -> None:
         self.table = table
         self.users = users
@@ -95,6 +111,8 @@ class TableRunner:
         self._clock = clock
         self._start = start
         self._finish = finish
+        self._again = again
+        self._pause = pause
         self._inbox: asyncio.Queue[_Pending] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
 
@@ -120,6 +138,14 @@ class TableRunner:
         self._inbox.put_nowait(pending)
 
     async def _run(self) -> None:
+        while True:
+            await self._play_hand()
+            if not await self._plays_on():
+                break
+        self._answer_late_commands()
+
+    async def _play_hand(self) -> None:
+        """Start a hand, apply commands and timers until it is over, settle it."""
         await self._start(self)
         self.flush()
         while True:
@@ -132,13 +158,28 @@ class TableRunner:
             self.flush()
         await self._finish(self)  # settled before anybody is told the result
         self.flush()
-        self._answer_late_commands()
+
+    async def _plays_on(self) -> bool:
+        """Whether the table plays another hand: asked once the hand is settled and, if
+        so, again after the pause (commands that came meanwhile applied)."""
+        if not self._again(self):
+            return False
+        resume = self._clock() + self._pause
+        while (left := resume - self._clock()) > 0:
+            pending = await self._wait(left)
+            if pending is not None:
+                self._apply(pending, self._clock())
+                self.flush()
+        return self._again(self)
 
     async def _next_command(self) -> _Pending | None:
         deadline = self.table.deadline()
         if not self._inbox.empty() or deadline is None:
             return await self._inbox.get()
-        delay = deadline - self._clock()
+        return await self._wait(deadline - self._clock())
+
+    async def _wait(self, delay: float) -> _Pending | None:
+        """The next command, or ``None`` when ``delay`` seconds pass first."""
         if delay <= 0:
             return None
         try:
@@ -161,6 +202,9 @@ class TableRunner:
                     self.table.reconnect(seat, now)
                 case Presence(seat, False):
                     self.table.disconnect(seat, now)
+                case LeaveEarly(seat):
+                    if self.table.is_dealing:
+                        self.table.escape(seat, now)
         except GameError as error:
             pending.done.set_exception(error)
         else:

@@ -2,9 +2,10 @@
 
 :class:`Auction` adds to :class:`.hand.Hand` every phase before the play — the deal in
 steps with out-of-turn 明牌 (``DEAL``), 叫分 or 叫地主 (``BID``), 抢地主 (``ROB``), 加倍
-(``DOUBLE``) and the landlord's after-bottom 明牌 (``SHOW_AFTER_BOTTOM``) — each as a
-``_check_*`` that raises without changing anything and a ``_do_*`` that applies.  Every
-choice is driven by a :class:`.Rules` field; :class:`.State` is the class to use.
+(``DOUBLE``, in turn or all at once) and the landlord's after-bottom 明牌
+(``SHOW_AFTER_BOTTOM``) — each as a ``_check_*`` that raises without changing anything
+and a ``_do_*`` that applies.  Every choice is driven by a :class:`.Rules` field;
+:class:`.State` is the class to use.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from qipai.games.doudizhu.events import (
     BottomShown,
     Called,
     Doubled,
+    DoublesRevealed,
     LandlordChosen,
     MarkerTurned,
     Redealt,
@@ -259,20 +261,39 @@ class Auction(Hand):
         concerned = range(SEATS) if seat == landlord else (seat, landlord)
         return all(self.balances[s] > self.rules.doubling_threshold for s in concerned)
 
+    @property
+    def deciding(self) -> tuple[int, ...]:
+        """The seats still to choose 加倍 or not while they choose at the same time
+        (``Rules.doubling_at_once``); ``()`` otherwise.  Any of them may act;
+        :attr:`current_player` is the first of them, for loops that act in turn."""
+        if self.phase is Phase.DOUBLE and self.rules.doubling_at_once:
+            return tuple(self._queue)
+        return ()
+
     def _check_double(self, action: Double | NoDouble, seat: int | None) -> int:
         if self.rules.doubling is FarmerDoubling.NONE:
             raise refuse("not_in_rules", f"{self.rules.name} has no 加倍")
         self._in_phase(action, Phase.DOUBLE)
         if seat is not None and seat not in self._queue:
             raise refuse("cannot_double", f"seat {seat} may not 加倍 now")
+        if self.deciding and seat is not None:
+            return seat  # any seat still choosing, in any order
         return self._turn(action, seat)
 
     def _do_double(self, action: Double | NoDouble, seat: int) -> None:
         self._decide(seat, action)
         self.doubled[seat] = isinstance(action, Double)
-        self.events.append(Doubled(seat, self.doubled[seat]))
-        if not self._next_in_queue():
-            self._after_doubling()
+        at_once = bool(self.deciding)
+        self.events.append(Doubled(seat, self.doubled[seat], secret=at_once))
+        if at_once:
+            self._queue.remove(seat)
+            if self._queue:
+                self.current_player = self._queue[0]
+                return
+            self.events.append(DoublesRevealed(tuple(self.doubled)))
+        elif self._next_in_queue():
+            return
+        self._after_doubling()
 
     def _after_doubling(self) -> None:
         landlord = self.landlord

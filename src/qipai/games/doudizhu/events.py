@@ -3,8 +3,9 @@
 :meth:`.State.apply` returns the events an action caused and appends them to
 ``state.events``.  An event is public unless it says otherwise: :meth:`Event.visible_to`
 is ``False`` for the seats that may not see it (the server sends them a numbered
-placeholder instead).  Only :class:`CardsDealt` is private: a seat sees its own cards,
-and everyone sees the cards of a seat that showed (明牌) before they were dealt.
+placeholder instead).  :class:`CardsDealt` is private (a seat sees its own cards, and
+everyone sees the cards of a seat that showed 明牌 before they were dealt), and so is a
+:class:`Doubled` made at the same time as the others' until :class:`DoublesRevealed`.
 
 >>> from qipai.cards import parse_cards
 >>> dealt = CardsDealt(seat=1, cards=tuple(parse_cards("3s 4h")), cards_dealt=2, public=False)
@@ -165,12 +166,27 @@ class BottomRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Doubled(Event):
-    """加倍 or 不加倍."""
+    """加倍 or 不加倍; a choice made at the same time as the others' (huanle, jj) is the
+    chooser's secret until :class:`DoublesRevealed`."""
 
     seat: int
     """Who decided."""
     double: bool
     """``True`` for 加倍."""
+    secret: bool = False
+    """Chosen at the same time as the others: only ``seat`` sees it now."""
+
+    def visible_to(self, seat: int) -> bool:
+        """Everyone, or only the chooser while the choices are secret."""
+        return not self.secret or seat == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class DoublesRevealed(Event):
+    """Every seat has chosen 加倍 or not (or let the time run out): the choices, together."""
+
+    doubled: tuple[bool, ...]
+    """Each seat's choice (``False`` also for a seat that was not asked)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,6 +190,10 @@ class Rules:
     """How several showings combine."""
     doubling: FarmerDoubling = FarmerDoubling.NONE
     """Who may 加倍 after the landlord is known."""
+    doubling_at_once: bool = False
+    """huanle, jj: every seat asked to 加倍 chooses at the same time, within one time
+    limit, seeing nobody's choice until all are revealed together ("每个人都做完选择后，
+    游戏开始由地主出牌"); otherwise each decides in turn (yifa's 跟加倍 needs a first)."""
     doubling_threshold: int | None = None
     """huanle: coins each player concerned must hold *above* to double (a room setting;
     the preset's 0 means "some beans"); ``None``: no threshold (every other preset)."""
@@ -287,6 +291,7 @@ _HUANLE = Rules(
     show=ShowFactors(before_deal=5, during_deal=((8, 4), (17, 3)), after_bottom=2),
     show_combine=ShowCombine.LARGEST,
     doubling=FarmerDoubling.EVERYONE,
+    doubling_at_once=True,
     doubling_threshold=0,
     escape=Escape.HUANLE,
 )
@@ -313,6 +318,7 @@ _JJ = Rules(
     ),
     show_combine=ShowCombine.LARGEST,
     doubling=FarmerDoubling.EVERYONE,
+    doubling_at_once=True,
     bottom_bonus=True,
     trustee_liability=True,
 )

@@ -57,7 +57,11 @@ Readings where the spec is silent (each a default a rule-set field could change)
 - 加倍 order: farmers in play order from the landlord, then (huanle, jj) the landlord.  A
   seat that may not double (yifa's bidders, the huanle coin threshold) is not asked.  The
   threshold (``Rules.doubling_threshold``, huanle's 0) applies when ``balances`` are
-  given ("above" = strictly more).
+  given ("above" = strictly more).  With ``Rules.doubling_at_once`` (huanle, jj) the seats
+  asked choose at the same time: any of them may apply its choice (``deciding`` lists
+  those still to choose; ``current_player`` is the first of them), each :class:`.Doubled`
+  is seen by its chooser alone, and once all have chosen a public
+  :class:`.DoublesRevealed` shows every choice together.
 - All pass.  ``AllPass.REDEAL``: a new shuffle from the same generator (yifa draws a new
   marker card, random presets a new first bidder; zhengtu keeps the hand's first bidder).
   jj's 强制记分 (``AllPass.FORCED``): the first bidder becomes landlord at base 1.
@@ -246,7 +250,8 @@ class State(Auction):
             if self.current_player is None:
                 return [Deal(n) for n in range(1, HAND_CARDS - self.cards_dealt + 1)]
             seat = self.current_player
-        actions = self._turn_actions() if seat == self.current_player else []
+        deciding = seat == self.current_player or seat in self.deciding
+        actions = self._turn_actions() if deciding else []
         if (
             self.phase is not Phase.SHOW_AFTER_BOTTOM
             and seat not in self.show_order

@@ -10,11 +10,12 @@ hand is over too: revealing them is the hall's choice (the hand record).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qipai.cards import Card
-from qipai.games.doudizhu.actions import Action
+from qipai.games.doudizhu.actions import Action, Double, NoDouble
 from qipai.games.doudizhu.combos import Move
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.scoring import multiplier_breakdown
@@ -34,7 +35,11 @@ class View:
     phase: Phase
     """The current phase."""
     current_player: int | None
-    """The seat to act (``None`` while dealing or when over)."""
+    """The seat to act (``None`` while dealing, while seats choose 加倍 at the same time,
+    and when over)."""
+    deciding: tuple[int, ...]
+    """The seats still to choose 加倍 or not while they choose at the same time (huanle,
+    jj); ``()`` otherwise.  Their choices stay secret until all are made."""
     hand: tuple[Card, ...]
     """The seat's own cards, sorted."""
     card_counts: tuple[int, ...]
@@ -115,11 +120,14 @@ def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
     shown = set(state.show_order)
     revealed = state.landlord is not None
+    deciding = state.deciding
+    secret = _secret_doubles(state, seat) if deciding else set()
     return View(
         seat=seat,
         rules=state.rules.name,
         phase=state.phase,
-        current_player=state.current_player,
+        current_player=None if deciding else state.current_player,
+        deciding=deciding,
         hand=tuple(state.hands[seat]),
         card_counts=tuple(len(hand) for hand in state.hands),
         cards_dealt=state.cards_dealt,
@@ -130,14 +138,14 @@ def make_view(state: State, seat: int) -> View:
         shown_hands=tuple(tuple(h) if s in shown else None for s, h in enumerate(state.hands)),
         show_factors=tuple(state.shows),
         show_order=tuple(state.show_order),
-        auction=tuple(state.auction),
+        auction=tuple(entry for entry in state.auction if not _is_secret(entry, secret)),
         standing_bid=state.bid,
         candidate=state.candidate,
         landlord=state.landlord,
         base=state.base,
         robs=tuple(state.robs),
-        multipliers=_multipliers(state) if revealed else (),
-        doubled=tuple(state.doubled),
+        multipliers=_multipliers(state, secret) if revealed else (),
+        doubled=tuple(d and s not in secret for s, d in enumerate(state.doubled)),
         bottom=state.bottom if revealed or _bottom_on_table(state) else None,
         bottom_size=len(state.bottom),
         plays=tuple(state.plays),
@@ -157,6 +165,23 @@ def make_view(state: State, seat: int) -> View:
     )
 
 
-def _multipliers(state: State) -> tuple[tuple[int, int], ...]:
-    """Each farmer's pair multiplier so far (public facts only: no card in a hand)."""
-    return tuple((p.farmer, p.multiplier) for p in multiplier_breakdown(state.facts()))
+def _secret_doubles(state: State, seat: int) -> set[int]:
+    """The other seats whose 加倍 choice, made at the same time as ``seat``'s, is still
+    secret (every choice is revealed once the last one is made)."""
+    decided = {s for s, action in state.auction if isinstance(action, Double | NoDouble)}
+    return decided - {seat}
+
+
+def _is_secret(entry: tuple[int, Action], secret: set[int]) -> bool:
+    seat, action = entry
+    return seat in secret and isinstance(action, Double | NoDouble)
+
+
+def _multipliers(state: State, secret: set[int]) -> tuple[tuple[int, int], ...]:
+    """Each farmer's pair multiplier so far from public facts (no card in a hand, no
+    secret 加倍 of another seat)."""
+    facts = state.facts()
+    if secret:
+        doubled = tuple(d and s not in secret for s, d in enumerate(facts.doubled))
+        facts = dataclasses.replace(facts, doubled=doubled)
+    return tuple((p.farmer, p.multiplier) for p in multiplier_breakdown(facts))

@@ -110,6 +110,7 @@ export const STRINGS = {
   "ddz.base": ["底分", "base"],
   "ddz.multiplier": ["倍数", "multiplier"],
   "ddz.dealing": ["发牌中…", "Dealing…"],
+  "ddz.choosingDouble": ["等待其他玩家选择加倍…", "Waiting for the others to choose 加倍…"],
   "ddz.redeal": ["无人叫地主，重新发牌", "Nobody bid: the cards are dealt again"],
   "ddz.marker": ["{name} 翻到明牌", "{name} was dealt the marker card"],
   "ddz.spring": ["春天！", "Spring!"],

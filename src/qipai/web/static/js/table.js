@@ -51,6 +51,19 @@ export class Table {
     return this.state !== null;
   }
 
+  /** Whether the room keeps its tables (`regroup: false`): the next hand comes here. */
+  get playsOn() {
+    const room = this.state && this.state.roomInfo;
+    return Boolean(room) && room.regroup === false;
+  }
+
+  /** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at
+   * the same time (Dou Dizhu 加倍 in huanle and jj). */
+  awaits(seat) {
+    const s = this.state;
+    return s.turnSeat === seat || (s.deciding || []).includes(seat);
+  }
+
   /** A seat's display name. */
   name(seat) {
     const player = this.state.players[seat];
@@ -72,7 +85,8 @@ export class Table {
     let model = frame.view ? game.fromView(frame.view, frame.seat) : game.empty(players.length);
     if (sameHand && prev.model && frame.view) model = game.merge(prev.model, model);
     const view = frame.view;
-    const mine = view && view.current_player === frame.seat;
+    const deciding = (view && view.deciding) || [];
+    const mine = view && (view.current_player === frame.seat || deciding.includes(frame.seat));
     const actions = view ? view.legal_actions : [];
     this.game = game;
     this.state = {
@@ -88,6 +102,7 @@ export class Table {
       players,
       deadline: frame.deadline,
       turnSeat: view ? view.current_player : null,
+      deciding,
       legal: mine ? actions : [],
       options: mine ? [] : actions,
       model,
@@ -109,6 +124,7 @@ export class Table {
       legal: [],
       options: [],
       turnSeat: null,
+      deciding: [],
       n: Math.max(s.n, frame.n),
     });
     this.ui.lifted = new Set();
@@ -131,6 +147,7 @@ export class Table {
     if (frame.n < s.n || s.over) return;
     Object.assign(s, {
       turnSeat: frame.seat,
+      deciding: frame.deciding || [],
       deadline: frame.deadline,
       players: frame.players,
       legal: frame.legal || [],
@@ -158,7 +175,7 @@ export class Table {
       seed: frame.seed,
       commitment: s.commitment,
     };
-    Object.assign(s, { legal: [], options: [], turnSeat: null, deadline: null });
+    Object.assign(s, { legal: [], options: [], turnSeat: null, deciding: [], deadline: null });
     s.scores.push({ hand: frame.hand, net: frame.result[s.seat], points: frame.points[s.seat], voided: frame.voided });
     this.ui.lifted = new Set();
     this.justEnded = true;
@@ -167,7 +184,7 @@ export class Table {
   on_hand_voided(frame) {
     const s = this.state;
     s.over = { hand: frame.hand, voided: true, result: s.players.map(() => 0), points: s.players.map(() => 0), winners: [] };
-    Object.assign(s, { legal: [], options: [], turnSeat: null, deadline: null });
+    Object.assign(s, { legal: [], options: [], turnSeat: null, deciding: [], deadline: null });
     this.justEnded = true;
   }
 
@@ -193,7 +210,9 @@ export class Table {
     for (const note of this.notes.splice(0)) toast(note);
     if (this.justEnded) {
       this.justEnded = false;
-      this.app.send({ type: "leave" }); // out of the queue: the player chooses what next
+      // out of the queue: the player chooses what next; a table that plays on (征途) deals
+      // its next hand to the same players by itself
+      if (!this.playsOn) this.app.send({ type: "leave" });
       this.app.refreshMe();
       this.showResult();
     }
@@ -301,11 +320,12 @@ export class Table {
 
   again() {
     if (this.closeResult) this.closeResult();
-    this.app.join(this.state.room);
+    if (!this.playsOn) this.app.join(this.state.room);
   }
 
   toLobby() {
     if (this.closeResult) this.closeResult();
+    if (this.state.over && this.playsOn) this.app.send({ type: "leave" }); // the table breaks up
     if (this.state.over) this.app.table = null;
     this.app.go("lobby");
   }

@@ -110,7 +110,7 @@ export class TableView {
       options: JSON.stringify(s.options),
       decision: s.legal.length ? `${s.hand}:${s.n}:${s.legal.length}` : "",
       busy: T.pending !== null ? "1" : "0",
-      turn: s.turnSeat === s.seat ? "me" : String(s.turnSeat),
+      turn: T.awaits(s.seat) ? "me" : String(s.turnSeat),
       hand: s.hand || "",
       n: String(s.n),
     });
@@ -177,7 +177,7 @@ export class TableView {
     if (player.trustee) tags.push(h("span", { class: "tag trustee", "data-testid": "tag-trustee", text: t("table.inTrustee") }));
     if (!player.connected && !player.bot) tags.push(h("span", { class: "tag away", text: t("table.away") }));
     if (player.escaped) tags.push(h("span", { class: "tag away", text: t("table.escaped.tag") }));
-    const acting = s.turnSeat === seat && !s.over && !T.readOnly;
+    const acting = T.awaits(seat) && !s.over && !T.readOnly;
     return h(
       "div",
       { class: "who" },
@@ -201,7 +201,7 @@ export class TableView {
       seats.push(
         h(
           "div",
-          { class: `seat pos${pos} ${s.turnSeat === seat && !s.over ? "turn" : ""}`, "data-testid": "seat", "data-seat": seat },
+          { class: `seat pos${pos} ${T.awaits(seat) && !s.over ? "turn" : ""}`, "data-testid": "seat", "data-seat": seat },
           this.seatBox(seat, extra),
           h("div", { class: "side" }, extra.side),
         ),
@@ -231,7 +231,7 @@ export class TableView {
     box.classList.add("me-info");
     box.dataset.testid = "seat";
     box.dataset.seat = String(s.seat);
-    box.classList.toggle("turn", s.turnSeat === s.seat);
+    box.classList.toggle("turn", T.awaits(s.seat));
     fill(this.meEl, box);
   }
 
@@ -240,6 +240,7 @@ export class TableView {
     const s = this.T.state;
     if (s.over) return s.over.voided ? t("table.voided") : t("table.over");
     if (s.hand === null) return t("table.waitingHand");
+    if ((s.deciding || []).length) return s.deciding.includes(s.seat) ? t("table.yourTurn") : t("ddz.choosingDouble");
     if (s.turnSeat === null || s.turnSeat === undefined) return s.game === "doudizhu" ? t("ddz.dealing") : "";
     if (s.turnSeat === s.seat) return t("table.yourTurn");
     return t("table.waitingFor", { name: this.T.name(s.turnSeat) });

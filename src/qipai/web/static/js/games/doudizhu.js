@@ -11,6 +11,7 @@ import { isBomb, moveOf, physical, reading, tricks, PASS } from "../ddzplays.js"
 
 const RESYNC_AFTER = new Set([
   "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
+  "DoublesRevealed",
 ]);
 
 function seats(n, value) {
@@ -142,8 +143,16 @@ const HANDLERS = {
     m.said = m.said.map(() => null);
   },
   Doubled(m, e) {
+    // a choice made at the same time as the others' reaches only its chooser until
+    // DoublesRevealed
     m.doubled[e.seat] = e.double;
     m.said[e.seat] = e.double ? "double" : "nodouble";
+  },
+  DoublesRevealed(m, e) {
+    m.doubled = [...e.doubled];
+    e.doubled.forEach((doubled, seat) => {
+      if (doubled) m.said[seat] = "double";
+    });
   },
   ShowDeclined(m, e) {
     m.said[e.seat] = "noshow";
