@@ -9,15 +9,25 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from web_kit import CHROMIUM, HUMANS_ROOM, RunningHall, fast_config, running_hall
+from web_kit import (
+    CHROMIUM,
+    HUANLE_HUMANS_ROOM,
+    HUMANS_ROOM,
+    RunningHall,
+    fast_config,
+    running_hall,
+)
 
 from qipai.hall.rooms import default_rooms
 
 
 def _rooms() -> tuple[Any, ...]:
-    zhengtu = next(room for room in default_rooms() if room.id == "doudizhu-zhengtu")
-    humans = dataclasses.replace(zhengtu, id=HUMANS_ROOM, name="三人场", bots=False)
-    return (humans,)
+    rooms = {room.id: room for room in default_rooms()}
+    humans = dataclasses.replace(rooms["doudizhu-zhengtu"], id=HUMANS_ROOM, name="三人场", bots=False)
+    huanle = dataclasses.replace(
+        rooms["doudizhu-huanle"], id=HUANLE_HUMANS_ROOM, name="欢乐三人场", bots=False
+    )
+    return (humans, huanle)
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,8 @@ the client works: frames and renders take milliseconds)."""
 PASSWORD = "secret123"
 HUMANS_ROOM = "doudizhu-humans"
 """A zhengtu room without bots (added by conftest), for several browser players together."""
+HUANLE_HUMANS_ROOM = "doudizhu-huanle-humans"
+"""A huanle room without bots (added by conftest): three browser players rob and 加倍."""
 
 Page = Any
 

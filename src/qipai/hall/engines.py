@@ -113,7 +113,8 @@ class HandSetup:
     hand_number: int = 0
     """The hand's number at its table, 0 for the first (zhengtu's first-bidder rotation)."""
     previous: Any = None
-    """The table's previous hand, if any (Zha Jin Hua: its winner deals)."""
+    """The table's previous hand, if any: only at a table that plays on (Zha Jin Hua: its
+    winner deals; a new table draws its dealer from the seed)."""
 
 
 class Engine:
@@ -225,7 +226,8 @@ class DoudizhuEngine(Engine):
         self._trustee = ddz_bots.TrusteePolicy()
 
     def new_hand(self, room: Room, setup: HandSetup) -> doudizhu.State:
-        """A hand dealt from the seed; ``first_seat`` 0 (matchmaking shuffled the seats),
+        """A hand dealt from the seed; ``first_seat`` 0 (matchmaking shuffled the seats, or
+        in a room that keeps its tables gave seat 0 to the player who entered first),
         balances given only where the rules have a doubling threshold (huanle)."""
         rules = _rules_of(room, doudizhu.Rules)
         balances = setup.balances if rules.doubling_threshold is not None else None
@@ -303,7 +305,8 @@ class DoudizhuEngine(Engine):
 
 
 class ZhajinhuaEngine(Engine):
-    """Zha Jin Hua: simple bots; 托管 folds; the winner of a hand deals the next."""
+    """Zha Jin Hua: simple bots; 托管 folds; the dealer drawn from the seed at a new
+    table, the previous winner at a table that plays on."""
 
     game = "zhajinhua"
     folds_absent = True
