@@ -23,7 +23,8 @@ from qipai.hall.rooms import default_rooms
 
 def _rooms() -> tuple[Any, ...]:
     rooms = {room.id: room for room in default_rooms()}
-    humans = dataclasses.replace(rooms["doudizhu-zhengtu"], id=HUMANS_ROOM, name="三人场", bots=False)
+    zhengtu = rooms["doudizhu-zhengtu"]
+    humans = dataclasses.replace(zhengtu, id=HUMANS_ROOM, name="三人场", bots=False)
     huanle = dataclasses.replace(
         rooms["doudizhu-huanle"], id=HUANLE_HUMANS_ROOM, name="欢乐三人场", bots=False
     )
