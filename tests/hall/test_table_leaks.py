@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
+from json_kit import strings
 from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.hall.rooms import Room, default_rooms
@@ -38,18 +38,6 @@ CARD_TEXTS = frozenset(
     str(Card(r, s)) for r in "23456789TJQKA" for s in __import__("qipai.cards").cards.SUITS
 ) | {"BJ", "RJ", "W"}
 JUNK = ["", "  ", "dance", "play", "play 3x", "bid 9", "raise -1", "compare", "bet 0", "x" * 500]
-
-
-def strings(value: object) -> Iterator[str]:
-    """Every string inside a JSON value."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
 
 
 def cards_in(value: object) -> set[str]:

@@ -9,28 +9,15 @@ written by :func:`~qipai.hall.wire.view_json` (the table sends nothing else).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from zjh_kit import rig
 
+from json_kit import strings
 from qipai.games.zhajinhua import Call, Compare, Fold, Look
 from qipai.games.zhajinhua.state import State
 from qipai.hall.wire import Json, event_json, view_json
 
 HANDS = ["QsQhQd", "AsKs9h", "7c7d2h", "JcTc3d"]
 """Seat 1 (A-K high) asks seat 2 (a pair) to compare, with seats 3 and 0 looking on."""
-
-
-def strings(value: Json) -> Iterator[str]:
-    """Every string in a JSON value (a card is its notation, ``"As"``)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
 
 
 def cards_sent(state: State, seat: int) -> set[str]:
