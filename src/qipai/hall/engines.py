@@ -20,15 +20,16 @@ Showhand      ``SimplePolicy``            ``TrusteePolicy``      托管 (keep, t
 The Dou Dizhu deal: yifa and zhengtu deal the whole hand at once (the engine does);
 caishen, huanle and jj, whose 明牌 may be chosen before or during the deal, are dealt in
 paced steps (:meth:`Engine.deal_step`): a window for 明牌开始 before the first card, then
-one step to each card count where huanle's or jj's 明牌 factor changes (huanle 8 → ×4,
-16 → ×3; jj 5, 11, 16), then the 17th card, which starts the bidding.
+one step to each card count where huanle's or jj's 明牌 factor changes (8 cards: ×4 or
+×5 up to there, ×3 after; then 16), then the 17th card, which starts the bidding.  jj's
+cards arrive from each player's highest to his lowest.
 
 >>> from qipai.hall.rooms import default_rooms
 >>> rooms = {room.id: room for room in default_rooms()}
 >>> engine = engine_for("doudizhu")
 >>> state = engine.new_hand(rooms["doudizhu-jj"], HandSetup(seed=5, balances=(100, 100, 100)))
 >>> [str(engine.deal_step(state)), deal_targets(state.rules)]
-['deal 5', (5, 11, 16, 17)]
+['deal 8', (8, 16, 17)]
 """
 
 from __future__ import annotations

@@ -57,13 +57,6 @@ export class Table {
     return Boolean(room) && room.regroup === false;
   }
 
-  /** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at
-   * the same time (Dou Dizhu 加倍 in huanle and jj). */
-  awaits(seat) {
-    const s = this.state;
-    return s.turnSeat === seat || (s.deciding || []).includes(seat);
-  }
-
   /** A seat's display name. */
   name(seat) {
     const player = this.state.players[seat];

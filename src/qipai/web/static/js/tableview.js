@@ -19,6 +19,12 @@ function sortedHand(cards, mode) {
   return [...cards].sort((a, b) => count[ddzRank(b)] - count[ddzRank(a)] || byRank(a, b));
 }
 
+/** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at the
+ * same time (Dou Dizhu 加倍 in huanle and jj). */
+function awaits(s, seat) {
+  return s.turnSeat === seat || (s.deciding || []).includes(seat);
+}
+
 export class TableView {
   constructor(table) {
     this.T = table;
@@ -110,7 +116,7 @@ export class TableView {
       options: JSON.stringify(s.options),
       decision: s.legal.length ? `${s.hand}:${s.n}:${s.legal.length}` : "",
       busy: T.pending !== null ? "1" : "0",
-      turn: T.awaits(s.seat) ? "me" : String(s.turnSeat),
+      turn: awaits(s, s.seat) ? "me" : String(s.turnSeat),
       hand: s.hand || "",
       n: String(s.n),
     });
@@ -177,7 +183,7 @@ export class TableView {
     if (player.trustee) tags.push(h("span", { class: "tag trustee", "data-testid": "tag-trustee", text: t("table.inTrustee") }));
     if (!player.connected && !player.bot) tags.push(h("span", { class: "tag away", text: t("table.away") }));
     if (player.escaped) tags.push(h("span", { class: "tag away", text: t("table.escaped.tag") }));
-    const acting = T.awaits(seat) && !s.over && !T.readOnly;
+    const acting = awaits(s, seat) && !s.over && !T.readOnly;
     return h(
       "div",
       { class: "who" },
@@ -201,7 +207,7 @@ export class TableView {
       seats.push(
         h(
           "div",
-          { class: `seat pos${pos} ${T.awaits(seat) && !s.over ? "turn" : ""}`, "data-testid": "seat", "data-seat": seat },
+          { class: `seat pos${pos} ${awaits(s, seat) && !s.over ? "turn" : ""}`, "data-testid": "seat", "data-seat": seat },
           this.seatBox(seat, extra),
           h("div", { class: "side" }, extra.side),
         ),
@@ -231,7 +237,7 @@ export class TableView {
     box.classList.add("me-info");
     box.dataset.testid = "seat";
     box.dataset.seat = String(s.seat);
-    box.classList.toggle("turn", T.awaits(s.seat));
+    box.classList.toggle("turn", awaits(s, s.seat));
     fill(this.meEl, box);
   }
 
