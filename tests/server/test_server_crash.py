@@ -120,6 +120,10 @@ class Played:
     """The hand_over of his first hand."""
     held: str
     """The id of the hand he sat in when the hall was killed."""
+    table: int
+    """The number of the table of that hand."""
+    last: dict[str, int]
+    """The last event number his client had of each table."""
 
 
 async def _play_then_hold(url: str, kill: Callable[[], None]) -> list[Played]:
@@ -148,7 +152,9 @@ async def _one(player: Player, room: str) -> Played:
     seat = [f for f in player.frames if f["type"] == "snapshot"][-1]["seat"]
     start = await player.until(of_type("hand_start"))
     await player.until(my_turn)
-    return Played(player.conn.token, seat, over, start["hand"])
+    return Played(
+        player.conn.token, seat, over, start["hand"], start["table"], dict(player.conn.last)
+    )
 
 
 async def _check_after_restart(url: str, played: list[Played]) -> None:
@@ -164,6 +170,24 @@ async def _check_after_restart(url: str, played: list[Played]) -> None:
             assert me["hands"] == 1
             with pytest.raises(Exception, match="unknown_hand"):
                 await client.request("GET", f"/api/hands/{story.held}")
+            await _told_of_the_void(client, story)
+
+
+async def _told_of_the_void(client: HallClient, story: Played) -> None:
+    """Back with his last event numbers, a player is told that his hand was voided
+    (本局游戏将自动取消，输赢结果无效), once, not merely welcomed."""
+    assert str(story.table) in story.last
+    for times in (1, 0):
+        async with client.connect(story.token, last=story.last) as conn:
+            frames: list[Frame] = []  # after the welcome: what the hall kept for him
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(0.5):
+                    while True:
+                        frames.append(await conn.recv())
+        told = [f for f in frames if f.get("type") == "hand_voided"]
+        expected = {"type": "hand_voided", "hand": story.held, "table": story.table}
+        assert [dict(f, reason=None) for f in told] == [dict(expected, reason=None)] * times
+        assert all(f["reason"] == "restart" for f in told)
 
 
 # --- the process ---------------------------------------------------------------------------------

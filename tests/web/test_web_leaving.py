@@ -65,6 +65,24 @@ def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) ->
     page.wait_for_selector("[data-testid=lobby]")
 
 
+def test_a_hand_voided_by_a_restart_is_explained(hall: Any, new_page: Any) -> None:
+    """Back after the hall restarted, a player is told why his hand is gone: at his table
+    (the page kept it) the panel says the server restarted; for a table the page does not
+    know, a note says it."""
+    page = at_my_turn(new_page(), hall.url, "voided_restart", "doudizhu-yifa")
+    hand = table_data(page)["hand"]
+    frame = "{type: 'hand_voided', hand: h, table: window.qipai.app.table.number, reason: 'restart'}"
+    page.evaluate(f"(h) => window.qipai.onFrames([{frame}])", hand)
+    page.wait_for_selector("[data-testid=result] [data-testid=voided-reason]")
+    assert "服务器重新启动" in page.inner_text("[data-testid=result]")
+    page.click("[data-testid=result] [data-testid=action-lobby]")
+    page.wait_for_selector("[data-testid=lobby]")
+    unknown = "[{type: 'hand_voided', hand: 'gone', table: 987654, reason: 'restart'}]"
+    page.evaluate(f"() => window.qipai.onFrames({unknown})")
+    page.wait_for_selector("#toast :text('服务器重新启动')")
+    assert page.locator("[data-testid=lobby]").count() == 1  # no table opened for it
+
+
 def test_the_table_in_english(hall: Any, new_page: Any) -> None:
     page = at_my_turn(new_page(), hall.url, "english_table", "zhajinhua-yifa")
     page.click("[data-testid=lang]")

@@ -153,8 +153,20 @@ class HallService:
         voided = await self.db.run(self.db.store.void_interrupted, _utcnow())
         if voided:
             log.warning("voided %d hands interrupted by the last shutdown", len(voided))
+            await self._tell_voided(voided)
         self._matcher = asyncio.get_running_loop().create_task(self._match_forever())
         return voided
+
+    async def _tell_voided(self, hand_ids: list[str]) -> None:
+        """Keep, for each player of the hands voided at start, a ``hand_voided`` frame
+        (reason ``restart``) for when he comes back (:meth:`resume`): his hand was
+        cancelled, no coin moved (本局游戏将自动取消，输赢结果无效)."""
+        now = self.clock()
+        for seat in await self.db.run(self.db.store.voided_players, hand_ids):
+            frame = voided_frame(seat.hand_id, seat.table, "restart")
+            _, frames = self._missed.pop(seat.user_id, (now, []))
+            self._missed[seat.user_id] = (now, [*frames, frame])
+        self._forget_old_missed(now)
 
     async def stop(self) -> None:
         """Stop matchmaking and the tables, and void the hands they were playing (a hand
@@ -453,7 +465,13 @@ class HallService:
         now = self.clock()
         self._missed.pop(user, None)
         self._missed[user] = (now, table.ending(runner.seat_of(user)))
-        while len(self._missed) > MISSED_KEPT or self._oldest_missed() < now - MISSED_SECONDS:
+        self._forget_old_missed(now)
+
+    def _forget_old_missed(self, now: float) -> None:
+        """Keep at most :data:`MISSED_KEPT` endings, none older than :data:`MISSED_SECONDS`."""
+        while self._missed and (
+            len(self._missed) > MISSED_KEPT or self._oldest_missed() < now - MISSED_SECONDS
+        ):
             self._missed.popitem(last=False)
 
     def _oldest_missed(self) -> float:
@@ -468,7 +486,7 @@ class HallService:
             return
         for user in runner.users:
             if user is not None:
-                self.bus.publish(user, {"type": "hand_voided", "hand": hand_id})
+                self.bus.publish(user, voided_frame(hand_id, runner.table.number, "table_failed"))
         if not task.cancelled():
             asyncio.get_running_loop().create_task(
                 self.db.run(self.db.store.void_hand, hand_id, _utcnow())
@@ -490,6 +508,13 @@ def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Fram
 def warm_up() -> None:
     """Build the Dou Dizhu move tables now (0.2 s), not in the first player's turn."""
     legal_moves("3")
+
+
+def voided_frame(hand_id: str, table: int, reason: str) -> Frame:
+    """The frame telling a player that his hand was voided: cancelled, no coin moved (the
+    stakes are only taken at settlement), ``reason`` ``restart`` (the hall stopped during
+    the hand) or ``table_failed``."""
+    return {"type": "hand_voided", "hand": hand_id, "table": table, "reason": reason}
 
 
 def settlement_of(outcome: HandOutcome) -> HandSettlement:

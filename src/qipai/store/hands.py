@@ -41,6 +41,18 @@ from qipai.store.models import HandSettlement, HandStart, HistoryRow, check_awar
 from qipai.store.schema import UTCDateTime, accounts, hand_seats, hands, users
 
 
+@dataclass(frozen=True)
+class VoidedSeat:
+    """A player of a voided hand: whom to tell, and which hand and table it was."""
+
+    user_id: int
+    """The player."""
+    hand_id: str
+    """The voided hand."""
+    table: int
+    """The number its table had (in the process that dealt it)."""
+
+
 def settle_key(hand_id: str) -> str:
     """The unique key of a hand's settlement."""
     return f"settle:{hand_id}"
@@ -279,6 +291,20 @@ def void_playing(connection: Connection, now: datetime, only: str | None = None)
         .values(net=0, points=0, won=False)
     )
     return voided
+
+
+def voided_players(connection: Connection, hand_ids: Sequence[str]) -> list[VoidedSeat]:
+    """The players (bots left out) of the hands ``hand_ids``, with each hand's table
+    number: whom to tell that a hand of theirs was voided."""
+    if not hand_ids:
+        return []
+    rows = connection.execute(
+        select(hand_seats.c.user_id, hands.c.id, hands.c.table_number)
+        .join_from(hand_seats, hands, hands.c.id == hand_seats.c.hand_id)
+        .where(hands.c.id.in_(hand_ids), hand_seats.c.user_id.is_not(None))
+        .order_by(hands.c.id, hand_seats.c.seat)
+    )
+    return [VoidedSeat(row.user_id, row.id, row.table_number) for row in rows]
 
 
 def history(

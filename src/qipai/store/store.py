@@ -270,6 +270,12 @@ class Store:
         with self.write() as connection:
             return hands.void_playing(connection, now)
 
+    def voided_players(self, hand_ids: Sequence[str]) -> list[hands.VoidedSeat]:
+        """The players of the hands ``hand_ids`` (bots left out), with each hand's table
+        number: whom to tell that a hand was voided."""
+        with self.read() as connection:
+            return hands.voided_players(connection, hand_ids)
+
     def history(
         self, user_id: int, *, limit: int = 50, before: str | None = None
     ) -> list[HistoryRow]:

@@ -121,6 +121,8 @@ function onFrames(frames) {
         touched = table;
       } else if (frame.type === "error") {
         toast(app.errorText(frame.code));
+      } else if (frame.type === "hand_voided") {
+        toast(t(frame.reason === "restart" ? "table.voidedRestart" : "table.voided"));
       }
     }
   }
@@ -136,6 +138,7 @@ function tableFor(frame) {
   if (frame.type === "snapshot") return openTable(frame.table, null);
   const saved = storage.loadTable(frame.table);
   if (saved) return openTable(frame.table, saved);
+  if (frame.type === "hand_voided") return null; // a hand we never saw: a note says so
   app.send({ type: "resync" }); // frames of a table we know nothing of: ask for its view
   return null;
 }
