@@ -71,7 +71,8 @@ def test_a_hand_voided_by_a_restart_is_explained(hall: Any, new_page: Any) -> No
     know, a note says it."""
     page = at_my_turn(new_page(), hall.url, "voided_restart", "doudizhu-yifa")
     hand = table_data(page)["hand"]
-    frame = "{type: 'hand_voided', hand: h, table: window.qipai.app.table.number, reason: 'restart'}"
+    table = "window.qipai.app.table.number"
+    frame = f"{{type: 'hand_voided', hand: h, table: {table}, reason: 'restart'}}"
     page.evaluate(f"(h) => window.qipai.onFrames([{frame}])", hand)
     page.wait_for_selector("[data-testid=result] [data-testid=voided-reason]")
     assert "服务器重新启动" in page.inner_text("[data-testid=result]")
