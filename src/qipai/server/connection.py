@@ -8,7 +8,14 @@ else:
 - frames to the client wait in a bounded queue (:data:`SEND_QUEUE` frames); a client that
   does not read until it fills is cut off (close code 4008) and may come back and resync;
 - each connection may send :data:`RATE` messages a second on average, :data:`BURST` at
-  once (a token bucket); past that a message is refused with ``rate_limited``;
+  once (a token bucket, :class:`RateLimit`); past that one message is refused with
+  ``rate_limited`` and ``retry_after`` (:data:`WINDOW` seconds), and whatever else comes
+  in that window is dropped unread and unanswered; a client refused in
+  :data:`FLOOD_WINDOWS` windows in a row is cut off (close code 1008), his seat left as
+  after any disconnect;
+- every WebSocket message is read, whatever it holds: a binary one is refused
+  (``binary_not_supported``), text goes to :func:`.protocol.parse` (``bad_json``,
+  ``bad_message``, ``too_large``); no client input raises past this module;
 - the first message must be ``hello`` with a valid session token, within
   :data:`HELLO_SECONDS` (else close code 4001).
 """
@@ -17,8 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
+import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -41,6 +51,14 @@ RATE = 50.0
 few)."""
 BURST = 100.0
 """Messages a client may send at once."""
+WINDOW = 1.0
+"""Seconds a refused client is told to wait (``retry_after``): what he sends meanwhile is
+dropped unanswered."""
+FLOOD_WINDOWS = 5
+"""Windows in a row with a refusal after which the client is cut off (a refusal within a
+window of the previous window's end continues the row)."""
+CLOSE_FLOODING = 1008
+"""Close code: the client kept flooding (policy violation)."""
 HELLO_SECONDS = 10.0
 """Time a new connection has to sign in."""
 CLOSE_UNAUTHORISED = 4001
@@ -51,22 +69,73 @@ CLOSE_WAIT_SECONDS = 30.0
 """How long a cut-off client's close frame may wait behind his unread frames."""
 
 
-class RateLimit:
-    """A token bucket: ``allow()`` spends one token if there is one."""
+class Verdict(enum.Enum):
+    """What :class:`RateLimit` makes of one more message."""
 
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens, self._when = burst, time.monotonic()
+    PASS = "pass"
+    """Within the rate: handle it."""
+    REFUSE = "refuse"
+    """Over the rate: answer ``rate_limited`` with ``retry_after``, handle nothing."""
+    DROP = "drop"
+    """In the window after a refusal: drop it unread and unanswered."""
+    CUT_OFF = "cut_off"
+    """Over the rate, window after window: close the connection."""
+
+
+class RateLimit:
+    """A token bucket, and what to do with a client that overruns it.
+
+    Past the bucket a message is refused and a window of ``window`` seconds opens, in which
+    every message is dropped (the client was told to wait); a refusal within a window of
+    the last window's end makes a row, and the ``windows``-th refusal in a row cuts the
+    client off.  ``clock`` (seconds) is injectable for tests:
+
+    >>> now = [0.0]
+    >>> limit = RateLimit(rate=1, burst=2, window=1, windows=3, clock=lambda: now[0])
+    >>> [limit.check().value for _ in range(4)], limit.retry_after()
+    (['pass', 'pass', 'refuse', 'drop'], 1.0)
+    >>> now[0] = 1.5; [limit.check().value for _ in range(3)]
+    ['pass', 'refuse', 'drop']
+    >>> now[0] = 2.6; limit.check().value
+    'cut_off'
+    """
+
+    def __init__(
+        self,
+        rate: float = RATE,
+        burst: float = BURST,
+        *,
+        window: float = WINDOW,
+        windows: int = FLOOD_WINDOWS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self.window, self.windows = rate, burst, window, windows
+        self._clock = clock
+        self._tokens, self._when = burst, clock()
+        self._quiet_until = -math.inf
+        self._row = 0
+
+    def check(self) -> Verdict:
+        """What to do with one more message now (a passed one spends a token)."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._when) * self.rate)
+        self._when = now
+        if now < self._quiet_until:
+            return Verdict.DROP
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return Verdict.PASS
+        self._row = self._row + 1 if now < self._quiet_until + self.window else 1
+        self._quiet_until = now + self.window
+        return Verdict.CUT_OFF if self._row >= self.windows else Verdict.REFUSE
 
     def allow(self) -> bool:
         """Whether one more message may pass now."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._when) * self.rate)
-        self._when = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
+        return self.check() is Verdict.PASS
+
+    def retry_after(self) -> float:
+        """Seconds until the window of the last refusal ends (0: none open)."""
+        return round(max(0.0, self._quiet_until - self._clock()), 3)
 
 
 class Connection:
@@ -79,6 +148,7 @@ class Connection:
         self._out: asyncio.Queue[Frame] = asyncio.Queue(SEND_QUEUE)
         self._limit = RateLimit()
         self._too_slow = asyncio.Event()
+        self._flooding = False
         self._last: dict[str, int] = {}
 
     async def serve(self) -> None:
@@ -105,17 +175,47 @@ class Connection:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        if self._too_slow.is_set():
+        if self._too_slow.is_set() or self._flooding:
             # the close frame waits behind what the client has not read: it may never go
+            code, reason = (
+                (CLOSE_TOO_SLOW, "too slow to read") if self._too_slow.is_set()
+                else (CLOSE_FLOODING, "too many messages")
+            )  # fmt: skip
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(CLOSE_WAIT_SECONDS):
-                    await self.socket.close(CLOSE_TOO_SLOW)
+                    await self.socket.close(code, reason)
+
+    async def _receive(self) -> str | bytes:
+        """The next WebSocket message: its text, or its bytes for a binary one.
+
+        :raises WebSocketDisconnect: the client is gone.
+        """
+        message = await self.socket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+        text = message.get("text")
+        if isinstance(text, str):
+            return text
+        data = message.get("bytes")
+        return data if isinstance(data, bytes) else b""
+
+    @staticmethod
+    def _parse(raw: str | bytes) -> protocol.ClientMessage:
+        """:func:`.protocol.parse` for a text message; a binary one is refused.
+
+        :raises InvalidActionError: ``binary_not_supported``, or :func:`.protocol.parse`'s.
+        """
+        if isinstance(raw, bytes):
+            raise InvalidActionError(
+                "binary_not_supported", "binary messages are not read: send JSON text"
+            )
+        return protocol.parse(raw)
 
     async def _sign_in(self) -> Player | None:
         try:
             async with asyncio.timeout(HELLO_SECONDS):
-                raw = await self.socket.receive_text()
-            message = protocol.parse(raw)
+                raw = await self._receive()
+            message = self._parse(raw)
             if not isinstance(message, Hello):
                 raise InvalidActionError("hello_first", "the first message must be hello")
             user = await self._sessions.user_for_token(message.token)
@@ -161,18 +261,24 @@ class Connection:
 
     async def _read(self, player: Player) -> None:
         while True:
-            raw = await self.socket.receive_text()
-            allowed = self._limit.allow()  # every message counts, malformed ones too
+            raw = await self._receive()
+            verdict = self._limit.check()  # every message counts, malformed ones too
+            if verdict is Verdict.DROP:
+                continue  # he was told to wait: unread, unanswered
+            if verdict is Verdict.CUT_OFF:
+                self._flooding = True  # closed (1008) once the connection is torn down
+                return
             try:
-                message = protocol.parse(raw)
+                message = self._parse(raw)
             except GameError as error:
-                code, text = ("rate_limited", "too many messages") if not allowed else (
-                    error.code, error.message)  # fmt: skip
-                self._send(protocol.error(code, text))
+                if verdict is Verdict.REFUSE:
+                    self._send(protocol.rate_limited(self._limit.retry_after()))
+                else:
+                    self._send(protocol.error(error.code, error.message))
                 continue
-            if not allowed:
+            if verdict is Verdict.REFUSE:
                 message_id = getattr(message, "id", None)
-                self._send(protocol.error("rate_limited", "too many messages", message_id))
+                self._send(protocol.rate_limited(self._limit.retry_after(), message_id))
                 continue
             await self._handle(player, message)
 
@@ -202,7 +308,7 @@ class Connection:
             case Escape():
                 await hall.escape(player)
             case Resync():
-                return hall.resync(player)
+                return await hall.resync(player)
             case Ping(t):
                 return protocol.pong(t)
             case Hello():

@@ -294,14 +294,17 @@ class HallService:
         runner.post(Presence(runner.seat_of(player.user), True))
         return frames
 
-    def resync(self, player: Player) -> Frame:
-        """A full snapshot of the player's table.
+    async def resync(self, player: Player) -> Frame:
+        """A full snapshot of the player's table, taken once every frame the table
+        produced is published (never ahead of the events it reflects: its ``n`` is the
+        last event the player has been sent).
 
         :raises IllegalActionError: ``not_seated``.
         """
         runner = player.runner
         if runner is None:
             raise IllegalActionError("not_seated", "not at a table")
+        await runner.published()  # (the table, finished, may have let him go meanwhile)
         return runner.table.snapshot(runner.seat_of(player.user))
 
     def disconnected(self, player: Player) -> None:

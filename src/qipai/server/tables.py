@@ -114,6 +114,8 @@ class TableRunner:
         self._again = again
         self._pause = pause
         self._inbox: asyncio.Queue[_Pending] = asyncio.Queue()
+        self._published = asyncio.Event()
+        self._published.set()
         self.task: asyncio.Task[None] | None = None
 
     def seat_of(self, user: int) -> int:
@@ -156,8 +158,12 @@ class TableRunner:
             if self.table.is_over:
                 break
             self.flush()
-        await self._finish(self)  # settled before anybody is told the result
-        self.flush()
+        self._published.clear()  # the hand's last events wait for the settlement
+        try:
+            await self._finish(self)  # settled before anybody is told the result
+            self.flush()
+        finally:
+            self._published.set()
 
     async def _plays_on(self) -> bool:
         """Whether the table plays another hand: asked once the hand is settled and, if
@@ -214,6 +220,12 @@ class TableRunner:
         """Commands that arrived after the hand ended get the table's refusal."""
         while not self._inbox.empty():
             self._apply(self._inbox.get_nowait(), self._clock())
+
+    async def published(self) -> None:
+        """Return once every frame the table produced is published: at once, except while
+        a finished hand is being settled (its last events and ``hand_over`` wait for it).
+        A snapshot taken then would be ahead of the events the player has had."""
+        await self._published.wait()
 
     def flush(self) -> None:
         """Publish every frame the table produced to its seat's player."""
