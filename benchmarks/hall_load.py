@@ -71,6 +71,7 @@ def main() -> int:
             db,
             "--bot-delay",
             str(args.bot_delay),
+            "--no-limits",  # every load client signs up from this one address
         ]
         with subprocess.Popen(serve, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as hall:
             try:

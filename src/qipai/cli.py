@@ -329,7 +329,8 @@ def run_verify_hand(args: argparse.Namespace) -> int:
 
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--bot-delay S]``."""
+    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--bot-delay S]
+    [--forwarded-allow-ips IPS] [--no-limits]``."""
     parser = parsers.add_parser(
         "serve",
         help="run the hall (HTTP JSON API and WebSocket) in one process",
@@ -347,6 +348,17 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, metavar="S", help="seconds a bot takes to act"
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For gives the client's address (default: "
+        "$FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)",
+    )
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="no limit on sign-ins, new accounts and guests per address (load tests only)",
+    )
     parser.set_defaults(handler=run_serve)
 
 
@@ -354,10 +366,13 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import dataclasses  # noqa: PLC0415
 
+    from qipai.server.limits import Limits  # noqa: PLC0415
     from qipai.server.serve import rooms_from, serve  # noqa: PLC0415
 
     config = dataclasses.replace(rooms_from(args.config), db_url=args.db, bot_delay=args.bot_delay)
-    serve(config, args.host, args.port)
+    if args.no_limits:
+        config = dataclasses.replace(config, limits=Limits.off())
+    serve(config, args.host, args.port, forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 

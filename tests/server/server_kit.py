@@ -17,6 +17,7 @@ from qipai.client.autoplay import AutoPlayer
 from qipai.hall.rooms import default_rooms
 from qipai.server.app import ServerConfig, create_app
 from qipai.server.auth import Passwords
+from qipai.server.limits import Limits
 from qipai.server.serve import WS_MAX_SIZE
 
 
@@ -36,8 +37,9 @@ class RunningHall:
 
 
 def fast_config(db_url: str, **changes: Any) -> ServerConfig:
-    """Fast settings: cheap password hashing, bots acting at once and seated after 0.2 s,
-    paced deals in 0.02 s steps, 0.2 s between the hands of a table that plays on."""
+    """Fast settings: cheap password hashing, no limit on sign-ins and new accounts (the
+    tests make many from one address), bots acting at once and seated after 0.2 s, paced
+    deals in 0.02 s steps, 0.2 s between the hands of a table that plays on."""
     rooms = tuple(replace(room, bot_wait=0.2) for room in default_rooms())
     config = ServerConfig(
         db_url=db_url,
@@ -46,6 +48,7 @@ def fast_config(db_url: str, **changes: Any) -> ServerConfig:
         deal_step=0.02,
         hand_pause=0.2,
         passwords=Passwords.cheap(),
+        limits=Limits.off(),
     )
     return replace(config, **changes)
 

@@ -11,6 +11,7 @@ import hashlib
 import re
 import socket
 import time
+import unicodedata
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from wire_kit import config_with, of_type, room_like, signed_in_refused, until
 
 from qipai.client.connection import HallClient
 from qipai.hall.levels import level_for
-from qipai.server.auth import Passwords
+from qipai.server.auth import NAME_PATTERN, Passwords
 from qipai.store import Store
 from qipai.store.schema import sessions
 
@@ -103,6 +104,100 @@ def test_a_name_is_taken_once(http: httpx.Client) -> None:
 def test_bad_names_are_refused(http: httpx.Client, name: object) -> None:
     response = http.post("/api/register", json={"name": name, "password": PASSWORD})
     assert _error(response) == (400, "bad_name")
+
+
+# --- names: normalised, whole, a few scripts, no look-alikes ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("nm_ann\n", "U+000A"),  # a final newline (the old pattern's $ let it through)
+        ("nm_ann\r", "U+000D"),
+        (" nm_ann", "U+0020 SPACE"),
+        ("nm_\u0430nn", "U+0430 CYRILLIC SMALL LETTER A"),
+        ("nm_ann\u03bf", "U+03BF GREEK SMALL LETTER OMICRON"),
+        ("nm_ann\u0663", "U+0663 ARABIC-INDIC DIGIT THREE"),
+        ("nm_a\u200dnn", "U+200D ZERO WIDTH JOINER"),
+        ("\u202enm_ann", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("nm_ann\u3007", "U+3007 IDEOGRAPHIC NUMBER ZERO"),
+        ("_nm_ann", "only between"),
+        ("nm__ann", "only between"),
+        ("nm-ann-", "only between"),
+        ("张", "has 1 character"),
+        ("ｘ" * 21, "has 21 characters"),  # full-width: counted after NFKC
+    ],
+)
+def test_a_bad_name_is_refused_saying_what_is_wrong(
+    http: httpx.Client, name: str, says: str
+) -> None:
+    response = http.post("/api/register", json={"name": name, "password": PASSWORD})
+    assert _error(response) == (400, "bad_name")
+    assert says in response.json()["message"]
+
+
+def test_a_name_is_taken_in_any_case_width_or_look_alike(http: httpx.Client) -> None:
+    made = _register(http, "nm_Bea")
+    assert made["user"]["name"] == "nm_Bea"
+    for same in ("nm_Bea", "ｎｍ＿Ｂｅａ"):  # full-width: nm_Bea itself once in NFKC
+        response = http.post("/api/register", json={"name": same, "password": PASSWORD})
+        assert _error(response) == (409, "name_taken")
+        assert response.json()["message"] == "the name 'nm_Bea' is taken"
+    for alike in ("nm_bea", "NM_BEA", "ｎｍ＿ＢＥＡ"):
+        response = http.post("/api/register", json={"name": alike, "password": PASSWORD})
+        assert _error(response) == (409, "name_taken"), alike
+        assert "looks like a name already taken" in response.json()["message"]
+        assert "nm_Bea" not in response.json()["message"]  # the other is not named
+    _register(http, "nm_B0B")
+    assert _error(http.post("/api/register", json={"name": "nm_BOB", "password": PASSWORD})) == (
+        409,
+        "name_taken",
+    )  # O and 0 look alike
+    assert _register(http, "nm_b0b2")["user"]["name"] == "nm_b0b2"
+
+
+def test_a_chinese_name_and_its_compatibility_forms(http: httpx.Client) -> None:
+    assert _register(http, "张三")["user"]["name"] == "张三"
+    assert _register(http, "克里斯·保罗")["user"]["name"] == "克里斯·保罗"
+    for variant in ("张三", "张㊂"):  # ㊂: 三 in a circle, NFKC 三
+        response = http.post("/api/register", json={"name": variant, "password": PASSWORD})
+        assert _error(response) == (409, "name_taken"), variant
+    made = _register(http, "⼀⼆三四")  # Kangxi radicals: stored as 一二三四 (NFKC)
+    assert made["user"]["name"] == "一二三四"
+    again = http.post("/api/register", json={"name": "一二三四", "password": PASSWORD})
+    assert _error(again) == (409, "name_taken")
+
+
+def test_a_full_width_name_signs_in(http: httpx.Client) -> None:
+    made = _register(http, "ｎｍ＿ｃｉｄ")
+    assert made["user"]["name"] == "nm_cid"
+    for typed in ("nm_cid", "ｎｍ＿ｃｉｄ", "nm_ｃｉｄ"):
+        signed = http.post("/api/login", json={"name": typed, "password": PASSWORD})
+        assert signed.status_code == 200, typed
+        assert signed.json()["user"] == made["user"]
+    wrong = http.post("/api/login", json={"name": "nm_cid\n", "password": PASSWORD})
+    assert _error(wrong) == (401, "bad_credentials")
+
+
+def _plain(name: str) -> str:
+    """What the impostors below look like on screen (NFKC, lower case, Cyrillic а as a,
+    no zero-width joiner, no blanks)."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return folded.replace("\u0430", "a").replace("\u200d", "").strip()
+
+
+def test_the_leaderboard_shows_only_real_names(http: httpx.Client) -> None:
+    _register(http, "nm_dora")
+    for impostor in ("nm_dora\n", "nm_dor\u0430", "NM_DORA", "ｎｍ_ｄｏｒａ", "nm_d\u200dora"):
+        response = http.post("/api/register", json={"name": impostor, "password": PASSWORD})
+        assert response.status_code in (400, 409), impostor
+    board = http.get("/api/leaderboard", params={"by": "coins", "limit": 100}).json()
+    shown = [row["name"] for row in board]
+    assert len(shown) < 100  # the whole board
+    alike = [name for name in shown if _plain(name) == "nm_dora"]
+    assert alike == ["nm_dora"]
+    for name in shown:
+        assert NAME_PATTERN.fullmatch(name) and unicodedata.is_normalized("NFKC", name), name
 
 
 @pytest.mark.parametrize("password", ["12345", "x" * 129, None, 123456])
@@ -326,3 +421,18 @@ def test_the_rooms_are_listed_with_their_numbers(http: httpx.Client) -> None:
     assert rooms[RICH.id] == {
         field.name: getattr(RICH, field.name) for field in dataclasses.fields(RICH)
     }
+
+
+@pytest.mark.parametrize("name", ["游客12345678", "游客abc", "游客"])
+def test_a_player_may_not_pass_for_a_guest(http: httpx.Client, name: str) -> None:
+    answer = http.post("/api/register", json={"name": name, "password": PASSWORD})
+    assert _error(answer)[1] == "bad_name" and "游客" in answer.json()["message"]
+
+
+def test_logging_out_a_dead_token_is_idempotent(http: httpx.Client) -> None:
+    """A token already ended answers ``ok`` (nothing left to end); no token at all: 401."""
+    session = http.post("/api/guest").json()
+    for _ in range(2):
+        assert http.post("/api/logout", headers=_bearer(session["token"])).json() == {"ok": True}
+    assert http.post("/api/logout", headers=_bearer("never-issued")).json() == {"ok": True}
+    assert _error(http.post("/api/logout")) == (401, "bad_token")

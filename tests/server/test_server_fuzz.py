@@ -364,32 +364,51 @@ async def _too_big(url: str) -> None:
         assert (await client.request("GET", "/healthz")) == {"ok": True}
 
 
+FLOOD = int(connection_module.BURST) + 40
+"""Messages sent at once: the burst, and 40 more (within what one window refills)."""
+
+
 def test_a_flood_of_pings_is_rate_limited(hall: RunningHall) -> None:
-    pongs, limited = asyncio.run(_flood(hall.url, lambda i: json.dumps({"type": "ping", "t": i})))
-    assert pongs >= int(connection_module.BURST)  # the burst passes
-    assert limited > 0 and pongs + limited == 300  # each answered, the rest refused
+    answers, paused = asyncio.run(_flood(hall.url, lambda i: json.dumps({"type": "ping", "t": i})))
+    pongs = [a["t"] for a in answers if a["type"] == "pong"]
+    # the burst passes; the next is refused, saying how long to wait; the hall then reads
+    # nothing for that window, and the rest (waiting meanwhile) pass at the rate after it
+    assert _refusals(answers) == 1 and len(answers) == FLOOD
+    assert pongs == [t for t in range(FLOOD) if t != int(connection_module.BURST)]
+    assert paused >= connection_module.WINDOW * 0.9
 
 
 def test_a_flood_of_malformed_messages_is_rate_limited_too(hall: RunningHall) -> None:
     """The rate limit counts every message, parsed or not (parsing and answering garbage
     costs the hall as much as a ping)."""
-    _, limited = asyncio.run(_flood(hall.url, lambda i: "{" * (i % 7 + 1)))
-    assert limited > 0, "300 malformed messages at once were all parsed and answered"
+    answers, _ = asyncio.run(_flood(hall.url, lambda i: "{" * (i % 7 + 1)))
+    assert _refusals(answers) == 1, "malformed messages past the burst were all answered"
+    assert all(a.get("code") in ("bad_json", "rate_limited") for a in answers), answers
 
 
-async def _flood(url: str, message: Callable[[int], str]) -> tuple[int, int]:
-    """Send 300 messages at once; how many were answered normally, how many rate_limited;
-    then, after a pause, a ping passes again."""
+def _refusals(answers: list[Frame]) -> int:
+    """How many answers are ``rate_limited`` (each saying to wait a whole window)."""
+    refused = [a for a in answers if a.get("code") == "rate_limited"]
+    assert all(a["retry_after"] == connection_module.WINDOW for a in refused), refused
+    return len(refused)
+
+
+async def _flood(url: str, message: Callable[[int], str]) -> tuple[list[Frame], float]:
+    """Send :data:`FLOOD` messages at once; the answers (one each, the refusal answering
+    the message it refused), and the seconds from the refusal to the next answer."""
     async with HallClient(url) as client:
         session = await client.guest()
         async with client.connect(session.token) as conn:
-            await asyncio.gather(*(conn.socket.send(message(i)) for i in range(300)))
-            answers = [await next_frame(conn) for _ in range(300)]
-            limited = sum(1 for a in answers if a.get("code") == "rate_limited")
-            await asyncio.sleep(0.1)  # the bucket refills at 50 a second: 5 tokens
-            await conn.send({"type": "ping", "t": -1})
-            assert await until(conn, of_type("pong")) == {"type": "pong", "t": -1}
-            return len(answers) - limited, limited
+            await asyncio.gather(*(conn.socket.send(message(i)) for i in range(FLOOD)))
+            answers: list[Frame] = []
+            refused_at = resumed_at = 0.0
+            while len(answers) < FLOOD:
+                answers.append(await next_frame(conn))
+                if answers[-1].get("code") == "rate_limited":
+                    refused_at = time.monotonic()
+                elif refused_at and not resumed_at:
+                    resumed_at = time.monotonic()
+            return answers, resumed_at - refused_at
 
 
 def test_a_client_that_never_reads_is_cut_off_without_slowing_its_table(

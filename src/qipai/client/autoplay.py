@@ -12,27 +12,90 @@ player put in 托管 (his time ran out) cancels it and plays on.
 ({'type': 'act', 'action': 'bid 1', 'table': 1}, None)
 >>> player.on_frame({"type": "error", "code": "not_your_turn", "id": 1})
 {'type': 'resync'}
+
+Refused for the rate (``rate_limited``), it backs off: it sends nothing until
+``retry_after`` seconds have passed, then asks for a ``resync`` (:meth:`AutoPlayer.poll`,
+or the first frame after the back-off) and decides anew.  The clock is injectable:
+
+>>> now = [100.0]
+>>> player = AutoPlayer(lambda legal: legal[0], clock=lambda: now[0])
+>>> player.on_frame({"type": "error", "code": "rate_limited", "retry_after": 1.0})
+>>> player.on_frame(turn), player.poll(), player.resume_at
+(None, None, 101.0)
+>>> now[0] = 101.0
+>>> player.poll(), player.poll(), player.resume_at
+({'type': 'resync'}, None, None)
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 Frame = dict[str, Any]
 Choose = Callable[[Sequence[str]], str]
 """A policy: one of the legal actions (their text forms)."""
+RETRY_AFTER = 1.0
+"""Seconds to back off after a ``rate_limited`` error that does not say (``retry_after``)."""
+RESYNC: Frame = {"type": "resync"}
 
 
 class AutoPlayer:
-    """Turns frames into the messages a playing client sends."""
+    """Turns frames into the messages a playing client sends.
 
-    def __init__(self, choose: Choose) -> None:
+    :param choose: the policy.
+    :param clock: seconds, for the back-off after ``rate_limited`` (default
+        :func:`time.monotonic`).
+    """
+
+    def __init__(self, choose: Choose, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.choose = choose
+        self.clock = clock
         self._answered: tuple[Any, ...] | None = None
+        self._quiet_until = -math.inf
+        self._owed = False  # a resync to send once the back-off ends
+
+    @property
+    def resume_at(self) -> float | None:
+        """When (on :attr:`clock`) :meth:`poll` will have a message to send: the end of the
+        back-off that holds one; ``None`` when nothing is held."""
+        return self._quiet_until if self._owed else None
+
+    def is_quiet(self) -> bool:
+        """Whether it is backing off now (told ``rate_limited``: nothing may be sent)."""
+        return self.clock() < self._quiet_until
+
+    def hold(self) -> bool:
+        """Whether a message decided earlier must not be sent now (backing off); if so, it
+        is forgotten, and the decision is made anew after a resync once the back-off ends."""
+        if not self.is_quiet():
+            return False
+        self._answered, self._owed = None, True
+        return True
+
+    def poll(self) -> Frame | None:
+        """The message due now that no frame brought: the ``resync`` owed once a back-off
+        has ended."""
+        if self._owed and not self.is_quiet():
+            self._owed = False
+            return dict(RESYNC)
+        return None
 
     def on_frame(self, frame: Frame) -> Frame | None:
-        """The message to send after ``frame``, if any."""
+        """The message to send after ``frame``, if any (nothing while backing off)."""
+        reply = self._reply(frame)
+        if reply is not None and self.hold():
+            return None
+        if self.is_quiet():
+            return None
+        if reply is None:
+            return self.poll()
+        self._owed = False  # acting on fresh news: no resync needed
+        return reply
+
+    def _reply(self, frame: Frame) -> Frame | None:
         kind = frame.get("type")
         if kind == "turn" and frame.get("legal"):
             return self._decide(frame["table"], frame["n"], frame["legal"])
@@ -43,12 +106,19 @@ class AutoPlayer:
             )  # its turn, or choosing 加倍 at the same time as the others
             if awaited and view.get("legal_actions"):
                 return self._decide(frame["table"], frame["n"], view["legal_actions"])
+        if kind == "error" and frame.get("code") == "rate_limited":
+            # dropped unread, and so is all it sends until retry_after: wait, then look again
+            wait = frame.get("retry_after")
+            wait = float(wait) if isinstance(wait, int | float) else RETRY_AFTER
+            self._quiet_until = max(self._quiet_until, self.clock() + wait)
+            self._answered, self._owed = None, True
+            return None
         if kind == "error" and frame.get("code") == "in_trustee":
             self._answered = None
             return {"type": "trustee", "on": False}
-        if kind == "error" and (frame.get("id") is not None or frame["code"] == "rate_limited"):
-            self._answered = None  # refused, or dropped unread: look again and decide anew
-            return {"type": "resync"}
+        if kind == "error" and frame.get("id") is not None:
+            self._answered = None  # refused: look again and decide anew
+            return dict(RESYNC)
         return None
 
     def _decide(self, table: int, n: int, legal: Sequence[str]) -> Frame | None:

@@ -11,7 +11,9 @@ Used by the tests, by ``qipai loadtest`` and by bot authors::
                     await conn.act(frame["legal"][0])
 
 :class:`Connection` keeps, per table, the number of the last event received, so that
-:meth:`HallClient.connect` with ``last=conn.last`` resumes after a drop.
+:meth:`HallClient.connect` with ``last=conn.last`` resumes after a drop.  It also keeps
+under the hall's rate limit (announced in ``welcome``; :class:`Pace`): a message that
+would overrun it waits instead of being refused (``rate_limited``).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import asyncio
 import contextlib
 import itertools
 import json
+import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -40,6 +43,49 @@ class HallError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+RATE = 50.0
+"""The hall's rate limit, messages a second on average, until its ``welcome`` says."""
+BURST = 100.0
+"""The hall's burst, messages at once, until its ``welcome`` says."""
+MARGIN = 0.8
+"""The share of the hall's rate a client uses (and half its burst): messages bunched on
+the way must not overrun the hall's bucket."""
+
+
+class Pace:
+    """A token bucket that keeps a client under the hall's rate: :meth:`delay` reserves a
+    place for one more message and says how long to wait before sending it.
+
+    >>> now = [0.0]
+    >>> pace = Pace(rate=10, burst=2, clock=lambda: now[0])
+    >>> [pace.delay() for _ in range(4)]
+    [0.0, 0.0, 0.1, 0.2]
+    >>> now[0] = 1.0; pace.delay()
+    0.0
+    """
+
+    def __init__(
+        self, rate: float, burst: float, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst = rate, max(1.0, burst)
+        self._clock = clock
+        self._tokens, self._when = self.burst, clock()
+
+    @classmethod
+    def under(cls, rate: float, burst: float) -> Pace:
+        """The pace for a hall that allows ``rate`` messages a second, ``burst`` at once
+        (with :data:`MARGIN`)."""
+        return cls(rate * MARGIN, burst / 2)
+
+    def delay(self) -> float:
+        """Seconds to wait before sending one more message (its place is taken now)."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._when) * self.rate)
+        self._when = now
+        self._tokens -= 1
+        return round(max(0.0, -self._tokens / self.rate), 6)
 
 
 @dataclass(frozen=True)
@@ -132,6 +178,8 @@ class Connection:
         self._ids = itertools.count(1)
         self._answers: dict[int, asyncio.Future[Frame]] = {}
         self._pending: deque[Frame] = deque()
+        self.pace = Pace.under(RATE, BURST)
+        """Keeps the messages sent under the hall's rate limit."""
 
     async def __aenter__(self) -> Connection:
         self._socket = await connect(self.url, compression=None, max_size=2**22, open_timeout=30)
@@ -139,6 +187,9 @@ class Connection:
         self.welcome = await self.recv()
         if self.welcome.get("type") != "welcome":
             raise HallError(self.welcome.get("code", "no_welcome"), self.welcome.get("message", ""))
+        limits = self.welcome.get("limits")
+        if isinstance(limits, dict):
+            self.pace = Pace.under(limits.get("rate", RATE), limits.get("burst", BURST))
         return self
 
     async def __aexit__(
@@ -159,7 +210,10 @@ class Connection:
         return self._socket
 
     async def send(self, message: Frame) -> None:
-        """Send one message as JSON."""
+        """Send one message as JSON (after a wait, if it would overrun the hall's rate)."""
+        delay = self.pace.delay()
+        if delay > 0:
+            await asyncio.sleep(delay)
         await self.socket.send(json.dumps(message, ensure_ascii=False))
 
     async def recv(self) -> Frame:

@@ -124,11 +124,17 @@ async def _play(play: _Play, stop_at: float) -> None:
             play.leaving = True
             await play.conn.send({"type": "leave"})
         timeout = max(0.1, (stop_at if not play.leaving else deadline) - time.time())
+        resume_at = play.auto.resume_at  # backing off after rate_limited: a resync is due
+        if resume_at is not None:
+            timeout = min(timeout, max(0.0, resume_at - play.auto.clock()))
         try:
             async with asyncio.timeout(timeout):
                 frame = await play.conn.recv()
         except TimeoutError:
-            if play.leaving:
+            due = play.auto.poll()
+            if due is not None:
+                await play.conn.send(due)
+            elif play.leaving and time.time() >= deadline:
                 raise
             continue
         if await _on_frame(play, frame):
@@ -178,9 +184,10 @@ async def _act(play: _Play, reply: Frame) -> None:
 
 async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
     """Act after a person's thinking time, reading frames meanwhile (latency counts from
-    the moment the action is sent)."""
+    the moment the action is sent; an action that falls in a back-off is held)."""
     await asyncio.sleep(delay)
-    await _act(play, reply)
+    if not play.auto.hold():
+        await _act(play, reply)
 
 
 async def run(config: LoadConfig) -> dict[str, Any]:

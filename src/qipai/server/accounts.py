@@ -1,7 +1,8 @@
 """Accounts and sessions: register, sign in, guests, and who a token belongs to.
 
 Password hashing runs in its own threads (not the database's), so a burst of sign-ins
-never delays a settlement.
+never delays a settlement, and at most a few at once (:class:`~.limits.HashGate`: one
+more than it admits is refused with ``busy``).
 
 Every new account, guests included, is a real user in the ledger with the starting grant
 (:data:`STARTING_COINS`) as its first transaction, so guest play stays honest: a guest's
@@ -11,20 +12,26 @@ password; his token is his only key, and he may not sign in again once it is los
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from qipai.errors import IllegalActionError
 
-from .auth import Passwords, check_credentials, new_token, token_hash
+from .auth import (
+    GUEST_PREFIX,
+    Passwords,
+    check_credentials,
+    check_sign_in,
+    new_token,
+    sign_in_names,
+    token_hash,
+)
 from .hall import Database
+from .limits import HashGate
 
 STARTING_COINS = 10_000
 """Coins a new account starts with (enough for every shipped room)."""
-GUEST_PREFIX = "游客"
-"""The name of a guest: this and eight random hex digits (another draw if taken)."""
 GUEST_NAME_TRIES = 5
 """Draws of a guest name before giving up."""
 
@@ -51,21 +58,29 @@ class Accounts:
     """Register, sign in, and resolve tokens, over the store."""
 
     def __init__(
-        self, db: Database, passwords: Passwords, *, starting_coins: int = STARTING_COINS
+        self,
+        db: Database,
+        passwords: Passwords,
+        *,
+        starting_coins: int = STARTING_COINS,
+        hashing: HashGate | None = None,
     ) -> None:
         self.db = db
         self.passwords = passwords
         self.starting_coins = starting_coins
+        self.hashing = hashing or HashGate()
+        """Bounds the password hashes running and waiting (a refusal: ``busy``)."""
         self._dummy = passwords.hash(secrets.token_hex(16))
 
     async def register(self, name: object, password: object) -> Session:
-        """A new account and its first session.
+        """A new account and its first session, under the name in NFKC form.
 
-        :raises InvalidActionError: ``bad_name``, ``bad_password``.
-        :raises IllegalActionError: ``name_taken``.
+        :raises InvalidActionError: ``bad_name`` (the rules of :func:`~.auth.check_name`),
+            ``bad_password``.
+        :raises IllegalActionError: ``name_taken`` (also for a look-alike of a taken name).
         """
         name, password = check_credentials(name, password)
-        encoded = await asyncio.to_thread(self.passwords.hash, password)
+        encoded = await self.hashing.run(self.passwords.hash, password)
         user = await self.db.run(
             self.db.store.register, name, encoded, grant=self.starting_coins, now=_now()
         )
@@ -89,14 +104,19 @@ class Accounts:
     async def sign_in(self, name: object, password: object) -> Session:
         """A new session for a name and password.
 
+        The name is looked up as typed, then in NFKC form (so ``ａｌｉｃｅ`` typed on a
+        full-width keyboard signs ``alice`` in).
+
+        :raises InvalidActionError: ``bad_name`` (not a string), ``bad_password``.
         :raises IllegalActionError: ``bad_credentials`` (the same for an unknown name).
         """
-        name, password = check_credentials(name, password)
-        user = await self.db.run(self.db.store.user_by_name, name)
+        name, password = check_sign_in(name, password)
+        found = [await self.db.run(self.db.store.user_by_name, n) for n in sign_in_names(name)]
+        user = next((one for one in found if one is not None), None)
         # an unknown name (or a guest) is checked against a dummy hash: the same work, so
         # the answer's timing does not tell which names exist
         encoded = user.password_hash if user is not None and user.password_hash else None
-        matches = await asyncio.to_thread(self.passwords.verify, encoded or self._dummy, password)
+        matches = await self.hashing.run(self.passwords.verify, encoded or self._dummy, password)
         if user is None or encoded is None or not matches:
             raise IllegalActionError("bad_credentials", "wrong name or password")
         return await self._session(user.id)

@@ -3,7 +3,9 @@
 :func:`create_app` builds a Starlette app from a :class:`ServerConfig`.  On start it opens
 the store (creating and migrating the database), voids the hands a crash interrupted, and
 starts matchmaking; ``GET /healthz`` answers 200 from then on.  The routes are listed in
-``docs/protocol.md``; every error is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
+``docs/protocol.md``; every error is ``{"error": CODE, "message": TEXT}`` with a 4xx status
+(a refusal by the limits of :mod:`.limits`: ``429``, or ``503 busy``, with ``retry_after``
+and ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import functools
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +44,9 @@ from .auth import Passwords
 from .bus import LocalBus
 from .connection import Connection
 from .hall import HAND_PAUSE, Database, HallService
+from .headers import SecurityHeaders
+from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
+from .logs import quiet_client_noise
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +73,9 @@ class ServerConfig:
     false``)."""
     passwords: Passwords = field(default_factory=Passwords)
     """Password hashing and session lifetime."""
+    limits: Limits = field(default_factory=Limits)
+    """Sign-ins, new accounts and guests per address and per name, and password hashes in
+    flight (``docs/operations.md``, "Limits on accounts"); ``Limits.off()`` for load runs."""
 
 
 @dataclass
@@ -74,6 +83,7 @@ class _Services:
     db: Database
     hall: HallService
     accounts: Accounts
+    gate: Gate
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -86,6 +96,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        quiet_client_noise()
         store = Store.open(config.db_url)
         db = Database(store)
         hall = HallService(
@@ -97,7 +108,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             hand_pause=config.hand_pause,
         )
         await hall.start()
-        services["live"] = _Services(db, hall, Accounts(db, config.passwords))
+        hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
+        accounts = Accounts(db, config.passwords, hashing=hashing)
+        services["live"] = _Services(db, hall, accounts, Gate(config.limits))
         app.state.hall = hall
         try:
             yield
@@ -116,7 +129,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     routes = _routes(live)
     # HTTP answers over 1 KiB are gzipped for clients that accept it (the page's modules,
     # a replay's tens of KiB of JSON shrink 2-3× and 30-40×); the WebSocket is left alone
-    middleware = [Middleware(GZipMiddleware, minimum_size=1024)]
+    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024)]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
@@ -126,15 +139,15 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
 
     async def register(request: Request) -> Response:
-        body = await _body(request)
-        return _session(await live().accounts.register(body.get("name"), body.get("password")))
+        return _session(await _register(live(), request))
 
     async def sign_in(request: Request) -> Response:
-        body = await _body(request)
-        return _session(await live().accounts.sign_in(body.get("name"), body.get("password")))
+        return _session(await _sign_in(live(), request))
 
     async def guest(request: Request) -> Response:
-        return _session(await live().accounts.guest())
+        services = live()
+        services.gate.guest(_address(request), time.monotonic())
+        return _session(await services.accounts.guest())
 
     async def sign_out(request: Request) -> Response:
         await live().accounts.sign_out(_token(request))
@@ -234,6 +247,31 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
     ]
 
 
+# The limits are asked before any work (before the body is even read, when the address is
+# over its rate).  The client's address is the socket's peer, or the one uvicorn took from
+# the X-Forwarded-For of a trusted proxy (its --forwarded-allow-ips).
+
+
+async def _register(services: _Services, request: Request) -> Session:
+    services.gate.register(_address(request), time.monotonic())
+    body = await _body(request)
+    return await services.accounts.register(body.get("name"), body.get("password"))
+
+
+async def _sign_in(services: _Services, request: Request) -> Session:
+    services.gate.sign_in(_address(request), time.monotonic())
+    body = await _body(request)
+    name = body.get("name")
+    services.gate.sign_in_name(name, time.monotonic())  # a try spent, given back on success
+    try:
+        session = await services.accounts.sign_in(name, body.get("password"))
+    except BusyError:
+        services.gate.not_tried(name, time.monotonic())
+        raise
+    services.gate.signed_in(name)
+    return session
+
+
 @functools.lru_cache(maxsize=REPLAYS_CACHED)
 def _replay_body(record_text: str, seat: int) -> bytes:
     """The replay's JSON (a few ms to build, tens of KiB): the hands watched most are
@@ -256,6 +294,10 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
     async def guarded(request: Request) -> Response:
         try:
             return await endpoint(request)
+        except (RateLimitedError, BusyError) as error:
+            status = 429 if isinstance(error, RateLimitedError) else 503
+            body = {"error": error.code, "message": error.message, "retry_after": error.retry_after}
+            return JSONResponse(body, status, headers={"Retry-After": str(error.retry_after)})
         except GameError as error:
             status = _STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
             return JSONResponse({"error": error.code, "message": error.message}, status)
@@ -280,6 +322,11 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InvalidActionError("bad_json", "the body is a JSON object")
     return body
+
+
+def _address(request: Request) -> str | None:
+    """The client's address (``None``: unknown, e.g. a Unix socket)."""
+    return request.client.host if request.client is not None else None
 
 
 def _token(request: Request) -> str:

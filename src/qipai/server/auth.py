@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -20,8 +21,21 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from qipai.errors import InvalidActionError
 
-NAME_PATTERN = re.compile(r"^[\w\u4e00-\u9fff-]{2,20}$")
-"""A player name: 2 to 20 letters, digits, ``_``, ``-`` or Chinese characters."""
+NAME_LETTERS = "A-Za-z0-9\u3400-\u4dbf\u4e00-\u9fff"
+"""What a name is made of (a regular expression class): ASCII letters and digits, and the
+CJK Unified Ideographs of the basic block (U+4E00..U+9FFF) and Extension A (U+3400..U+4DBF)."""
+NAME_MARKS = "_-\u00b7"
+"""The marks a name may hold between its letters: ``_``, ``-`` and ``·`` (U+00B7 MIDDLE DOT,
+the 间隔号 of transcribed names such as 克里斯·保罗)."""
+NAME_PATTERN = re.compile(f"[{NAME_LETTERS}]+(?:[{re.escape(NAME_MARKS)}][{NAME_LETTERS}]+)*")
+"""A whole player name (use ``fullmatch``): letters, and single marks between them."""
+MIN_NAME = 2
+"""The shortest name, in characters (after NFKC)."""
+MAX_NAME = 20
+"""The longest name, in characters (after NFKC)."""
+GUEST_PREFIX = "游客"
+"""The name of a guest: this and eight random hex digits; no registered name begins so (a
+player may not pass for a guest, nor take a guest's name)."""
 MIN_PASSWORD = 6
 """The shortest password accepted."""
 MAX_PASSWORD = 128
@@ -54,18 +68,97 @@ class Passwords:
             return False
 
 
+def check_name(name: object) -> str:
+    """A new player's name, in NFKC form, once it follows the rules.
+
+    The rules, on the name after NFKC (so full-width ``ａｌｉｃｅ`` is ``alice``, and ``㊂``
+    is ``三``): 2 to 20 characters; each an ASCII letter or digit, a Chinese character
+    (:data:`NAME_LETTERS`), or one of the marks ``_ - ·`` (:data:`NAME_MARKS`); a mark only
+    between two letters, never first, last or twice in a row.  Whether the name is free,
+    and not a look-alike of a taken one, is the store's to say (``name_taken``).
+
+    >>> check_name("ａｌｉｃｅ")
+    'alice'
+    >>> check_name("克里斯·保罗")
+    '克里斯·保罗'
+    >>> try:
+    ...     check_name("аlice")  # its first letter is Cyrillic
+    ... except InvalidActionError as error:
+    ...     print(error.message.split(";")[0])
+    a name may not hold U+0430 CYRILLIC SMALL LETTER A
+
+    :raises InvalidActionError: ``bad_name``, with what is wrong.
+    """
+    if not isinstance(name, str):
+        raise InvalidActionError("bad_name", f"a name is a string, not {type(name).__name__}")
+    normal = unicodedata.normalize("NFKC", name)
+    if normal.startswith(GUEST_PREFIX):
+        raise InvalidActionError("bad_name", f"names beginning with {GUEST_PREFIX} are guests'")
+    if NAME_PATTERN.fullmatch(normal) and MIN_NAME <= len(normal) <= MAX_NAME:
+        return normal
+    rules = (
+        f"a name is {MIN_NAME} to {MAX_NAME} Chinese characters, Latin letters (A-Z, a-z) or "
+        "digits (0-9), with _ - or · only between them"
+    )
+    foreign = sorted({char for char in normal if not _is_name_char(char)})
+    if foreign:
+        listed = ", ".join(_describe(char) for char in foreign[:5])
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise InvalidActionError("bad_name", f"a name may not hold {listed}{more}; {rules}")
+    if not MIN_NAME <= len(normal) <= MAX_NAME:
+        plural = "" if len(normal) == 1 else "s"
+        raise InvalidActionError(
+            "bad_name", f"{rules}; this one has {len(normal)} character{plural}"
+        )
+    raise InvalidActionError("bad_name", f"{rules}; not first, last or two in a row")
+
+
 def check_credentials(name: object, password: object) -> tuple[str, str]:
-    """A well-formed (name, password) pair.
+    """A well-formed (name, password) pair for registering; the name in NFKC form.
 
     :raises InvalidActionError: ``bad_name`` or ``bad_password``.
     """
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        raise InvalidActionError("bad_name", "a name is 2-20 letters, digits, _ or -")
+    return check_name(name), check_password(password)
+
+
+def check_sign_in(name: object, password: object) -> tuple[str, str]:
+    """A (name, password) pair for signing in: the name as typed, not checked against the
+    rules (a name registered under older rules must still sign in); the caller looks it up
+    as typed, then in NFKC form (:func:`sign_in_names`).
+
+    :raises InvalidActionError: ``bad_name`` (not a string) or ``bad_password``.
+    """
+    if not isinstance(name, str):
+        raise InvalidActionError("bad_name", f"a name is a string, not {type(name).__name__}")
+    return name, check_password(password)
+
+
+def sign_in_names(name: str) -> list[str]:
+    """The names to look up for a sign-in: as typed, then in NFKC form if that differs.
+
+    >>> sign_in_names("ａｌｉｃｅ")
+    ['ａｌｉｃｅ', 'alice']
+    """
+    normal = unicodedata.normalize("NFKC", name)
+    return [name] if normal == name else [name, normal]
+
+
+def check_password(password: object) -> str:
+    """:raises InvalidActionError: ``bad_password`` unless 6 to 128 characters."""
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InvalidActionError(
             "bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters"
         )
-    return name, password
+    return password
+
+
+def _is_name_char(char: str) -> bool:
+    return re.fullmatch(f"[{NAME_LETTERS}{re.escape(NAME_MARKS)}]", char) is not None
+
+
+def _describe(char: str) -> str:
+    """``U+0430 CYRILLIC SMALL LETTER A``: a character named, safe to show whatever it is."""
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED')}"
 
 
 def new_token() -> str:

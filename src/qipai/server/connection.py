@@ -9,10 +9,11 @@ else:
   does not read until it fills is cut off (close code 4008) and may come back and resync;
 - each connection may send :data:`RATE` messages a second on average, :data:`BURST` at
   once (a token bucket, :class:`RateLimit`); past that one message is refused with
-  ``rate_limited`` and ``retry_after`` (:data:`WINDOW` seconds), and whatever else comes
-  in that window is dropped unread and unanswered; a client refused in
-  :data:`FLOOD_WINDOWS` windows in a row is cut off (close code 1008), his seat left as
-  after any disconnect;
+  ``rate_limited`` and ``retry_after`` (:data:`WINDOW` seconds), and the connection is not
+  read until the window ends (what comes meanwhile waits in the network, then counts
+  against the bucket; a message read inside a window is dropped unanswered); a client
+  refused in :data:`FLOOD_WINDOWS` windows in a row is cut off (close code 1008), his seat
+  left as after any disconnect;
 - every WebSocket message is read, whatever it holds: a binary one is refused
   (``binary_not_supported``), text goes to :func:`.protocol.parse` (``bad_json``,
   ``bad_message``, ``too_large``); no client input raises past this module;
@@ -96,8 +97,8 @@ class RateLimit:
     (['pass', 'pass', 'refuse', 'drop'], 1.0)
     >>> now[0] = 1.5; [limit.check().value for _ in range(3)]
     ['pass', 'refuse', 'drop']
-    >>> now[0] = 2.6; limit.check().value
-    'cut_off'
+    >>> now[0] = 2.6; [limit.check().value for _ in range(2)]
+    ['pass', 'cut_off']
     """
 
     def __init__(
@@ -229,7 +230,10 @@ class Connection:
             return None
         player = self.hall.player(user.id, user.name)
         self._last = message.last
-        self._send(protocol.welcome(user.id, user.name, user.coins))
+        limit = self._limit
+        self._send(
+            protocol.welcome(user.id, user.name, user.coins, rate=limit.rate, burst=limit.burst)
+        )
         return player
 
     async def _close(self, frame: Frame) -> None:
@@ -272,15 +276,22 @@ class Connection:
                 message = self._parse(raw)
             except GameError as error:
                 if verdict is Verdict.REFUSE:
-                    self._send(protocol.rate_limited(self._limit.retry_after()))
+                    await self._refuse(None)
                 else:
                     self._send(protocol.error(error.code, error.message))
                 continue
             if verdict is Verdict.REFUSE:
-                message_id = getattr(message, "id", None)
-                self._send(protocol.rate_limited(self._limit.retry_after(), message_id))
+                await self._refuse(getattr(message, "id", None))
                 continue
             await self._handle(player, message)
+
+    async def _refuse(self, message_id: int | None) -> None:
+        """Answer ``rate_limited``, then read nothing until the window ends: what the
+        client sends meanwhile waits in the network (a flooder's own buffers fill and hold
+        him up, and the hall spends nothing on him), then counts against the bucket."""
+        retry_after = self._limit.retry_after()
+        self._send(protocol.rate_limited(retry_after, message_id))
+        await asyncio.sleep(retry_after)
 
     async def _handle(self, player: Player, message: protocol.ClientMessage) -> None:
         message_id = getattr(message, "id", None)

@@ -14,10 +14,27 @@ Act(id=7, action='play 33', table=None)
 Traceback (most recent call last):
 ...
 qipai.errors.InvalidActionError: bad_message: Expected `str`, got `int` - at `$.action`
+
+A refusal says what is wrong, in words a client author can act on:
+
+>>> parse('{"type": "act", "id": 1, "action": "\\\\ud800"}')
+Traceback (most recent call last):
+...
+qipai.errors.InvalidActionError: bad_json: a string holds a lone surrogate (invalid Unicode)
+>>> parse('{"type": "act", "id": 1, "action": "pla')
+Traceback (most recent call last):
+...
+qipai.errors.InvalidActionError: bad_json: the JSON text ends too soon (truncated)
+>>> parse('{"type": "deal"}')
+Traceback (most recent call last):
+...
+qipai.errors.InvalidActionError: bad_message: unknown message type 'deal' (one of hello, ...)
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import msgspec
@@ -94,11 +111,18 @@ ClientMessage = Hello | Join | Leave | Act | Trustee | Escape | Resync | Ping
 _DECODER = msgspec.json.Decoder(ClientMessage)
 
 
+TYPES = ("hello", "join", "leave", "act", "trustee", "escape", "resync", "ping")
+"""The ``type`` of each :data:`ClientMessage`, in the order of the union."""
+LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"
+"""The ``bad_json`` message for ``"\\ud800"`` and the like: JSON text must be Unicode."""
+
+
 def parse(raw: str | bytes) -> ClientMessage:
     """One client message from its JSON text.
 
     :raises InvalidActionError: ``too_large`` over :data:`MAX_MESSAGE_BYTES`, ``bad_json``
-        for text that is not JSON, ``bad_message`` for JSON that is not one of the messages.
+        for text that is not JSON (empty, cut short, malformed, a lone surrogate),
+        ``bad_message`` for JSON that is not one of the messages.
     """
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if len(data) > MAX_MESSAGE_BYTES:
@@ -106,14 +130,83 @@ def parse(raw: str | bytes) -> ClientMessage:
     try:
         return _DECODER.decode(data)
     except msgspec.ValidationError as error:
-        raise InvalidActionError("bad_message", str(error)) from None
+        raise InvalidActionError("bad_message", _message_problem(str(error))) from None
     except msgspec.DecodeError as error:
-        raise InvalidActionError("bad_json", str(error)) from None
+        raise InvalidActionError("bad_json", _json_problem(data, str(error))) from None
 
 
-def welcome(user: int, name: str, coins: int) -> dict[str, Any]:
-    """The answer to a good ``hello``."""
-    return {"type": "welcome", "protocol": PROTOCOL, "user": user, "name": name, "coins": coins}
+_UNKNOWN_TYPE = re.compile(r"Invalid value (.*) - at `\$\.type`")
+
+
+def _message_problem(found: str) -> str:
+    """The decoder's complaint about valid JSON, with an unknown ``type`` named as such."""
+    unknown = _UNKNOWN_TYPE.fullmatch(found)
+    if unknown is None:
+        return found
+    return f"unknown message type {unknown[1]} (one of {', '.join(TYPES)})"
+
+
+def _json_problem(data: bytes, found: str) -> str:
+    """What is wrong with text that is not JSON, plainly: the decoder calls both a message
+    cut short and a lone surrogate escape (``"\\ud800x"``) "truncated", and a raw lone
+    surrogate "invalid UTF-8"."""
+    if not data.strip():
+        return "an empty message: send one JSON object"
+    if "surrogate" in found:  # "invalid utf-16 surrogate pair (byte N)"
+        return LONE_SURROGATE
+    if found.startswith("Invalid UTF-8"):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return LONE_SURROGATE if _holds_surrogate(data) else "the text is not UTF-8"
+    if found == "Input data was truncated":
+        try:  # the standard library reads what msgspec stops at: a lone surrogate, if whole
+            value = json.loads(data, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return "the JSON text ends too soon (truncated)"
+        return LONE_SURROGATE if _has_lone_surrogate(value) else found
+    return found
+
+
+def _holds_surrogate(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 but for surrogates encoded as such (CESU)."""
+    try:
+        data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a string of ``value`` (a key or a value, at any depth) holds a surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and any("\ud800" <= char <= "\udfff" for char in item):
+            return True
+    return False
+
+
+def welcome(
+    user: int, name: str, coins: int, *, rate: float | None = None, burst: float | None = None
+) -> dict[str, Any]:
+    """The answer to a good ``hello``; with the connection's rate limit (``limits``: messages
+    a second on average, at once), when given, so that a client can keep under it."""
+    frame: dict[str, Any] = {
+        "type": "welcome", "protocol": PROTOCOL, "user": user, "name": name, "coins": coins,
+    }  # fmt: skip
+    if rate is not None and burst is not None:
+        frame["limits"] = {"rate": rate, "burst": burst}
+    return frame
 
 
 def ack(message_id: int) -> dict[str, Any]:
@@ -126,6 +219,15 @@ def error(code: str, message: str, message_id: int | None = None) -> dict[str, A
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if message_id is not None:
         frame["id"] = message_id
+    return frame
+
+
+def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
+    """A message refused for the rate: send nothing more for ``retry_after`` seconds (what
+    comes meanwhile is dropped unread, unanswered)."""
+    text = f"too many messages: send nothing for {retry_after:g} s"
+    frame = error("rate_limited", text, message_id)
+    frame["retry_after"] = retry_after
     return frame
 
 

@@ -4,6 +4,11 @@ The WebSocket stack is uvicorn's sans-I/O ``websockets`` protocol with per-messa
 compression **off** (its defaults hold a zlib context of hundreds of KiB per connection;
 the frames are small JSON), protocol-level pings every 20 s to find dead peers, and frames
 larger than :data:`WS_MAX_SIZE` refused by closing the connection (code 1009).
+
+The client's address (what the limits of :mod:`.limits` count) is the TCP peer's, or, for
+a peer in ``forwarded_allow_ips`` (uvicorn's default: ``$FORWARDED_ALLOW_IPS``, else
+``127.0.0.1,::1``), the last address of its ``X-Forwarded-For`` that is not itself a
+trusted proxy.
 """
 
 from __future__ import annotations
@@ -37,8 +42,16 @@ def rooms_from(path: str | None) -> ServerConfig:
     return ServerConfig(rooms=rooms)
 
 
-def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the hall until interrupted (Ctrl-C)."""
+def serve(
+    config: ServerConfig,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    forwarded_allow_ips: str | None = None,
+) -> None:
+    """Run the hall until interrupted (Ctrl-C).  ``forwarded_allow_ips``: the proxies whose
+    ``X-Forwarded-For`` is believed (comma-separated addresses or networks, ``*`` for
+    all; ``None``: uvicorn's default, above)."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -54,4 +67,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
         access_log=False,
         log_level="info",
         backlog=4096,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -14,7 +14,7 @@ from sqlalchemy import BigInteger, Connection, Integer, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.store import ledger
+from qipai.store import ledger, names
 from qipai.store.bulk import update_rows
 from qipai.store.ledger import Entry, Posting, SystemAccounts
 from qipai.store.models import (
@@ -26,7 +26,7 @@ from qipai.store.models import (
     check_aware,
     check_text,
 )
-from qipai.store.schema import accounts, sessions, users
+from qipai.store.schema import accounts, name_keys, sessions, users
 
 MAX_LIMIT = 1000
 """The most rows one history or leaderboard call returns."""
@@ -49,7 +49,12 @@ def register(
 ) -> int:
     """Create the user, his account and the grant ``grant:signup:<id>``; returns the id.
 
-    :raises IllegalActionError: ``name_taken``.
+    The name is stored as given (the server checks its characters and puts it in NFKC
+    form first); its keys (:func:`qipai.store.names.name_keys`) go into ``name_keys``, whose
+    primary key refuses a name that is, or looks like, one already taken.
+
+    :raises IllegalActionError: ``name_taken`` (the same name, the same but for case, or a
+        look-alike).
     :raises InvalidActionError: ``bad_name`` (empty or too long), ``bad_amount`` (negative grant),
         ``naive_datetime``.
     """
@@ -57,13 +62,18 @@ def register(
     if grant < 0:
         raise InvalidActionError("bad_amount", f"a grant is never negative: {grant}")
     check_aware(now, "now")
+    keys = sorted(names.name_keys(name))
+    for key in keys:
+        check_text(key, "the key of a name", "bad_name", limit=names.KEY_LENGTH)
+    _check_name_free(connection, name, keys)
     try:
         user_id: int = connection.execute(
             insert(users)
             .values(name=name, password_hash=password_hash, created_at=now)
             .returning(users.c.id)
         ).scalar_one()
-    except IntegrityError as error:
+        connection.execute(insert(name_keys), [{"key": key, "user_id": user_id} for key in keys])
+    except IntegrityError as error:  # another registration of a like name got in between
         raise IllegalActionError("name_taken", f"the name {name!r} is taken") from error
     connection.execute(
         insert(accounts).values(name=ledger.user_account_name(user_id), user_id=user_id, balance=0)
@@ -71,6 +81,21 @@ def register(
     if grant:
         give(connection, system, user_id, grant, f"signup:{user_id}", now=now)
     return user_id
+
+
+def _check_name_free(connection: Connection, name: str, keys: Sequence[str]) -> None:
+    """Tell a taken name from a look-alike (the insert's constraint is what guarantees it).
+
+    :raises IllegalActionError: ``name_taken``.
+    """
+    if connection.execute(select(users.c.id).where(users.c.name == name)).first() is not None:
+        raise IllegalActionError("name_taken", f"the name {name!r} is taken")
+    if connection.execute(select(name_keys.c.key).where(name_keys.c.key.in_(keys))).first():
+        raise IllegalActionError(
+            "name_taken",
+            f"the name {name!r} looks like a name already taken (the same letters in another "
+            "case, or characters that look alike)",
+        )
 
 
 def give(

