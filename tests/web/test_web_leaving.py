@@ -5,10 +5,11 @@ hall cancels (作废), and the table in English."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from web_kit import button, join, me, next_decision, sign_up, table_data
+from web_kit import button, join, me, next_decision, screenshot, sign_up, table_data
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -65,7 +66,9 @@ def test_a_cancelled_hand_says_so_and_moves_no_coin(hall: Any, new_page: Any) ->
     page.wait_for_selector("[data-testid=lobby]")
 
 
-def test_a_hand_voided_by_a_restart_is_explained(hall: Any, new_page: Any) -> None:
+def test_a_hand_voided_by_a_restart_is_explained(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
     """Back after the hall restarted, a player is told why his hand is gone: at his table
     (the page kept it) the panel says the server restarted; for a table the page does not
     know, a note says it."""
@@ -76,6 +79,7 @@ def test_a_hand_voided_by_a_restart_is_explained(hall: Any, new_page: Any) -> No
     page.evaluate(f"(h) => window.qipai.onFrames([{frame}])", hand)
     page.wait_for_selector("[data-testid=result] [data-testid=voided-reason]")
     assert "服务器重新启动" in page.inner_text("[data-testid=result]")
+    screenshot(page, tmp_path, "voided-by-a-restart")
     page.click("[data-testid=result] [data-testid=action-lobby]")
     page.wait_for_selector("[data-testid=lobby]")
     unknown = "[{type: 'hand_voided', hand: 'gone', table: 987654, reason: 'restart'}]"
