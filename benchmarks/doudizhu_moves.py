@@ -1,9 +1,23 @@
 """Benchmark: Dou Dizhu legal-move generation, ours against DouZero 1.1.0 and RLCard 1.2.0.
 
     .venv/bin/python benchmarks/doudizhu_moves.py [--hands 2000] [--repeat 5] [--seed 1]
+    .venv/bin/python benchmarks/doudizhu_moves.py --fresh-only    # the first section alone
 
-One run deals ``--hands`` seeded hands (landlord seat 0 with 20 cards, two farmers with 17)
-and times, for each generator, the per-second rate of:
+**Fresh 20-card leads** (printed first): every pass deals ``--hands`` new landlord hands
+(seed ``--seed + FRESH_SEED + pass``, so no pass repeats a hand of another: no cache keyed
+by the hand can serve it) and times, side by side on those hands:
+
+* ``moves_for``: ``moves_for(hand, PASS, yifa)`` on the packed hand, against DouZero's
+  ``MovesGener(cards).gen_moves()`` on its int list (both converted before the clock);
+* text: ``legal_moves(text)`` (parse the hand string, check it, generate), against
+  DouZero from the same string: ``[DOUZERO_CARD[ch] for ch in text]`` (its
+  ``RealCard2EnvCard`` in our notation) then ``MovesGener(cards).gen_moves()``.
+
+It prints each rate's best and median of ``--repeat`` passes, then the ratios (ours over
+DouZero, best over best and median over median) on their own lines.
+
+**The table** then deals ``--hands`` seeded hands (landlord seat 0 with 20 cards, two
+farmers with 17) and times, for each generator, the per-second rate of:
 
 * ``lead 20``: every lead of each landlord hand;
 * ``lead 17``: every lead of each farmer hand (seat 1);
@@ -39,6 +53,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -51,7 +66,7 @@ from rlcard.games.doudizhu.judger import DoudizhuJudger
 from rlcard.games.doudizhu.utils import get_gt_cards
 
 from qipai.cards import Card, doudizhu_deck
-from qipai.games.doudizhu import PASS, RULES, Move, moves_for
+from qipai.games.doudizhu import PASS, RULES, Move, legal_moves, moves_for
 from qipai.games.doudizhu.combos import Kind, to_text, unit
 from qipai.games.doudizhu.moves import tables
 
@@ -59,6 +74,8 @@ RULE_SET = RULES["yifa"]
 SLOTS = tuple(s for s in range(15) for _ in range(4 if s <= 12 else 1))
 """The slot (``3 … A 2 B R``: 0-14) of each card of :func:`qipai.cards.doudizhu_deck`."""
 WORKLOADS = ("lead 20", "lead 17", "follow", "self-play")
+FRESH_SEED = 1_000_000
+"""Pass ``p`` of the fresh-hand section deals with seed ``--seed + FRESH_SEED + p``."""
 
 
 # --- The seeded inputs ---------------------------------------------------------------------
@@ -121,6 +138,13 @@ def ours_lead(hands: Sequence[int]) -> int:
     return len(hands)
 
 
+def ours_lead_text(texts: Sequence[str]) -> int:
+    """``legal_moves`` from the hand's text: parse, check, generate (yifa, leading)."""
+    for text in texts:
+        legal_moves(text)
+    return len(texts)
+
+
 def ours_follow(pairs: Sequence[tuple[int, Move]]) -> int:
     for hand, previous in pairs:
         moves_for(hand, previous, RULE_SET)
@@ -176,10 +200,21 @@ def to_douzero(packed: int) -> list[int]:
     return [DOUZERO_VALUES[s] for s in range(15) for _ in range((packed >> (4 * s)) & 15)]
 
 
+DOUZERO_CARD = dict(zip("3456789TJQKA2BR", DOUZERO_VALUES, strict=True))
+"""DouZero's ``RealCard2EnvCard`` in our notation (``T`` for its ``10``, ``B R`` for ``X D``)."""
+
+
 def douzero_lead(hands: Sequence[list[int]]) -> int:
     for hand in hands:
         MovesGener(hand).gen_moves()
     return len(hands)
+
+
+def douzero_lead_text(texts: Sequence[str]) -> int:
+    """DouZero from a card string: the string to its int list, then every lead."""
+    for text in texts:
+        MovesGener([DOUZERO_CARD[ch] for ch in text]).gen_moves()
+    return len(texts)
 
 
 def _douzero_env() -> Any:
@@ -459,12 +494,63 @@ def ratio(ours: float, theirs: float | None) -> str:
     return "—" if not theirs else f"{ours / theirs:.1f}×"
 
 
+FRESH_ROWS = (
+    ("ours moves_for (packed)", "moves_for"),
+    ("DouZero MovesGener (int list)", "moves_for"),
+    ("ours legal_moves (text)", "text"),
+    ("DouZero text -> int list + MovesGener", "text"),
+)
+"""The fresh-hand rates: (name, what it compares with) — ours, then DouZero, per pair."""
+
+
+def fresh_rates(args: argparse.Namespace) -> list[list[float]]:
+    """Per row of :data:`FRESH_ROWS`, the rate (hands/s) of each pass over fresh hands."""
+    rates: list[list[float]] = [[] for _ in FRESH_ROWS]
+    for p in range(args.repeat):
+        hands = [d.hands[0] for d in deals(args.hands, args.seed + FRESH_SEED + p)]
+        texts = [to_text(h) for h in hands]
+        ints = [to_douzero(h) for h in hands]
+        runs: list[tuple[Callable[[Any], int], Sequence[Any]]] = [
+            (ours_lead, hands),
+            (douzero_lead, ints),
+            (ours_lead_text, texts),
+            (douzero_lead_text, texts),
+        ]
+        for row, (run, items) in zip(rates, runs, strict=True):
+            row.append(timed(partial(_one_item, run, items))[0])
+    return rates
+
+
+def _one_item(run: Callable[[Any], int], items: Sequence[Any]) -> tuple[int, int]:
+    return run(items), 0
+
+
+def fresh_report(args: argparse.Namespace) -> None:
+    """Print the fresh 20-card lead rates (best and median), then the ratios."""
+    tables()  # the one-time build, outside the clock
+    rates = fresh_rates(args)
+    print(f"## Fresh 20-card hands, leads: {args.hands} new hands a pass, {args.repeat} passes\n")
+    for (name, _), row in zip(FRESH_ROWS, rates, strict=True):
+        best, median = max(row), statistics.median(row)
+        print(f"{name:<40} best {best:>9,.0f} hands/s   median {median:>9,.0f} hands/s")
+    print()
+    for i, label in ((0, "moves_for / DouZero"), (2, "legal_moves text / DouZero text")):
+        ours, theirs = rates[i], rates[i + 1]
+        best = max(ours) / max(theirs)
+        median = statistics.median(ours) / statistics.median(theirs)
+        print(f"{label}: {best:.1f}x best, {median:.1f}x median")
+    print()
+
+
 def report(args: argparse.Namespace) -> None:
+    print(f"# {' '.join(sys.argv)}\n# {machine()}")
+    print(f"# ours: move tables built once per process in {table_build_seconds():.2f} s\n")
+    fresh_report(args)
+    if args.fresh_only:
+        return
     dealt = deals(args.hands, args.seed)
     pairs = follow_pairs(dealt, args.seed)
     inputs = Inputs(dealt, pairs, args.seed)
-    print(f"# {' '.join(sys.argv)}\n# {machine()}")
-    print(f"# ours: move tables built once per process in {table_build_seconds():.2f} s\n")
     columns = ["workload", "ours first pass", "ours warm", "DouZero", "RLCard"]
     columns += ["warm/DouZero", "warm/RLCard", "first/DouZero", "first/RLCard"]
     print("| " + " | ".join(columns) + " |")
@@ -517,6 +603,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="passes per figure (median)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--state", action="store_true", help="add self-play through State")
+    parser.add_argument(
+        "--fresh-only", action="store_true", help="only the fresh 20-card leads, then stop"
+    )
     parser.add_argument("--cold", choices=WORKLOADS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold:

@@ -1,4 +1,4 @@
-"""Round-trip fuzz of the notation (``shared/spec/notation.md``) with Hypothesis.
+"""Round-trip fuzz of the notation (``docs/doudizhu.md``, "Notation") with Hypothesis.
 
 Cards print and parse back to themselves; packed rank counts print and parse back; every
 move that :func:`legal_moves` offers, in every rule set, prints as text that parses back

@@ -189,3 +189,14 @@ def test_verify_hand_accepts_a_record_and_refuses_a_tampered_one(
     assert capsys.readouterr().out.startswith("failed: commitment_mismatch")
     assert main(["verify-hand", str(tmp_path / "missing.json")]) == 2
     assert "unreadable_record" in capsys.readouterr().err
+
+
+def test_verify_hand_accepts_a_v1_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``qipai-hand/1`` record (chance v1: ``random.Random(seed)``) still verifies."""
+    lines = (Path(__file__).parent / "data" / "records-v1.jsonl").read_text().splitlines()
+    old = tmp_path / "old.json"
+    old.write_text(lines[0])
+    assert main(["verify-hand", str(old)]) == 0
+    assert capsys.readouterr().out.startswith("ok: result ")

@@ -1,4 +1,4 @@
-"""Cards, suits and decks, and their text notation (``shared/spec/notation.md``).
+"""Cards, suits and decks, and their text notation (``docs/doudizhu.md``, "Notation").
 
 A card is a rank character and, where suits exist, a :class:`Suit`.  The rank *order*
 is a game's business: each game keeps exactly one rank-order table (Dou Dizhu ranks run
@@ -16,9 +16,9 @@ Card(rank='T', suit=<Suit.HEARTS: 'h'>)
 from __future__ import annotations
 
 import enum
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from qipai.errors import InvalidActionError
 
@@ -146,8 +146,17 @@ def doudizhu_deck(*, wildcard: bool = False) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
-    """A shuffled copy of ``cards`` using the caller's seeded generator."""
+class Shuffler(Protocol):
+    """Anything that shuffles a list in place: a hand's :mod:`qipai.chance` source, or a
+    ``random.Random``."""
+
+    def shuffle(self, items: MutableSequence[Any], /) -> None:
+        """Shuffle ``items`` in place."""
+        ...
+
+
+def shuffled(cards: Sequence[Card], rng: Shuffler) -> list[Card]:
+    """A shuffled copy of ``cards`` using the caller's seeded source of chance."""
     deck = list(cards)
     rng.shuffle(deck)
     return deck

@@ -9,7 +9,7 @@
 
 A *reading key* ``(cards, kind, length, low)`` names one reading of a move whatever the
 tool: packed cards, our :class:`Kind`, units in the chain, and the slot of the lowest rank
-of the main part.  Each reference's differences from ``shared/spec/doudizhu.md`` are the
+of the main part.  Each reference's differences from ``docs/rules/doudizhu.md`` are the
 named predicates at the end; the tests filter with them and nothing else.  The seeded
 sampler of (hand, previous) pairs that both reference tests use is here too.
 
@@ -302,11 +302,11 @@ def rlcard_follow(hand: int, previous: int) -> list[str]:
     return found
 
 
-# --- The references' differences from the spec, each a named predicate ----------------------
+# --- The references' differences from our rules, each a named predicate --------------------
 
 
 def attaches_rocket(move: Move) -> bool:
-    """Both jokers attached together as kickers or wings (DouZero allows it; the spec's
+    """Both jokers attached together as kickers or wings (DouZero allows it; the rules'
     ``rocket_as_kickers`` option, off by default)."""
     kicked = move.kind in (Kind.PLANE_SINGLES, Kind.FOUR_TWO_SINGLES)
     return kicked and contains(move.cards, _JOKERS)
@@ -314,7 +314,7 @@ def attaches_rocket(move: Move) -> bool:
 
 def ranked_by_wing_trio(move: Move, previous: Move) -> bool:
     """DouZero reference bug: airplanes with single wings compared by the highest trio
-    anywhere in the move (wings included), and here that verdict differs from the spec's."""
+    anywhere in the move (wings included), and here that verdict differs from the rules'."""
     if move.kind is not Kind.PLANE_SINGLES or previous.kind is not Kind.PLANE_SINGLES:
         return False
     spec = move.main > previous.main

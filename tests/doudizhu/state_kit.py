@@ -9,6 +9,7 @@ from dataclasses import fields, is_dataclass
 import pytest
 
 from qipai.cards import SUITS, Card, doudizhu_deck
+from qipai.chance import DealStream, LegacyChance
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Action, Play, Show
 from qipai.games.doudizhu.combos import PASS, Kind, Move
@@ -33,7 +34,7 @@ def act(state: State, *script: str) -> None:
 
 
 def snapshot(state: State) -> tuple[object, ...]:
-    """Everything a state holds, copied (lists and the generator's state), for ``==``.
+    """Everything a state holds, copied (lists and the source of chance), for ``==``.
 
     Equal snapshots mean equal states: a refused action changed nothing, a replay rebuilt
     the same hand.  (Every element of a list is immutable, except the hands: copied too.)
@@ -43,8 +44,8 @@ def snapshot(state: State) -> tuple[object, ...]:
     assert len(names) > 40, "the state's fields are no longer where snapshot looks"
     for name in names:
         value: object = getattr(state, name)
-        if isinstance(value, random.Random):
-            value = value.getstate()
+        if isinstance(value, DealStream | LegacyChance):
+            value = value.clone()  # compared by where the stream stands
         elif name == "hands":
             value = [list(hand) for hand in state.hands]
         elif isinstance(value, list):

@@ -1,4 +1,4 @@
-"""Audit of the ``caishen`` preset (财神斗地主, seed 001) against the spec, hand by hand.
+"""Audit of the ``caishen`` preset (财神斗地主) against its rules, hand by hand.
 
 The deal: seat 0 holds four natural bombs; the bottom is ``2BR`` plus the 财神 ``W``.
 """

@@ -1,4 +1,4 @@
-"""Audit of the ``huanle`` preset (欢乐斗地主 with beans, seed 002) against the spec.
+"""Audit of the ``huanle`` preset (欢乐斗地主 with beans) against its rules.
 
 Two deals: ``DECK`` (seat 0 holds four bombs, the bottom is ``2BR``) and ``ONE_BOMB``
 (seat 0 holds the only bomb, ``3333``; nobody else can make one unless seat 2 gets the
@@ -207,7 +207,7 @@ def test_escape_before_the_hand_starts_is_an_escape() -> None:
 
 
 def test_every_unplayed_bomb_counts_in_an_escape_documented_reading() -> None:
-    """The seed counts 当盘所有的炸弹 (docs: bombs in *any* hand), wider than the spec."""
+    """The page counts 当盘所有的炸弹 (docs: bombs in *any* hand), not only the escaper's."""
     state = _shown_landlord_0(ONE_BOMB)
     state.escape(1)  # farmer 1 holds no bomb; the landlord's 3333 still counts: 5 × 2 = 10
     assert state.returns() == (10, -20, 10)

@@ -1,4 +1,4 @@
-"""Audit of the ``jj`` preset (欢乐斗地主 / JJ match rules, seed 004) against the spec.
+"""Audit of the ``jj`` preset (欢乐斗地主 / JJ match rules) against its rules.
 
 The deals differ only in the bottom: seat 0 holds four bombs in each.
 """

@@ -1,4 +1,4 @@
-"""Audit of the ``yifa`` preset (易发棋牌, seed 000) against the spec, hand by hand.
+"""Audit of the ``yifa`` preset (易发棋牌) against its rules, hand by hand.
 
 Every test plays a rigged deal through :class:`State` and checks who acts, what is legal,
 the multipliers each view shows and ``returns()``.  The deal (seat 0 is the landlord in
@@ -188,7 +188,7 @@ def test_bombs_and_rocket_played_double_and_the_cap_is_four_doublings_per_pair()
     assert state.rockets == 1 and multipliers(state) == {1: 16, 2: 16}
     lead_out(state, 0)
     assert state.spring
-    assert state.returns() == (96, -48, -48)  # the seed's entry minimum is N × 96
+    assert state.returns() == (96, -48, -48)  # the 易发 page's entry minimum is N × 96
 
 
 def test_bombs_left_in_hand_do_not_count() -> None:

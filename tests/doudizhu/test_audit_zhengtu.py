@@ -1,4 +1,4 @@
-"""Audit of the ``zhengtu`` preset (征途, seed 003) against the spec, hand by hand.
+"""Audit of the ``zhengtu`` preset (征途) against its rules, hand by hand.
 
 The deal: seat 0 holds four bombs and takes ``2BR`` from the bottom when it is landlord.
 """

@@ -6,7 +6,7 @@ chain and as two airplanes: three), and the pass counts one when following.  Eve
 is checked against both our generator (:func:`qipai.games.doudizhu.legal_moves`) and the
 brute-force enumerator below, which shares no code with ``combos.py`` / ``moves.py``:
 it lists every sub-multiset of the hand and classifies each with a small classifier
-written from the spec's table, so the file can drift from neither.  On a mismatch the
+written from the rules' table, so the file can drift from neither.  On a mismatch the
 test prints a per-kind "divide": the count of each kind, ours against the brute force.
 
 The OpenSpiel counts of ``dou_dizhu_utils_test.cc`` are checked too, on the matching
@@ -30,7 +30,7 @@ from qipai.games.doudizhu.combos import from_text, readings
 COUNT_FILE = Path(__file__).resolve().parents[1] / "data" / "ddz.counts"
 PRESETS = ("yifa", "huanle", "jj", "zhengtu")
 
-# --- The brute force: every sub-multiset, a classifier written from the spec ---------------
+# --- The brute force: every sub-multiset, a classifier written from the rules --------------
 
 RANKS = "3456789TJQKA2BR"
 """Rank characters, low to high; the index is the rank's order."""
@@ -51,7 +51,7 @@ class Reading:
 
 
 def classify(c: tuple[int, ...]) -> list[Reading]:
-    """Every reading of the count vector ``c`` (15 ranks), per the spec's table.
+    """Every reading of the count vector ``c`` (15 ranks), per the rules' table.
 
     Kickers: any other rank for a trio's single; ``n`` wing cards of ranks outside an
     airplane's chain; ``n`` pairs of distinct ranks outside it; any two other cards with a
@@ -101,7 +101,7 @@ def _kicked(c: tuple[int, ...], present: list[int], n: int, rocket: bool) -> lis
 
 
 def beats(move: Reading, previous: Reading) -> bool:
-    """The spec's comparison: rocket over all, bombs over non-bombs, else same shape higher."""
+    """The rules' comparison: rocket over all, bombs over non-bombs, else same shape higher."""
     if previous.kind == "rocket":
         return False
     if move.kind in ("rocket", "bomb"):

@@ -8,7 +8,7 @@ two lists are compared as multisets too.  The only differences filtered out are 
 predicates of :mod:`references`, each shown to be real by an example test below:
 
 * ``attaches_rocket``: DouZero attaches both jokers together as kickers or wings (the
-  spec's ``rocket_as_kickers`` option; with it on, there is no filter at all);
+  rules' ``rocket_as_kickers`` option; with it on, there is no filter at all);
 * ``ranked_by_wing_trio``: DouZero's reference bug of ranking an airplane by the highest
   trio anywhere in it, wings included;
 * ``douzero_misreads``: previous moves DouZero's own move detector cannot type (it needs
@@ -206,7 +206,7 @@ def _our_follow(hand: str, previous: str) -> set[str]:
 
 def test_douzero_ranks_airplanes_by_the_highest_trio_anywhere() -> None:
     """Reference bug: ``filter_type_11_serial_3_1`` takes the highest trio of the whole
-    move, so a wing trio outranks the chain (spec: compare the chain's top rank)."""
+    move, so a wing trio outranks the chain (our rules: compare the chain's top rank)."""
     # 666777888+9TJ (chain top 8) beats 333444555+KKK (chain top 5): DouZero says K > 8.
     assert _our_follow("6667778889TJ", "333444555KKK") == {"6667778889TJ"}
     assert _douzero_follow("6667778889TJ", "333444555KKK") == set()
@@ -236,7 +236,7 @@ def test_douzero_attaches_both_jokers() -> None:
 
 @pytest.mark.parametrize("cards", ["3334445556667777", "3334445556668889", "3334445556667778"])
 def test_douzero_cannot_detect_big_airplanes_with_trio_or_bomb_wings(cards: str) -> None:
-    """DouZero bug (not in the spec's list): its ``move_detector`` types these 16-card
+    """DouZero bug (not in the rules' list): its ``move_detector`` types these 16-card
     airplanes ``TYPE_15_WRONG``, though its generator makes them; so it cannot follow them."""
     packed = from_text(cards)
     planes = [m for m in natural_readings(packed) if m.kind is Kind.PLANE_SINGLES]
@@ -249,7 +249,7 @@ def test_douzero_cannot_detect_big_airplanes_with_trio_or_bomb_wings(cards: str)
 
 
 def test_douzero_has_neither_other_reference_bug() -> None:
-    """The spec's two other reference bugs are not DouZero 1.1.0's: no filter for them."""
+    """The rules' two other reference bugs are not DouZero 1.1.0's: no filter for them."""
     # The rocket is answered by the pass only, bombs in hand or not.
     assert douzero_env_moves(from_text("33332222"), from_text("BR")) == [[]]
     # A chain starting at a rank held four times is generated, leading and following.

@@ -6,7 +6,7 @@ each string exactly one type.  On 10,000 seeded (hand, previous) pairs (and 2,00
 after trio chains and airplanes) we compare readings (cards, kind, chain length, lowest
 main rank) and the playable card multisets.  RLCard attaches both jokers together nowhere,
 like our default, so the only differences filtered out are two wing rules of RLCard's,
-both narrower than the spec's "any n cards not of the chain's ranks" and each shown real
+both narrower than the rules' "any n cards not of the chain's ranks" and each shown real
 by an example test below:
 
 * ``wings_hold_bomb``: RLCard never puts all four cards of a rank among an airplane's
@@ -191,7 +191,7 @@ def test_rlcard_never_lets_a_wing_trio_extend_the_chain() -> None:
 
 
 def test_rlcard_has_none_of_the_spec_reference_bugs() -> None:
-    """No filter for the spec's three reference bugs: RLCard 1.2.0 has none of them."""
+    """No filter for the rules' three reference bugs: RLCard 1.2.0 has none of them."""
     # The rocket is answered by the pass only, bombs in hand or not.
     assert rlcard_follow(from_text("33332222"), from_text("BR")) == ["pass"]
     # A chain starting at a rank held four times, leading and following.

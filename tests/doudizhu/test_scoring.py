@@ -43,7 +43,7 @@ def pairs(f: HandFacts) -> dict[int, int]:
     return {p.farmer: p.multiplier for p in multiplier_breakdown(f)}
 
 
-# --- the seeds' worked examples --------------------------------------------------------
+# --- the pages' worked examples --------------------------------------------------------
 
 
 def test_yifa_seed_example_points_and_coins() -> None:
@@ -207,7 +207,7 @@ def test_yifa_cap_limits_each_pair_to_sixteen() -> None:
     f = facts(YIFA, base=3, bombs=5)
     for pair in multiplier_breakdown(f):
         assert (pair.events, pair.multiplier, pair.is_capped) == (32, 16, True)
-    assert score_hand(f) == (96, -48, -48)  # 96 = the seed's entry minimum per N
+    assert score_hand(f) == (96, -48, -48)  # 96 = the 易发 page's entry minimum per N
 
 
 def test_yifa_cap_counts_rob_and_doubling_per_pair() -> None:

@@ -134,7 +134,7 @@ def test_snapshot_sees_every_change() -> None:
     other.apply(Show(), 1)
     assert snapshot(other) != before and snapshot(state) == before
     other = state.clone()
-    other._rng.random()  # only the generator moved
+    other._chance.randbelow(2)  # only the source of chance moved
     assert snapshot(other) != before
     other = state.clone()
     other.hands[0].append(Card("W"))  # only a hand's contents changed

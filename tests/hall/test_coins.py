@@ -1,4 +1,4 @@
-"""Coins per hand: the seeds' worked examples, every preset's rule, the chip games' rake,
+"""Coins per hand: the pages' worked examples, every preset's rule, the chip games' rake,
 and, over many random hands, coins that add up and balances that never go negative."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def adds_up(s: Settlement) -> bool:
     return sum(s.net) + sum(s.rake) + sum(s.fees) == 0
 
 
-# --- the seeds' worked examples ---------------------------------------------------------
+# --- the pages' worked examples ---------------------------------------------------------
 
 
 def test_yifa_seed_example() -> None:

@@ -316,7 +316,7 @@ def test_seating_per_game() -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_a_kept_table_seats_the_first_to_enter_at_seat_0(seed: int) -> None:
-    """征途 (seed 003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家
+    """征途: "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家
     按照出牌順序輪流擔任。"  The player who waited longest (clicked 加入 first) entered the
     table first: seat 0, the first bidder of its first hand; the rest are shuffled."""
     lobby = Lobby(Seating(seats=3, bots=True, bot_wait=1.0, regroup=False))
@@ -333,7 +333,7 @@ def test_a_kept_table_seats_the_first_to_enter_at_seat_0(seed: int) -> None:
 
 
 def test_a_kept_table_plays_on_until_a_player_leaves() -> None:
-    """"之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任" (seed 003) needs hand after hand
+    """"之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任" (征途) needs hand after hand
     at one table: ``plays_on`` keeps it (nothing changes) until a player leaves; then the
     others wait again."""
     lobby = Lobby(Seating(seats=3, bots=True, bot_wait=0.0, regroup=False))

@@ -238,6 +238,12 @@ MALFORMED: dict[str, str] = {
     "missing": mangle(lambda d: d.pop("seed")),
     "extra": mangle(lambda d: d.update(x=1)),
     "format": mangle(lambda d: d.update(format="qipai-hand/0")),
+    "format_v1_with_v2_fields": mangle(lambda d: d.update(format="qipai-hand/1")),
+    "v2_without_chance": mangle(lambda d: d.pop("chance")),
+    "chance": mangle(lambda d: d.update(chance="v3")),
+    "engine": mangle(lambda d: d.update(engine=0)),
+    "engine_text": mangle(lambda d: d.update(engine="2")),
+    "v2_spelling_of_v1": mangle(lambda d: d.update(chance="v1", engine=1)),
     "seed_number": mangle(lambda d: d.update(seed=5)),
     "seed_sign": mangle(lambda d: d.update(seed="-5")),
     "seed_zero": mangle(lambda d: d.update(seed="05")),
@@ -261,7 +267,8 @@ def test_malformed_json_is_refused(name: str) -> None:
 def test_json_layout_is_stable() -> None:
     data = json.loads(DDZ.to_json())
     assert list(data) == sorted(data)
-    assert data["format"] == FORMAT == "qipai-hand/1"
+    assert data["format"] == FORMAT == "qipai-hand/2"
+    assert (data["chance"], data["engine"]) == ("v2", 2)
     assert data["seed"] == str(DDZ.seed)
     assert all(isinstance(seat, int | None) and isinstance(t, str) for seat, t in data["actions"])
     assert " " not in DDZ.to_json().replace("play ", "").replace("bid ", "").replace("no ", "")

@@ -125,9 +125,9 @@ def test_showhand_defaults() -> None:
 def test_which_rooms_regroup_and_which_count_leaving_early_as_escaping(
     game: str, rules: str, regroup: bool, escapes: bool
 ) -> None:
-    """易发 (seed 000): "所有牌局在一局结束后会按照系统的分组规则重新将玩家打乱分组"; 征途 (seed
-    003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任"
-    keeps its tables; 欢乐斗地主 (seed 002): "在系统撮合成功后、游戏开始前玩家如果退出游戏一律
+    """易发: "所有牌局在一局结束后会按照系统的分组规则重新将玩家打乱分组"; 征途:
+    "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照出牌順序輪流擔任"
+    keeps its tables; 欢乐斗地主: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律
     视为逃跑"."""
     room = one(game=game, rules=rules)
     assert (room.regroup, room.seating.regroup, room.escape_before_start) == (

@@ -178,7 +178,7 @@ def test_trustee_on_request_plays_after_the_delay_and_cancel_restarts_the_clock(
 
 
 def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -> None:
-    """"玩家可以随时再次登陆游戏并取消托管" (seed 000): coming back does not end 托管; the
+    """"玩家可以随时再次登陆游戏并取消托管" (易发): coming back does not end 托管; the
     player cancels it himself."""
     table = make_table("doudizhu-zhengtu", bot_delay=0.5)
     table.start_hand("h", 1, now=0.0)

@@ -38,7 +38,7 @@ def _first_bidder(frames: list[Frame]) -> int:
 
 
 def test_a_zhengtu_table_plays_on_and_the_first_bidder_turns() -> None:
-    """征途 (seed 003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照
+    """征途: "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照
     出牌順序輪流擔任。"  Ann clicked 加入 first: seat 0, the first hand's first bidder; then
     seat 1, seat 2 (the play order), at the same table, while she stays."""
     room = ROOMS["doudizhu-zhengtu"]
@@ -72,7 +72,7 @@ def _huanle_table() -> Table:
 
 
 def test_huanle_leaving_while_the_hand_is_dealt_is_an_escape() -> None:
-    """欢乐斗地主 (seed 002): "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑".  The
+    """欢乐斗地主: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑".  The
     game starts with the bidding; while the first deal is dealt the table is
     ``is_dealing``, and the hall makes a player who leaves then escape."""
     table = _huanle_table()

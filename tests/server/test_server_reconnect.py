@@ -316,7 +316,7 @@ async def _trustee_request(url: str) -> None:
 
 
 def test_coming_back_keeps_trustee_until_the_player_cancels_it(hall: RunningHall) -> None:
-    """"玩家可以随时再次登陆游戏并取消托管" (seed 000): back at her table Ann is still in 托管
+    """"玩家可以随时再次登陆游戏并取消托管" (易发): back at her table Ann is still in 托管
     (everyone sees her connected and in 托管); she plays again once she cancels it."""
     asyncio.run(_back_in_trustee(hall.url))
 

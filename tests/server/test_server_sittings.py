@@ -66,7 +66,7 @@ async def _play_until(player: Player, kind: str, auto: AutoPlayer) -> Frame:
 
 
 def test_a_zhengtu_table_plays_on_and_the_first_bidder_turns(hall: RunningHall) -> None:
-    """征途 (seed 003): "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照
+    """征途: "第一局由最先進入該牌桌的玩家先叫“地主”,之後每一局首先叫“地主”的玩家按照
     出牌順序輪流擔任。"  Alone with two bots, Ann is the first sitter; three hands at one table
     start with her seat, then the next two in play order."""
     asyncio.run(_plays_on(hall.url))
@@ -120,7 +120,7 @@ async def _breaks_up(url: str) -> None:
 
 
 def test_huanle_leaving_during_the_deal_is_an_escape(hall: RunningHall) -> None:
-    """欢乐斗地主 (seed 002): "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑".  Ann
+    """欢乐斗地主: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑".  Ann
     leaves (``leave``, not ``escape``) while the hand is dealt: she escapes at once."""
     asyncio.run(_early(hall.url))
 

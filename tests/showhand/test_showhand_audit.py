@@ -1,7 +1,7 @@
-"""Audit of the Showhand engine against ``shared/spec/showhand.md`` and seed 000.
+"""Audit of the Showhand engine against its rules (``docs/rules/showhand.md``, the 易发 page).
 
-Each test names the rule it checks (the spec's words, or the seed's Chinese where the spec
-is unclear) and plays a scripted hand from a deck built here: all cards 1 (hole cards) in
+Each test names the rule it checks (the rules' words, or the 易发 page's Chinese where
+they are unclear) and plays a scripted hand from a deck built here: all cards 1 (hole cards) in
 seat order, then all cards 2, then cards 3, 4, 5 to the seats still in.
 """
 
@@ -47,7 +47,7 @@ def refused(state: State, text: str, code: str) -> None:
     assert error.value.code == code
 
 
-# --- hand ranking: the seed's words ---------------------------------------------------
+# --- hand ranking: the page's words ---------------------------------------------------
 
 ORDER = [  # 同花顺＞铁支＞葫芦＞同花＞顺子＞三条＞二对＞对子＞散牌
     ("AsKsQsJsTs", "straight_flush"),
@@ -85,7 +85,7 @@ def test_flush_over_full_house_option() -> None:
     assert sh.compare("AsAhAcKdKs", "AdQdTd9d8d", flush_beats_full_house=True) == -1
 
 
-TIES = [  # (winner, loser): the seed's tie-breaks, word for word
+TIES = [  # (winner, loser): the page's tie-breaks, word for word
     # 同花顺: 比较最大一张牌的大小，如果大小还一样就比较这张牌的花色
     ("AsKsQsJsTs", "AhKhQhJhTh"),
     ("KdQdJdTd9d", "QsJsTs9s8s"),

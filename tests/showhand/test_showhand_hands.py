@@ -1,6 +1,6 @@
 """Showhand hand ranking: exhaustive counts of whole and partial hands, golden hashes of
 the whole orders, an independent rules-as-written key, treys and PokerKit (same categories
-on the 28-card deck, and an order that ours refines with suits), the seed's tie-breaks by
+on the 28-card deck, and an order that ours refines with suits), the page's tie-breaks by
 hand, the other flush / full house order, and malformed input."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ GOLDEN_MD5_PARTIAL = "c89c58b89e06e42ca7de1ea8e8ec1d62"
 
 
 def reference_key(hand: str, flush_high: bool = False) -> tuple[int, ...]:
-    """The seed's ranking read literally, written independently of the module."""
+    """The page's ranking read literally, written independently of the module."""
     cards = sorted(
         (
             (RANKS.index(r), SUITS_LOW_FIRST.index(s))
@@ -225,7 +225,7 @@ def test_pokerkit() -> None:
         ("QdJdTd9d8d", "AsAhAcAdKs", 1),
         ("AsAhAcAd8s", "KsKhKcKdAs", 1),  # four of a kind: the four's rank only
         ("AsAhAcAd8s", "AsAhAcAd9h", 0),
-        ("8s8h8c9s9h", "AdKdJd9d8d", 1),  # full house over flush (the seed's order)
+        ("8s8h8c9s9h", "AdKdJd9d8d", 1),  # full house over flush (the page's order)
         ("AsAhAc8s8h", "AsAhAcKdKh", 0),  # full house: the trio's rank only
         ("AsQsTs9s8s", "AhKhJh9h8h", 1),  # flush: highest card, then its suit
         ("KsQsTs9s8s", "AhJh9h8hTh", -1),

@@ -1,5 +1,5 @@
 """Dou Dizhu in the browser: a whole hand of every preset by clicking cards and buttons,
-a hand by 托管, seed 004's mouse controls (drag to lift, click to lower, click the felt to
+a hand by 托管, the JJ page's mouse controls (drag to lift, click to lower, click the felt to
 lower all, right-click to play), 提示, the wildcard chooser, the replay of a finished hand."""
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def test_a_hand_played_by_trustee_and_its_replay(hall: Any, new_page: Any, tmp_p
     page.wait_for_selector(f"[data-testid=replay][data-hand='{hand_id}']")
     assert page.get_attribute("[data-testid=replay-verified]", "data-ok") == "1"
     assert page.get_attribute("[data-testid=replay] [data-testid=fairness]", "data-ok") == "1"
+    assert page.get_attribute("[data-testid=replay] [data-testid=replay-deal]", "data-ok") == "1"
     total = int(page.get_attribute("[data-testid=replay-step]", "data-step") or 0)
     assert total > 3
     page.click("[data-testid=replay-first]")
@@ -195,7 +196,7 @@ def test_mouse_controls_of_seed_004(hall: Any, new_page: Any, tmp_path: Path) ->
     first, last = _card_box(page, cards[1]), _card_box(page, cards[4])
     page.mouse.move(last["x"] + 6, last["y"] + 30)
     page.mouse.down()
-    page.mouse.move(first["x"] + 20, first["y"] + 30, steps=6)  # leftwards, as the seed says
+    page.mouse.move(first["x"] + 20, first["y"] + 30, steps=6)  # leftwards, as the JJ page says
     page.mouse.up()
     assert lifted(page) == cards[1:5]
     # a click on a lifted card puts it down

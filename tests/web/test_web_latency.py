@@ -83,7 +83,7 @@ def _reload(page: Any) -> None:
     """Reload mid-hand: the table comes back from the saved state and the replayed frames.
 
     Gone, the player was put in 托管; back, he stays in it until he cancels it: "玩家可以随时
-    再次登陆游戏并取消托管" (seed 000).  The banner and its button show at once."""
+    再次登陆游戏并取消托管" (易发).  The banner and its button show at once."""
     cards = hand(page)
     page.reload()
     page.wait_for_selector("[data-testid=hand] [data-testid=card]")

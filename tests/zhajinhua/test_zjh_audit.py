@@ -1,7 +1,7 @@
 """Audit of the Zha Jin Hua engine against the 易发棋牌 rules (``docs/zhajinhua.md``).
 
-Each test names the rule it checks (spec wording, or the seed's Chinese where the spec is
-unclear) and plays a scripted hand from a rigged deal.  The deck is built here, by hand,
+Each test names the rule it checks (the rules' wording, or the 易发 page's Chinese where
+they are unclear) and plays a scripted hand from a rigged deal.  The deck is built here, by hand,
 so that the deal order itself ("从庄家开始发牌", one card at a time) is checked too.
 """
 
@@ -53,7 +53,7 @@ def cards_of(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
 
 
-# --- hand ranking: the seed's exact words --------------------------------------------
+# --- hand ranking: the page's exact words --------------------------------------------
 
 RANKING = [  # strongest first: 豹子 > 顺金 > 金花 > 顺子 > 对子 > 单张
     ("AsAhAd", "trips"),

@@ -65,7 +65,7 @@ GOLDEN_MD5 = "3cfe4adcd7990d77768418c729e4d73f"
 
 
 def reference_key(hand: str) -> tuple[int, ...]:
-    """The seed's rules read literally, written independently of the module."""
+    """The page's rules read literally, written independently of the module."""
     ranks = sorted((POKER_RANKS.index(c) for c in hand[0::2]), reverse=True)
     flush = len(set(hand[1::2])) == 1
     straights = [[i + 2, i + 1, i] for i in range(11)]  # 432 .. AKQ, then A32 lowest

@@ -61,7 +61,7 @@ def _going_out(view: View, moves: list[Move]) -> Move | None:
 
 
 class TrusteePolicy:
-    """托管 exactly as the platforms describe it (seed 004, used by every preset).
+    """托管 exactly as the platforms describe it (the JJ rules page, used by every preset).
 
     Bidding, robbing, 明牌 and 加倍: decline.  Following: pass — except with one card left,
     which is played whenever it may be.  Leading: the smallest natural single (never the

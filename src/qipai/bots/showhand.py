@@ -52,7 +52,7 @@ class Policy(Protocol):
 
 
 class TrusteePolicy:
-    """托管 for an absent player (seed 000: "按照系统的规则做放弃处理"): fold.
+    """托管 for an absent player (the 易发 rules page: "按照系统的规则做放弃处理"): fold.
 
     The hall decides when the grace period is over and hands the seat to this policy;
     in a 换牌 decision it keeps (the choice costs nothing and the seat folds next).

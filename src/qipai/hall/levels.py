@@ -1,8 +1,8 @@
-"""Player levels 玩家等级 (the ``yifa`` title table of seed 000), by hands won.
+"""Player levels 玩家等级 (the ``yifa`` title table of the 易发 page), by hands won.
 
 Each title is reached at a number of wins (包身工 at 100 … 帝王 at 100,000).  Below 100
 wins a player has no title of the table yet: he is :data:`NEWCOMER` 新手, rank 0 (the
-seed is silent; ``shared/spec/platform.md`` chose "新手").
+page is silent; ``docs/rules/hall.md`` reads it as "新手").
 
 >>> level_for(0)
 Level(title='新手', rank=0, wins=0, next_wins=100)
@@ -29,7 +29,7 @@ TITLES: tuple[tuple[str, int], ...] = (
     ("大地主", 10000), ("知县", 20000), ("通判", 30000), ("知府", 50000), ("总督", 60000),
     ("巡抚", 80000), ("丞相", 90000), ("帝王", 100000),
 )  # fmt: skip
-"""The seed's table: each title and the hands won needed to reach it, lowest first."""
+"""The page's table: each title and the hands won needed to reach it, lowest first."""
 
 _THRESHOLDS = tuple(wins for _, wins in TITLES)
 

@@ -5,8 +5,10 @@ at the edge; this module is pure) and publishes :func:`commitment` of it.  After
 the :class:`HandRecord` reveals the seed with the table options and every action, and
 :func:`verify` lets anyone check that the seed matches the commitment and that replaying
 the actions from (rules, seed, options) gives the recorded result.  The seed decides every
-card (each engine's deal comes from ``random.Random(seed)``), so a seed fixed before the
-hand proves the deal was not chosen afterwards.  The format is in ``docs/records.md``.
+card (each engine's chance comes from the seed's :mod:`qipai.chance` stream: ``v2``, the
+documented SHA-256 stream a browser can re-derive, or ``v1``, ``random.Random(seed)``, in
+old ``qipai-hand/1`` records), so a seed fixed before the hand proves the deal was not
+chosen afterwards.  The format is in ``docs/records.md``.
 
 >>> commitment(42)
 'c9d22b644ef92d561cdb5f26bb3ded1b569123bee1a0bf7b9fc9151d52fdb254'
@@ -29,10 +31,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from qipai.chance import V1, V2, VERSIONS
 from qipai.errors import GameError, InvalidActionError
 
-FORMAT = "qipai-hand/1"
-"""The ``format`` field of every record's JSON."""
+FORMAT = "qipai-hand/2"
+"""The ``format`` field of the records written now (with ``chance`` and ``engine``)."""
+FORMAT_V1 = "qipai-hand/1"
+"""The first format: no ``chance`` (always ``v1``) and no ``engine`` (always 1); still read,
+and written back as it was."""
 COMMITMENT_PREFIX = "qipai-seed-v1:"
 """What precedes the seed's decimal digits in the committed bytes."""
 SEED_BITS = 128
@@ -91,26 +97,43 @@ class _Engine:
     """The game's ``get_rules``."""
     options: tuple[str, ...]
     """The table options its ``State.new`` takes, in record order."""
+    version: int
+    """The game's ``ENGINE_VERSION`` (its rules module)."""
 
 
 def _doudizhu() -> _Engine:
     from qipai.games import doudizhu as game  # noqa: PLC0415 (games load lazily)
+    from qipai.games.doudizhu.rules import ENGINE_VERSION  # noqa: PLC0415
 
     return _Engine(
-        game.Action.parse, game.replay, game.get_rules, ("first_seat", "hand_number", "balances")
+        game.Action.parse,
+        game.replay,
+        game.get_rules,
+        ("first_seat", "hand_number", "balances"),
+        ENGINE_VERSION,
     )
 
 
 def _zhajinhua() -> _Engine:
     from qipai.games import zhajinhua as game  # noqa: PLC0415 (games load lazily)
+    from qipai.games.zhajinhua.rules import ENGINE_VERSION  # noqa: PLC0415
 
-    return _Engine(game.Action.parse, game.replay, game.get_rules, ("players", "stacks", "dealer"))
+    return _Engine(
+        game.Action.parse,
+        game.replay,
+        game.get_rules,
+        ("players", "stacks", "dealer"),
+        ENGINE_VERSION,
+    )
 
 
 def _showhand() -> _Engine:
     from qipai.games import showhand as game  # noqa: PLC0415 (games load lazily)
+    from qipai.games.showhand.rules import ENGINE_VERSION  # noqa: PLC0415
 
-    return _Engine(game.Action.parse, game.replay, game.get_rules, ("players", "stacks"))
+    return _Engine(
+        game.Action.parse, game.replay, game.get_rules, ("players", "stacks"), ENGINE_VERSION
+    )
 
 
 _ENGINES: dict[str, Callable[[], _Engine]] = {
@@ -152,6 +175,19 @@ class HandRecord:
     """The rule set's numbers that the room changed from its preset (a Zha Jin Hua room's
     base, ante, stakes, cap; a Showhand base; a Dou Dizhu doubling threshold): (field,
     value), sorted by field; empty for a preset played as it is."""
+    chance: str = V2
+    """The chance version the hand was dealt with (:mod:`qipai.chance`): ``v2``, or ``v1``
+    (``random.Random(seed)``, every ``qipai-hand/1`` record)."""
+    engine: int = 2
+    """The game's engine version that played the hand (``ENGINE_VERSION`` in its rules
+    module; 1 for every ``qipai-hand/1`` record).  A record of a newer engine than the
+    installed one is not verified (``unsupported_engine``)."""
+
+    @property
+    def format(self) -> str:
+        """:data:`FORMAT_V1` for a record read from that format (chance v1, engine 1),
+        else :data:`FORMAT`."""
+        return FORMAT_V1 if (self.chance, self.engine) == (V1, 1) else FORMAT
 
     def option_map(self) -> dict[str, Option]:
         """:attr:`options` as a dict (lists as tuples)."""
@@ -160,10 +196,11 @@ class HandRecord:
     def to_json(self) -> str:
         """The record's JSON: keys sorted, no spaces; the seed as a decimal string.
 
-        :func:`HandRecord.from_json` reads it back to an equal record.
+        :func:`HandRecord.from_json` reads it back to an equal record; a ``qipai-hand/1``
+        record is written back in that format, byte for byte.
         """
-        data = {
-            "format": FORMAT,
+        data: dict[str, Any] = {
+            "format": self.format,
             "game": self.game,
             "rules": self.rules,
             "seed": str(self.seed),
@@ -172,6 +209,8 @@ class HandRecord:
             "actions": [[seat, text] for seat, text in self.actions],
             "result": list(self.result),
         }
+        if self.format == FORMAT:
+            data["chance"], data["engine"] = self.chance, self.engine
         if self.changes:
             data["changes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.changes}
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -190,11 +229,21 @@ class HandRecord:
             raise _bad(f"not JSON: {error}") from None
         if not isinstance(data, dict):
             raise _bad("a record is a JSON object")
+        form = data.get("format")
+        if form not in (FORMAT, FORMAT_V1):
+            raise _bad(f"format must be {FORMAT!r} or {FORMAT_V1!r}, not {form!r}")
         expected = {"format", "game", "rules", "seed", "commitment", "options", "actions", "result"}
+        if form == FORMAT:
+            expected |= {"chance", "engine"}
         if set(data) - {"changes"} != expected:
             raise _bad(f"fields must be {', '.join(sorted(expected))} (and maybe changes)")
-        if data["format"] != FORMAT:
-            raise _bad(f"format must be {FORMAT!r}, not {data['format']!r}")
+        chance, engine = (data["chance"], data["engine"]) if form == FORMAT else (V1, 1)
+        if chance not in VERSIONS:
+            raise _bad(f"chance must be one of {', '.join(VERSIONS)}, not {chance!r}")
+        if not _is_int(engine) or engine < 1:
+            raise _bad("engine must be an integer >= 1")
+        if form == FORMAT and (chance, engine) == (V1, 1):
+            raise _bad(f"a record of chance v1 and engine 1 is written as {FORMAT_V1!r}")
         return cls(
             game=_text(data["game"], "game"),
             rules=_text(data["rules"], "rules"),
@@ -204,6 +253,8 @@ class HandRecord:
             actions=_steps(data["actions"]),
             result=tuple(_integers(data["result"], "result")),
             changes=_options(data.get("changes", {})),
+            chance=chance,
+            engine=engine,
         )
 
 
@@ -302,6 +353,8 @@ def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> Hand
         actions=tuple((step.seat, str(step.action)) for step in state.history),
         result=tuple(state.returns()),
         changes=_changes(rules, engine.get_rules(rules.name)),
+        chance=str(getattr(state, "chance", V2)),
+        engine=engine.version,
     )
     failure = ""
     for options in _candidate_options(game, engine, state):
@@ -405,7 +458,9 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
 
     The failure codes, in the order checked: ``commitment_mismatch`` (seed and commitment
     disagree), ``not_published`` (commitment is not ``published``), ``unknown_game``,
-    ``unknown_rules``, ``bad_options``, ``bad_action`` (an action's text does not parse),
+    ``bad_chance`` (not a chance version), ``unsupported_engine`` (a record of a newer
+    engine than this one), ``unknown_rules``, ``bad_options``, ``bad_action`` (an
+    action's text does not parse),
     ``illegal_action`` (an action does not apply at its place), ``hand_not_over`` (the
     actions stop before the end), ``result_mismatch``.
     """
@@ -419,6 +474,16 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
         return _fail("not_published", f"the published commitment was {published}")
     try:
         engine = _engine(record.game)
+    except GameError as error:
+        return _fail(error.code, error.message)
+    if record.chance not in VERSIONS:
+        return _fail("bad_chance", f"chance is one of {', '.join(VERSIONS)}: {record.chance!r}")
+    if record.engine > engine.version:
+        return _fail(
+            "unsupported_engine",
+            f"the record's {record.game} engine {record.engine} is newer than {engine.version}",
+        )
+    try:
         engine.get_rules(record.rules)
     except GameError as error:
         return _fail(error.code, error.message)
@@ -436,11 +501,11 @@ def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Repla
         return _fail("bad_action", error.message), None
     try:
         rules = _rules_of(record, engine)
-        engine.replay(rules, record.seed, [], **options)
+        engine.replay(rules, record.seed, [], chance=record.chance, **options)
     except (ValueError, TypeError) as error:  # GameError is a ValueError
         return _fail("bad_options", str(error)), None
     try:
-        state = engine.replay(rules, record.seed, steps, **options)
+        state = engine.replay(rules, record.seed, steps, chance=record.chance, **options)
     except GameError as error:
         return _fail("illegal_action", f"{error.code}: {error.message}"), None
     if not state.is_terminal:
@@ -470,7 +535,9 @@ def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | 
         :raises IllegalActionError: an action that does not apply at its place.
     """
     engine = _engine(record.game)
-    state: Any = engine.replay(_rules_of(record, engine), record.seed, [], **record.option_map())
+    state: Any = engine.replay(
+        _rules_of(record, engine), record.seed, [], chance=record.chance, **record.option_map()
+    )
     yield None, state
     for seat, text in record.actions:
         state.apply(engine.parse(text), seat)

@@ -7,6 +7,12 @@ its table code) and ``cards``, every hidden card at that moment (the engine adap
 :meth:`~qipai.hall.engines.Engine.reveal`).  Revealing them is safe only because the hand
 is over: its record publishes the seed, from which every card follows anyway.
 
+The replay's ``deal`` is what the hand dealt, for the browser to re-derive from the seed
+(``js/deal.js``, the twin of :mod:`qipai.chance`): ``chance`` (the record's version),
+``seats`` (every card each seat was dealt, in the order dealt), and per game ``deals`` and
+``bottom`` (Dou Dizhu: deals including redeals; the last deal's bottom) or ``dealer`` (Zha
+Jin Hua: the seat dealt first).
+
 >>> from qipai.games.zhajinhua import Fold, State
 >>> from qipai.hall.records import record_hand
 >>> state = State.new("yifa", seed=7, players=2, dealer=0)
@@ -16,9 +22,13 @@ is over: its record publishes the seed, from which every card follows anyway.
 [(None, None), (1, 'fold')]
 >>> replay["steps"][0]["view"]["hand"] is None, len(replay["steps"][0]["cards"]["hands"][0])
 (True, 3)
+>>> replay["deal"]["chance"], replay["deal"]["dealer"], len(replay["deal"]["seats"][1])
+('v2', 0, 3)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from qipai.errors import InvalidActionError
 from qipai.hall.engines import engine_for
@@ -41,6 +51,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
         raise InvalidActionError("bad_seat", f"the hand had seats 0 to {seats - 1}, not {seat}")
     engine = engine_for(record.game)
     steps: list[Json] = []
+    state: Any = None
     for step, state in replay_steps(record):
         view = view_json(record.game, state.view(seat))
         view["legal_actions"] = []
@@ -52,4 +63,32 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
                 "cards": {name: to_json(cards) for name, cards in engine.reveal(state).items()},
             }
         )
-    return {"game": record.game, "rules": record.rules, "seat": seat, "steps": steps}
+    return {
+        "game": record.game,
+        "rules": record.rules,
+        "seat": seat,
+        "steps": steps,
+        "deal": _deal(record, state),
+    }
+
+
+def _deal(record: HandRecord, state: Any) -> dict[str, Json]:
+    """What ``state``, the finished hand, dealt (module docstring), read from its events."""
+    seats: list[list[Any]] = [[] for _ in record.result]
+    deal: dict[str, Json] = {"chance": record.chance}
+    if record.game == "zhajinhua":
+        seats = [list(cards) for cards in state.hands]
+        deal["dealer"] = state.dealer
+    for event in state.events:
+        kind = type(event).__name__
+        if kind == "Redealt":
+            seats = [[] for _ in record.result]
+        elif kind == "CardsDealt" and record.game == "doudizhu":
+            seats[event.seat] += event.cards
+        elif kind == "CardDealt":
+            seats[event.seat].append(event.card)
+    if record.game == "doudizhu":
+        deal["deals"] = state.deal_number
+        deal["bottom"] = to_json(state.bottom)
+    deal["seats"] = to_json(seats)
+    return deal

@@ -51,7 +51,7 @@ PRESETS: Mapping[str, Mapping[str, GameRules]] = {
 """Every game a room may host, and its presets by name."""
 
 YIFA_MIN_COINS_FACTOR = 96
-"""yifa (seed 000): the minimum coins to enter are the room coefficient × 96."""
+"""yifa (the 易发 page): the minimum coins to enter are the room coefficient × 96."""
 YIFA_RAKE_PERCENT = 5
 """yifa: the house takes 5% of each winner's gain (rounded down by the settlement)."""
 DEFAULT_DECISION_SECONDS = 20.0
@@ -62,11 +62,11 @@ DEFAULT_GRACE_SECONDS = 30.0
 KEEPS_TABLES = frozenset({("doudizhu", "zhengtu")})
 """The presets whose rooms keep their tables from hand to hand by default (``regroup =
 false``): 征途's first bidder is "the player who entered the table first, then in turn"
-(seed 003).  Every other preset regroups after each hand (分组规则, seed 000; the pages of
+(the 征途 page).  Every other preset regroups after each hand (分组规则, the 易发 page; the pages of
 caishen, huanle and jj say nothing of it)."""
 ESCAPE_BEFORE_START = frozenset({("doudizhu", "huanle")})
 """The presets whose rooms count leaving a matched table before the hand starts as an
-escape by default (``escape_before_start = true``): 欢乐斗地主 (seed 002)."""
+escape by default (``escape_before_start = true``): 欢乐斗地主."""
 
 NEUTRAL: Mapping[str, object] = {
     "coefficient": 1,
@@ -156,12 +156,12 @@ class Room:
     """Seconds a player waits before bots fill his table."""
     regroup: bool
     """Whether each table ends after every hand and its players are regrouped with everyone
-    waiting (分组规则, seed 000); ``False`` keeps a table playing hand after hand while all
-    its players stay (征途, seed 003: the first bidder turns round the table)."""
+    waiting (分组规则, the 易发 page); ``False`` keeps a table playing hand after hand while all
+    its players stay (征途: the first bidder turns round the table)."""
     escape_before_start: bool
     """Dou Dizhu: a player who leaves a matched table before its hand starts (while the
     first deal is dealt, before any bid) escapes, with the preset's escape penalty
-    (欢乐斗地主, seed 002); ``False``: he leaves once the hand is over."""
+    (欢乐斗地主); ``False``: he leaves once the hand is over."""
 
     def __post_init__(self) -> None:
         if self.game not in PRESETS:

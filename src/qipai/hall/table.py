@@ -1,4 +1,4 @@
-"""A table 牌桌: one room's seats playing hands, sans-I/O (STYLE.md item 9).
+"""A table 牌桌: one room's seats playing hands, sans-I/O (``docs/architecture.md``).
 
 A :class:`Table` is driven by calls that each carry the time ``now`` (seconds on the
 caller's clock): :meth:`~Table.start_hand`, :meth:`~Table.act`, :meth:`~Table.set_trustee`,
@@ -613,7 +613,7 @@ class Table:
 
     def reconnect(self, seat: int, now: float) -> None:
         """``seat``'s player is back.  托管 does not end by itself: he cancels it with
-        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管", seed 000).  Send him
+        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管", the 易发 page).  Send him
         :meth:`frames_since` or :meth:`snapshot`.
 
         :raises InvalidActionError: ``bad_seat``.

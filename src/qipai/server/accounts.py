@@ -111,6 +111,7 @@ class Accounts:
         :raises IllegalActionError: ``bad_credentials`` (the same for an unknown name).
         """
         name, password = check_sign_in(name, password)
+        self.hashing.admit()  # a full gate refuses before the database is asked anything
         found = [await self.db.run(self.db.store.user_by_name, n) for n in sign_in_names(name)]
         user = next((one for one in found if one is not None), None)
         # an unknown name (or a guest) is checked against a dummy hash: the same work, so

@@ -240,7 +240,7 @@ class HallService:
 
     @staticmethod
     def _leave_early(runner: TableRunner, user: int, room: Room) -> None:
-        """huanle: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑" (seed 002)."""
+        """huanle: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑" (欢乐斗地主)."""
         if room.escape_before_start:
             runner.post(LeaveEarly(runner.seat_of(user)))
 

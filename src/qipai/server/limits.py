@@ -24,11 +24,16 @@ new account or guest receives the starting grant.  This module decides who may t
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import ipaddress
 import math
+import os
+import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -299,10 +304,23 @@ def name_key(name: object) -> str:
     return unicodedata.normalize("NFKC", name[:64]).casefold()
 
 
+HASH_NICENESS = 10
+"""How much lower than the hall's the hashing threads' CPU priority is (Linux ``nice``)."""
+
+
+def _lower_priority() -> None:
+    """Run this thread (and the threads Argon2 starts from it) at a lower CPU priority, so
+    that hashing yields the processor to the event loop that runs the tables.  Linux gives
+    each thread its own niceness; elsewhere this does nothing."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+
+
 class HashGate:
-    """At most ``slots`` password hashes at once (in threads), ``waiting`` more queued for
-    a slot; beyond that :class:`BusyError` at once, so a flood of sign-ins costs a bounded CPU
-    and memory, and the event loop (the tables) keeps its share of the machine."""
+    """At most ``slots`` password hashes at once (in threads of their own, at a lower CPU
+    priority), ``waiting`` more queued for a slot; beyond that :class:`BusyError` at once,
+    so a flood of sign-ins costs a bounded CPU and memory, and the event loop (the tables)
+    keeps its share of the machine."""
 
     def __init__(self, slots: int = 2, waiting: int = 16) -> None:
         if slots < 1 or waiting < 0:
@@ -312,17 +330,30 @@ class HashGate:
         self.inside = 0
         """Hashes running or waiting now."""
         self._slots = asyncio.Semaphore(slots)
+        self._threads = ThreadPoolExecutor(
+            max_workers=slots, thread_name_prefix="qipai-hash", initializer=_lower_priority
+        )
+
+    def admit(self) -> None:
+        """Refuse at once when the gate is full, before any other work is done for the
+        request (a flood refused ``busy`` then costs no database look-up either).
+
+        :raises BusyError: ``slots + waiting`` hashes are already running or waiting.
+        """
+        if self.inside >= self.slots + self.waiting:
+            raise BusyError()
 
     async def run(self, hash_work: Callable[..., T], *args: object) -> T:
         """``hash_work(*args)`` in a thread once a slot is free; its result.
 
         :raises BusyError: ``slots + waiting`` hashes are already running or waiting.
         """
-        if self.inside >= self.slots + self.waiting:
-            raise BusyError()
+        self.admit()
         self.inside += 1
         try:
             async with self._slots:
-                return await asyncio.to_thread(hash_work, *args)
+                loop = asyncio.get_running_loop()
+                work = functools.partial(hash_work, *args)
+                return await loop.run_in_executor(self._threads, work)
         finally:
             self.inside -= 1

@@ -136,7 +136,8 @@ class HandSettlement:
     winners: tuple[int, ...]
     """The seats that won."""
     record_json: str
-    """The hand record (``qipai-hand/1`` JSON), kept for replays."""
+    """The hand record (``qipai-hand/2`` JSON, or ``/1`` for older hands), kept for
+    replays."""
     ended_at: datetime
     """When the hand ended (aware)."""
     escaper: int | None = None

@@ -18,12 +18,12 @@ records) and as packed rank counts (for move generation, :mod:`.combos`).
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
 from qipai.cards import SUITS, WILDCARD, Card, doudizhu_deck, shuffled
+from qipai.chance import DealStream, LegacyChance
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import HAND_CARDS, Action
 from qipai.games.doudizhu.combos import (
@@ -187,11 +187,11 @@ class Hand:
     :meth:`.State.view` and the events' :meth:`~.events.Event.visible_to`.
     """
 
-    __slots__ = (*_VALUES, *_MUTABLE_LISTS, "_rng", "hands", "packed")
+    __slots__ = (*_VALUES, *_MUTABLE_LISTS, "_chance", "hands", "packed")
 
     rules: Rules
     """The rule set."""
-    _rng: random.Random
+    _chance: DealStream | LegacyChance
     _deal: tuple[tuple[Card, ...], ...]
     _drawn_first: int | None
     _queue: list[int]
@@ -283,6 +283,11 @@ class Hand:
     history: list[Step]
     """Every applied action with its seat: ``replay`` input."""
 
+    @property
+    def chance(self) -> str:
+        """The hand's chance version (:mod:`qipai.chance`): ``v2``, or ``v1`` for old records."""
+        return self._chance.version
+
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable values shared; no deepcopy)."""
         other = type(self).__new__(type(self))
@@ -292,17 +297,21 @@ class Hand:
             setattr(other, name, list(getattr(self, name)))
         other.hands = [list(hand) for hand in self.hands]
         other.packed = list(self.packed)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
+        other._chance = self._chance.clone()
         return other
 
     # --- the deal ---------------------------------------------------------------------
 
     def _new_deal(self, deck: list[Card] | None = None) -> None:
-        """Shuffle and deal with the hand's generator; reset everything of a deal."""
+        """Shuffle and deal with the hand's source of chance; reset everything of a deal.
+
+        The draws of each deal, in order: the shuffle of :func:`~qipai.cards.doudizhu_deck`
+        (skipped for a prearranged ``deck``), then ``randbelow(51)`` for the marker card's
+        position (yifa) or ``randbelow(3)`` for a random first bidder.
+        """
         rules = self.rules
         if deck is None:
-            deck = shuffled(doudizhu_deck(), self._rng)
+            deck = shuffled(doudizhu_deck(), self._chance)
         dealt = SEATS * HAND_CARDS
         self._deal = tuple(
             _dealing_order(deck[s * HAND_CARDS : (s + 1) * HAND_CARDS], rules) for s in range(SEATS)
@@ -310,10 +319,10 @@ class Hand:
         self.bottom = tuple(deck[dealt:]) + ((_WILD_CARD,) if rules.wildcard else ())
         self.marker = self.marker_seat = self._drawn_first = None
         if rules.first_bidder is FirstBidder.MARKER_CARD:
-            index = self._rng.randrange(dealt)
+            index = self._chance.randbelow(dealt)
             self.marker, self.marker_seat = deck[index], index // HAND_CARDS
         elif rules.first_bidder is FirstBidder.RANDOM:
-            self._drawn_first = self._rng.randrange(SEATS)
+            self._drawn_first = self._chance.randbelow(SEATS)
         self._reset_deal()
         show = rules.show
         if show.before_deal or show.during_deal or show.before_bid:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.combos import (
+    HIGH_BITS,
     PASS,
     RANK_CHARS,
+    SLOT_BITS,
     TWO,
     Move,
     counts,
@@ -26,6 +28,16 @@ from qipai.games.doudizhu.rules import Rules, get_rules
 
 HAND_SIZE = 17
 """Cards dealt to each player before the bottom is taken."""
+
+
+def _over_limits(*, wildcard: bool) -> int:
+    """Added to a packed hand (counts under 8), sets bit 3 of every slot over its limit."""
+    most = [4] * (TWO + 1) + [1, 1, 1 if wildcard else 0]
+    return sum((7 - m) << (SLOT_BITS * s) for s, m in enumerate(most))
+
+
+_OVER = (_over_limits(wildcard=False), _over_limits(wildcard=True))
+""":func:`_over_limits` without and with the wildcard."""
 
 
 def moves_for(hand: int, previous: Move, rules: Rules) -> list[Move]:
@@ -50,6 +62,13 @@ def check_hand(hand: int, rules: Rules) -> None:
 
     :raises InvalidActionError: ``bad_cards``.
     """
+    over = hand & HIGH_BITS or (hand + _OVER[rules.wildcard]) & HIGH_BITS
+    if over or size(hand) > HAND_SIZE + rules.bottom_size:
+        _refuse_hand(hand, rules)
+
+
+def _refuse_hand(hand: int, rules: Rules) -> None:
+    """Raise the error :func:`check_hand` found, naming the slots over their limit."""
     most = [4] * (TWO + 1) + [1, 1, 1 if rules.wildcard else 0]
     over = [RANK_CHARS[s] for s, c in enumerate(counts(hand)) if c > most[s]]
     if over:
@@ -75,6 +94,8 @@ def legal_moves(hand: str, previous: str | Move = "", rules: str | Rules = "yifa
     rule_set = get_rules(rules)
     packed = from_text(hand)
     check_hand(packed, rule_set)
+    if previous == "" or previous is PASS:  # leading: nothing to read or check
+        return moves_for(packed, PASS, rule_set)
     if isinstance(previous, str):
         options = [m for m in readings(previous) if _valid_previous(m, rule_set)]
         if not options:

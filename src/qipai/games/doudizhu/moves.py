@@ -3,9 +3,12 @@
 A hand is a packed rank-count vector (:mod:`.combos`).  Each kind's moves depend only on
 a few *masks* of the hand — which ranks it holds at least once, twice, three or four
 times (:func:`~.combos.at_least`) — so every kind's list is computed once per distinct
-mask, once, in :func:`tables`.  Trio-with and four-with-two moves are read from tables
-indexed by their ranks; only the airplanes, whose wings depend on the exact counts, are
-built per hand (and cached by hand, bounded by :data:`CACHE_LIMIT`).
+mask, once, in :func:`tables`.  Trios with a kicker are read from *split rows*: for each
+trio, its moves for every set of kicker ranks, split into the low ranks (3-T) and the high
+ones (J-R), so that a hand takes two look-ups per trio instead of one per kicker.
+Four-with-two and airplanes of two trios read their two kickers from tables keyed by the
+kickers' ranks.  Only the longer airplanes, whose wings depend on the exact counts, are
+built per hand (their moves interned by cards, bounded by :data:`CACHE_LIMIT`).
 
 The generator here knows no wildcard (a ``W`` in the hand is ignored); :mod:`.wild` adds
 the ``caishen`` readings.
@@ -13,7 +16,8 @@ the ``caishen`` readings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from qipai.games.doudizhu.combos import (
@@ -29,7 +33,6 @@ from qipai.games.doudizhu.combos import (
     WILD,
     Kind,
     Move,
-    at_least,
     size,
     unit,
 )
@@ -40,6 +43,7 @@ CACHE_LIMIT = 200_000
 
 _CHAIN_SLOTS = sum(8 << (SLOT_BITS * i) for i in range(ACE + 1))
 _JOKERS = unit(BLACK) | unit(RED)
+_JOKERS_BITS = (8 << (SLOT_BITS * BLACK)) | (8 << (SLOT_BITS * RED))
 _NATURAL_BITS = HIGH_BITS & ~(8 << (SLOT_BITS * WILD))
 _ADD1, _ADD2, _ADD3, _ADD4 = AT_LEAST_ADD[1:5]
 
@@ -80,12 +84,85 @@ def _runs(slots: tuple[int, ...], shortest: int) -> Iterator[tuple[int, int]]:
                 yield low, high
 
 
+def _bits(low: int, high: int, count: int = 0) -> int:
+    """``count`` cards of each slot ``low…high`` packed, or their mask bits if ``count`` is 0."""
+    return sum(unit(s, count) if count else 8 << (SLOT_BITS * s) for s in range(low, high + 1))
+
+
 def _chains_of(kind: Kind, width: int, slots: tuple[int, ...]) -> tuple[Move, ...]:
     moves = []
     for low, high in _runs(slots, MIN_CHAIN[kind]):
         cards = sum(unit(s, width) for s in range(low, high + 1))
         moves.append(Move(kind, high, high - low + 1, cards, cards))
     return tuple(moves)
+
+
+_LOW = sum(8 << (SLOT_BITS * s) for s in range(8))
+"""Mask bits of the low slots, ``3`` to ``T``."""
+_HIGH = sum(8 << (SLOT_BITS * s) for s in range(8, RED + 1))
+"""Mask bits of the high slots, ``J`` to ``R``."""
+_LOW_ABOVE = tuple(_LOW & ~((16 << (SLOT_BITS * a)) - 1) for a in range(RED + 1))
+"""``_LOW_ABOVE[a]``: the low slots above slot ``a``."""
+_HIGH_ABOVE = tuple(_HIGH & ~((16 << (SLOT_BITS * a)) - 1) for a in range(RED + 1))
+"""``_HIGH_ABOVE[a]``: the high slots above slot ``a``."""
+
+Row = tuple[dict[int, tuple[Move, ...]], dict[int, tuple[Move, ...]]]
+"""The moves of one main rank by kicker ranks: (low kicker mask → moves, high → moves).
+
+``row[0][mask & _LOW] + row[1][mask & _HIGH]`` lists the moves whose kicker slot is in
+``mask``, in slot order."""
+
+
+def _submasks(bits: int) -> Iterator[int]:
+    """Every mask made of some of ``bits`` (0 included)."""
+    sub = bits
+    while True:
+        yield sub
+        if not sub:
+            return
+        sub = (sub - 1) & bits
+
+
+def _by_kicker(moves: dict[int, Move], low: int = _LOW, high: int = _HIGH) -> Row:
+    """The :data:`Row` of ``moves`` (kicker slot → move), keyed by sub-masks of ``low`` and
+    ``high``: the tuple of a mask holds the moves of its slots, in slot order."""
+    order = sorted(moves)
+    halves = tuple(
+        {
+            sub: tuple(moves[s] for s in order if sub >> (SLOT_BITS * s + 3) & 1)
+            for sub in _submasks(bits)
+        }
+        for bits in (low, high)
+    )
+    return halves[0], halves[1]
+
+
+PairTable = dict[tuple[int, int], Move]
+"""Moves with two kickers of different ranks, by the kickers' slots ``(a, b)``, ``a < b``."""
+
+
+def _select(row: Row, mask: int) -> tuple[Move, ...]:
+    return row[0][mask & _LOW] + row[1][mask & _HIGH]
+
+
+def _pairs_in(table: PairTable, slots: tuple[int, ...]) -> list[Move]:
+    """``table[a, b]`` for every two ``slots`` ``a < b``, in order."""
+    return list(map(table.__getitem__, combinations(slots, 2)))
+
+
+@dataclass(frozen=True, slots=True)
+class _KickerPairs:
+    """Moves with two kickers of one main part, as :data:`Row`\\s (built from a table)."""
+
+    pairs: PairTable
+    """Two different kicker ranks ``a < b``."""
+    same: Row
+    """Both kickers of one rank (``a == b``): by the mask of that rank."""
+
+    @classmethod
+    def of(cls, table: dict[tuple[int, int], Move]) -> _KickerPairs:
+        same = _by_kicker({a: move for (a, b), move in table.items() if a == b})
+        return cls({(a, b): move for (a, b), move in table.items() if a < b}, same)
 
 
 class _Tables:
@@ -116,46 +193,78 @@ class _Tables:
             self.chains[mask] = _chains_of(Kind.CHAIN, 1, slots)
             self.pair_chains[mask] = _chains_of(Kind.PAIR_CHAIN, 2, slots)
             self.trio_chains[mask] = _chains_of(Kind.TRIO_CHAIN, 3, slots)
+        self.plane_runs: dict[int, tuple[tuple[int, int, int, int, int], ...]] = {
+            mask: tuple(
+                (low, high, high - low + 1, _bits(low, high), _bits(low, high, 3))
+                for low, high in _runs(slots, 2)
+            )
+            for mask, slots in self.slots.items()
+            if not slots or slots[-1] <= ACE
+        }
+        """Chain mask → (low, high, units, chain mask, the trios' cards) of every run of
+        two or more slots: the airplanes' bodies."""
+        self.trio_singles = tuple(
+            _by_kicker({k: move for k, move in enumerate(_TRIO_SINGLE[t]) if k != t})
+            for t in range(TWO + 1)
+        )
+        """``trio_singles[t]``: the trios of ``t`` with a single, by the kicker's mask."""
+        self.trio_pairs = tuple(
+            _by_kicker({k: move for k, move in enumerate(_TRIO_PAIR[t]) if k != t})
+            for t in range(TWO + 1)
+        )
+        """``trio_pairs[t]``: the trios of ``t`` with a pair, by the pair's mask."""
         self.four_singles = tuple(
-            {
-                (a, b): _with_kickers(Kind.FOUR_TWO_SINGLES, f, 4, (a, b), 1)
-                for a in range(RED + 1)
-                for b in range(a, RED + 1)
-                if f not in (a, b)
-            }
+            _KickerPairs.of(
+                {
+                    (a, b): _with_kickers(Kind.FOUR_TWO_SINGLES, f, 4, (a, b), 1)
+                    for a in range(RED + 1)
+                    for b in range(a, RED + 1)
+                    if f not in (a, b)
+                }
+            )
             for f in range(TWO + 1)
         )
+        """``four_singles[f]``: the fours of ``f`` with two single kickers (a ≤ b)."""
         self.plane_two_singles = tuple(
-            {
-                (a, b): Move(Kind.PLANE_SINGLES, low + 1, 2, c := body + unit(a) + unit(b), c)
-                for a in range(RED + 1)
-                for b in range(a, RED + 1)
-                if a not in (low, low + 1) and b not in (low, low + 1)
-            }
+            _KickerPairs.of(
+                {
+                    (a, b): Move(Kind.PLANE_SINGLES, low + 1, 2, c := body + unit(a) + unit(b), c)
+                    for a in range(RED + 1)
+                    for b in range(a, RED + 1)
+                    if a not in (low, low + 1) and b not in (low, low + 1)
+                }
+            )
             for low in range(ACE)
             for body in (unit(low, 3) + unit(low + 1, 3),)
         )
         """Airplanes of two trios (lowest ``low``) with two single wings (a ≤ b)."""
         self.plane_two_pairs = tuple(
-            {
-                (a, b): Move(Kind.PLANE_PAIRS, low + 1, 2, c := body + unit(a, 2) + unit(b, 2), c)
-                for a in range(TWO + 1)
-                for b in range(a + 1, TWO + 1)
-                if a not in (low, low + 1) and b not in (low, low + 1)
-            }
+            (
+                {
+                    (a, b): Move(
+                        Kind.PLANE_PAIRS, low + 1, 2, c := body + unit(a, 2) + unit(b, 2), c
+                    )
+                    for a in range(TWO + 1)
+                    for b in range(a + 1, TWO + 1)
+                    if a not in (low, low + 1) and b not in (low, low + 1)
+                }
+            )
             for low in range(ACE)
             for body in (unit(low, 3) + unit(low + 1, 3),)
         )
         """Airplanes of two trios (lowest ``low``) with two paired wings (a < b)."""
         self.four_pairs = tuple(
-            {
-                (a, b): _with_kickers(Kind.FOUR_TWO_PAIRS, f, 4, (a, b), 2)
-                for a in range(TWO + 1)
-                for b in range(a + 1, TWO + 1)
-                if f not in (a, b)
-            }
+            (
+                {
+                    (a, b): _with_kickers(Kind.FOUR_TWO_PAIRS, f, 4, (a, b), 2)
+                    for a in range(TWO + 1)
+                    for b in range(a + 1, TWO + 1)
+                    if f not in (a, b)
+                }
+            )
             for f in range(TWO + 1)
         )
+        """``four_pairs[f]``: the fours of ``f`` with two pairs (a < b)."""
 
 
 _TABLES: list[_Tables] = []
@@ -179,7 +288,18 @@ def _partitions(total: int, largest: int = 4) -> list[tuple[int, ...]]:
     ]
 
 
-_PARTITIONS = tuple(_partitions(k) for k in range(6))
+def _grouped(parts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(3, 1, 1)`` → ``((3, 1), (1, 2))``: each part size with how many times it comes."""
+    sizes = sorted(set(parts), reverse=True)
+    return tuple((part, parts.count(part)) for part in sizes)
+
+
+_PARTITIONS = tuple(tuple(_grouped(p) for p in _partitions(k)) for k in range(6))
+"""``_PARTITIONS[k]``: the partitions of ``k`` (largest parts first), grouped."""
+_UNITS = tuple(tuple(unit(s, part) for s in range(RED + 1)) for part in range(5))
+"""``_UNITS[part][slot]``: ``part`` cards of ``slot``, packed."""
+_SLOT_BITS = tuple(8 << (SLOT_BITS * s) for s in range(RED + 1))
+"""``_SLOT_BITS[slot]``: the mask bit of ``slot``."""
 
 
 def _wing_sets(t: _Tables, masks: tuple[int, ...], size: int, rocket: bool) -> list[int]:
@@ -187,100 +307,110 @@ def _wing_sets(t: _Tables, masks: tuple[int, ...], size: int, rocket: bool) -> l
 
     ``masks[k - 1]`` is the mask of slots holding ``k``+ cards.  For each way to split
     ``size`` into parts (2 + 1, …) every part gets its own slot; equal parts take slots in
-    increasing order so that no multiset is produced twice.  Multisets are packed; both
-    jokers together are left out unless ``rocket``.
+    increasing order (combinations) so that no multiset is produced twice.  Multisets are
+    packed; both jokers together are left out unless ``rocket``.
     """
     found: list[int] = []
 
-    def assign(parts: tuple[int, ...], used: int, acc: int, after: int) -> None:
-        if not parts:
-            found.append(acc)
+    def assign(groups: tuple[tuple[int, int], ...], used: int, acc: int) -> None:
+        (part, times), rest = groups[0], groups[1:]
+        slots = t.slots[masks[part - 1] & ~used]
+        units = _UNITS[part]
+        if not rest:  # the last group: all in C
+            kicks = map(sum, combinations([units[s] for s in slots], times))
+            found.extend(map(acc.__add__, kicks))
             return
-        part, rest = parts[0], parts[1:]
-        same_next = bool(rest) and rest[0] == part
-        for slot in t.slots[masks[part - 1] & ~used]:
-            if slot > after:
-                bit = 8 << (SLOT_BITS * slot)
-                assign(rest, used | bit, acc + unit(slot, part), slot if same_next else -1)
+        for chosen in combinations(slots, times):
+            bits = sum(_SLOT_BITS[s] for s in chosen)
+            assign(rest, used | bits, acc + sum(units[s] for s in chosen))
 
-    for parts in _PARTITIONS[size]:
-        assign(parts, 0, 0, -1)
-    if not rocket:
-        found = [kick for kick in found if kick & _JOKERS != _JOKERS]
-    return found
+    for groups in _PARTITIONS[size]:
+        assign(groups, 0, 0)
+    if rocket:
+        return found
+    return [kick for kick in found if kick & _JOKERS != _JOKERS]
 
 
 def _trio_singles(t: _Tables, g3: int, g1: int) -> list[Move]:
-    kickers = t.slots[g1]
-    return [_TRIO_SINGLE[m][k] for m in t.slots[g3] for k in kickers if k != m]
+    rows = t.trio_singles
+    low, high = g1 & _LOW, g1 & _HIGH
+    moves: list[Move] = []
+    for m in t.slots[g3]:
+        row = rows[m]
+        moves += row[0][low]
+        moves += row[1][high]
+    return moves
 
 
 def _trio_pairs(t: _Tables, g3: int, g2: int) -> list[Move]:
-    kickers = t.slots[g2]
-    return [_TRIO_PAIR[m][k] for m in t.slots[g3] for k in kickers if k != m]
+    rows = t.trio_pairs
+    low, high = g2 & _LOW, g2 & _HIGH
+    moves: list[Move] = []
+    for m in t.slots[g3]:
+        row = rows[m]
+        moves += row[0][low]
+        moves += row[1][high]
+    return moves
 
 
-def _two_singles(
-    table: dict[tuple[int, int], Move], ones: list[int], twos: list[int], rocket: bool
-) -> list[Move]:
-    """Moves of ``table`` for every two kickers: two ranks of ``ones`` or one of ``twos``."""
-    moves = [table[pair] for pair in combinations(ones, 2)]
-    if not rocket and ones[-2:] == [BLACK, RED]:
-        moves.pop()  # (B, R) is the last pair of the combinations
-    moves += [table[k, k] for k in twos]
+def _two_singles(t: _Tables, table: _KickerPairs, ones: int, twos: int, rocket: bool) -> list[Move]:
+    """Moves of ``table`` for every two kickers: two ranks of ``ones`` or one of ``twos``
+    (masks without the main part's ranks)."""
+    moves = _pairs_in(table.pairs, t.slots[ones])
+    if not rocket and ones & _JOKERS_BITS == _JOKERS_BITS:
+        moves.pop()  # (B, R) is the last pair
+    moves += _select(table.same, twos)
     return moves
 
 
 def _four_two(t: _Tables, g4: int, g1: int, g2: int, rocket: bool) -> list[Move]:
     moves: list[Move] = []
     for f in t.slots[g4]:
-        ones = [k for k in t.slots[g1] if k != f]
-        twos = [k for k in t.slots[g2] if k != f]
-        moves += _two_singles(t.four_singles[f], ones, twos, rocket)
-        pairs = t.four_pairs[f]
-        moves += [pairs[pair] for pair in combinations(twos, 2)]
+        others = ~(8 << (SLOT_BITS * f))
+        twos = g2 & others
+        moves += _two_singles(t, t.four_singles[f], g1 & others, twos, rocket)
+        moves += _pairs_in(t.four_pairs[f], t.slots[twos])
     return moves
 
 
-_PLANE_MOVES: dict[tuple[Kind, int, int, int], Move] = {}
+_PLANE_MOVES: dict[tuple[Kind, int, int], dict[int, Move]] = {}
+"""Airplanes interned by (kind, top, units), then cards: they recur across hands."""
 
 
-def _plane(kind: Kind, high: int, units: int, cards: int) -> Move:
-    """The airplane move, interned (airplanes recur across hands)."""
-    key = (kind, high, units, cards)
-    move = _PLANE_MOVES.get(key)
-    if move is None:
-        if len(_PLANE_MOVES) >= CACHE_LIMIT:
-            _PLANE_MOVES.clear()
-        move = _PLANE_MOVES[key] = Move(kind, high, units, cards, cards)
-    return move
+def _planes_of(kind: Kind, high: int, units: int, cards: Iterable[int]) -> list[Move]:
+    """The airplanes of one reading for each of ``cards``, interned."""
+    table = _PLANE_MOVES.get((kind, high, units))
+    if table is None or len(table) >= CACHE_LIMIT:
+        table = _PLANE_MOVES[kind, high, units] = {}
+    known = table.get
+    return [known(c) or table.setdefault(c, Move(kind, high, units, c, c)) for c in cards]
 
 
 def _planes(t: _Tables, hand: int, g3: int, rules: Rules) -> list[Move]:
-    """Every airplane (with single or paired wings, as ``rules`` allow) of a natural hand."""
-    total = size(hand)
-    masks = tuple(at_least(hand, k) & _NATURAL_BITS for k in (1, 2, 3, 4))
+    """Every airplane (with single or paired wings, as ``rules`` allow) of a natural hand.
+
+    ``g3``: the slots of three or more whose runs make the bodies (cut to the answers'
+    floor when following); the wings may be any other cards of ``hand``.
+    """
+    g1 = (hand + _ADD1) & _NATURAL_BITS
+    g2 = (hand + _ADD2) & _NATURAL_BITS
     moves: list[Move] = []
-    for low, high in _runs(t.slots[g3 & _CHAIN_SLOTS], 2):
-        units = high - low + 1
-        chain = sum(8 << (SLOT_BITS * s) for s in range(low, high + 1))
-        body = sum(unit(s, 3) for s in range(low, high + 1))
-        twos = list(t.slots[masks[1] & ~chain])
+    for low, high, units, chain, body in t.plane_runs[g3 & _CHAIN_SLOTS]:
+        twos = g2 & ~chain
         if units == 2:
             if rules.plane_singles:
-                ones = list(t.slots[masks[0] & ~chain])
                 table = t.plane_two_singles[low]
-                moves += _two_singles(table, ones, twos, rules.rocket_as_kickers)
-            pairs = t.plane_two_pairs[low]
-            moves += [pairs[pair] for pair in combinations(twos, 2)]
+                moves += _two_singles(t, table, g1 & ~chain, twos, rules.rocket_as_kickers)
+            moves += _pairs_in(t.plane_two_pairs[low], t.slots[twos])
             continue
-        if rules.plane_singles and 4 * units <= total:
-            outside = tuple(m & ~chain for m in masks)
-            for kick in _wing_sets(t, outside, units, rules.rocket_as_kickers):
-                moves.append(_plane(Kind.PLANE_SINGLES, high, units, body + kick))
-        for chosen in combinations(twos, units):
-            cards = body + sum(unit(s, 2) for s in chosen)
-            moves.append(_plane(Kind.PLANE_PAIRS, high, units, cards))
+        if rules.plane_singles and 4 * units <= size(hand):
+            g3_all, g4 = (hand + _ADD3) & _NATURAL_BITS, (hand + _ADD4) & _NATURAL_BITS
+            outside = (g1 & ~chain, twos, g3_all & ~chain, g4 & ~chain)
+            wings = _wing_sets(t, outside, units, rules.rocket_as_kickers)
+            moves += _planes_of(Kind.PLANE_SINGLES, high, units, map(body.__add__, wings))
+        pairs = _UNITS[2]
+        paired = map(sum, combinations([pairs[s] for s in t.slots[twos]], units))
+        moves += _planes_of(Kind.PLANE_PAIRS, high, units, map(body.__add__, paired))
     return moves
 
 

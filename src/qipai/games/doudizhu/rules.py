@@ -1,10 +1,10 @@
 """Dou Dizhu rule sets: frozen data, five presets by name, custom ones derived from them.
 
-Every difference between the five platforms of ``shared/spec/doudizhu.md`` is a named
+Every difference between the five platforms of ``docs/rules/doudizhu.md`` is a named
 field of :class:`Rules`; the presets are instances, and a custom rule set is a preset with
 some fields replaced (:meth:`Rules.derive`).  Nothing here runs a hand: the state machine
 (:mod:`.state`), the move generator (:mod:`.moves`) and the scoring (:mod:`.scoring`) read
-these fields.  Every "Reading" of the spec is a field whose default is the spec's reading.
+these fields.  Every "Reading" of the rules is a field whose default is that reading.
 
 >>> RULES["yifa"].doubling_cap
 4
@@ -29,6 +29,11 @@ from typing import Any
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.combos import Kind
 from qipai.games.presets import lookup
+
+ENGINE_VERSION = 2
+"""The version of this engine's replays, written in every hand record (``engine``): 1 was
+the engine of ``qipai-hand/1`` records (chance ``v1`` only); 2 deals with chance ``v2``
+(:mod:`qipai.chance`).  Raise it whenever a change makes an old record replay differently."""
 
 
 class FirstBidder(enum.Enum):

@@ -13,7 +13,7 @@ pairwise factor this is the classic "landlord ±2 × base × multiplier, each fa
 base × multiplier", and zhengtu's ``landlord ±base × multiplier × (players − 1)`` is the
 same number.
 
-**Readings and choices** (the spec leaves these open):
+**Readings and choices** (the rules pages leave these open):
 
 - Robs.  Call / rob presets: each rob multiplies the whole hand by ``rules.rob_factor``.
   yifa (``rob_by_outbid``): a rob ``(robber, robbed)`` multiplies only the pair of those
@@ -26,13 +26,13 @@ same number.
   landlord's doubling doubles both pairs.  A doubling flag that the rule set does not
   allow (a farmer's under ``FarmerDoubling.NONE``, the landlord's outside ``EVERYONE``)
   is rejected as ``bad_facts`` rather than silently ignored.
-- ``BombFactor.JJ_LINEAR``: as the jj seed and the spec say, the *bombs* give ``1 +
+- ``BombFactor.JJ_LINEAR``: as the JJ rules page says, the *bombs* give ``1 +
   number of bombs`` (five-card 财神 bombs counted as bombs); each rocket still gives ×2
-  (the seed lists "每打出火箭，倍数×2" next to the JJ bomb rule).
+  (the page lists "每打出火箭，倍数×2" next to the JJ bomb rule).
 - yifa cap (``doubling_cap``): each pair's *events* are capped at ``2 ** cap`` (16), so a
   pair multiplier is at most ``initial × 2 ** cap``; the landlord's total is the sum of
   his two capped pairs.  Hence the largest yifa result is ``2 × 3 × 16 = 96`` points,
-  which is exactly the seed's entry minimum "room coefficient × 96".
+  which is exactly the 易发 page's entry minimum "room coefficient × 96".
 - jj bottom bonus: :func:`bottom_bonus`; "straight" means three consecutive ranks within
   ``3 … A`` (like every Dou Dizhu chain: no 2, no joker).
 - jj 托管 liability (:func:`_apply_liability`): a farmer who entered 托管 with one card
@@ -44,8 +44,8 @@ same number.
   the group in play order (seat ``i → i+1``) counted from the landlord (liability) or
   from the escaper (escape).
 - Escapes: see :func:`escape_penalty`.  The penalty of caishen and huanle is shared by
-  the two other seats evenly (the seeds are silent; this keeps every hand zero-sum);
-  zhengtu's seed says "其余玩家每人得分 = 0", so nobody receives it.  yifa has no escape
+  the two other seats evenly (the pages are silent; this keeps every hand zero-sum);
+  zhengtu's page says "其余玩家每人得分 = 0", so nobody receives it.  yifa has no escape
   penalty (the escaper is played by 托管): :func:`escape_points` raises.
 
 >>> from qipai.games.doudizhu.rules import RULES
@@ -476,13 +476,13 @@ def escape_penalty(facts: HandFacts, escaper: int) -> int:
     ``role`` is 2 for the landlord, 1 for a farmer; the landlord's multiplier is the sum
     of his two pair multipliers (so it includes his role factor), a farmer's is his pair's.
 
-    - CAISHEN: the seed's total multiplier *including the role factor* ``t``: under 10 →
+    - CAISHEN: the page's total multiplier *including the role factor* ``t``: under 10 →
       ``base × 10 × role`` (20 / 10); 10 or more (reading: exactly 10 counts as "over") →
       ``base × t × 2 × role`` (4× / 2× the actual loss ``base × t``).
-    - HUANLE: the seed's 游戏倍数 counts only in-game events, not the room's initial
+    - HUANLE: the page's 游戏倍数 counts only in-game events, not the room's initial
       value, and — "逃跑计算时将计算当盘所有的炸弹数量无论是否炸出" — every bomb and
-      rocket still in *any* hand counts as played (the spec's "the escaper's bombs" is
-      narrower than the seed; this follows the seed).  With ``e`` the escaper's event
+      rocket still in *any* hand counts as played (not only the escaper's: this follows
+      the page's words).  With ``e`` the escaper's event
       multiplier (landlord: sum of both pairs', compared with 20, i.e. "under 10" per
       pair on average): under → charged as if ``e`` were 10, i.e. ``base × initial × 10
       × role``; else ``base × initial × e × 2 × role`` (4× / 2× the actual loss).  The
@@ -525,7 +525,7 @@ def escape_points(facts: HandFacts, escaper: int) -> tuple[int, ...]:
 
     The escaper loses :func:`escape_penalty`.  caishen / huanle: the two other seats share
     it evenly (an odd point to the first of them in play order after the escaper), so the
-    points sum to zero; zhengtu: the others get 0, as its seed says.  ``facts.winner`` is
+    points sum to zero; zhengtu: the others get 0, as its page says.  ``facts.winner`` is
     ignored.  An escape before the landlord is decided (huanle counts leaving a matched
     table as escaping): pass as ``landlord`` any other seat — the escaper is then priced
     as a farmer at the multiplier so far.

@@ -27,7 +27,7 @@ jj        :func:`minimise_scores`: 积分最小化 on the players' table scores
   each to the largest fractional parts, ties to the first seat in play order after the
   centre.  No seat ever gets more than its amount of (1).
 - jj 积分最小化 is this with table scores as limits: every payment is at most the
-  winner's table score, the loser's table score and the amount due, as the seed says,
+  winner's table score, the loser's table score and the amount due, as the JJ page says,
   and a landlord facing two farmers is also held to his table score *in total* (he can
   neither pay nor win more than he has on the table).
 - huanle fee: ``min(A, balance after the hand)`` per player, so no balance goes below 0.
@@ -169,7 +169,7 @@ def share_in_proportion(total: int, weights: Sequence[int]) -> list[int]:
 def limit_transfers(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int, ...]:
     """Zero-sum ``amounts`` after holding each seat within ``limits`` (module docstring).
 
-    >>> limit_transfers((200, -200, 0), (30, 1000, 500))    # jj seed example 1
+    >>> limit_transfers((200, -200, 0), (30, 1000, 500))    # the JJ page's example 1
     (30, -30, 0)
     >>> limit_transfers((-300, 150, 150), (100, 10**6, 20))
     (-100, 88, 12)
@@ -209,7 +209,7 @@ def settle_huanle(
     """huanle (欢乐豆): points × N, held within each player's balance, then fee A each.
 
     A loser pays at most his balance (never below 0); a winner gains at most the balance
-    he started the hand with (the spec's reading; ``cap_winners=False`` lifts that cap)
+    he started the hand with (the rules' reading; ``cap_winners=False`` lifts that cap)
     and receives only what the losers paid; then each player pays the fixed fee
     ``min(A, balance after the hand)``.  Escapes settle the same way (the escaper is the
     centre).
@@ -230,7 +230,7 @@ def settle_huanle(
 def minimise_scores(points: Sequence[int], table_scores: Sequence[int]) -> tuple[int, ...]:
     """jj 积分最小化: the points actually moved, given each player's table score.
 
-    >>> minimise_scores((-140, 140, 0), (120, 1000, 500))   # jj seed example 2
+    >>> minimise_scores((-140, 140, 0), (120, 1000, 500))   # the JJ page's example 2
     (-120, 120, 0)
 
     :raises InvalidActionError: as :func:`limit_transfers`.

@@ -4,8 +4,9 @@ A hand runs ``DEAL → BID → ROB → DOUBLE → SHOW_AFTER_BOTTOM → PLAY →
 set lacks are skipped.  Every input is an :mod:`action <.actions>` given to
 :meth:`State.apply`, which validates it completely, then changes the state and returns the
 :mod:`events <.events>` it caused.  Chance (the deal, the marker card, a random first
-bidder, a redeal) comes from the hand's own ``random.Random(seed)``, so
-``replay(rules, seed, state.history)`` rebuilds the same hand.
+bidder, a redeal) comes from the hand's own source of chance, the seed's
+:class:`~qipai.chance.DealStream` (``chance="v1"``: ``random.Random(seed)``, for old
+records), so ``replay(rules, seed, state.history)`` rebuilds the same hand.
 
 >>> state = State.new("zhengtu", seed=7)
 >>> state.phase, state.current_player
@@ -30,7 +31,7 @@ hand is dealt when it starts.  The code is split by concept: :mod:`.hand` (the d
 physical cards, the deal), :mod:`.auction` (明牌, bidding, robbing, 加倍) and this module
 (the public API, the play, the end of the hand).
 
-Readings where the spec is silent (each a default a rule-set field could change):
+Readings where the rules are silent (each a default a rule-set field could change):
 
 - 明牌 moments.  ``cards_dealt == 0`` in ``DEAL`` is "before the deal" (明牌开始; also
   ``State.new(shows_before_deal=...)``); the bidding starts the moment the 17th card is
@@ -40,7 +41,7 @@ Readings where the spec is silent (each a default a rule-set field could change)
   decision" runs from the first card dealt until the seat's own first decision (call,
   pass, rob or not), out of turn.
   The first shower is the first seat whose :class:`.Show` was applied.  The landlord's
-  after-bottom 明牌 is its own phase, after 加倍 (the jj seed's order), and is offered only
+  after-bottom 明牌 is its own phase, after 加倍 (the JJ page's order), and is offered only
   to a landlord who has not shown (jj: only if nobody has).  A seat shows at most once.
 - Priority.  ``shower_bids_first`` and ``shower_becomes_landlord`` (nobody calls) use
   only the shows made before the bidding starts ("在叫牌前选择'明牌'"): a seat that shows
@@ -85,10 +86,10 @@ Readings where the spec is silent (each a default a rule-set field could change)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 
 from qipai.cards import Card, doudizhu_deck
+from qipai.chance import V2, chance_for
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.actions import (
     ACTION_TYPES,
@@ -185,6 +186,7 @@ class State(Auction):
         balances: Sequence[int] | None = None,
         shows_before_deal: Sequence[int] = (),
         deck: Sequence[Card] | None = None,
+        chance: str = V2,
     ) -> State:
         """Start a hand and deal it (in steps where the rules have 明牌 before bidding).
 
@@ -198,8 +200,10 @@ class State(Auction):
         :param deck: a prearranged first deal instead of a shuffle: the 54 natural cards,
             17 for each seat in seat order, then the bottom (the 财神 joins the bottom by
             itself).  Redeals shuffle with the seed as usual.
-        :raises InvalidActionError: ``unknown_rules``, ``bad_seat``, ``bad_balances`` or
-            ``bad_deck``.
+        :param chance: the chance version (:mod:`qipai.chance`): ``v2`` (SHA-256 stream),
+            or ``v1`` (``random.Random(seed)``) to replay a ``qipai-hand/1`` record.
+        :raises InvalidActionError: ``unknown_rules``, ``bad_seat``, ``bad_balances``,
+            ``bad_deck`` or ``bad_chance``.
         :raises IllegalActionError: ``not_in_rules`` / ``show_closed`` if the rules have no
             明牌 before the deal.
         """
@@ -213,7 +217,7 @@ class State(Auction):
         state.hand_number = hand_number
         state.first_seat = first_seat
         state.balances = None if balances is None else tuple(balances)
-        state._rng = random.Random(seed)
+        state._chance = chance_for(seed, chance)
         state.deal_number = 1
         state.trustee = [False] * SEATS
         state.trustee_last_card = [False] * SEATS
@@ -563,6 +567,7 @@ def replay(
     hand_number: int = 0,
     balances: Sequence[int] | None = None,
     deck: Sequence[Card] | None = None,
+    chance: str = V2,
 ) -> State:
     """Rebuild a hand from its rules, seed and actions (``state.history``).
 
@@ -580,6 +585,7 @@ def replay(
         hand_number=hand_number,
         balances=balances,
         deck=deck,
+        chance=chance,
     )
     for item in history:
         if isinstance(item, Step):

@@ -7,7 +7,7 @@ themselves), then every play in which some card stands for another rank.  A move
 kind, main rank and length those of the natural reading (``777W/7777`` is a bomb of
 sevens).
 
-**Readings** (where ``shared/spec/doudizhu.md`` and seed 001 are silent):
+**Readings** (where ``docs/rules/doudizhu.md`` and the 财神 page are silent):
 
 1. ``W`` stands for any rank ``3 … 2``, never for a joker, and only together with other
    cards: it is never a single by itself (the 财神 stands for one of the cards it is
@@ -16,7 +16,7 @@ sevens).
    and ``R`` alone are themselves, ``BR`` alone is only the rocket (never ``BR/22``).
 3. No play holds both ``W`` and a joker; a hand holds at most one ``W``.
 4. Four-card bombs may be made with a wildcard or with jokers: ``777W/7777``,
-   ``777B/7777`` and ``77BR/7777`` are bombs of sevens (the spec forbids jokers only in
+   ``777B/7777`` and ``77BR/7777`` are bombs of sevens (the 财神 page forbids jokers only in
    the five-card bomb).  The five-card 财神 bomb is always four natural cards plus ``W``
    (``7777W/77777``).
 5. Using a wild card where a natural card of the rank is still in hand is a different

@@ -1,14 +1,14 @@
-"""Showhand 梭哈 hand ranking (``shared/spec/showhand.md``, seed 000 ``yifa``).
+"""Showhand 梭哈 hand ranking (``docs/rules/showhand.md``, the 易发 ``yifa``).
 
 Five cards from the 28-card deck ``8 9 T J Q K A`` × four suits, nine categories,
-strongest first (the seed's order; ``flush_beats_full_house=True`` swaps the two)::
+strongest first (the 易发 page's order; ``flush_beats_full_house=True`` swaps the two)::
 
     straight_flush 同花顺 > four_of_a_kind 铁支 > full_house 葫芦 > flush 同花 > straight 顺子
     > three_of_a_kind 三条 > two_pair 二对 > pair 对子 > high_card 散牌
 
 * Ranks ``A > K > Q > J > T > 9 > 8``; suits ``♠ > ♥ > ♣ > ♦`` (``s > h > c > d``).
 * ``8`` and ``A`` do not connect: the straights are ``89TJQ``, ``9TJQK`` and ``TJQKA``.
-* Ties, word for word from the seed: straight flush, flush and straight: the highest card,
+* Ties, word for word from the page: straight flush, flush and straight: the highest card,
   then its suit; four of a kind, full house, three of a kind: the rank of the four or the
   trio; two pair: high pair, low pair, the single, then the single's suit; pair: the pair,
   the singles high to low, then the suit of the highest single; high card: the five ranks
@@ -61,7 +61,7 @@ CATEGORIES: tuple[str, ...] = (
     "four_of_a_kind",
     "straight_flush",
 )
-"""Category names (``shared/spec/notation.md``), weakest first, in the seed's order: a
+"""Category names (the project's notation), weakest first, in the page's order: a
 strength's category is ``CATEGORIES[strength >> 22]``."""
 
 CATEGORIES_FLUSH_HIGH: tuple[str, ...] = (
@@ -306,7 +306,7 @@ def _fill_full(mask: int, flush_beats_full_house: bool) -> int:
 
 
 def _build_full() -> None:
-    """The dense index of five-card masks and the seed-order strengths along it.
+    """The dense index of five-card masks and the page-order strengths along it.
 
     Masks are ranked by how many cards their high half holds (``k``), then by the high
     half's rank among the ``k``-card halves, then by the low half's among the
@@ -367,7 +367,7 @@ def _shared(shared: dict[int, int], strength: int) -> int:
 
 
 def _swap_flush(strength: int) -> int:
-    """A seed-order strength in the other order: flush and full house trade numbers."""
+    """A page-order strength in the other order: flush and full house trade numbers."""
     if strength >> 22 in _FLUSH_AND_FULL_HOUSE:
         return strength ^ _FLUSH_XOR_FULL_HOUSE
     return strength

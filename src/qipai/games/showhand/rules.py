@@ -1,6 +1,6 @@
 """Showhand 梭哈 rule sets: frozen data, one preset by name, custom ones derived from it.
 
-Every number of ``shared/spec/showhand.md`` (seed 000, the Yifa room example: base 1,
+Every number of ``docs/rules/showhand.md`` (the 易发 page's room example: base 1,
 ante 2, cap 100) is a named field of :class:`Rules`; a custom room is the preset with
 some fields replaced (:meth:`Rules.derive`).  Amounts are chips; the per-round limits,
 the fixed late bet and the cap are multiples of :attr:`Rules.base`.
@@ -29,6 +29,11 @@ from typing import Any
 
 from qipai.errors import InvalidActionError
 from qipai.games.presets import lookup
+
+ENGINE_VERSION = 2
+"""The version of this engine's replays, written in every hand record (``engine``): 1 was
+the engine of ``qipai-hand/1`` records (chance ``v1`` only); 2 deals with chance ``v2``
+(:mod:`qipai.chance`).  Raise it whenever a change makes an old record replay differently."""
 
 MIN_PLAYERS = 2
 """Fewest players at a Showhand table."""
@@ -65,7 +70,7 @@ class Rules:
     swap_cards: tuple[int, ...] = (3, 4)
     """Cards dealt face down with the 换牌 choice (card numbers 1-5)."""
     flush_beats_full_house: bool = False
-    """The other order: a flush (rarer in 28 cards) beats a full house; the seed's default
+    """The other order: a flush (rarer in 28 cards) beats a full house; the page's default
     ranks the full house higher.  Passed to the hands module."""
 
     def derive(self, name: str, **changes: Any) -> Rules:
@@ -135,7 +140,7 @@ class Rules:
 _YIFA = Rules(name="yifa")
 
 RULES: Mapping[str, Rules] = MappingProxyType({_YIFA.name: _YIFA})
-"""The presets by name (seed 000: ``yifa``)."""
+"""The presets by name (the 易发 page: ``yifa``)."""
 
 
 def get_rules(rules: str | Rules) -> Rules:

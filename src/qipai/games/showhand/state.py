@@ -7,7 +7,8 @@ extra betting rounds until the most allowed is reached, unless someone 梭'd, op
 or all but one folded; then the showdown.  Every input is an :mod:`action <.actions>`
 given to :meth:`State.apply`, which validates it completely, then changes the state and
 returns the :mod:`events <.events>` it caused.  The deck is shuffled by the hand's own
-``random.Random(seed)``, so ``replay(rules, seed, state.history, stacks=...)`` rebuilds
+source of chance, the seed's :class:`~qipai.chance.DealStream` (``chance="v1"``:
+``random.Random(seed)``), so ``replay(rules, seed, state.history, stacks=...)`` rebuilds
 the same hand.
 
 >>> state = State.new("yifa", seed=3, players=2)
@@ -25,7 +26,7 @@ qipai.errors.IllegalActionError: cannot_check: there are 5 chips to call
 >>> state.is_terminal, state.winners == (seat,), sum(state.returns())
 (True, True, 0)
 
-Readings where the spec is silent (each documented in ``docs/showhand.md``):
+Readings where the 易发 page is silent (each documented in ``docs/showhand.md``):
 
 - Amounts.  ``bet``/``raise`` amounts are raise-to amounts within the round, in chips, a
   multiple of the base (or exactly the most still allowed).  Rounds 1-3: any amount up to
@@ -50,12 +51,12 @@ Readings where the spec is silent (each documented in ``docs/showhand.md``):
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from qipai.cards import Card, poker_deck
+from qipai.cards import Card, poker_deck, shuffled
+from qipai.chance import V2, LegacyChance, chance_for
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.showhand.actions import (
     Action,
@@ -136,7 +137,7 @@ _COPIED = (
     "_deck", "events", "history", "swapped", "_live", "_masks",
 )  # fmt: skip
 _PLAIN = (
-    "rules", "seed", "players", "start_stacks", "most", "pot", "phase", "round",
+    "rules", "seed", "chance", "players", "start_stacks", "most", "pot", "phase", "round",
     "cards_dealt", "current_player", "leader", "level", "_acted", "opened_by", "winners",
     "reason", "_legal_cache", "_legal",
 )  # fmt: skip
@@ -155,6 +156,8 @@ class State:
     """The rule set."""
     seed: int
     """The seed of the hand's generator (secret: it decides every card)."""
+    chance: str
+    """The chance version the deck was shuffled with (:mod:`qipai.chance`)."""
     players: int
     """Players at the table (2-4), seats ``0 .. players-1``."""
     start_stacks: tuple[int, ...]
@@ -226,6 +229,7 @@ class State:
         players: int = MAX_PLAYERS,
         stacks: Sequence[int] | None = None,
         deck: Sequence[Card] | None = None,
+        chance: str = V2,
     ) -> State:
         """Start a hand: antes, the hole card and the first up card, betting round 1.
 
@@ -235,19 +239,24 @@ class State:
         :param stacks: chips each seat brings (default: the minimum to sit, for everyone).
         :param deck: a prearranged deck instead of the shuffle: the 28 cards, dealt from
             the front, seat by seat (all cards 1, then all cards 2, ...), folded seats skipped.
+        :param chance: the chance version (:mod:`qipai.chance`): ``v2`` (the one draw is
+            the shuffle of the 28 cards of :data:`DECK`, dealt from the front), or ``v1``
+            (``random.Random(seed)``) to replay a ``qipai-hand/1`` record.
         :raises InvalidActionError: ``unknown_rules``, ``bad_players``, ``bad_stacks``
-            (a stack below the minimum to sit) or ``bad_deck``.
+            (a stack below the minimum to sit), ``bad_deck`` or ``bad_chance``.
         """
         rule_set = get_rules(rules)
         chips = _check_stacks(rule_set, players, stacks)
         if deck is not None and (len(deck) != len(DECK) or set(deck) != set(DECK)):
             raise InvalidActionError("bad_deck", "a deck is the 28 cards 8-A, each once")
+        source = chance_for(seed, chance)
         state = cls.__new__(cls)
         state._setup(rule_set, seed, chips)
-        if deck is None:
-            state._deck = _shuffle(seed)
+        state.chance = source.version
+        if deck is None and isinstance(source, LegacyChance):
+            state._deck = _shuffle_v1(source)
         else:
-            state._deck = list(deck)
+            state._deck = shuffled(DECK, source) if deck is None else list(deck)
             state._deck.reverse()  # pop() deals from the front
         state._start()
         return state
@@ -823,11 +832,10 @@ _DOS: dict[type[Action], _Do] = {
 _DECK_RANGE = range(len(DECK))
 
 
-def _shuffle(seed: int) -> list[Card]:
-    """The 28 cards in the order of the hand's ``random.Random(seed)``, the first to deal
-    last: each card gets a random key and the deck is sorted by them (one C-level call per
-    card, faster than :meth:`random.Random.shuffle`; every order is equally likely)."""
-    draw = random.Random(seed).random
+def _shuffle_v1(source: LegacyChance) -> list[Card]:
+    """The 28 cards in the order of chance ``v1`` (``random.Random(seed)``), the first to
+    deal last: each card gets a random key and the deck is sorted by them."""
+    draw = source.rng.random
     keys = [draw() for _ in _DECK_RANGE]  # the key of each card, in deck order
     by_key = dict(zip(keys, DECK, strict=True))
     if len(by_key) == len(DECK):
@@ -859,6 +867,7 @@ def replay(
     players: int = MAX_PLAYERS,
     stacks: Sequence[int] | None = None,
     deck: Sequence[Card] | None = None,
+    chance: str = V2,
 ) -> State:
     """Rebuild a hand from its rules, seed and actions (``state.history``).
 
@@ -867,7 +876,7 @@ def replay(
 
     :raises InvalidActionError: / :raises IllegalActionError: if an action does not apply.
     """
-    state = State.new(rules, seed=seed, players=players, stacks=stacks, deck=deck)
+    state = State.new(rules, seed=seed, players=players, stacks=stacks, deck=deck, chance=chance)
     for item in history:
         if isinstance(item, Step):
             state.apply(item.action, item.seat)

@@ -2,7 +2,7 @@
 
 Every number of a room (ante 锅底, base bet, stake levels, top bet 顶注, cap 封顶, rake) and
 every reading of the rules (``docs/zhajinhua.md``) is a named field of :class:`Rules`; the
-state machine (:mod:`.state`) only reads them.  The seed gives no numbers (they are the
+state machine (:mod:`.state`) only reads them.  The 易发 page gives no numbers (they are the
 room's), so the preset's numbers are sensible defaults a room overrides with
 :meth:`Rules.derive`.
 
@@ -29,6 +29,11 @@ from typing import Any
 from qipai.errors import InvalidActionError
 from qipai.games.presets import lookup
 
+ENGINE_VERSION = 2
+"""The version of this engine's replays, written in every hand record (``engine``): 1 was
+the engine of ``qipai-hand/1`` records (chance ``v1`` only); 2 deals with chance ``v2``
+(:mod:`qipai.chance`).  Raise it whenever a change makes an old record replay differently."""
+
 
 class DealerRule(enum.Enum):
     """Who deals the next hand at a table that stays together (:attr:`.State.next_dealer`).
@@ -38,7 +43,7 @@ class DealerRule(enum.Enum):
     """
 
     WINNER = "winner"
-    """**Reading** (spec default): the previous hand's winner."""
+    """**Reading** (the default): the previous hand's winner."""
     ROTATE = "rotate"
     """The seat after the previous dealer (a common alternative)."""
 

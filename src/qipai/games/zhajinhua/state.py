@@ -7,7 +7,8 @@ player may :class:`.Look` (free; he goes on in the same turn), then :class:`.Cal
 :class:`.AutoCall` (自动跟注 / 取消跟注) may be switched at any time by any player still in.
 The hand ends when one player is left, or when a payment takes a player's total to the
 cap 封顶: then all remaining hands are opened in betting order.  Chance (the dealer of a
-table's first hand, the deal) comes from the hand's own ``random.Random(seed)``, so
+table's first hand, the deal) comes from the hand's own source of chance, the seed's
+:class:`~qipai.chance.DealStream` (``chance="v1"``: ``random.Random(seed)``), so
 ``replay(rules, seed, state.history, players=...)`` rebuilds the same hand.
 
 >>> state = State.new("yifa", seed=3, players=3, dealer=0)
@@ -34,11 +35,11 @@ learns only who lost, and both keep their blind / seen status.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from qipai.cards import Card, poker_deck, shuffled
+from qipai.chance import V2, chance_for
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.zhajinhua.actions import (
     ACTION_TYPES,
@@ -140,6 +141,8 @@ class State:
         """Who won, once over."""
         self.seed: int | None = None
         """The seed the hand was dealt from (``None`` if it was built without one)."""
+        self.chance: str = V2
+        """The chance version the hand was dealt with (:mod:`qipai.chance`)."""
         self.dealer_given: int | None = None
         """The dealer :meth:`new` was given; ``None`` if it drew him from the seed."""
         self.reason: str | None = None
@@ -165,15 +168,19 @@ class State:
         stacks: Sequence[int] | None = None,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
+        chance: str = V2,
     ) -> State:
         """Start a hand: choose the dealer (random if ``None``), take the antes, deal.
 
         ``stacks`` default to the cap for everyone (the minimum to sit).  ``deck`` (tests,
         hand records) replaces the shuffle: its cards are dealt in order, one at a time,
-        from the dealer on.
+        from the dealer on.  ``chance`` is the chance version (:mod:`qipai.chance`): ``v2``,
+        or ``v1`` (``random.Random(seed)``) to replay a ``qipai-hand/1`` record.  The draws,
+        in order: ``randbelow(players)`` for the dealer (only when ``dealer`` is ``None``),
+        then the shuffle of :func:`~qipai.cards.poker_deck` (only without ``deck``).
 
         :raises InvalidActionError: ``unknown_rules``, ``bad_players``, ``bad_stacks``,
-            ``bad_seat``, ``bad_deck``.
+            ``bad_seat``, ``bad_deck``, ``bad_chance``.
         """
         rule_set = get_rules(rules)
         if not rule_set.min_players <= players <= rule_set.max_players:
@@ -186,8 +193,8 @@ class State:
             raise InvalidActionError("bad_stacks", f"{players} stacks of at least the ante")
         if dealer is not None:
             _check_seat(dealer, players)
-        rng = random.Random(seed)
-        first = rng.randrange(players) if dealer is None else dealer
+        rng = chance_for(seed, chance)
+        first = rng.randbelow(players) if dealer is None else dealer
         if deck is None:
             deck = shuffled(poker_deck(), rng)
         elif len(set(deck)) != len(deck) or len(deck) < HAND_CARDS * players:
@@ -199,6 +206,7 @@ class State:
         state = cls(rule_set, first, [tuple(h) for h in dealt], chips)
         state.seed = seed
         state.dealer_given = dealer
+        state.chance = rng.version
         state._start()
         return state
 
@@ -608,6 +616,7 @@ def replay(
     stacks: Sequence[int] | None = None,
     dealer: int | None = None,
     deck: Sequence[Card] | None = None,
+    chance: str = V2,
 ) -> State:
     """Rebuild a hand from its rules, seed, creation arguments and actions.
 
@@ -615,7 +624,9 @@ def replay(
 
     :raises InvalidActionError: / :raises IllegalActionError: if an action does not apply.
     """
-    state = State.new(rules, seed=seed, players=players, stacks=stacks, dealer=dealer, deck=deck)
+    state = State.new(
+        rules, seed=seed, players=players, stacks=stacks, dealer=dealer, deck=deck, chance=chance
+    )
     for item in history:
         if isinstance(item, Step):
             state.apply(item.action, item.seat)

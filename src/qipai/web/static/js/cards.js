@@ -1,5 +1,5 @@
 // Card faces drawn with CSS and the suit symbols of index.html, from the notation of
-// ../shared/spec/notation.md: "3s", "Th" (10 of hearts), "BJ" / "RJ" (small / big joker),
+// docs/doudizhu.md ("Notation"): "3s", "Th" (10 of hearts), "BJ" / "RJ" (small / big joker),
 // "W" (the 财神 wildcard); rank-only Dou Dizhu texts ("3", "B", "R") draw suitless faces.
 
 import { h, icon } from "./dom.js";

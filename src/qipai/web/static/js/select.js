@@ -1,4 +1,4 @@
-// Card selection in the hand, as seed 004 describes it: press a card to lift it, press and
+// Card selection in the hand, as the JJ rules page describes it: press a card to lift it, press and
 // drag across cards to lift several (they lift when the button is released), press a
 // lifted card to put it down. Pointer events serve the mouse, a pen and touch alike.
 

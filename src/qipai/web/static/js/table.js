@@ -8,15 +8,13 @@
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { storage } from "./storage.js";
-import { doudizhu, readingLabel } from "./games/doudizhu.js";
-import { zhajinhua } from "./games/zhajinhua.js";
-import { showhand } from "./games/showhand.js";
+import { readingLabel } from "./games/doudizhu.js";
+import { GAMES } from "./games/index.js";
 import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
 import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
 
-const GAMES = { doudizhu, zhajinhua, showhand };
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 
 function gameOf(app, roomId, view) {

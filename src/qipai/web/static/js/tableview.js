@@ -57,7 +57,7 @@ export class TableView {
         T.sweep(codes);
       },
     });
-    // right-click anywhere on the table plays the lifted cards (seed 004)
+    // right-click anywhere on the table plays the lifted cards (the JJ rules page)
     this.el.addEventListener("contextmenu", (event) => {
       event.preventDefault();
       if (T.game && T.game.selectable && T.state.legal.some((a) => a.startsWith("play ")) && T.ui.lifted.size) {

@@ -2,8 +2,8 @@
 
 import { h, fill, icon } from "../dom.js";
 import { t } from "../i18n.js";
+import { GAME_NAMES } from "../games/index.js";
 
-const GAMES = ["doudizhu", "zhajinhua", "showhand"];
 
 function numbers(room) {
   const rows = [];
@@ -66,7 +66,7 @@ function profile(app) {
 }
 
 export function renderLobby(app, root) {
-  const groups = GAMES.map((game) => {
+  const groups = GAME_NAMES.map((game) => {
     const rooms = app.rooms.filter((room) => room.game === game);
     if (!rooms.length) return null;
     return h(

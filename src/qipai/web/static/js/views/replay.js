@@ -4,20 +4,19 @@
 // replaying the record). Each step is drawn by the table page itself, read-only, with every
 // hand face up; the viewer steps with the buttons, the slider, the action list or the arrow
 // keys, and may watch from any seat. Below: the result, the server's verification and the
-// browser's own check of the commitment.
+// browser's own checks: the commitment, and the deal re-derived from the revealed seed
+// (js/deal.js, chance v2) against every seat's cards in the replay.
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
 import { t } from "../i18n.js";
 import { rankText } from "../cards.js";
 import { physical } from "../ddzplays.js";
-import { doudizhu, saidText } from "../games/doudizhu.js";
-import { zhajinhua } from "../games/zhajinhua.js";
-import { showhand } from "../games/showhand.js";
+import { saidText } from "../games/doudizhu.js";
+import { GAMES } from "../games/index.js";
 import { TableView } from "../tableview.js";
 import { fairness } from "../panels.js";
-
-const GAMES = { doudizhu, zhajinhua, showhand };
+import { dealMatches } from "../deal.js";
 
 /** The words for one recorded action. */
 export function actionLabel(game, text) {
@@ -128,6 +127,13 @@ function ownSeat(app, data, asked) {
   return mine >= 0 ? mine : 0;
 }
 
+/** The browser's re-deal from the seed (js/deal.js): ✓ when every seat's cards match. */
+function dealCheck(record, deal) {
+  const ok = dealMatches(record, deal);
+  const text = ok === null ? t("replay.dealV1") : ok ? t("replay.dealOk") : t("replay.dealBad");
+  return h("p", { "data-testid": "replay-deal", "data-ok": ok === null ? "" : ok ? "1" : "0", class: ok === null ? "muted" : ok ? "ok" : "bad", text });
+}
+
 export async function renderReplay(app, root, arg) {
   const [handId, asked] = arg.split("/");
   fill(root, h("div", { class: "page" }, h("p", { class: "muted", text: t("common.loading") })));
@@ -135,8 +141,13 @@ export async function renderReplay(app, root, arg) {
   let data;
   const steps = {};
   let seat;
+  let deal = null;
   const load = async (which) => {
-    if (!steps[which]) steps[which] = (await api("GET", `${path}/replay?seat=${which}`)).steps;
+    if (!steps[which]) {
+      const replay = await api("GET", `${path}/replay?seat=${which}`);
+      steps[which] = replay.steps;
+      deal = deal || replay.deal || null;
+    }
     return steps[which];
   };
   try {
@@ -180,8 +191,8 @@ export async function renderReplay(app, root, arg) {
   const watchFrom = async (next) => {
     try {
       await load(next);
-    } catch (error) {
-      return;
+    } catch {
+      return; // the seat's replay could not be loaded: stay on the one shown
     }
     seat = next;
     draw();
@@ -246,6 +257,7 @@ export async function renderReplay(app, root, arg) {
         h("h3", { style: { marginTop: "14px" }, text: t("replay.fair") }),
         h("p", { "data-testid": "replay-verified", "data-ok": data.verified ? "1" : "0", class: data.verified ? "ok" : "bad" }, data.verified ? t("replay.verified") : `${t("replay.notVerified")} ${data.reason || ""}`),
         fairness(record.seed, record.commitment),
+        dealCheck(record, deal),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.howto") }),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.noCards") }),
       ),

@@ -1,0 +1,46 @@
+"""The replay page re-deals the hand in the browser from the revealed seed (js/deal.js,
+chance v2) and shows ✓ when every seat's cards are the replay's, ✗ when they are not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from web_kit import button, join, next_decision, sign_up, table_data
+
+DEAL = "[data-testid=replay] [data-testid=replay-deal]"
+
+
+def _finished_hand(page: Any, url: str, name: str) -> str:
+    sign_up(page, url, name)
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    button(page, "trustee").click()  # 托管 plays the hand to its end
+    page.wait_for_selector("[data-testid=result]")
+    return table_data(page)["hand"]
+
+
+def test_the_replay_rederives_the_deal_from_the_seed(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    hand_id = _finished_hand(page, hall.url, "deal_check")
+    page.click("[data-testid=result] [data-testid=action-replay]")
+    page.wait_for_selector(f"[data-testid=replay][data-hand='{hand_id}']")
+    assert page.get_attribute(DEAL, "data-ok") == "1"
+    assert page.inner_text(DEAL).startswith("✓")
+    assert page.get_attribute("[data-testid=replay] [data-testid=fairness]", "data-ok") == "1"
+
+
+def test_a_replay_whose_cards_are_not_the_seeds_is_caught(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    hand_id = _finished_hand(page, hall.url, "deal_tamper")
+
+    def swap_two_cards(route: Any) -> None:
+        data = route.fetch().json()
+        seats = data["deal"]["seats"]
+        seats[0][0], seats[1][0] = seats[1][0], seats[0][0]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
+
+    page.route(f"**/api/hands/{hand_id}/replay*", swap_two_cards)
+    page.click("[data-testid=result] [data-testid=action-replay]")
+    page.wait_for_selector(f"[data-testid=replay][data-hand='{hand_id}']")
+    assert page.get_attribute(DEAL, "data-ok") == "0"
