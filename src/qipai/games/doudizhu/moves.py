@@ -331,26 +331,24 @@ def _wing_sets(t: _Tables, masks: tuple[int, ...], size: int, rocket: bool) -> l
     return [kick for kick in found if kick & _JOKERS != _JOKERS]
 
 
-def _trio_singles(t: _Tables, g3: int, g1: int) -> list[Move]:
-    rows = t.trio_singles
-    low, high = g1 & _LOW, g1 & _HIGH
+def _trios_with(rows: Sequence[Row], slots: Sequence[int], kickers: int) -> list[Move]:
+    """The trios of ``slots``, each with every kicker of the ``kickers`` mask: two look-ups
+    per trio in its precomputed row (one per half of the mask)."""
+    low, high = kickers & _LOW, kickers & _HIGH
     moves: list[Move] = []
-    for m in t.slots[g3]:
+    for m in slots:
         row = rows[m]
         moves += row[0][low]
         moves += row[1][high]
     return moves
+
+
+def _trio_singles(t: _Tables, g3: int, g1: int) -> list[Move]:
+    return _trios_with(t.trio_singles, t.slots[g3], g1)
 
 
 def _trio_pairs(t: _Tables, g3: int, g2: int) -> list[Move]:
-    rows = t.trio_pairs
-    low, high = g2 & _LOW, g2 & _HIGH
-    moves: list[Move] = []
-    for m in t.slots[g3]:
-        row = rows[m]
-        moves += row[0][low]
-        moves += row[1][high]
-    return moves
+    return _trios_with(t.trio_pairs, t.slots[g3], g2)
 
 
 def _two_singles(t: _Tables, table: _KickerPairs, ones: int, twos: int, rocket: bool) -> list[Move]:
