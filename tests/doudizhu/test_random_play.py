@@ -33,7 +33,7 @@ from qipai.games.doudizhu.actions import (
     Show,
 )
 from qipai.games.doudizhu.combos import PASS
-from qipai.games.doudizhu.rules import RULES, Escape
+from qipai.games.doudizhu.rules import RULES, EscapeModel
 from qipai.games.doudizhu.state import Phase, State, replay
 
 DEFAULT_HANDS = 1000
@@ -57,7 +57,7 @@ def _conserved(state: State) -> None:
 
 def _returns_balance(state: State) -> None:
     points = state.returns()
-    if state.escaper is not None and state.rules.escape is Escape.ZHENGTU:
+    if state.escaper is not None and state.rules.escape is EscapeModel.ZHENGTU:
         assert sum(points) == points[state.escaper] < 0
     else:
         assert sum(points) == 0
@@ -146,7 +146,7 @@ def test_random_hands(rules: str) -> None:
         endings["redeal"] += state.deal_number > 1
     assert endings["end"] > hands // 2
     assert endings["redeal"] > 0
-    if RULES[rules].escape is not Escape.NONE:
+    if RULES[rules].escape is not EscapeModel.NONE:
         assert endings["escape"] > 0
 
 

@@ -22,7 +22,7 @@ from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu import events as ddz_events
 from qipai.games.doudizhu.actions import Deal, Escape, Show, Trustee
 from qipai.games.doudizhu.combos import Move
-from qipai.games.doudizhu.rules import Escape as EscapeModel
+from qipai.games.doudizhu.rules import EscapeModel
 from qipai.games.showhand import events as sh_events
 from qipai.games.zhajinhua import events as zjh_events
 from qipai.hall.wire import (

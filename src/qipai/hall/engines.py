@@ -46,7 +46,7 @@ from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import HAND_CARDS, Deal, Escape, Trustee
 from qipai.games.doudizhu.events import Played
 from qipai.games.doudizhu.hand import Phase
-from qipai.games.doudizhu.rules import Escape as EscapeModel
+from qipai.games.doudizhu.rules import EscapeModel
 from qipai.games.showhand import hands as sh_hands
 from qipai.games.zhajinhua import hands as zjh_hands
 from qipai.games.zhajinhua.actions import AutoCall

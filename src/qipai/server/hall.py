@@ -39,7 +39,15 @@ from qipai.store import HandSettlement, HandStart, Store
 
 from .batching import Batcher
 from .bus import Bus, Frame
-from .tables import Act, Command, Escape, LeaveEarly, Presence, SetTrustee, TableRunner
+from .tables import (
+    Command,
+    LeaveEarly,
+    Presence,
+    SeatAct,
+    SeatEscape,
+    SetTrustee,
+    TableRunner,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -266,7 +274,7 @@ class HallService:
         runner = player.runner
         if table is not None and (runner is None or runner.table.number != table):
             raise IllegalActionError("stale_table", f"not at table {table} any more")
-        await self.command(player, lambda seat: Act(seat, text))
+        await self.command(player, lambda seat: SeatAct(seat, text))
 
     async def trustee(self, player: Player, on: bool) -> None:
         """托管 on or off."""
@@ -274,7 +282,7 @@ class HallService:
 
     async def escape(self, player: Player) -> None:
         """Leave the hand on purpose; the player leaves the room when it is over."""
-        await self.command(player, Escape)
+        await self.command(player, SeatEscape)
         player.leaving = True
 
     def resume(self, player: Player, last: dict[str, int]) -> list[Frame]:

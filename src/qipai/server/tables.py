@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Act:
+class SeatAct:
     """A seat's action in text form."""
 
     seat: int
@@ -44,7 +44,7 @@ class SetTrustee:
 
 
 @dataclass(frozen=True)
-class Escape:
+class SeatEscape:
     """A seat leaves on purpose."""
 
     seat: int
@@ -66,7 +66,7 @@ class LeaveEarly:
     seat: int
 
 
-Command = Act | SetTrustee | Escape | Presence | LeaveEarly
+Command = SeatAct | SetTrustee | SeatEscape | Presence | LeaveEarly
 """What a runner's inbox holds."""
 
 
@@ -198,11 +198,11 @@ class TableRunner:
         command = pending.command
         try:
             match command:
-                case Act(seat, text):
+                case SeatAct(seat, text):
                     self.table.act(seat, text, now)
                 case SetTrustee(seat, on):
                     self.table.set_trustee(seat, on, now)
-                case Escape(seat):
+                case SeatEscape(seat):
                     self.table.escape(seat, now)
                 case Presence(seat, True):
                     self.table.reconnect(seat, now)

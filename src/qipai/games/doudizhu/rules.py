@@ -96,7 +96,7 @@ class BombFactor(enum.Enum):
     """JJ bomb rule: the bombs' factor is (1 + number of bombs played); a rocket stays ×2."""
 
 
-class Escape(enum.Enum):
+class EscapeModel(enum.Enum):
     """Which escape (逃跑) penalty model applies."""
 
     NONE = "none"
@@ -227,7 +227,7 @@ class Rules:
     """jj reading: bottom-card pattern → factor, first match wins, else ×1."""
     trustee_liability: bool = False
     """jj 托管 liability: a farmer in 托管 pays the farmers' loss and forfeits the gain."""
-    escape: Escape = Escape.NONE
+    escape: EscapeModel = EscapeModel.NONE
     """Escape penalty model."""
     escape_ten_is_over: bool = True
     """Reading (caishen, huanle): a multiplier of exactly 10 counts as "over 10" (4× / 2×);
@@ -285,7 +285,7 @@ _CAISHEN = Rules(
     show=ShowFactors(before_deal=4, before_bid=2),
     show_combine=ShowCombine.PRODUCT,
     doubling=FarmerDoubling.FARMERS,
-    escape=Escape.CAISHEN,
+    escape=EscapeModel.CAISHEN,
 )
 _HUANLE = Rules(
     name="huanle",
@@ -298,7 +298,7 @@ _HUANLE = Rules(
     doubling=FarmerDoubling.EVERYONE,
     doubling_at_once=True,
     doubling_threshold=0,
-    escape=Escape.HUANLE,
+    escape=EscapeModel.HUANLE,
 )
 _ZHENGTU = Rules(
     name="zhengtu",
@@ -307,7 +307,7 @@ _ZHENGTU = Rules(
     trio_single=False,
     plane_singles=False,
     four_two=False,
-    escape=Escape.ZHENGTU,
+    escape=EscapeModel.ZHENGTU,
 )
 _JJ = Rules(
     name="jj",

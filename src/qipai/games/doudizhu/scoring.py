@@ -68,7 +68,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.combos import ACE, BLACK, RED, TWO, counts, from_text
 from qipai.games.doudizhu.rules import (
     BombFactor,
-    Escape,
+    EscapeModel,
     FarmerDoubling,
     Rules,
     ShowCombine,
@@ -500,13 +500,13 @@ def escape_penalty(facts: HandFacts, escaper: int) -> int:
     """
     _check_seat(escaper, "escaper")
     model = facts.rules.escape
-    if model is Escape.NONE:
+    if model is EscapeModel.NONE:
         raise IllegalActionError(
             "no_escape_penalty",
             f"rule set {facts.rules.name!r} has no escape penalty: the seat goes into 托管",
         )
     role = LANDLORD_ROLE if escaper == facts.landlord else 1
-    if model is Escape.HUANLE:
+    if model is EscapeModel.HUANLE:
         pairs = _escaper_pairs(_with_unplayed_bombs(facts), escaper)
         units = sum(p.counted_events for p in pairs)
         charge = _threshold_charge(
@@ -514,7 +514,7 @@ def escape_penalty(facts: HandFacts, escaper: int) -> int:
         )
         return facts.base * facts.rules.initial_multiplier * charge
     total = sum(p.multiplier for p in _escaper_pairs(facts, escaper))
-    if model is Escape.CAISHEN:
+    if model is EscapeModel.CAISHEN:
         ten_is_over = facts.rules.escape_ten_is_over
         return facts.base * _threshold_charge(total, role, ESCAPE_THRESHOLD, ten_is_over)
     return facts.base * total * DOUBLING_FACTOR  # ZHENGTU
@@ -542,7 +542,7 @@ def escape_points(facts: HandFacts, escaper: int) -> tuple[int, ...]:
     penalty = escape_penalty(facts, escaper)
     points = [0] * SEATS
     points[escaper] = -penalty
-    if facts.rules.escape is not Escape.ZHENGTU:
+    if facts.rules.escape is not EscapeModel.ZHENGTU:
         others = [(escaper + k) % SEATS for k in range(1, SEATS)]
         for seat, share in split_evenly(penalty, others).items():
             points[seat] = share

@@ -142,8 +142,7 @@ from qipai.games.doudizhu.hand import (
     take_cards,
 )
 from qipai.games.doudizhu.legal import is_valid_move, moves_for
-from qipai.games.doudizhu.rules import Bidding, Rules, get_rules
-from qipai.games.doudizhu.rules import Escape as EscapeModel
+from qipai.games.doudizhu.rules import Bidding, EscapeModel, Rules, get_rules
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
 from qipai.games.doudizhu.view import View, make_view
 
