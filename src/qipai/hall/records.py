@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -101,53 +102,25 @@ class _Engine:
     """The game's ``ENGINE_VERSION`` (its rules module)."""
 
 
-def _doudizhu() -> _Engine:
-    from qipai.games import doudizhu as game  # noqa: PLC0415 (games load lazily)
-    from qipai.games.doudizhu.rules import ENGINE_VERSION  # noqa: PLC0415
-
-    return _Engine(
-        game.Action.parse,
-        game.replay,
-        game.get_rules,
-        ("first_seat", "hand_number", "balances"),
-        ENGINE_VERSION,
-    )
-
-
-def _zhajinhua() -> _Engine:
-    from qipai.games import zhajinhua as game  # noqa: PLC0415 (games load lazily)
-    from qipai.games.zhajinhua.rules import ENGINE_VERSION  # noqa: PLC0415
-
-    return _Engine(
-        game.Action.parse,
-        game.replay,
-        game.get_rules,
-        ("players", "stacks", "dealer"),
-        ENGINE_VERSION,
-    )
-
-
-def _showhand() -> _Engine:
-    from qipai.games import showhand as game  # noqa: PLC0415 (games load lazily)
-    from qipai.games.showhand.rules import ENGINE_VERSION  # noqa: PLC0415
-
-    return _Engine(
-        game.Action.parse, game.replay, game.get_rules, ("players", "stacks"), ENGINE_VERSION
-    )
-
-
-_ENGINES: dict[str, Callable[[], _Engine]] = {
-    "doudizhu": _doudizhu,
-    "zhajinhua": _zhajinhua,
-    "showhand": _showhand,
+_OPTIONS: dict[str, tuple[str, ...]] = {
+    "doudizhu": ("first_seat", "hand_number", "balances"),
+    "zhajinhua": ("players", "stacks", "dealer"),
+    "showhand": ("players", "stacks"),
 }
+"""The table options each game's ``State.new`` takes, in record order."""
 
 
 def _engine(game: str) -> _Engine:
-    make = _ENGINES.get(game)
-    if make is None:
+    """The game's package ``qipai.games.<game>``, loaded now (importing records loads no
+    game): its ``Action.parse``, ``replay``, ``get_rules`` and ``rules.ENGINE_VERSION``."""
+    options = _OPTIONS.get(game)
+    if options is None:
         raise InvalidActionError("unknown_game", f"a game is one of {', '.join(GAMES)}: {game!r}")
-    return make()
+    package = importlib.import_module(f"qipai.games.{game}")
+    rules = importlib.import_module(f"qipai.games.{game}.rules")
+    return _Engine(
+        package.Action.parse, package.replay, package.get_rules, options, rules.ENGINE_VERSION
+    )
 
 
 # --- the record -----------------------------------------------------------------------
