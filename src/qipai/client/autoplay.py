@@ -107,7 +107,7 @@ class AutoPlayer:
             if awaited and view.get("legal_actions"):
                 return self._decide(frame["table"], frame["n"], view["legal_actions"])
         if kind == "error" and frame.get("code") == "rate_limited":
-            # dropped unread, and so is all it sends until retry_after: wait, then look again
+            # refused, and nothing more is read until retry_after: wait, then look again
             wait = frame.get("retry_after")
             wait = float(wait) if isinstance(wait, int | float) else RETRY_AFTER
             self._quiet_until = max(self._quiet_until, self.clock() + wait)

@@ -459,9 +459,9 @@ class Table:
         before = state.current_player
         was_deciding = bool(self._engine.deciding(state))
         state.apply(action, seat)
-        if was_deciding and self._engine.deciding(state):
-            pass  # the seats choosing at the same time share one time limit
-        elif seat is None or seat == before or state.current_player != before:
+        shared_clock = was_deciding and bool(self._engine.deciding(state))  # one time limit
+        moved = seat is None or seat == before or state.current_player != before
+        if moved and not shared_clock:
             self._since = now
         if self._engine.is_stalled(state):
             self._voided = True
