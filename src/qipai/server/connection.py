@@ -130,10 +130,6 @@ class RateLimit:
         self._quiet_until = now + self.window
         return Verdict.CUT_OFF if self._row >= self.windows else Verdict.REFUSE
 
-    def allow(self) -> bool:
-        """Whether one more message may pass now."""
-        return self.check() is Verdict.PASS
-
     def retry_after(self) -> float:
         """Seconds until the window of the last refusal ends (0: none open)."""
         return round(max(0.0, self._quiet_until - self._clock()), 3)
