@@ -4,7 +4,6 @@ fast the page is ready."""
 
 from __future__ import annotations
 
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +96,15 @@ def _ready_ms(page: Any, url: str) -> float:
     return value
 
 
-def test_the_page_is_ready_in_under_a_second(hall: Any, new_page: Any) -> None:
+def test_the_page_gets_ready(hall: Any, new_page: Any) -> None:
+    """The page marks when it is drawn (``window.qipai.readyAt``, from navigation start),
+    signed out and in; the test prints the figures, ``benchmarks/pace.py browser`` collects
+    them (a test asserts no time)."""
     page = new_page()
     guest = [_ready_ms(page, hall.url) for _ in range(3)]  # the sign-in page
     sign_up(page, hall.url, "load_timer")
     lobby = [_ready_ms(page, hall.url) for _ in range(5)]  # signed in: profile and rooms
-    print(f"\npage ready (ms from navigation start): sign-in page {guest}, lobby {lobby}")
-    assert statistics.median(lobby) < 1000 and statistics.median(guest) < 1000
+    assert page.locator("[data-testid=room]").count() > 0  # the lobby it timed is drawn
+    assert all(value > 0 for value in guest + lobby)
+    print("\n" + " ".join(f"page_ready_guest_ms={value:.1f}" for value in guest))
+    print(" ".join(f"page_ready_lobby_ms={value:.1f}" for value in lobby))
