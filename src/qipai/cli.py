@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from qipai import __version__
 from qipai.errors import GameError
@@ -106,131 +106,6 @@ def _add_rules_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_selfplay_command(commands: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai doudizhu selfplay --rules NAME --hands N [--seed S] [--policy P]``."""
-    parser = commands.add_parser(
-        "selfplay",
-        help="play whole hands between bots and print a summary",
-        description=(
-            "Play N whole hands between three bots (hand i dealt from seed S+i) and print "
-            "hands/s, the landlord's win rate, the average multiplier, bombs and springs."
-        ),
-    )
-    _add_rules_option(parser)
-    parser.add_argument("--hands", type=int, default=1000, metavar="N", help="hands to play")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
-    parser.add_argument(
-        "--policy",
-        choices=("greedy", "random"),
-        default="greedy",
-        help="the bots' policy (default: greedy; 托管 alone never bids, so it is no choice)",
-    )
-    parser.set_defaults(handler=run_selfplay)
-
-
-def run_selfplay(args: argparse.Namespace) -> int:
-    """Time :func:`qipai.bots.arena.selfplay` and print its summary."""
-    from qipai.bots.arena import selfplay  # noqa: PLC0415
-    from qipai.bots.doudizhu import (  # noqa: PLC0415
-        GreedyPolicy,
-        Policy,
-        RandomPolicy,
-    )
-
-    def make_policy(seat: int) -> Policy:
-        if args.policy == "random":
-            return RandomPolicy(args.seed * 3 + seat)
-        return GreedyPolicy()
-
-    return print_timed(
-        lambda: selfplay(args.rules, hands=args.hands, seed=args.seed, make_policy=make_policy)
-    )
-
-
-class Summary(Protocol):
-    """What a self-play run reports: its hand count and its lines."""
-
-    hands: int
-    """Hands played."""
-
-    def lines(self) -> list[str]:
-        """The report, one line each."""
-        ...
-
-
-def print_timed(run: Callable[[], Summary]) -> int:
-    """Run a self-play, then print its summary and the hands per second (the clock is here,
-    at the edge: the engines and bots read none)."""
-    import time  # noqa: PLC0415
-
-    start = time.perf_counter()
-    summary = run()
-    elapsed = time.perf_counter() - start
-    print("\n".join(summary.lines()))
-    print(f"{summary.hands / elapsed:.0f} hands/s ({elapsed:.2f} s)")
-    return 0
-
-
-def _add_poker_selfplay(
-    commands: Commands[argparse.ArgumentParser], seats: range, handler: Handler
-) -> None:
-    parser = commands.add_parser(
-        "selfplay",
-        help="play whole hands between bots and print a summary",
-        description="Play N whole hands between bots (hand i dealt from seed S+i) and print a "
-        "summary and hands/s.",
-    )
-    _add_rules_option(parser)
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=seats,
-        default=seats.stop - 1,
-        metavar="P",
-        help=f"players at the table, {seats.start}-{seats.stop - 1} (default {seats.stop - 1})",
-    )
-    parser.add_argument("--hands", type=int, default=1000, metavar="N", help="hands to play")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
-    parser.add_argument(
-        "--policy", choices=("simple", "random"), default="simple", help="the bots' policy"
-    )
-    parser.set_defaults(handler=handler)
-
-
-def add_zhajinhua_selfplay(commands: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai zhajinhua selfplay [--rules NAME] [--players P] [--hands N] [--seed S]``."""
-    _add_poker_selfplay(commands, range(2, 7), run_zhajinhua_selfplay)
-
-
-def run_zhajinhua_selfplay(args: argparse.Namespace) -> int:
-    """Time :func:`qipai.bots.zhajinhua.selfplay` and print its summary."""
-    from qipai.bots import zhajinhua as bots  # noqa: PLC0415
-
-    return _run_poker_selfplay(args, bots.selfplay, bots.RandomPolicy, bots.SimplePolicy)
-
-
-def _run_poker_selfplay(
-    args: argparse.Namespace,
-    selfplay: Callable[..., Summary],
-    random_policy: Callable[[int], Any],
-    simple_policy: Callable[[], Any],
-) -> int:
-    """Time a poker-like game's ``selfplay`` with the policy the arguments name."""
-
-    def make_policy(seat: int) -> Any:
-        return random_policy(args.seed * 7 + seat) if args.policy == "random" else simple_policy()
-
-    return print_timed(
-        lambda: selfplay(
-            args.rules,
-            players=args.players,
-            hands=args.hands,
-            seed=args.seed,
-            make_policy=make_policy,
-        )
-    )
-
-
 def add_play_command(commands: Commands[argparse.ArgumentParser]) -> None:
     """``qipai doudizhu play [--rules NAME] [--seed S] [--hands N]``."""
     parser = commands.add_parser(
@@ -262,24 +137,131 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- qipai GAME selfplay / compare: the arena ----------------------------------------------
+
+ARENA_TABLES: dict[str, tuple[range, tuple[str, ...]]] = {
+    "doudizhu": (range(3, 4), ("greedy", "random", "trustee")),
+    "zhajinhua": (range(2, 7), ("simple", "random", "fold")),
+    "showhand": (range(2, 5), ("simple", "random", "trustee")),
+}
+"""Per game: the table sizes and the bots (default first) of :data:`qipai.bots.arena.GAMES`,
+copied so that building the parser imports no game (a test keeps the two equal)."""
+
+
+def selfplay_command(game: str) -> Command:
+    """The command ``qipai GAME selfplay [--rules NAME] [--players P] [--hands N] [--seed S]
+    [--policy BOT]`` for ``game``."""
+
+    def add(commands: Commands[argparse.ArgumentParser]) -> None:
+        seats, bots = ARENA_TABLES[game]
+        parser = commands.add_parser(
+            "selfplay",
+            help="play whole hands between bots and print a summary",
+            description="Play N whole hands between bots at one table (hand i dealt from "
+            "seed S+i) and print a summary: the game's figures, wins and net by seat, the "
+            "zero-sum check, hands/s.",
+        )
+        _add_arena_options(parser, "--hands", "hands to play (default 1000)")
+        if len(seats) > 1:
+            parser.add_argument(
+                "--players",
+                type=int,
+                choices=seats,
+                metavar="P",
+                help=f"players at the table, {seats[0]}-{seats[-1]} (default {seats[-1]})",
+            )
+        parser.add_argument(
+            "--policy",
+            choices=bots,
+            default=bots[0],
+            help=f"every seat's bot (default {bots[0]}; random bots are seeded 7×S+seat)",
+        )
+        parser.set_defaults(handler=run_selfplay, game=game, players=seats[-1])
+
+    return add
+
+
+def compare_command(game: str) -> Command:
+    """The command ``qipai GAME compare A B [--rules NAME] [--deals N] [--seed S]``."""
+
+    def add(commands: Commands[argparse.ArgumentParser]) -> None:
+        bots = ARENA_TABLES[game][1]
+        parser = commands.add_parser(
+            "compare",
+            help="pit two bots against each other on the same deals, sides swapped",
+            description="Play each of N deals twice, bot A on one side and bot B on the "
+            "other, then swapped (Dou Dizhu: landlord and farmers after the default bot's "
+            "auction; the others heads-up), and print each bot's win rate per side with "
+            "its 95% Wilson interval.",
+        )
+        parser.add_argument("policy_a", choices=bots, metavar="A", help=f"one of {bots}")
+        parser.add_argument("policy_b", choices=bots, metavar="B", help="the other bot")
+        _add_arena_options(parser, "--deals", "deals, each played twice (default 1000)")
+        parser.set_defaults(handler=run_compare, game=game)
+
+    return add
+
+
+def _add_arena_options(parser: argparse.ArgumentParser, count: str, help_count: str) -> None:
+    _add_rules_option(parser)
+    parser.add_argument(count, type=int, default=1000, metavar="N", help=help_count)
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first hand's seed")
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Time :func:`qipai.bots.arena.selfplay` and print its summary."""
+    from qipai.bots.arena import seat_policies, selfplay  # noqa: PLC0415
+
+    policies = seat_policies(args.game, args.policy, args.players, args.seed)
+    return print_timed(
+        lambda: selfplay(args.game, args.rules, hands=args.hands, seed=args.seed, policies=policies)
+    )
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Time :func:`qipai.bots.arena.compare` and print its report (A seeded 7×S, B 7×S+1)."""
+    from qipai.bots.arena import compare, seat_policies  # noqa: PLC0415
+
+    policy_a = seat_policies(args.game, args.policy_a, 1, args.seed)[0]
+    policy_b = seat_policies(args.game, args.policy_b, 2, args.seed)[1]
+    return print_timed(
+        lambda: compare(args.game, args.rules, policy_a, policy_b, deals=args.deals, seed=args.seed)
+    )
+
+
+class Summary(Protocol):
+    """What an arena run reports: its hand count and its lines."""
+
+    @property
+    def hands(self) -> int:
+        """Hands played."""
+        ...
+
+    def lines(self) -> list[str]:
+        """The report, one line each."""
+        ...
+
+
+def print_timed(run: Callable[[], Summary]) -> int:
+    """Run an arena run, then print its report and the hands per second (the clock is here,
+    at the edge: the engines and bots read none)."""
+    import time  # noqa: PLC0415
+
+    start = time.perf_counter()
+    summary = run()
+    elapsed = time.perf_counter() - start
+    print("\n".join(summary.lines()))
+    print(f"{summary.hands / elapsed:.0f} hands/s ({elapsed:.2f} s)")
+    return 0
+
+
 DOUDIZHU_COMMANDS: tuple[Command, ...] = (
     add_moves_command,
-    add_selfplay_command,
+    selfplay_command("doudizhu"),
+    compare_command("doudizhu"),
     add_play_command,
 )
 """The ``qipai doudizhu`` commands, in help order."""
-
-
-def add_showhand_selfplay(commands: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai showhand selfplay [--rules NAME] [--players P] [--hands N] [--seed S]``."""
-    _add_poker_selfplay(commands, range(2, 5), run_showhand_selfplay)
-
-
-def run_showhand_selfplay(args: argparse.Namespace) -> int:
-    """Time :func:`qipai.bots.showhand.selfplay` and print its summary."""
-    from qipai.bots import showhand as bots  # noqa: PLC0415
-
-    return _run_poker_selfplay(args, bots.selfplay, bots.RandomPolicy, bots.SimplePolicy)
 
 
 # --- qipai verify-hand ---------------------------------------------------------------------
@@ -305,7 +287,8 @@ def add_verify_hand(parsers: Commands[argparse.ArgumentParser]) -> None:
 
 
 def run_verify_hand(args: argparse.Namespace) -> int:
-    """Print ``ok`` and the replayed result, or the failed check; exit 0 or 1."""
+    """Print ``ok`` and the replayed result (and, for a ``qipai-hand/3`` record, the seats
+    whose entropy was mixed into the seed), or the failed check; exit 0 or 1."""
     from qipai.hall.records import HandRecord, verify  # noqa: PLC0415
 
     if args.record == "-":
@@ -317,9 +300,13 @@ def run_verify_hand(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"error: unreadable_record: {error}", file=sys.stderr)
             return USAGE_ERROR
-    outcome = verify(HandRecord.from_json(text), published=args.commitment)
+    record = HandRecord.from_json(text)
+    outcome = verify(record, published=args.commitment)
     if outcome.ok:
         print(f"ok: result {list(outcome.result or ())}")
+        if record.entropy is not None:  # qipai-hand/3: say whose entropy was mixed in
+            seats = [seat for seat, value in enumerate(record.entropy) if value is not None]
+            print(f"dealt from the house seed mixed with the entropy of seats {seats}")
         return 0
     print(f"failed: {outcome.code}: {outcome.reason}")
     return 1
@@ -390,9 +377,7 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address")
     parser.add_argument("--clients", type=int, default=30, help="concurrent clients")
-    parser.add_argument(
-        "--duration", type=_positive, default=30.0, help="seconds of play (> 0)"
-    )
+    parser.add_argument("--duration", type=_positive, default=30.0, help="seconds of play (> 0)")
     parser.add_argument("--game", help="doudizhu (default), zhajinhua or showhand")
     parser.add_argument("--rules", help="the preset (default yifa)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
@@ -476,8 +461,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qipai {__version__}")
     games = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     add_game(games, "doudizhu", "Dou Dizhu 斗地主 (five rule sets)", DOUDIZHU_COMMANDS)
-    add_game(games, "zhajinhua", "Zha Jin Hua 扎金花 (2-6 players)", (add_zhajinhua_selfplay,))
-    add_game(games, "showhand", "Showhand 梭哈 (2-4 players)", (add_showhand_selfplay,))
+    for game, description in (
+        ("zhajinhua", "Zha Jin Hua 扎金花 (2-6 players)"),
+        ("showhand", "Showhand 梭哈 (2-4 players)"),
+    ):
+        add_game(games, game, description, (selfplay_command(game), compare_command(game)))
     add_verify_hand(games)
     for add_command in (add_serve, add_loadtest, add_audit):
         add_command(games)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from qipai.bots.arena import SEATS, play_hand
+from qipai.bots.arena import play_hand
 from qipai.bots.doudizhu import GreedyPolicy, Policy, TrusteePolicy, decline
 from qipai.errors import GameError
 from qipai.games.doudizhu.actions import Action, Bid, Call, Double, Play, Rob, Show
 from qipai.games.doudizhu.combos import PASS, from_text, to_text
 from qipai.games.doudizhu.scoring import multiplier_breakdown
-from qipai.games.doudizhu.state import State, pack_cards
+from qipai.games.doudizhu.state import SEATS, State, pack_cards
 from qipai.games.doudizhu.view import View
 
 HUMAN = 0
@@ -127,7 +127,7 @@ class Quit(Exception):  # noqa: N818 (a signal to stop, not an error)
     """The player asked to leave (``quit``, or the end of the input)."""
 
 
-class Player:
+class ConsolePlayer:
     """The policy of the seat at the keyboard: shows the table, reads what is typed."""
 
     def __init__(self, ask: Ask, say: Say) -> None:
@@ -183,7 +183,7 @@ class ConsoleGame:
         self.seed = seed
         """The first hand's seed; hand ``i`` uses ``seed + i``."""
         self.say = say
-        self.player = Player(ask, say)
+        self.player = ConsolePlayer(ask, say)
         """The seat at the keyboard."""
         self.total = 0
         """The player's points over the hands played."""

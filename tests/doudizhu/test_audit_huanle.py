@@ -14,8 +14,8 @@ from qipai.cards import Card
 from qipai.games.doudizhu.actions import Call, Deal, Double, NoShow, Show
 from qipai.games.doudizhu.events import LandlordChosen
 from qipai.games.doudizhu.rules import RULES, Rules
-from qipai.games.doudizhu.settlement import settle_huanle
 from qipai.games.doudizhu.state import Phase, State
+from qipai.hall.coins import settle_losers_to_zero
 
 DECK = rig(["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"], "2BR")
 ONE_BOMB = rig(["33334445556667778", "45678999TTTJJJQKA", "889TJQQQKKKAA222B"], "A2R")
@@ -154,7 +154,7 @@ def test_initial_multiplier_and_the_seed_settlement_example() -> None:
     lead_out(state, 0)
     points = state.returns()
     assert points == (12, -6, -6)
-    settled = settle_huanle(points, (10**6,) * 3, coefficient=1000, fee=50)
+    settled = settle_losers_to_zero(points, (10**6,) * 3, coefficient=1000, fee=50)
     assert settled.stakes == (12000, -6000, -6000) and settled.fees == (50, 50, 50)
 
 
@@ -217,13 +217,13 @@ def test_every_unplayed_bomb_counts_in_an_escape_documented_reading() -> None:
 
 
 def test_a_loser_stops_at_zero_and_the_winner_gets_only_what_was_paid() -> None:
-    settled = settle_huanle((12, -6, -6), (10**6, 1000, 10**6), coefficient=1000, fee=50)
+    settled = settle_losers_to_zero((12, -6, -6), (10**6, 1000, 10**6), coefficient=1000, fee=50)
     assert settled.stakes == (7000, -1000, -6000)
     assert settled.fees == (50, 0, 50)  # nobody goes below 0
 
 
 def test_a_winner_gains_at_most_his_own_balance() -> None:
-    settled = settle_huanle((12, -6, -6), (5000, 10**6, 10**6), coefficient=1000, fee=50)
+    settled = settle_losers_to_zero((12, -6, -6), (5000, 10**6, 10**6), coefficient=1000, fee=50)
     assert settled.stakes == (5000, -2500, -2500)
-    settled = settle_huanle((-12, 6, 6), (10**6, 3000, 10**6), coefficient=1000, fee=50)
+    settled = settle_losers_to_zero((-12, 6, 6), (10**6, 3000, 10**6), coefficient=1000, fee=50)
     assert settled.stakes == (-9000, 3000, 6000)

@@ -15,8 +15,8 @@ from qipai.games.doudizhu.actions import Deal, NoShow, Play, Show
 from qipai.games.doudizhu.combos import PASS, Kind, parse_move
 from qipai.games.doudizhu.events import CardsDealt, LandlordChosen
 from qipai.games.doudizhu.rules import RULES, AllPass, BombFactor, Rules
-from qipai.games.doudizhu.settlement import minimise_scores
 from qipai.games.doudizhu.state import Phase, State, sort_key
+from qipai.hall.coins import minimise_scores
 
 SEAT_0 = "33334444555566667"
 SEAT_1 = "77788889999TTTTJJ"

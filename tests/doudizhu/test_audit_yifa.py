@@ -7,14 +7,17 @@ most tests): seat 0 holds four bombs and takes ``2BR`` from the bottom.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from state_kit import act, lead_out, multipliers, refused, rig
 
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import Bid, Double, NoDouble, Show
 from qipai.games.doudizhu.events import MarkerTurned
-from qipai.games.doudizhu.settlement import settle_yifa
 from qipai.games.doudizhu.state import Phase, State
+from qipai.hall.coins import settle_raked
+from qipai.registry.doudizhu import YIFA_RAKE_PERCENT
 
 DECK = rig(["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"], "2BR")
 
@@ -206,7 +209,11 @@ def test_seed_example_base_three_multiplier_two_landlord_wins() -> None:
     lead_out(state, 0)
     points = state.returns()
     assert points == (12, -6, -6)
-    assert settle_yifa(points, coefficient=10).net == (114, -60, -60)
+    assert settle_raked(points, coefficient=10, rake=Fraction(YIFA_RAKE_PERCENT, 100)).net == (
+        114,
+        -60,
+        -60,
+    )
 
 
 # --- no 明牌, no escape -------------------------------------------------------------------

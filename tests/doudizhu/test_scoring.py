@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -23,7 +24,8 @@ from qipai.games.doudizhu.scoring import (
     score_hand,
     split_evenly,
 )
-from qipai.games.doudizhu.settlement import settle_huanle, settle_yifa
+from qipai.hall.coins import settle_losers_to_zero, settle_raked
+from qipai.registry.doudizhu import YIFA_RAKE_PERCENT
 
 YIFA, CAISHEN, HUANLE, ZHENGTU, JJ = (
     RULES[n] for n in ("yifa", "caishen", "huanle", "zhengtu", "jj")
@@ -49,7 +51,7 @@ def pairs(f: HandFacts) -> dict[int, int]:
 def test_yifa_seed_example_points_and_coins() -> None:
     points = score_hand(facts(YIFA, base=3, bombs=1))
     assert points == (12, -6, -6)
-    settled = settle_yifa(points, coefficient=10)
+    settled = settle_raked(points, coefficient=10, rake=Fraction(YIFA_RAKE_PERCENT, 100))
     assert settled.stakes == (120, -60, -60)
     assert settled.rake == (6, 0, 0)
     assert settled.net == (114, -60, -60)
@@ -60,7 +62,7 @@ def test_huanle_seed_example() -> None:
     f = facts(HUANLE, shows=(3, 1, 1), robs=((0, 1),))
     points = score_hand(f)
     assert points == (12, -6, -6)
-    settled = settle_huanle(points, (100_000,) * 3, coefficient=1000, fee=50)
+    settled = settle_losers_to_zero(points, (100_000,) * 3, coefficient=1000, fee=50)
     assert settled.stakes == (12_000, -6_000, -6_000)
     assert settled.fees == (50, 50, 50)
     assert settled.net == (11_950, -6_050, -6_050)

@@ -1,12 +1,15 @@
-"""Coins per hand: the pages' worked examples, every preset's rule, the chip games' rake,
-and, over many random hands, coins that add up and balances that never go negative."""
+"""Coins per hand (``qipai.hall.coins``, the only place money is computed): the pages'
+worked examples, every payout, the chip games' rake (Zha Jin Hua's engine no longer rakes),
+the arithmetic (rake, huanle balances and fee, jj score minimisation) and, over many random
+hands, coins that add up and balances that never go negative."""
 
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipai.bots import showhand as sh_bots
@@ -15,10 +18,25 @@ from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.rules import RULES
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
-from qipai.hall.coins import Settlement, settle
+from qipai.hall.coins import (
+    Payout,
+    Settlement,
+    limit_transfers,
+    minimise_scores,
+    rake_on,
+    settle,
+    settle_losers_to_zero,
+    settle_raked,
+    share_in_proportion,
+    to_coins,
+)
 from qipai.hall.rooms import Room, default_rooms, load_rooms
+from qipai.registry.doudizhu import YIFA_RAKE_PERCENT
 
 DEFAULT = {room.id: room for room in default_rooms()}
+
+YIFA_RAKE = Fraction(YIFA_RAKE_PERCENT, 100)
+"""yifa's rake: 5 % of each winner's gain."""
 
 
 def room(game: str, rules: str, **numbers: int) -> Room:
@@ -112,6 +130,32 @@ def test_escapes_settle_as_the_engine_prices_them(rules: str) -> None:
     assert s.net == expected[rules] and adds_up(s)
 
 
+# --- the payout is data ------------------------------------------------------------------
+
+
+def test_each_preset_has_its_payout() -> None:
+    payouts = {(r.game, r.rules): r.payout for r in default_rooms()}
+    assert payouts == {
+        ("doudizhu", "yifa"): Payout.WITHIN_BALANCES,
+        ("doudizhu", "caishen"): Payout.WITHIN_BALANCES,
+        ("doudizhu", "huanle"): Payout.LOSERS_TO_ZERO,
+        ("doudizhu", "zhengtu"): Payout.POINTS_ONLY,
+        ("doudizhu", "jj"): Payout.MINIMISED,
+        ("zhajinhua", "yifa"): Payout.CHIPS,
+        ("showhand", "yifa"): Payout.CHIPS,
+    }
+
+
+def test_the_payout_given_replaces_the_rooms() -> None:
+    """settle() reads no game name: the same room and points under each payout."""
+    r = room("doudizhu", "yifa", coefficient=10)
+    points, balances = (12, -6, -6), (960, 960, 960)
+    assert settle(r, points, balances) == settle(r, points, balances, Payout.WITHIN_BALANCES)
+    assert settle(r, points, balances, Payout.POINTS_ONLY).net == (0, 0, 0)
+    assert settle(r, points, balances, Payout.CHIPS).net == (12, -6, -6)  # chips: no N
+    assert settle(r, points, (960, 30, 960), Payout.MINIMISED).stakes == (90, -30, -60)
+
+
 # --- the chip games ---------------------------------------------------------------------
 
 
@@ -119,20 +163,32 @@ ZJH_ROOMS = [DEFAULT["zhajinhua-yifa"], room("zhajinhua", "yifa", base=2, rake_p
 
 
 @pytest.mark.parametrize("r", ZJH_ROOMS, ids=["default", "base2-rake10"])
-def test_zhajinhua_reports_the_engines_rake(r: Room) -> None:
+def test_zhajinhua_returns_are_zero_sum_and_the_hall_rakes_the_winner(r: Room) -> None:
+    assert r.payout is Payout.CHIPS
     raked = 0
     for seed in range(40):
         rng = random.Random(seed)
         stacks = [r.min_coins + rng.randrange(300) for _ in range(r.seats)]
         state = zhajinhua.State.new(r.game_rules(), seed=seed, players=r.seats, stacks=stacks)
         zjh_bots.play_hand(state, [zjh_bots.RandomPolicy(seed + s) for s in range(r.seats)])
-        s = settle(r, state.returns(), stacks)
-        assert s.net == state.returns() and s.points == state.returns()
-        assert s.rake[state.winner] == state.rake == s.house and adds_up(s)
-        gain = s.stakes[state.winner]
-        assert s.rake[state.winner] == gain * r.rake_percent // 100
-        raked += state.rake
+        chips, winner = state.returns(), state.winner
+        assert winner is not None and sum(chips) == 0 and chips[winner] > 0  # no engine rake
+        assert sum(state.stacks) == sum(stacks)
+        s = settle(r, chips, stacks)
+        assert s.points == s.stakes == chips and adds_up(s)
+        rake = chips[winner] * r.rake_percent // 100  # the winner's gain, rounded down
+        assert s.rake == tuple(rake if seat == winner else 0 for seat in range(r.seats))
+        assert s.net == tuple(c - (rake if seat == winner else 0) for seat, c in enumerate(chips))
+        raked += s.house
     assert raked > 0
+
+
+def test_zhajinhua_rake_is_the_rooms() -> None:
+    """Same chips, the room's rake: 5 % by default, 0 when the room takes none."""
+    chips = (-21, 41, -10, -5, -5)
+    assert settle(DEFAULT["zhajinhua-yifa"], chips, (200,) * 5).rake == (0, 2, 0, 0, 0)
+    free = room("zhajinhua", "yifa", rake_percent=0)
+    assert settle(free, chips, (200,) * 5).net == chips
 
 
 def test_showhand_rakes_the_winners_gain() -> None:
@@ -206,3 +262,180 @@ def test_impossible_inputs_are_refused() -> None:
     with pytest.raises(InvalidActionError, match="bad_points"):
         settle(yifa, (2, -1, 0), (10, 10, 10))
     assert Settlement.nothing(3) == Settlement((0,) * 3, (0,) * 3, (0,) * 3, (0,) * 3)
+
+
+# --- the arithmetic: yifa and caishen ----------------------------------------------------
+
+RICH = (10**9,) * 3
+
+
+def test_settle_raked_seed_example() -> None:
+    s = settle_raked((12, -6, -6), coefficient=10, rake=YIFA_RAKE)
+    assert s == Settlement((114, -60, -60), (6, 0, 0), (0, 0, 0), (12, -6, -6))
+    assert s.stakes == (120, -60, -60)
+    assert s.house == 6
+    assert sum(s.net) + s.house == 0
+
+
+def test_yifa_two_winning_farmers_are_raked_separately_rounding_down() -> None:
+    s = settle_raked(
+        (-6, 3, 3), coefficient=10, rake=YIFA_RAKE
+    )  # each farmer wins 30: rake 1.5 → 1
+    assert s.rake == (0, 1, 1)
+    assert s.net == (-60, 29, 29)
+    assert s.house == 2  # one less than floor(60 × 5 %) = 3: rounding is per winner
+
+
+def test_rake_rounds_down_and_ignores_losses() -> None:
+    assert [rake_on(g, YIFA_RAKE) for g in (0, 19, 20, 39, 40, -100)] == [0, 0, 1, 1, 2, 0]
+    assert rake_on(7, Fraction(1, 3)) == 2
+    with pytest.raises(InvalidActionError):
+        rake_on(10, Fraction(3, 2))
+
+
+def test_caishen_coins_are_room_base_times_points_without_rake() -> None:
+    s = settle_raked((-40, 20, 20), coefficient=50, rake=Fraction(0))
+    assert s.stakes == (-2000, 1000, 1000)
+    assert s.net == s.stakes
+    assert s.house == 0
+
+
+def test_negative_coefficient_is_rejected() -> None:
+    with pytest.raises(InvalidActionError) as err:
+        to_coins((2, -1, -1), -1)
+    assert err.value.code == "bad_settlement"
+
+
+# --- the arithmetic: huanle ----------------------------------------------------------------
+
+
+def test_settle_losers_to_zero_seed_example() -> None:
+    s = settle_losers_to_zero((12, -6, -6), RICH, coefficient=1000, fee=50)
+    assert s.stakes == (12_000, -6_000, -6_000)
+    assert s.net == (11_950, -6_050, -6_050)
+    assert s.house == 150
+
+
+def test_huanle_loser_stops_at_zero_and_winner_gets_only_what_was_paid() -> None:
+    s = settle_losers_to_zero((12, -6, -6), (10**6, 2_000, 10**6), coefficient=1000, fee=50)
+    assert s.stakes == (8_000, -2_000, -6_000)
+    assert s.fees == (50, 0, 50)  # the broke farmer has nothing left for the fee
+    assert s.net == (7_950, -2_000, -6_050)
+
+
+def test_huanle_winner_gain_capped_by_own_balance() -> None:
+    s = settle_losers_to_zero((12, -6, -6), (5_000, 10**6, 10**6), coefficient=1000, fee=0)
+    assert s.stakes == (5_000, -2_500, -2_500)
+
+
+def test_huanle_capped_landlord_split_between_farmers_in_proportion() -> None:
+    # Farmers win 1 and 2 (one doubled); each farmer's gain capped by his balance first.
+    s = settle_losers_to_zero((-3, 1, 2), (2_000, 10**6, 10**6), coefficient=1000, fee=0)
+    assert s.stakes == (-2_000, 667, 1_333)  # 666.67 / 1333.33: the coin to the larger rest
+    t = settle_losers_to_zero((-3, 1, 2), (10**6, 10**6, 500), coefficient=1000, fee=0)
+    assert t.stakes == (-1_500, 1_000, 500)
+
+
+def test_huanle_escape_settles_with_the_escaper_as_centre() -> None:
+    points = escape_points(HandFacts(rules=RULES["huanle"], landlord=0, base=1), 1)
+    assert points == (5, -10, 5)
+    s = settle_losers_to_zero(points, (10**6, 6_000, 10**6), coefficient=1000, fee=50)
+    assert s.stakes == (3_000, -6_000, 3_000)
+    assert s.fees == (50, 0, 50)
+
+
+def test_huanle_rejects_points_that_do_not_sum_to_zero() -> None:
+    with pytest.raises(InvalidActionError) as err:
+        settle_losers_to_zero((-12, 0, 0), RICH, coefficient=1, fee=0)
+    assert err.value.code == "bad_points"
+    with pytest.raises(InvalidActionError) as err:
+        settle_losers_to_zero((2, -1, -1), (1, -1, 1), coefficient=1, fee=0)
+    assert err.value.code == "bad_settlement"
+    with pytest.raises(InvalidActionError):
+        settle_losers_to_zero((2, -1, -1), RICH, coefficient=1, fee=-5)
+
+
+def test_huanle_winner_cap_is_an_option() -> None:
+    points = (-2, 1, 1)
+    capped = settle_losers_to_zero(points, (10_000, 300, 5_000), coefficient=1000, fee=0)
+    assert capped.stakes == (-1300, 300, 1000)
+    free = settle_losers_to_zero(
+        points, (10_000, 300, 5_000), coefficient=1000, fee=0, cap_winners=False
+    )
+    assert free.stakes == (-2000, 1000, 1000)
+
+
+# --- the arithmetic: jj score minimisation --------------------------------------------------
+
+
+def test_jj_seed_example_one_winner_has_little_on_the_table() -> None:
+    assert minimise_scores((200, -200, 0), (30, 1000, 500)) == (30, -30, 0)
+
+
+def test_jj_seed_example_two_loser_has_little_on_the_table() -> None:
+    assert minimise_scores((-140, 140, 0), (120, 1000, 500)) == (-120, 120, 0)
+
+
+def test_jj_amount_due_when_smallest() -> None:
+    assert minimise_scores((20, -10, -10), (1000, 1000, 1000)) == (20, -10, -10)
+
+
+def test_jj_landlord_is_held_to_his_table_score_in_total() -> None:
+    assert minimise_scores((-300, 150, 150), (100, 1000, 1000)) == (-100, 50, 50)
+    assert minimise_scores((400, -200, -200), (100, 1000, 1000)) == (100, -50, -50)
+    assert minimise_scores((400, -200, -200), (1000, 1000, 30)) == (230, -200, -30)
+
+
+def test_all_zero_points_move_nothing() -> None:
+    assert minimise_scores((0, 0, 0), (0, 0, 0)) == (0, 0, 0)
+
+
+def test_four_seats_without_a_single_centre_are_rejected() -> None:
+    with pytest.raises(InvalidActionError) as err:
+        limit_transfers((-2, -2, 2, 2), (9, 9, 9, 9))
+    assert err.value.code == "bad_points"
+
+
+# --- the arithmetic: properties -------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6), st.lists(st.integers(0, 10**5), min_size=1, max_size=3))
+def test_share_in_proportion(total: int, weights: list[int]) -> None:
+    total = min(total, sum(weights))
+    shares = share_in_proportion(total, weights)
+    assert sum(shares) == total
+    assert all(0 <= s <= w for s, w in zip(shares, weights, strict=True))
+    whole = sum(weights)
+    for s, w in zip(shares, weights, strict=True):  # within one coin of the exact share
+        assert abs(s * whole - total * w) < max(whole, 1)
+
+
+@st.composite
+def three_seat_points(draw: st.DrawFn) -> tuple[int, int, int]:
+    """Zero-sum points of a finished hand or an escape: one seat faces the other two."""
+    a, b = draw(st.integers(0, 500)), draw(st.integers(0, 500))
+    centre = draw(st.integers(0, 2))
+    sign = draw(st.sampled_from((-1, 1)))
+    points = [0, 0, 0]
+    points[(centre + 1) % 3], points[(centre + 2) % 3] = sign * a, sign * b
+    points[centre] = -sign * (a + b)
+    return points[0], points[1], points[2]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(three_seat_points(), st.tuples(*[st.integers(0, 2_000)] * 3), st.integers(0, 100))
+def test_huanle_settlement_invariants(
+    points: tuple[int, int, int], balances: tuple[int, int, int], fee: int
+) -> None:
+    s = settle_losers_to_zero(points, balances, coefficient=10, fee=fee)
+    assert sum(s.stakes) == 0
+    assert sum(s.net) + s.house == 0
+    assert s.points == points
+    for p, stake, balance, net in zip(points, s.stakes, balances, s.net, strict=True):
+        assert abs(stake) <= min(abs(p) * 10, balance)
+        assert stake * p >= 0  # nobody changes side
+        assert balance + net >= 0
+    uncapped = tuple(p * 10 for p in points)
+    if all(abs(u) <= b for u, b in zip(uncapped, balances, strict=True)):
+        assert s.stakes == uncapped

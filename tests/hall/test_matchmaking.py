@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.matchmaking import Lobby, Seating, Table, Waiting, plan_tables
+from qipai.hall.matchmaking import Lobby, MatchedTable, Seating, Waiting, plan_tables
 
 Conflicts = Mapping[str, set[str]]
 
@@ -129,13 +129,15 @@ def test_exhausted_budget_still_gives_valid_tables() -> None:
 # --- the lobby ----------------------------------------------------------------------------
 
 
-def play_round(lobby: Lobby, tables: Sequence[Table], now: float, seed: int) -> list[Table]:
+def play_round(
+    lobby: Lobby, tables: Sequence[MatchedTable], now: float, seed: int
+) -> list[MatchedTable]:
     for table in tables:
         lobby.finish(table, now)
     return lobby.match(now, random.Random(seed))
 
 
-def repeated_pairs(before: Sequence[Table], after: Sequence[Table]) -> int:
+def repeated_pairs(before: Sequence[MatchedTable], after: Sequence[MatchedTable]) -> int:
     pairs = {frozenset(pair) for t in before for pair in combinations(t.humans, 2)}
     return sum(frozenset(pair) in pairs for t in after for pair in combinations(t.humans, 2))
 
@@ -164,7 +166,7 @@ def test_lobby_regrouping_matches_the_brute_force() -> None:
         size = rng.choice([2, 3])
         lobby = Lobby(Seating(seats=size))
         names = [f"t{trial}p{i}" for i in range(rng.randint(size, 9))]
-        tables: list[Table] = []
+        tables: list[MatchedTable] = []
         now = 0.0
         for name in names:
             lobby.join(name, now)
@@ -197,7 +199,7 @@ def test_longest_waiting_are_seated_first() -> None:
 
 
 def test_same_seed_same_tables_and_seats_are_shuffled() -> None:
-    def run(seed: int) -> list[Table]:
+    def run(seed: int) -> list[MatchedTable]:
         lobby = Lobby(Seating(seats=3))
         for i in range(30):
             lobby.join(f"p{i}", now=0.0)
@@ -288,7 +290,7 @@ def test_errors_have_stable_codes_and_change_nothing() -> None:
         lobby.finish(table, 1.0)
     assert caught.value.code == "unknown_table"
     with pytest.raises(IllegalActionError) as caught:
-        Lobby(Seating(seats=2)).finish(Table(number=1, seats=("x", None)), 0.0)
+        Lobby(Seating(seats=2)).finish(MatchedTable(number=1, seats=("x", None)), 0.0)
     assert caught.value.code == "unknown_table"
 
 

@@ -18,7 +18,6 @@ from qipai.cards import doudizhu_deck
 from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import Trustee
-from qipai.hall.engines import HandSetup, engine_for
 from qipai.hall.records import (
     FORMAT,
     HandRecord,
@@ -27,6 +26,7 @@ from qipai.hall.records import (
     verify,
 )
 from qipai.hall.rooms import load_rooms
+from qipai.registry import HandSetup, game_type
 
 SEEDS = range(6)
 BIG_SEED = 0xD1CE_5EED_0BAD_F00D_1234_5678_9ABC_DEF0  # 128 bits, as the hall draws
@@ -285,8 +285,8 @@ def test_json_layout_is_stable() -> None:
 def test_a_room_with_its_own_numbers_is_recorded_and_replayed(game: str, numbers: str) -> None:
     rules = "huanle" if game == "doudizhu" else "yifa"
     [room] = load_rooms(f'[[room]]\nid="r"\nname="r"\ngame="{game}"\nrules="{rules}"\n{numbers}')
-    engine = engine_for(game)
-    state = engine.new_hand(room, HandSetup(seed=11, balances=(10**6,) * room.seats))
+    engine = game_type(game)
+    state = engine.new_hand(room.game_rules(), HandSetup(seed=11, balances=(10**6,) * room.seats))
     rng = random.Random(3)
     while not state.is_terminal:
         legal = state.legal_actions()

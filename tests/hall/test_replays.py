@@ -16,11 +16,11 @@ import pytest
 from qipai.errors import InvalidActionError
 from qipai.games.showhand import hands as sh_hands
 from qipai.games.zhajinhua import hands as zjh_hands
-from qipai.hall.engines import HandSetup, engine_for
 from qipai.hall.records import record_hand
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.wire import Json, view_json
+from qipai.registry import HandSetup
 
 ROOMS = default_rooms()
 SEEDS = range(4)
@@ -29,8 +29,9 @@ DECK = {"doudizhu": 54, "zhajinhua": 52, "showhand": 28}
 
 def play(room: Room, seed: int) -> tuple[Any, list[list[dict[str, Json]]]]:
     """A hand of ``room`` played by the bots; every seat's view before and after each action."""
-    engine = engine_for(room.game)
-    state = engine.new_hand(room, HandSetup(seed=seed, balances=(200_000,) * room.seats))
+    engine = room.game_type
+    setup = HandSetup(seed=seed, balances=(200_000,) * room.seats)
+    state = engine.new_hand(room.game_rules(), setup)
 
     def views() -> list[dict[str, Json]]:
         return [view_json(room.game, state.view(seat)) for seat in range(room.seats)]

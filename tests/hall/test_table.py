@@ -11,11 +11,11 @@ import pytest
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.scoring import escape_points
-from qipai.hall.engines import MAX_DEALS
 from qipai.hall.records import HandRecord, commitment, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.table import HISTORY_LIMIT, Frame, SeatInfo, Table
 from qipai.hall.wire import parse_action, view_json
+from qipai.registry.doudizhu import MAX_DEALS
 
 ROOMS = {room.id: room for room in default_rooms()}
 RICH = 10**6
@@ -111,6 +111,7 @@ def test_events_are_numbered_per_seat_with_placeholders() -> None:
             "hand": "h1",
             "hand_number": 0,
             "commitment": commitment(3),
+            "entropy_deadline": None,
             "players": table.snapshot(seat)["players"],
         }
         events = [f for f in frames if f["type"] == "event"]

@@ -1,7 +1,9 @@
 """No leak, and coins that add up: many seeded random hands of every shipped room.
 
 Each table mixes humans and bots; the humans act (well and badly), time out, press 托管
-and cancel it, drop and come back, escape; the clock jumps from deadline to deadline.
+and cancel it, drop and come back, escape; at some tables each hand first waits for the
+players' entropy, which they send (well and badly) or not; the clock jumps from deadline to
+deadline.
 After every call each seat's frames are drained and checked:
 
 - no card string of another seat's hidden hand, no bottom card before it is shown, no Zha
@@ -233,6 +235,8 @@ class Driver:
     now: float = 0.0
     errors: int = 0
     escapes: int = 0
+    mix: random.Random = field(default_factory=lambda: random.Random(0))
+    """The entropy's own draws (so that a table without a window draws as it always did)."""
 
     @property
     def humans(self) -> list[int]:
@@ -257,7 +261,7 @@ class Driver:
         state = table.game_state
         engine = table._engine
         roll = self.rng.random()
-        if roll < 0.1:
+        if roll < 0.1 or state is None:  # (no hand dealt yet: it waits for entropy)
             return self.rng.choice(JUNK)
         if roll < 0.2:  # another seat's action, or a command sent as a move
             other = self.rng.randrange(len(table.seats))
@@ -270,7 +274,8 @@ class Driver:
     def waiting_for(self) -> int | None:
         """The human to act, if one must decide now (not a bot, not in 托管)."""
         table = self.table
-        actor = table.game_state.current_player if table.in_hand else None
+        state = table.game_state
+        actor = state.current_player if table.in_hand and state is not None else None
         if (
             actor is None
             or actor not in self.humans
@@ -285,7 +290,21 @@ class Driver:
             self.now = max(self.now, deadline)
         self.call("tick", self.now)
 
+    def some_entropy(self) -> None:
+        """A contribution: mostly a good one of a human for the hand, sometimes not."""
+        mix, table = self.mix, self.table
+        seat = mix.choice(self.humans)
+        if mix.random() < 0.15:
+            seat = mix.randrange(-1, len(table.seats) + 1)
+        values = [mix.randbytes(32).hex(), mix.randbytes(16).hex().upper(), "zz" * 16, "ab", 7]
+        value = values[0] if mix.random() < 0.7 else mix.choice(values)
+        hand = table.hand_id if mix.random() < 0.9 else "another"
+        self.call("contribute", seat, hand, value, self.now)
+
     def step(self) -> None:
+        if self.table.collecting and self.mix.random() < 0.9:
+            self.some_entropy()
+            return
         rng = self.rng
         seat = rng.choice(self.humans)
         actor = self.waiting_for()
@@ -329,6 +348,7 @@ class Driver:
 
 def play_table(room: Room, seed: int, hands: int) -> tuple[Driver, list[Any]]:
     rng = random.Random(seed)
+    mix = random.Random(-seed)
     humans = sorted(rng.sample(range(room.seats), rng.randint(1, room.seats)))
     floor = max(room.min_coins, 1)
     seats = [
@@ -347,8 +367,9 @@ def play_table(room: Room, seed: int, hands: int) -> tuple[Driver, list[Any]]:
         bot_delay=rng.choice([0.0, 0.5, 2.0]),
         rng=random.Random(seed),
         deal_step=rng.choice([0.0, 1.0]),
+        entropy_window=mix.choice([0.0, 1.0]),
     )
-    driver = Driver(table, Checker(table, humans), rng)
+    driver = Driver(table, Checker(table, humans), rng, mix=mix)
     outcomes = []
     for hand in range(hands):
         if not driver.play_hand(hand, seed * 1000 + hand):
@@ -369,7 +390,7 @@ HANDS = 4
 @pytest.mark.parametrize("room_id", sorted(ROOMS))
 def test_no_leak_and_coins_add_up(room_id: str) -> None:
     room = ROOMS[room_id]
-    frames = errors = escapes = hands = 0
+    frames = errors = escapes = hands = mixed = 0
     tables = TABLES * (2 if room.game == "showhand" else 1)
     for seed in range(tables):
         driver, outcomes = play_table(room, seed + 1, HANDS)
@@ -385,5 +406,8 @@ def test_no_leak_and_coins_add_up(room_id: str) -> None:
             assert outcome.voided or outcome.record is not None
             if outcome.record is not None:
                 assert outcome.record.result == s.points
+                assert outcome.record.entropy == (outcome.entropy or None)
+                mixed += bool(outcome.entropy)
     assert hands >= tables
     assert frames > 100 and errors > 10 and escapes > 0
+    assert 0 < mixed < hands  # hands dealt with entropy and without

@@ -20,6 +20,9 @@ from qipai.server.auth import Passwords
 from qipai.server.limits import Limits
 from qipai.server.serve import WS_MAX_SIZE
 
+ENTROPY_WINDOW = 0.25
+"""Seconds a test hall's hand waits, at most, for its players' entropy."""
+
 
 @dataclass
 class RunningHall:
@@ -39,7 +42,10 @@ class RunningHall:
 def fast_config(db_url: str, **changes: Any) -> ServerConfig:
     """Fast settings: cheap password hashing, no limit on sign-ins and new accounts (the
     tests make many from one address), bots acting at once and seated after 0.2 s, paced
-    deals in 0.02 s steps, 0.2 s between the hands of a table that plays on."""
+    deals in 0.02 s steps, 0.2 s between the hands of a table that plays on, and hands
+    waiting at most 0.25 s for the players' entropy (dealt as soon as every connected
+    player's has come: at once for clients that send it, as ``AutoPlayer`` and the browser
+    do)."""
     rooms = tuple(replace(room, bot_wait=0.2) for room in default_rooms())
     config = ServerConfig(
         db_url=db_url,
@@ -47,6 +53,7 @@ def fast_config(db_url: str, **changes: Any) -> ServerConfig:
         bot_delay=0.0,
         deal_step=0.02,
         hand_pause=0.2,
+        entropy_window=ENTROPY_WINDOW,
         passwords=Passwords.cheap(),
         limits=Limits.off(),
     )

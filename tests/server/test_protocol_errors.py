@@ -34,7 +34,7 @@ REFUSED = [
     (
         '{"type":"shuffle"}',
         "bad_message",
-        "unknown message type 'shuffle' (one of hello, join, leave, act, trustee, escape, "
+        "unknown message type 'shuffle' (one of hello, join, leave, act, entropy, trustee, escape, "
         "resync, ping)",
     ),
     ('{"action":"pass"}', "bad_message", "Object missing required field `type`"),

@@ -33,7 +33,7 @@ turn, so the waiting player can change nothing by any action)."""
 KINDS = ["hello", "join", "leave", "act", "trustee", "escape", "resync", "ping"]
 CODES = documented_codes()
 RATE_LIMIT = connection_module.RateLimit
-CHANGES_SOMETHING = (protocol.Leave, protocol.Escape, protocol.Trustee)
+CHANGES_SOMETHING = (protocol.Leave, protocol.EscapeRequest, protocol.TrusteeSwitch)
 """Well-formed messages a waiting player may send that do change things (tested elsewhere)."""
 
 

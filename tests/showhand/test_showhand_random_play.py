@@ -13,13 +13,13 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from qipai.bots.arena import selfplay
 from qipai.bots.showhand import (
     Policy,
     RandomPolicy,
     SimplePolicy,
     TrusteePolicy,
     play_hand,
-    selfplay,
 )
 from qipai.cards import Card
 from qipai.errors import GameError
@@ -184,10 +184,10 @@ def test_policies_play_legal_hands() -> None:
 
 
 def test_selfplay_summary() -> None:
-    summary = selfplay("yifa", players=4, hands=200, seed=3)
-    assert summary.hands == 200 and summary.chips_balance == 0
-    assert summary.showdowns + summary.hands > summary.hands
-    assert summary.lines()[-1] == "chips balance 0 (conservation check)"
-    assert selfplay("yifa", players=4, hands=50, seed=3) == selfplay(
-        "yifa", players=4, hands=50, seed=3
+    summary = selfplay("showhand", "yifa", players=4, hands=200, seed=3)
+    assert summary.hands == 200 and summary.balance == 0
+    assert 0 < summary.total("showdowns") < summary.hands
+    assert summary.lines()[-1] == "chips balance 0 (zero-sum check)"
+    assert selfplay("showhand", "yifa", players=4, hands=50, seed=3) == selfplay(
+        "showhand", "yifa", players=4, hands=50, seed=3
     )

@@ -33,9 +33,11 @@ def _rooms() -> tuple[Any, ...]:
 
 @pytest.fixture(scope="session")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
-    """A real hall (SQLite) on a loopback port: bots act at once, seated after 0.2 s."""
+    """A real hall (SQLite) on a loopback port: bots act at once, seated after 0.2 s; a hand
+    waits up to 2 s for the players' entropy (dealt as soon as every page's has come), so
+    that a busy browser's contribution is not late."""
     url = f"sqlite:///{tmp_path_factory.mktemp('web') / 'hall.db'}"
-    config = fast_config(url)
+    config = fast_config(url, entropy_window=2.0)
     # a table that plays on (zhengtu) waits 30 s before its next hand: a test's result panel
     # stays until the test is over
     config = dataclasses.replace(config, rooms=(*config.rooms, *_rooms()), hand_pause=30.0)

@@ -12,7 +12,7 @@ import itertools
 import pytest
 
 from qipai.cards import Card, parse_cards
-from qipai.errors import IllegalActionError
+from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.zhajinhua import hands
 from qipai.games.zhajinhua.actions import AutoCall, Call, Compare, Fold, Look, Raise
 from qipai.games.zhajinhua.events import (
@@ -22,7 +22,9 @@ from qipai.games.zhajinhua.events import (
     HandEnded,
 )
 from qipai.games.zhajinhua.rules import RULES
-from qipai.games.zhajinhua.state import State
+from qipai.games.zhajinhua.state import State, replay
+from qipai.hall.coins import settle
+from qipai.hall.rooms import load_rooms
 
 YIFA = RULES["yifa"]
 
@@ -315,31 +317,49 @@ def test_cap_showdown_with_235_and_trips_only() -> None:
     assert state.winner == 1
 
 
-# --- rake and returns -----------------------------------------------------------------
+# --- returns and the rake -------------------------------------------------------------
 
 
-def test_rake_is_five_percent_of_the_winners_profit() -> None:
-    """系统会收取胜利玩家赢利游戏币的5%."""
+def test_the_hall_rakes_five_percent_of_the_winners_profit() -> None:
+    """系统会收取胜利玩家赢利游戏币的5%: the engine's returns are zero-sum, the winner's is
+    his whole profit; the hall's settlement (``qipai.hall.coins``) takes the 5 %."""
     state = table(["QsQhQd", "AsAhAd", "KsKhKd"], dealer=2)
     _to_cap(state)
-    pot = sum(state.put)
-    profit = pot - state.put[1]
-    assert state.rake == profit * 5 // 100
-    assert state.rake > 0
+    profit = sum(state.put) - state.put[1]
     returns = state.returns()
-    assert returns[1] == profit - state.rake
+    assert returns[1] == profit and sum(returns) == 0
     assert returns[0] == -state.put[0] and returns[2] == -state.put[2]
-    assert sum(returns) == -state.rake
+    [room] = load_rooms('[[room]]\nid="z"\nname="z"\ngame="zhajinhua"\nrules="yifa"\nseats=3')
+    settled = settle(room, returns, state.start_stacks)
+    assert settled.rake == (0, profit * 5 // 100, 0) and settled.rake[1] > 0
+    assert settled.net[1] == profit - settled.rake[1]
 
 
-def test_last_standing_pays_the_pot_less_rake() -> None:
+def test_last_standing_takes_the_whole_pot() -> None:
     state = table(["AsAhAd", "KsKhKd", "QsQhQd"], dealer=0)
     state.apply(Raise(10))  # seat 1 blind pays 10
     state.apply(Fold())
     state.apply(Fold())
     assert state.winner == 1 and state.reason == "last_standing"
-    assert state.rake == 2 * 5 // 100
     assert state.returns() == (-1, 2, -1)
+
+
+def test_a_hand_of_an_engine_that_raked_replays_with_its_rake() -> None:
+    """Engines 1 and 2 kept 5 % of the winner's profit back: their records' ``result``."""
+    texts = ["QsQhQd", "AsAhAd", "KsKhKd"]
+    state = table(texts, dealer=2)
+    _to_cap(state)
+    chips = state.returns()
+    rake = chips[1] * 5 // 100
+    assert rake > 0
+    for engine, expected in [(1, rake), (2, rake), (3, 0)]:
+        again = replay(
+            "yifa", 1, state.history, players=3, dealer=2, deck=deal(texts, 2), engine=engine
+        )
+        assert again.returns() == (chips[0], chips[1] - expected, chips[2])
+        assert again.events == state.events  # only the returns are the old engine's
+    with pytest.raises(InvalidActionError, match="bad_engine"):
+        replay("yifa", 1, [], players=3, engine=4)
 
 
 # --- documented choices (accepted; see docs/zhajinhua.md) -----------------------------

@@ -128,7 +128,7 @@ def test_raise_levels_and_top_bet() -> None:
     assert not any(isinstance(a, Raise) for a in state.legal_actions())
 
 
-def test_fold_and_last_standing_with_rake() -> None:
+def test_fold_and_last_standing_takes_the_whole_pot() -> None:
     rules = YIFA.derive("a20", ante=20, cap=400)
     state = rig([WEAK, MID, STRONG], rules=rules, stacks=[400] * 3)
     state.apply(Raise(10))  # seat 1 blind: 10
@@ -137,17 +137,16 @@ def test_fold_and_last_standing_with_rake() -> None:
     ended = events[-1]
     assert isinstance(ended, HandEnded)
     assert (ended.winner, ended.reason, ended.pot) == (1, "last_standing", 70)
-    assert ended.rake == (70 - 30) * 5 // 100 == 2
-    assert state.returns() == (-20, 38, -20) and sum(state.returns()) == -state.rake
-    assert sum(state.stacks) + state.pot + state.rake == 1200
+    assert ended.returns == state.returns() == (-20, 40, -20)  # zero-sum: the hall rakes
+    assert sum(state.stacks) + state.pot == 1200
     refused(state, Call(), "hand_over")
     assert state.legal_actions() == []
 
 
-def test_rake_is_rounded_down() -> None:
-    state = rig([WEAK, MID])  # ante 1: profit 1, 5% of it is 0.05
+def test_the_smallest_pot_returns_the_ante() -> None:
+    state = rig([WEAK, MID])  # ante 1: the winner's profit is the other's ante
     state.apply(Fold())
-    assert state.winner == 0 and state.rake == 0 and state.returns() == (1, -1)
+    assert state.winner == 0 and state.returns() == (1, -1) and state.stacks == (201, 199)
 
 
 def test_turn_and_input_errors() -> None:

@@ -1,20 +1,18 @@
-"""Showhand policies (托管, random, simple) and self-play of whole hands.
+"""Showhand policies: 托管, a random player and a simple player.
 
-Every policy maps a seat's view to one of the view's legal actions; :func:`selfplay` is
-pure (no clock, no printing) and sums many hands up:
+Every policy maps a seat's view to one of the view's legal actions; self-play and paired
+matches are :mod:`qipai.bots.arena`'s:
 
->>> summary = selfplay("yifa", players=3, hands=30, seed=1)
->>> summary.hands, summary.chips_balance
-(30, 0)
->>> summary.lines()[0]
-'rules yifa: 30 hands, 3 players'
+>>> from qipai.games.showhand.state import State
+>>> state = play_hand(State.new("yifa", seed=1, players=3), [SimplePolicy()] * 3)
+>>> state.is_terminal, sum(state.returns())
+(True, 0)
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from qipai.bots.turns import play_out
@@ -35,7 +33,6 @@ from qipai.games.showhand.hands import (
     evaluate_partial_mask,
     mask_of,
 )
-from qipai.games.showhand.rules import Rules, get_rules
 from qipai.games.showhand.state import State
 from qipai.games.showhand.view import View
 
@@ -143,87 +140,7 @@ Observer = Callable[[int, View, Action], None]
 
 
 def play_hand(state: State, policies: Sequence[Policy], observe: Observer | None = None) -> State:
-    """Play ``state`` to its end, each seat's policy deciding from its own view."""
+    """Play ``state`` to its end, each seat's policy deciding from its own view (the turn
+    loop of :func:`qipai.bots.arena.play_hand`, typed for this game's policies)."""
     play_out(state, policies, observe)
     return state
-
-
-@dataclass(slots=True)
-class SelfplaySummary:
-    """What many self-played Showhand hands came to."""
-
-    rules: str
-    """The rule set's name."""
-    players: int
-    """Players per hand."""
-    hands: int = 0
-    """Hands played."""
-    showdowns: int = 0
-    """Hands that ended in a showdown (the others: all but one folded)."""
-    opened: int = 0
-    """Hands ended by 开."""
-    show_hands: int = 0
-    """Hands in which someone 梭'd."""
-    extra_rounds: int = 0
-    """Extra betting rounds played after round 4, in total."""
-    pot_total: int = 0
-    """Sum of the pots."""
-    chips_balance: int = 0
-    """Sum of every seat's chips won over every hand: 0 (chips are conserved)."""
-    chips_by_seat: list[int] = field(default_factory=list)
-    """Chips each seat won in total."""
-
-    def add(self, state: State) -> None:
-        """Count one finished hand."""
-        if not self.chips_by_seat:
-            self.chips_by_seat = [0] * state.players
-        self.hands += 1
-        self.showdowns += state.reason == "showdown"
-        self.opened += state.opened_by is not None
-        self.show_hands += any(str(step.action) == "showhand" for step in state.history)
-        self.extra_rounds += max(0, state.round - 4)
-        self.pot_total += sum(state.bets) + state.rules.ante * state.players
-        chips = state.returns()
-        self.chips_balance += sum(chips)
-        for seat, value in enumerate(chips):
-            self.chips_by_seat[seat] += value
-
-    def lines(self) -> list[str]:
-        """The summary as short report lines."""
-        n = max(self.hands, 1)
-        return [
-            f"rules {self.rules}: {self.hands} hands, {self.players} players",
-            f"showdowns {self.showdowns} ({self.showdowns / n:.3f}/hand), opened {self.opened}",
-            f"show-hands {self.show_hands}, extra rounds {self.extra_rounds}",
-            f"average pot {self.pot_total / n:.1f}",
-            f"chips balance {self.chips_balance} (conservation check)",
-        ]
-
-
-def selfplay(
-    rules: str | Rules,
-    *,
-    players: int,
-    hands: int,
-    seed: int = 0,
-    make_policy: Callable[[int], Policy] | None = None,
-) -> SelfplaySummary:
-    """Play ``hands`` hands of ``players``; hand ``i`` is dealt from seed ``seed + i``.
-
-    Policies default to :class:`SimplePolicy` for seat 0 and seeded :class:`RandomPolicy`
-    for the others.
-    """
-    rule_set = get_rules(rules)
-    make = make_policy or _default_policy(seed)
-    policies = [make(seat) for seat in range(players)]
-    summary = SelfplaySummary(rule_set.name, players)
-    for i in range(hands):
-        summary.add(play_hand(State.new(rule_set, seed=seed + i, players=players), policies))
-    return summary
-
-
-def _default_policy(seed: int) -> Callable[[int], Policy]:
-    def make(seat: int) -> Policy:
-        return SimplePolicy() if seat == 0 else RandomPolicy(seed * 16 + seat)
-
-    return make

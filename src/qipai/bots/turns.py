@@ -24,7 +24,7 @@ class Chooser(Protocol[V_contra, A_co]):
         ...
 
 
-class Hand(Protocol[V_co, A]):
+class PlayableHand(Protocol[V_co, A]):
     """What a game's state offers the loop."""
 
     @property
@@ -51,7 +51,7 @@ class Hand(Protocol[V_co, A]):
 
 
 def play_out(
-    hand: Hand[V, A],
+    hand: PlayableHand[V, A],
     policies: Sequence[Chooser[V, A]],
     observe: Callable[[int, V, A], None] | None = None,
     guard: Callable[[], None] | None = None,

@@ -1,23 +1,23 @@
-"""Zha Jin Hua policies (托管 fold, random, a simple player) and pure self-play.
+"""Zha Jin Hua policies: 托管 (fold), a random player and a simple player.
 
-Every policy maps a seat's view to one of the view's legal actions:
+Every policy maps a seat's view to one of the view's legal actions; self-play and paired
+matches are :mod:`qipai.bots.arena`'s:
 
->>> summary = selfplay("yifa", players=4, hands=20, seed=1)
->>> summary.hands, summary.chips_balance
-(20, 0)
+>>> from qipai.games.zhajinhua.state import State
+>>> state = play_hand(State.new("yifa", seed=1, players=4), [SimplePolicy()] * 4)
+>>> state.is_terminal, sum(state.returns())
+(True, 0)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Protocol
 
 from qipai.bots.turns import play_out
 from qipai.games.zhajinhua.actions import Action, AutoCall, Call, Compare, Fold, Look, Raise
 from qipai.games.zhajinhua.hands import CATEGORIES, evaluate_cards
-from qipai.games.zhajinhua.rules import Rules, get_rules
 from qipai.games.zhajinhua.state import State
 from qipai.games.zhajinhua.view import View
 
@@ -63,7 +63,8 @@ class SimplePolicy:
 
     Weaker than a pair: call in round 1, then fold.  A pair or better: call (compare when
     the call is beyond his stack); a straight or better: raise one level, and from round 3
-    compare with the next player still in.  Not a strong player; it exists for self-play and tables.
+    compare with the next player still in.  Not a strong player; it exists for self-play
+    and tables.
     """
 
     def choose(self, view: View) -> Action:
@@ -85,79 +86,7 @@ class SimplePolicy:
 
 
 def play_hand(state: State, policies: Sequence[Policy]) -> State:
-    """Play ``state`` to its end, each seat's policy deciding from its own view."""
+    """Play ``state`` to its end, each seat's policy deciding from its own view (the turn
+    loop of :func:`qipai.bots.arena.play_hand`, typed for this game's policies)."""
     play_out(state, policies)
     return state
-
-
-@dataclass(slots=True)
-class SelfplaySummary:
-    """What many self-played hands came to."""
-
-    rules: str
-    """The rule set's name."""
-    players: int
-    """Seats per hand."""
-    hands: int = 0
-    """Hands played."""
-    cap_showdowns: int = 0
-    """Hands ended by the cap 封顶 (系统自动开牌)."""
-    compares: int = 0
-    """Compares 比牌 made."""
-    folds: int = 0
-    """Folds."""
-    pot_total: int = 0
-    """Sum of the pots."""
-    rake_total: int = 0
-    """The house's share over all hands."""
-    chips_balance: int = 0
-    """Sum of every seat's net chips plus the rake over every hand: 0 if chips are kept."""
-    wins_by_seat: list[int] = field(default_factory=list)
-    """Hands each seat won."""
-
-    def add(self, state: State) -> None:
-        """Count one finished hand."""
-        self.hands += 1
-        self.cap_showdowns += state.reason == "cap"
-        self.compares += len(state.compares)
-        self.folds += sum(state.folded)
-        self.pot_total += sum(state.put)
-        self.rake_total += state.rake
-        self.chips_balance += sum(state.returns()) + state.rake
-        if state.winner is not None:
-            self.wins_by_seat[state.winner] += 1
-
-    def lines(self) -> list[str]:
-        """The summary as short report lines."""
-        n = max(self.hands, 1)
-        return [
-            f"rules {self.rules}: {self.hands} hands, {self.players} players",
-            f"cap showdowns {self.cap_showdowns}, compares {self.compares}, folds {self.folds}",
-            f"average pot {self.pot_total / n:.1f}, rake {self.rake_total}",
-            f"wins by seat {self.wins_by_seat}",
-            f"chips balance {self.chips_balance} (conservation check)",
-        ]
-
-
-def selfplay(
-    rules: str | Rules,
-    *,
-    players: int,
-    hands: int,
-    seed: int = 0,
-    make_policy: Callable[[int], Policy] = lambda seat: SimplePolicy(),
-) -> SelfplaySummary:
-    """Play ``hands`` hands at one table; hand ``i`` is dealt from seed ``seed + i``.
-
-    The first hand's dealer is random, later ones follow the rules' dealer rule; every
-    hand starts with each stack at the cap (the minimum to sit).
-    """
-    rule_set = get_rules(rules)
-    policies = [make_policy(seat) for seat in range(players)]
-    summary = SelfplaySummary(rule_set.name, players, wins_by_seat=[0] * players)
-    dealer: int | None = None
-    for i in range(hands):
-        state = State.new(rule_set, seed=seed + i, players=players, dealer=dealer)
-        summary.add(play_hand(state, policies))
-        dealer = state.next_dealer
-    return summary

@@ -13,6 +13,18 @@ player put in 托管 (his time ran out) cancels it and plays on.
 >>> player.on_frame({"type": "error", "code": "not_your_turn", "id": 1})
 {'type': 'resync'}
 
+On a ``hand_start`` that opens an entropy window (``entropy_deadline``), or a snapshot of
+a hand still waiting for it, it sends its entropy for the hand, once: 32 random bytes from
+:mod:`secrets`, mixed into the hand's seed (``docs/records.md``), and kept in
+:attr:`~AutoPlayer.contributed` so that the record can be checked against it:
+
+>>> player = AutoPlayer(lambda legal: legal[0], entropy=lambda: "5eed" * 8)
+>>> start = {"type": "hand_start", "table": 1, "hand": "h9", "entropy_deadline": 5.0}
+>>> player.on_frame(start)
+{'type': 'entropy', 'table': 1, 'hand': 'h9', 'value': '5eed5eed5eed5eed5eed5eed5eed5eed'}
+>>> player.on_frame(start), player.contributed["h9"]
+(None, '5eed5eed5eed5eed5eed5eed5eed5eed')
+
 Refused for the rate (``rate_limited``), it backs off: it sends nothing until
 ``retry_after`` seconds have passed, then asks for a ``resync`` (:meth:`AutoPlayer.poll`,
 or the first frame after the back-off) and decides anew.  The clock is injectable:
@@ -30,7 +42,9 @@ or the first frame after the back-off) and decides anew.  The clock is injectabl
 from __future__ import annotations
 
 import math
+import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,6 +54,15 @@ Choose = Callable[[Sequence[str]], str]
 RETRY_AFTER = 1.0
 """Seconds to back off after a ``rate_limited`` error that does not say (``retry_after``)."""
 RESYNC: Frame = {"type": "resync"}
+ENTROPY_BYTES = 32
+"""Random bytes a client contributes to each hand's seed."""
+KEPT_CONTRIBUTIONS = 64
+"""Hands whose contribution :attr:`AutoPlayer.contributed` remembers (the newest)."""
+
+
+def fresh_entropy() -> str:
+    """:data:`ENTROPY_BYTES` bytes from :mod:`secrets`, as hex digits."""
+    return secrets.token_hex(ENTROPY_BYTES)
 
 
 class AutoPlayer:
@@ -48,11 +71,23 @@ class AutoPlayer:
     :param choose: the policy.
     :param clock: seconds, for the back-off after ``rate_limited`` (default
         :func:`time.monotonic`).
+    :param entropy: each hand's contribution to its seed, hex digits (default
+        :func:`fresh_entropy`).
     """
 
-    def __init__(self, choose: Choose, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        choose: Choose,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        entropy: Callable[[], str] = fresh_entropy,
+    ) -> None:
         self.choose = choose
         self.clock = clock
+        self.entropy = entropy
+        self.contributed: OrderedDict[str, str] = OrderedDict()
+        """The entropy sent for each hand (the last :data:`KEPT_CONTRIBUTIONS`), by hand id:
+        the hand's record must show it at this seat."""
         self._answered: tuple[Any, ...] | None = None
         self._quiet_until = -math.inf
         self._owed = False  # a resync to send once the back-off ends
@@ -97,6 +132,8 @@ class AutoPlayer:
 
     def _reply(self, frame: Frame) -> Frame | None:
         kind = frame.get("type")
+        if kind in ("hand_start", "snapshot") and frame.get("entropy_deadline") is not None:
+            return self._contribute(frame["table"], frame["hand"])
         if kind == "turn" and frame.get("legal"):
             return self._decide(frame["table"], frame["n"], frame["legal"])
         if kind == "snapshot":
@@ -120,6 +157,14 @@ class AutoPlayer:
             self._answered = None  # refused: look again and decide anew
             return dict(RESYNC)
         return None
+
+    def _contribute(self, table: int, hand: str) -> Frame | None:
+        if hand in self.contributed:
+            return None
+        value = self.contributed[hand] = self.entropy()
+        while len(self.contributed) > KEPT_CONTRIBUTIONS:
+            self.contributed.popitem(last=False)
+        return {"type": "entropy", "table": table, "hand": hand, "value": value}
 
     def _decide(self, table: int, n: int, legal: Sequence[str]) -> Frame | None:
         key = (table, n, tuple(legal))

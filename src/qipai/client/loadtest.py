@@ -1,7 +1,8 @@
 """``qipai loadtest``: N bot clients play real hands through a running hall over real sockets.
 
-Each client signs in as a guest, joins the room, and plays whatever its ``turn`` frames
-allow, choosing at random among the legal actions (seeded per client).  After the
+Each client signs in as a guest, joins the room, sends its entropy on every ``hand_start``
+(:class:`~qipai.client.autoplay.AutoPlayer`, from :mod:`secrets`) and plays whatever its
+``turn`` frames allow, choosing at random among the legal actions (seeded per client).  After the
 duration it asks to leave and finishes the hand it is in.  Measured:
 
 - ``hands`` / ``hands_per_s``: distinct hands that ended (``hand_over``) at the clients'

@@ -1,47 +1,64 @@
-"""Coins per hand: a finished hand's returns, settled into coins by the room's preset.
+"""Coins per hand: the only place where a hand's points or chips turn into coins.
 
-Pure integer arithmetic on top of :mod:`qipai.games.doudizhu.settlement`.  :func:`settle`
-takes the game's ``returns()`` (Dou Dizhu points; Zha Jin Hua and Showhand chips, which
-are coins already: their stakes are the room's numbers) and each seat's balance before the
-hand, and gives a :class:`Settlement`: what each balance changes by (``net``), and what
-the house takes from each seat as rake and fees.  The coins of a hand always add up:
-``sum(net) + sum(rake) + sum(fees) == 0``, and no balance goes below zero.
+Pure integer arithmetic.  A game's ``returns()`` are points, or chips that are coins
+already (their stakes are the room's numbers), and no engine rakes: :func:`settle` takes
+the returns and each seat's balance before the hand, and gives a :class:`Settlement`:
+what each balance changes by (``net``), and what the house takes from each seat as rake
+and fees.  The coins of a hand always add up: ``sum(net) + sum(rake) + sum(fees) == 0``,
+and no balance goes below zero.
 
-========  =============================================================================
-room      coins
-========  =============================================================================
-yifa      points × N, within the balances; rake ``room.rake_percent`` (5) of each winner
-caishen   points × N (the 金币场 room base), within the balances; no rake
-huanle    :func:`~qipai.games.doudizhu.settlement.settle_huanle`: losers down to 0,
-          winners capped by their own balance, fee A (``room.fee``) each
-zhengtu   points only (积分, the leaderboard's): every coin amount is 0
-jj        points × N with 积分最小化, the balances as the table scores
-ZJH       the chip returns; the engine raked the winner (``room.rake_percent`` of his
-          gain, rounded down) and the rake is reported here
-Showhand  the chip returns, rake ``room.rake_percent`` (0 by default) of the winner's gain
-========  =============================================================================
+How a room's hands settle is data, not the game's name: its preset's :class:`Payout`
+(``room.payout``, from the game registry, :meth:`~qipai.registry.GameType.payout`), with
+the room's numbers as its parameters: the coefficient N, ``rake_percent`` and the fee A.
+Which preset uses which payout, and why, is said by each game's registry module
+(``qipai/registry/<game>.py``) and ``docs/hall.md``.
 
-"Within the balances" (yifa, caishen) is the hall's guard for its ledger, where no
-balance may go negative: the amounts are held as huanle's are (a loser pays at most what
-he holds, a winner gains at most what he brought and only what the losers paid).  In a
-yifa room it never binds while every seat holds the room's minimum N × 96, the largest
-yifa loss; caishen has no cap on its multiplier, so there it may.  Rakes are rounded down
-per winner, in the players' favour.
+===================  ===================================================================
+payout               coins
+===================  ===================================================================
+``WITHIN_BALANCES``  points × N, held within the balances (:func:`limit_transfers`); the
+                     room's rake of each winner's gain
+``LOSERS_TO_ZERO``   :func:`settle_losers_to_zero`: losers down to 0, winners capped by
+                     their own balance, fee A (``room.fee``) each
+``POINTS_ONLY``      points only (积分, the leaderboard's): every coin amount is 0
+``MINIMISED``        points × N with 积分最小化 (:func:`minimise_scores`), the balances as
+                     the table scores
+``CHIPS``            the chip returns, zero-sum (the winner takes the whole pot); the
+                     room's rake of each winner's gain
+===================  ===================================================================
 
-Escapes: the Dou Dizhu engine prices them (``State.escape``; ``returns()`` then gives
-:func:`~qipai.games.doudizhu.scoring.escape_points`), and the points settle like any
-others: caishen's penalty × N, huanle's with the escaper as the one seat facing the
-others, zhengtu's as points only.  yifa and jj have no escape model: the table plays the
-escaper's seat in 托管 to the end (jj's 托管 liability is then his penalty).  In Zha Jin
-Hua and Showhand an escaper folds: he loses what he has bet.
+**Rounding and splitting choices**
 
->>> from qipai.hall.rooms import load_rooms
->>> [yifa] = load_rooms(
-...     '[[room]]\\nid="y"\\nname="y"\\ngame="doudizhu"\\nrules="yifa"\\ncoefficient=10'
-... )
->>> s = settle(yifa, (12, -6, -6), (10_000, 10_000, 10_000))
+- Rake: ``floor(gain × rate)`` per winner, in the players' favour.  Two winners are raked
+  separately, so the house may take one coin less than ``floor(total × rate)``.
+- Limits (balances, table scores): a seat never moves by more than its limit in one hand
+  — a loser pays at most what he holds (stops at 0), a winner gains at most what he
+  brought into the hand — and what the winners receive is exactly what the losers pay
+  (nothing is burnt).  When one side of a hand is a single seat (a landlord, an escaper)
+  it is the *centre*, and each other seat deals only with it: (1) each other seat's
+  amount is ``min(due, its own limit)``; (2) the centre's total is ``min(sum of those,
+  the centre's limit)``; (3) when (2) binds, the total is shared in proportion to the
+  amounts of (1), rounded down, and the coins left by rounding go one each to the largest
+  fractional parts, ties to the first seat in play order after the centre.  No seat ever
+  gets more than its amount of (1).
+- "Within the balances" is the hall's guard for its ledger, where no balance may go
+  negative: the amounts are held as ``LOSERS_TO_ZERO`` holds them.  It never binds while
+  every seat holds more than the largest loss a preset allows.
+- 积分最小化 is this with table scores as limits: every payment is at most the winner's
+  table score, the loser's table score and the amount due, and a seat facing two others
+  is also held to his table score *in total* (he can neither pay nor win more than he has
+  on the table).
+- The fee: ``min(A, balance after the hand)`` per player, so no balance goes below 0.
+
+Escapes are priced by the engines (their ``returns()`` then give the penalty), and settle
+like any other points.
+
+>>> s = settle_raked((12, -6, -6), coefficient=10, rake=Fraction(5, 100))
 >>> s.net, s.rake, s.stakes
 ((114, -60, -60), (6, 0, 0), (120, -60, -60))
+>>> s = settle_losers_to_zero((12, -6, -6), (10**6,) * 3, coefficient=1000, fee=50)
+>>> s.stakes, s.fees, s.net
+((12000, -6000, -6000), (50, 50, 50), (11950, -6050, -6050))
 """
 
 from __future__ import annotations
@@ -51,8 +68,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from qipai.errors import InvalidActionError
-from qipai.games.doudizhu import settlement as ddz
 from qipai.hall.rooms import Room
+from qipai.registry import Payout
+
+__all__ = [
+    "Payout",
+    "Settlement",
+    "limit_transfers",
+    "minimise_scores",
+    "rake_on",
+    "settle",
+    "settle_losers_to_zero",
+    "settle_raked",
+    "share_in_proportion",
+    "to_coins",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +94,10 @@ class Settlement:
     rake: tuple[int, ...]
     """Coins the house takes from each seat's gain (≥ 0; winners only)."""
     fees: tuple[int, ...]
-    """Fixed fees the house takes from each seat (≥ 0; huanle)."""
+    """Fixed fees the house takes from each seat (≥ 0)."""
     points: tuple[int, ...]
-    """The game's ``returns()``: Dou Dizhu points (before the room's coefficient), or
-    the chips of Zha Jin Hua (after the engine's rake) and Showhand."""
+    """The game's ``returns()``: points (before the room's coefficient), or chips (before
+    the rake)."""
 
     @property
     def stakes(self) -> tuple[int, ...]:
@@ -85,102 +115,251 @@ class Settlement:
         zeros = (0,) * seats
         return cls(zeros, zeros, zeros, zeros)
 
+    @classmethod
+    def of(
+        cls,
+        stakes: Sequence[int],
+        points: Sequence[int],
+        *,
+        rake: Sequence[int] | None = None,
+        fees: Sequence[int] | None = None,
+    ) -> Settlement:
+        """The settlement of ``stakes`` less ``rake`` and ``fees`` (none by default).
 
-def _bad(message: str) -> InvalidActionError:
-    return InvalidActionError("bad_settlement", message)
+        >>> Settlement.of((120, -60, -60), (12, -6, -6), rake=(6, 0, 0)).net
+        (114, -60, -60)
+        """
+        zeros = (0,) * len(stakes)
+        rake = zeros if rake is None else tuple(rake)
+        fees = zeros if fees is None else tuple(fees)
+        net = tuple(s - r - f for s, r, f in zip(stakes, rake, fees, strict=True))
+        return cls(net, tuple(rake), tuple(fees), tuple(points))
+
+
+def _bad(code: str, message: str) -> InvalidActionError:
+    return InvalidActionError(code, message)
+
+
+def _non_negative(value: int | Fraction, what: str) -> None:
+    if value < 0:
+        raise _bad("bad_settlement", f"{what} must not be negative, not {value}")
+
+
+# --- the arithmetic ---------------------------------------------------------------------
+
+
+def to_coins(points: Sequence[int], coefficient: int) -> tuple[int, ...]:
+    """Points times the room coefficient (or room base).
+
+    :raises InvalidActionError: ``bad_settlement`` for a negative coefficient.
+    """
+    _non_negative(coefficient, "the coefficient")
+    return tuple(p * coefficient for p in points)
+
+
+def rake_on(gain: int, rate: Fraction) -> int:
+    """The rake on one seat's gain: ``floor(gain × rate)``, 0 for a loss.
+
+    >>> five = Fraction(5, 100)
+    >>> rake_on(120, five), rake_on(119, five), rake_on(-60, five)
+    (6, 5, 0)
+
+    :raises InvalidActionError: ``bad_settlement`` for a rate outside 0..1.
+    """
+    if not 0 <= rate <= 1:
+        raise _bad("bad_settlement", f"a rake rate is within 0..1, not {rate}")
+    return max(gain, 0) * rate.numerator // rate.denominator
+
+
+def _raked(stakes: Sequence[int], rate: Fraction, points: Sequence[int]) -> Settlement:
+    return Settlement.of(stakes, points, rake=[rake_on(s, rate) for s in stakes])
+
+
+def settle_raked(points: Sequence[int], *, coefficient: int, rake: Fraction) -> Settlement:
+    """Coins = points × N; the house rakes each winner's gain (rounded down).
+
+    No balance limits (:func:`settle` also holds the coins within the balances, the
+    hall's guard).
+
+    :raises InvalidActionError: ``bad_settlement`` for a negative coefficient or a rate
+        outside 0..1.
+    """
+    return _raked(to_coins(points, coefficient), rake, points)
+
+
+def _centre(amounts: Sequence[int]) -> int | None:
+    """The seat alone on its side (the payer if both sides are single); ``None`` if all 0."""
+    payers = [i for i, a in enumerate(amounts) if a < 0]
+    takers = [i for i, a in enumerate(amounts) if a > 0]
+    for side in (payers, takers):
+        if len(side) == 1:
+            return side[0]
+    if payers or takers:
+        raise _bad("bad_points", f"no single seat faces the others in {tuple(amounts)}")
+    return None
+
+
+def share_in_proportion(total: int, weights: Sequence[int]) -> list[int]:
+    """Share ``0 ≤ total ≤ sum(weights)`` in proportion to ``weights`` (largest remainder).
+
+    Each share is rounded down; the coins left go one each to the largest remainders,
+    ties to the earlier weight.  No share exceeds its weight.
+
+    >>> share_in_proportion(100, [200, 10]), share_in_proportion(5, [3, 3])
+    ([95, 5], [3, 2])
+    """
+    whole = sum(weights)
+    if whole == 0:
+        return [0] * len(weights)
+    shares = [total * w // whole for w in weights]
+    left = total - sum(shares)
+    by_remainder = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in by_remainder[:left]:
+        shares[i] += 1
+    return shares
+
+
+def limit_transfers(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int, ...]:
+    """Zero-sum ``amounts`` after holding each seat within ``limits`` (module docstring).
+
+    >>> limit_transfers((200, -200, 0), (30, 1000, 500))
+    (30, -30, 0)
+    >>> limit_transfers((-300, 150, 150), (100, 10**6, 20))
+    (-100, 88, 12)
+
+    :raises InvalidActionError: ``bad_points`` if the amounts do not sum to zero or no
+        single seat faces the others; ``bad_settlement`` for a negative limit or
+        mismatched lengths.
+    """
+    if len(amounts) != len(limits):
+        raise _bad("bad_settlement", "one limit per seat")
+    for limit in limits:
+        _non_negative(limit, "a limit")
+    if sum(amounts) != 0:
+        raise _bad("bad_points", f"points must sum to zero: {tuple(amounts)}")
+    centre = _centre(amounts)
+    if centre is None:
+        return tuple(amounts)
+    n = len(amounts)
+    order = [(centre + k) % n for k in range(1, n)]
+    due = [min(abs(amounts[s]), limits[s]) for s in order]
+    total = min(sum(due), limits[centre])
+    result = [0] * n
+    for seat, share in zip(order, share_in_proportion(total, due), strict=True):
+        result[seat] = share if amounts[seat] > 0 else -share
+    result[centre] = -sum(result)
+    return tuple(result)
+
+
+def settle_losers_to_zero(
+    points: Sequence[int],
+    balances: Sequence[int],
+    *,
+    coefficient: int,
+    fee: int,
+    cap_winners: bool = True,
+) -> Settlement:
+    """Points × N, held within each player's balance, then fee A each.
+
+    A loser pays at most his balance (never below 0); a winner gains at most the balance
+    he started the hand with (the rules' reading; ``cap_winners=False`` lifts that cap)
+    and receives only what the losers paid; then each player pays the fixed fee
+    ``min(A, balance after the hand)``.  Escapes settle the same way (the escaper is the
+    centre).
+
+    :raises InvalidActionError: ``bad_points`` if the points do not sum to zero;
+        ``bad_settlement`` for negative balances, coefficient or fee.
+    """
+    _non_negative(fee, "the fee")
+    coins = to_coins(points, coefficient)
+    limits = [
+        b if cap_winners or c < 0 else max(b, c) for b, c in zip(balances, coins, strict=True)
+    ]
+    stakes = limit_transfers(coins, limits)
+    fees = [min(fee, b + s) for b, s in zip(balances, stakes, strict=True)]
+    return Settlement.of(stakes, points, fees=fees)
+
+
+def minimise_scores(points: Sequence[int], table_scores: Sequence[int]) -> tuple[int, ...]:
+    """积分最小化: the points actually moved, given each player's table score.
+
+    >>> minimise_scores((-140, 140, 0), (120, 1000, 500))
+    (-120, 120, 0)
+
+    :raises InvalidActionError: as :func:`limit_transfers`.
+    """
+    return limit_transfers(points, table_scores)
+
+
+# --- the payouts --------------------------------------------------------------------------
 
 
 def _rate(room: Room) -> Fraction:
     return Fraction(room.rake_percent, 100)
 
 
-def _raked(stakes: Sequence[int], rate: Fraction, points: Sequence[int]) -> Settlement:
-    rake = tuple(ddz.rake_on(s, rate) for s in stakes)
-    net = tuple(s - r for s, r in zip(stakes, rake, strict=True))
-    return Settlement(net, rake, (0,) * len(stakes), tuple(points))
+def _within_balances(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
+    stakes = limit_transfers(to_coins(points, room.coefficient), balances)
+    return _raked(stakes, _rate(room), points)
 
 
-def _limited(room: Room, points: Sequence[int], balances: Sequence[int]) -> tuple[int, ...]:
-    """Points × N, held within the balances (:func:`~.settlement.limit_transfers`)."""
-    return ddz.limit_transfers(ddz.to_coins(points, room.coefficient), balances)
+def _losers_to_zero(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
+    return settle_losers_to_zero(points, balances, coefficient=room.coefficient, fee=room.fee)
 
 
-def _yifa(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
-    return _raked(_limited(room, points, balances), _rate(room), points)
-
-
-def _caishen(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
-    return _raked(_limited(room, points, balances), Fraction(0), points)
-
-
-def _huanle(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
-    coins = ddz.settle_huanle(points, balances, coefficient=room.coefficient, fee=room.fee)
-    return Settlement(coins.net, coins.rake, coins.fees, tuple(points))
-
-
-def _zhengtu(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
+def _points_only(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
     del room, balances
-    zeros = (0,) * len(points)
-    return Settlement(zeros, zeros, zeros, tuple(points))
+    return Settlement.of((0,) * len(points), points)
 
 
-def _jj(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
-    stakes = ddz.minimise_scores(ddz.to_coins(points, room.coefficient), balances)
-    return _raked(stakes, Fraction(0), points)
+def _minimised(room: Room, points: Sequence[int], balances: Sequence[int]) -> Settlement:
+    stakes = minimise_scores(to_coins(points, room.coefficient), balances)
+    return _raked(stakes, _rate(room), points)
 
 
-def _zhajinhua(room: Room, chips: Sequence[int], balances: Sequence[int]) -> Settlement:
-    """The engine's returns are after its rake: give the rake back to find the stakes."""
-    del balances
-    taken = -sum(chips)
-    winners = [seat for seat, c in enumerate(chips) if c > 0]
-    if len(winners) > 1 or taken < 0 or (taken and not winners):
-        raise _bad(f"a Zha Jin Hua hand has one winner and a rake >= 0: {tuple(chips)}")
-    stakes = list(chips)
-    if winners:
-        stakes[winners[0]] += taken
-    settled = _raked(stakes, _rate(room), chips)
-    if settled.house != taken:
-        raise _bad(f"the engine raked {taken}, the room's {room.rake_percent}% is {settled.house}")
-    return settled
-
-
-def _showhand(room: Room, chips: Sequence[int], balances: Sequence[int]) -> Settlement:
+def _chips(room: Room, chips: Sequence[int], balances: Sequence[int]) -> Settlement:
     del balances
     if sum(chips) != 0:
-        raise _bad(f"Showhand chips sum to zero: {tuple(chips)}")
+        raise _bad("bad_settlement", f"chips sum to zero: {tuple(chips)}")
     return _raked(chips, _rate(room), chips)
 
 
-_Rule = Callable[[Room, Sequence[int], Sequence[int]], Settlement]
-
-_RULES: Mapping[tuple[str, str], _Rule] = {
-    ("doudizhu", "yifa"): _yifa,
-    ("doudizhu", "caishen"): _caishen,
-    ("doudizhu", "huanle"): _huanle,
-    ("doudizhu", "zhengtu"): _zhengtu,
-    ("doudizhu", "jj"): _jj,
+_PAYOUTS: Mapping[Payout, Callable[[Room, Sequence[int], Sequence[int]], Settlement]] = {
+    Payout.WITHIN_BALANCES: _within_balances,
+    Payout.LOSERS_TO_ZERO: _losers_to_zero,
+    Payout.POINTS_ONLY: _points_only,
+    Payout.MINIMISED: _minimised,
+    Payout.CHIPS: _chips,
 }
-_GAME_RULES: Mapping[str, _Rule] = {"zhajinhua": _zhajinhua, "showhand": _showhand}
+"""The arithmetic of each :class:`Payout` (the table in the module docstring)."""
 
 
-def settle(room: Room, returns: Sequence[int], balances: Sequence[int]) -> Settlement:
+def settle(
+    room: Room,
+    returns: Sequence[int],
+    balances: Sequence[int],
+    payout: Payout | None = None,
+) -> Settlement:
     """Settle one finished hand of ``room`` (the table in the module docstring).
 
     :param returns: the game's ``returns()`` for the hand, one per seat.
-    :param balances: each seat's coins before the hand (the limits of huanle and jj).
+    :param balances: each seat's coins before the hand (the limits of the payouts that
+        hold the coins within them).
+    :param payout: how the hand settles; default ``room.payout``, its preset's.
     :raises InvalidActionError: ``bad_settlement`` for lengths that differ from the
-        room's seats, a negative balance, returns that no hand gives, or a result that
-        would take a balance below zero; ``bad_points`` for points that do not sum to zero.
+        room's seats, a negative balance, returns that no hand gives (chips that do not
+        sum to zero), or a result that would take a balance below zero; ``bad_points``
+        for points that do not sum to zero.
+
     """
     if not len(returns) == len(balances) == room.seats:
-        raise _bad(f"{room.seats} returns and balances expected")
+        raise _bad("bad_settlement", f"{room.seats} returns and balances expected")
     if any(b < 0 for b in balances):
-        raise _bad(f"balances may not be negative: {tuple(balances)}")
-    rule = _GAME_RULES.get(room.game) or _RULES.get((room.game, room.rules))
-    if rule is None:
-        raise _bad(f"no settlement for {room.game}/{room.rules}")
-    settled = rule(room, tuple(returns), tuple(balances))
+        raise _bad("bad_settlement", f"balances may not be negative: {tuple(balances)}")
+    model = _PAYOUTS[room.payout if payout is None else payout]
+    settled = model(room, tuple(returns), tuple(balances))
     if any(b + n < 0 for b, n in zip(balances, settled.net, strict=True)):
-        raise _bad(f"{settled.net} would take a balance of {tuple(balances)} below zero")
+        raise _bad(
+            "bad_settlement", f"{settled.net} would take a balance of {tuple(balances)} below zero"
+        )
     return settled

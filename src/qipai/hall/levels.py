@@ -1,4 +1,4 @@
-"""Player levels 玩家等级 (the ``yifa`` title table of the 易发 page), by hands won.
+"""Player levels 玩家等级 (the platforms' title table), by hands won.
 
 Each title is reached at a number of wins (包身工 at 100 … 帝王 at 100,000).  Below 100
 wins a player has no title of the table yet: he is :data:`NEWCOMER` 新手, rank 0 (the

@@ -24,7 +24,7 @@ priority (see ``docs/hall.md`` for the full statement):
    the empty seats.
 
 Seats are then shuffled with the generator passed in, except in a room that keeps its
-tables (:attr:`Seating.regroup` false, 征途): there seat 0 goes to the player who entered
+tables (:attr:`Seating.regroup` false): there seat 0 goes to the player who entered
 the table first, the best-ranked of its players (he waited longest), and the other seats
 are shuffled.  After a hand, :meth:`Lobby.plays_on` says whether the table plays its next
 hand with the same players (a room that keeps its tables, nobody leaving); otherwise the
@@ -52,19 +52,11 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.registry import game_type
 
 PlayerId = str
 """A player's identifier (the account's user id); opaque here."""
 
-SEAT_RANGE: Mapping[str, tuple[int, int]] = {
-    "doudizhu": (3, 3),
-    "zhajinhua": (2, 6),
-    "showhand": (2, 4),
-}
-"""The allowed table sizes of each game, inclusive: (fewest, most)."""
-
-DEFAULT_SEATS: Mapping[str, int] = {"doudizhu": 3, "zhajinhua": 5, "showhand": 4}
-"""The table size a room of each game gets when its config names none."""
 
 DEFAULT_BOT_WAIT = 5.0
 """Seconds a lone player waits before bots fill his table, where the room allows bots."""
@@ -91,7 +83,7 @@ class Seating:
     """Seconds a player waits before bots fill his table (when :attr:`bots` is true)."""
     regroup: bool = True
     """Whether every table ends after each hand and its players are regrouped (分组规则);
-    ``False``: a table plays hand after hand while all its players stay (征途), its seat 0
+    ``False``: a table plays hand after hand while all its players stay, its seat 0
     being the player who entered it first."""
 
     def __post_init__(self) -> None:
@@ -110,22 +102,15 @@ class Seating:
         bot_wait: float = DEFAULT_BOT_WAIT,
         regroup: bool = True,
     ) -> Seating:
-        """The seating of a room of ``game``, checking the size against the game's range.
+        """The seating of a room of ``game``, checking the size against the game's range
+        (:attr:`~qipai.registry.GameType.seats`; ``seats`` ``None``: its default).
 
-        >>> Seating.for_game("doudizhu").seats
-        3
-        >>> Seating.for_game("showhand", seats=5)
-        Traceback (most recent call last):
-        ...
-        qipai.errors.InvalidActionError: invalid_seats: showhand tables have 2 to 4 seats, not 5
-
-        :raises InvalidActionError: ``unknown_game`` for a game that is not one of
-            :data:`SEAT_RANGE`, ``invalid_seats`` for a size outside the game's range.
+        :raises InvalidActionError: ``unknown_game`` for a game the registry lacks,
+            ``invalid_seats`` for a size outside the game's range.
         """
-        if game not in SEAT_RANGE:
-            raise InvalidActionError("unknown_game", f"no game named {game!r}")
-        fewest, most = SEAT_RANGE[game]
-        size = DEFAULT_SEATS[game] if seats is None else seats
+        kind = game_type(game)
+        fewest, most = kind.seats
+        size = kind.default_seats if seats is None else seats
         if not fewest <= size <= most:
             message = f"{game} tables have {fewest} to {most} seats, not {size}"
             raise InvalidActionError("invalid_seats", message)
@@ -133,7 +118,7 @@ class Seating:
 
 
 @dataclass(frozen=True)
-class Table:
+class MatchedTable:
     """A table formed by :meth:`Lobby.match`: who sits in which seat."""
 
     number: int
@@ -311,7 +296,7 @@ class Lobby:
         self.search_budget = search_budget
         """Tables the exact grouping search may try per :meth:`match` call."""
         self._queue: dict[PlayerId, float] = {}
-        self._playing: dict[int, Table] = {}
+        self._playing: dict[int, MatchedTable] = {}
         self._seated: dict[PlayerId, int] = {}
         self._last: dict[PlayerId, frozenset[PlayerId]] = {}
         self._tables_formed = 0
@@ -323,7 +308,7 @@ class Lobby:
         return tuple(sorted(waiting, key=lambda entry: entry.since))
 
     @property
-    def tables(self) -> tuple[Table, ...]:
+    def tables(self) -> tuple[MatchedTable, ...]:
         """The tables formed and not yet finished, oldest first."""
         return tuple(self._playing.values())
 
@@ -360,7 +345,7 @@ class Lobby:
             raise IllegalActionError("not_queued", f"{player} is not waiting")
         del self._queue[player]
 
-    def match(self, now: float, rng: random.Random) -> list[Table]:
+    def match(self, now: float, rng: random.Random) -> list[MatchedTable]:
         """Seat the waiting players at new tables (see the module docstring for how).
 
         The players seated leave the queue and count as seated until :meth:`finish`.
@@ -377,7 +362,7 @@ class Lobby:
             groups = [tuple(sorted(group, key=rank.__getitem__)) for group in groups]
         return [self._seat(group, rng) for group in groups]
 
-    def plays_on(self, table: Table, *, leaving: Iterable[PlayerId] = ()) -> bool:
+    def plays_on(self, table: MatchedTable, *, leaving: Iterable[PlayerId] = ()) -> bool:
         """Whether ``table``, whose hand is over, plays its next hand with the same seats:
         the room keeps its tables (:attr:`Seating.regroup` false) and none of its players
         is ``leaving``.  Otherwise end it with :meth:`finish`.  A table whose humans all
@@ -388,7 +373,7 @@ class Lobby:
         gone = self._check_finish(table, leaving)
         return not self.seating.regroup and not gone
 
-    def finish(self, table: Table, now: float, *, leaving: Iterable[PlayerId] = ()) -> None:
+    def finish(self, table: MatchedTable, now: float, *, leaving: Iterable[PlayerId] = ()) -> None:
         """End ``table``: its players go back to the queue since ``now``, but ``leaving``.
 
         :raises IllegalActionError: ``unknown_table`` if the table is not one this lobby
@@ -402,7 +387,7 @@ class Lobby:
             if player not in gone:
                 self._queue[player] = now
 
-    def _check_finish(self, table: Table, leaving: Iterable[PlayerId]) -> set[PlayerId]:
+    def _check_finish(self, table: MatchedTable, leaving: Iterable[PlayerId]) -> set[PlayerId]:
         """The players ``leaving`` ``table``, which must be playing here and seat them."""
         if self._playing.get(table.number) != table:
             raise IllegalActionError("unknown_table", f"table {table.number} is not playing")
@@ -449,7 +434,7 @@ class Lobby:
             groups.append(group)
         return [tuple(group) for group in groups]
 
-    def _seat(self, group: Sequence[PlayerId], rng: random.Random) -> Table:
+    def _seat(self, group: Sequence[PlayerId], rng: random.Random) -> MatchedTable:
         """Form a table of ``group`` (bots in the empty seats), seats shuffled; in a room
         that keeps its tables seat 0 stays ``group[0]``'s (the best-ranked player)."""
         seats: list[PlayerId | None] = [*group, *[None] * (self.seating.seats - len(group))]
@@ -458,7 +443,7 @@ class Lobby:
         rng.shuffle(rest)
         seats[first:] = rest
         self._tables_formed += 1
-        table = Table(number=self._tables_formed, seats=tuple(seats))
+        table = MatchedTable(number=self._tables_formed, seats=tuple(seats))
         self._playing[table.number] = table
         for player in group:
             del self._queue[player]

@@ -12,31 +12,27 @@ chosen afterwards.  The format is in ``docs/records.md``.
 
 >>> commitment(42)
 'c9d22b644ef92d561cdb5f26bb3ded1b569123bee1a0bf7b9fc9151d52fdb254'
->>> from qipai.games.zhajinhua import Fold, State
->>> state = State.new("yifa", seed=42, players=2, dealer=0)
->>> _ = state.apply(Fold())
->>> record = record_hand("zhajinhua", state, seed=42)
->>> record.actions, record.result
-(((1, 'fold'),), (1, -1))
->>> verify(HandRecord.from_json(record.to_json())).ok
-True
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from qipai.chance import V1, V2, VERSIONS
 from qipai.errors import GameError, InvalidActionError
+from qipai.registry import GameState, GameType, game_type
 
 FORMAT = "qipai-hand/2"
-"""The ``format`` field of the records written now (with ``chance`` and ``engine``)."""
+"""The ``format`` field of a record dealt straight from its seed (with ``chance`` and
+``engine``): what :func:`record_hand` writes for a hand dealt without entropy."""
+FORMAT_V3 = "qipai-hand/3"
+"""The format of a hand dealt from the house seed mixed with the players' entropy
+(:func:`deal_seed`): ``qipai-hand/2`` plus ``entropy``; every hand the hall deals now."""
 FORMAT_V1 = "qipai-hand/1"
 """The first format: no ``chance`` (always ``v1``) and no ``engine`` (always 1); still read,
 and written back as it was."""
@@ -44,13 +40,17 @@ COMMITMENT_PREFIX = "qipai-seed-v1:"
 """What precedes the seed's decimal digits in the committed bytes."""
 SEED_BITS = 128
 """How many random bits the hall draws for a seed (``secrets.randbits(SEED_BITS)``)."""
-GAMES = ("doudizhu", "zhajinhua", "showhand")
-"""The games a record may be of."""
-
+MIX_PREFIX = "qipai-mix-v1:"
+"""What precedes the house seed's decimal digits in the bytes hashed into the deal seed."""
+ENTROPY_BYTES = (16, 64)
+"""The fewest and the most bytes of one player's contribution (sent as hex digits)."""
+Entropy = tuple[str | None, ...]
+"""Each seat's contribution, in seat order: lowercase hex digits, or ``None`` (a bot, an
+absent player, a contribution that did not come in time)."""
 Option = int | tuple[int, ...] | None
 """A table option's value: a number, a list of numbers (stacks, balances) or nothing."""
 Steps = tuple[tuple[int | None, str], ...]
-"""Actions in order: (seat, text form); seat ``None`` is the dealer (Dou Dizhu's deal)."""
+"""Actions in order: (seat, text form); seat ``None`` is the dealer (a paced deal's step)."""
 
 
 def commitment(seed: int) -> str:
@@ -74,53 +74,66 @@ def _check_seed(seed: object) -> None:
         raise InvalidActionError("bad_seed", f"a seed is an integer >= 0, not {seed!r}")
 
 
-# --- the games ------------------------------------------------------------------------
+# --- the players' entropy ---------------------------------------------------------------
+
+_HEX = frozenset("0123456789abcdef")
 
 
-class _Replayed(Protocol):
-    """What verification reads from a replayed hand."""
+def entropy_value(value: object) -> str:
+    """One player's contribution as recorded: ``value``, hex digits of
+    :data:`ENTROPY_BYTES` bytes (either case), in lowercase.
 
-    @property
-    def is_terminal(self) -> bool: ...
+    >>> entropy_value("00112233445566778899AABBCCDDEEFF")
+    '00112233445566778899aabbccddeeff'
 
-    def returns(self) -> tuple[int, ...]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Engine:
-    """One game as records see it (built on demand: importing records loads no game)."""
-
-    parse: Callable[[str], object]
-    """The game's ``Action.parse``."""
-    replay: Callable[..., _Replayed]
-    """The game's ``replay(rules, seed, steps, **options)``."""
-    get_rules: Callable[[str], object]
-    """The game's ``get_rules``."""
-    options: tuple[str, ...]
-    """The table options its ``State.new`` takes, in record order."""
-    version: int
-    """The game's ``ENGINE_VERSION`` (its rules module)."""
+    :raises InvalidActionError: ``bad_entropy`` for anything else (not a string, an odd
+        number of digits, too few or too many bytes, a character that is not a hex digit).
+    """
+    fewest, most = ENTROPY_BYTES
+    if not isinstance(value, str):
+        raise InvalidActionError("bad_entropy", "entropy is a string of hex digits")
+    digits = value.lower()
+    if not 2 * fewest <= len(digits) <= 2 * most or len(digits) % 2:
+        raise InvalidActionError(
+            "bad_entropy", f"entropy is {fewest} to {most} bytes: an even 32-128 hex digits"
+        )
+    if not set(digits) <= _HEX:
+        raise InvalidActionError("bad_entropy", "entropy holds only hex digits 0-9, a-f")
+    return digits
 
 
-_OPTIONS: dict[str, tuple[str, ...]] = {
-    "doudizhu": ("first_seat", "hand_number", "balances"),
-    "zhajinhua": ("players", "stacks", "dealer"),
-    "showhand": ("players", "stacks"),
-}
-"""The table options each game's ``State.new`` takes, in record order."""
+def _entropy_problem(entropy: Sequence[object], seats: int) -> str | None:
+    """Why ``entropy`` is not a record's contributions for ``seats`` seats, or ``None``."""
+    if len(entropy) != seats:
+        return f"entropy has {len(entropy)} entries for {seats} seats"
+    for seat, value in enumerate(entropy):
+        if value is None:
+            continue
+        try:
+            recorded = entropy_value(value)
+        except InvalidActionError as error:
+            return f"seat {seat}: {error.message}"
+        if recorded != value:
+            return f"seat {seat}: entropy is recorded in lowercase"
+    return None
 
 
-def _engine(game: str) -> _Engine:
-    """The game's package ``qipai.games.<game>``, loaded now (importing records loads no
-    game): its ``Action.parse``, ``replay``, ``get_rules`` and ``rules.ENGINE_VERSION``."""
-    options = _OPTIONS.get(game)
-    if options is None:
-        raise InvalidActionError("unknown_game", f"a game is one of {', '.join(GAMES)}: {game!r}")
-    package = importlib.import_module(f"qipai.games.{game}")
-    rules = importlib.import_module(f"qipai.games.{game}.rules")
-    return _Engine(
-        package.Action.parse, package.replay, package.get_rules, options, rules.ENGINE_VERSION
-    )
+def deal_seed(seed: int, entropy: Sequence[str | None]) -> int:
+    """The seed a hand is dealt from: the house ``seed`` mixed with each seat's ``entropy``.
+
+    SHA-256 of the ASCII bytes ``qipai-mix-v1:`` + the house seed in decimal, then for
+    each seat in order ``:`` + its contribution (lowercase hex, nothing for ``None``); the
+    64 hex digits of the digest read as one number (``docs/records.md``, "The mix").
+
+    :raises InvalidActionError: ``bad_seed``; ``bad_entropy`` for a contribution that is
+        not lowercase hex of :data:`ENTROPY_BYTES` bytes.
+    """
+    _check_seed(seed)
+    for value in entropy:
+        if value is not None and entropy_value(value) != value:
+            raise InvalidActionError("bad_entropy", "entropy is recorded in lowercase")
+    mixed = MIX_PREFIX + str(seed) + "".join(f":{value or ''}" for value in entropy)
+    return int(hashlib.sha256(mixed.encode("ascii")).hexdigest(), 16)
 
 
 # --- the record -----------------------------------------------------------------------
@@ -131,11 +144,12 @@ class HandRecord:
     """Everything needed to replay and check one finished hand."""
 
     game: str
-    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    """The game's name in the registry (:func:`~qipai.registry.game_type`)."""
     rules: str
-    """The preset's name (``yifa``, ``huanle``...)."""
+    """The preset's name."""
     seed: int
-    """The hand's seed, revealed after the hand."""
+    """The hand's seed, revealed after the hand (format 3: the house seed, mixed with
+    :attr:`entropy` into the seed the hand was dealt from, :attr:`deal_seed`)."""
     commitment: str
     """:func:`commitment` of the seed, as published before the hand."""
     options: tuple[tuple[str, Option], ...]
@@ -143,11 +157,11 @@ class HandRecord:
     actions: Steps
     """Every applied action in order: (seat, text form of the game's ``Action``)."""
     result: tuple[int, ...]
-    """Each seat's ``returns()``: points (Dou Dizhu) or chips won/lost."""
+    """Each seat's ``returns()``: points or chips won/lost."""
     changes: tuple[tuple[str, Option], ...] = ()
-    """The rule set's numbers that the room changed from its preset (a Zha Jin Hua room's
-    base, ante, stakes, cap; a Showhand base; a Dou Dizhu doubling threshold): (field,
-    value), sorted by field; empty for a preset played as it is."""
+    """The rule set's numbers that the room changed from its preset (a room's base, ante,
+    stakes, cap, doubling threshold): (field, value), sorted by field; empty for a preset
+    played as it is."""
     chance: str = V2
     """The chance version the hand was dealt with (:mod:`qipai.chance`): ``v2``, or ``v1``
     (``random.Random(seed)``, every ``qipai-hand/1`` record)."""
@@ -155,12 +169,27 @@ class HandRecord:
     """The game's engine version that played the hand (``ENGINE_VERSION`` in its rules
     module; 1 for every ``qipai-hand/1`` record).  A record of a newer engine than the
     installed one is not verified (``unsupported_engine``)."""
+    entropy: Entropy | None = None
+    """Each seat's contribution mixed into the seed (:func:`deal_seed`): lowercase hex or
+    ``None``; ``None`` as a whole for a hand dealt straight from :attr:`seed` (formats 1
+    and 2)."""
 
     @property
     def format(self) -> str:
-        """:data:`FORMAT_V1` for a record read from that format (chance v1, engine 1),
-        else :data:`FORMAT`."""
+        """:data:`FORMAT_V3` for a record with :attr:`entropy`, :data:`FORMAT_V1` for one
+        read from that format (chance v1, engine 1), else :data:`FORMAT`."""
+        if self.entropy is not None:
+            return FORMAT_V3
         return FORMAT_V1 if (self.chance, self.engine) == (V1, 1) else FORMAT
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed the hand was dealt from: :attr:`seed` mixed with :attr:`entropy`
+        (:func:`deal_seed`), or :attr:`seed` itself in formats 1 and 2.
+
+        :raises InvalidActionError: ``bad_seed``, ``bad_entropy``.
+        """
+        return self.seed if self.entropy is None else deal_seed(self.seed, self.entropy)
 
     def option_map(self) -> dict[str, Option]:
         """:attr:`options` as a dict (lists as tuples)."""
@@ -182,8 +211,10 @@ class HandRecord:
             "actions": [[seat, text] for seat, text in self.actions],
             "result": list(self.result),
         }
-        if self.format == FORMAT:
+        if self.format != FORMAT_V1:
             data["chance"], data["engine"] = self.chance, self.engine
+        if self.entropy is not None:
+            data["entropy"] = list(self.entropy)
         if self.changes:
             data["changes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.changes}
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -203,20 +234,24 @@ class HandRecord:
         if not isinstance(data, dict):
             raise _bad("a record is a JSON object")
         form = data.get("format")
-        if form not in (FORMAT, FORMAT_V1):
-            raise _bad(f"format must be {FORMAT!r} or {FORMAT_V1!r}, not {form!r}")
+        if form not in FORMATS:
+            raise _bad(f"format must be one of {', '.join(FORMATS)}, not {form!r}")
         expected = {"format", "game", "rules", "seed", "commitment", "options", "actions", "result"}
-        if form == FORMAT:
+        if form != FORMAT_V1:
             expected |= {"chance", "engine"}
+        if form == FORMAT_V3:
+            expected.add("entropy")
         if set(data) - {"changes"} != expected:
             raise _bad(f"fields must be {', '.join(sorted(expected))} (and maybe changes)")
-        chance, engine = (data["chance"], data["engine"]) if form == FORMAT else (V1, 1)
+        chance, engine = (data["chance"], data["engine"]) if form != FORMAT_V1 else (V1, 1)
         if chance not in VERSIONS:
             raise _bad(f"chance must be one of {', '.join(VERSIONS)}, not {chance!r}")
         if not _is_int(engine) or engine < 1:
             raise _bad("engine must be an integer >= 1")
         if form == FORMAT and (chance, engine) == (V1, 1):
             raise _bad(f"a record of chance v1 and engine 1 is written as {FORMAT_V1!r}")
+        if form == FORMAT_V3 and chance != V2:
+            raise _bad(f"a {FORMAT_V3!r} record is dealt with chance {V2}")
         return cls(
             game=_text(data["game"], "game"),
             rules=_text(data["rules"], "rules"),
@@ -228,7 +263,18 @@ class HandRecord:
             changes=_options(data.get("changes", {})),
             chance=chance,
             engine=engine,
+            entropy=_entropy(data["entropy"]) if form == FORMAT_V3 else None,
         )
+
+
+FORMATS = (FORMAT_V1, FORMAT, FORMAT_V3)
+"""Every record format, oldest first."""
+
+
+def _entropy(value: object) -> Entropy:
+    if not isinstance(value, list) or not all(v is None or isinstance(v, str) for v in value):
+        raise _bad("entropy must be a list of hex strings or nulls")
+    return tuple(value)
 
 
 def _bad(message: str) -> InvalidActionError:
@@ -301,21 +347,40 @@ class _Finished(Protocol):
     def returns(self) -> tuple[int, ...]: ...
 
 
-def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> HandRecord:
+def record_hand(
+    game: str,
+    state: _Finished,
+    *,
+    seed: int | None = None,
+    entropy: Sequence[str | None] | None = None,
+) -> HandRecord:
     """The record of ``state``, a finished hand of ``game`` dealt from its seed.
 
-    The seed is ``state.seed``; ``seed`` gives it for a state that does not keep it.  The
+    The seed is ``state.seed``; ``seed`` gives it for a state that does not keep it.  With
+    ``entropy`` (each seat's contribution, lowercase hex or ``None``) the hand was dealt from
+    :func:`deal_seed` of the house ``seed`` (required then) and the entropy, which must be
+    ``state.seed``: the record is a ``qipai-hand/3`` one, revealing the house seed.  The
     record is replayed before it is returned and must give the very same events (every
     card dealt, every result), so a hand dealt from a prearranged ``deck`` or under a
     custom rule set is refused rather than recorded wrong.
 
-    :raises InvalidActionError: ``unknown_game``, ``bad_seed``, ``hand_not_over`` or
-        ``unreplayable_hand`` (with the failed :class:`Verification`'s reason).
+    :raises InvalidActionError: ``unknown_game``, ``bad_seed``, ``bad_entropy``,
+        ``hand_not_over`` or ``unreplayable_hand`` (with the failed :class:`Verification`'s
+        reason).
     """
-    engine = _engine(game)
+    engine = game_type(game)
     if not state.is_terminal:
         raise InvalidActionError("hand_not_over", "only a finished hand has a record")
-    hand_seed = _seed_of(state, seed)
+    if entropy is None:
+        hand_seed = _seed_of(state, seed)
+    else:
+        if seed is None:
+            raise InvalidActionError("bad_seed", "a hand dealt with entropy: pass its house seed=")
+        problem = _entropy_problem(entropy, len(state.returns()))
+        if problem is not None:
+            raise InvalidActionError("bad_entropy", problem)
+        _seed_of(state, deal_seed(seed, entropy))
+        hand_seed = seed
     rules = getattr(state, "rules")  # noqa: B009  # every State has rules
     base = HandRecord(
         game=game,
@@ -327,15 +392,16 @@ def record_hand(game: str, state: _Finished, *, seed: int | None = None) -> Hand
         result=tuple(state.returns()),
         changes=_changes(rules, engine.get_rules(rules.name)),
         chance=str(getattr(state, "chance", V2)),
-        engine=engine.version,
+        engine=engine.engine_version,
+        entropy=None if entropy is None else tuple(entropy),
     )
-    failure = ""
-    for options in _candidate_options(game, engine, state):
-        record = dataclasses.replace(base, options=options)
-        check, replayed = _replayed(record, engine)
-        if check.ok and getattr(replayed, "events", None) == getattr(state, "events", None):
-            return record
-        failure = failure or (f"{check.code}: {check.reason}" if not check.ok else "another deal")
+    values = engine.table_options(state)
+    options = tuple((name, _as_option(values.get(name))) for name in sorted(values))
+    record = dataclasses.replace(base, options=options)
+    check, replayed = _replayed(record, engine)
+    if check.ok and getattr(replayed, "events", None) == getattr(state, "events", None):
+        return record
+    failure = f"{check.code}: {check.reason}" if not check.ok else "another deal"
     raise InvalidActionError("unreplayable_hand", f"the record does not replay: {failure}")
 
 
@@ -354,12 +420,12 @@ def _changes(rules: object, preset: object) -> tuple[tuple[str, Option], ...]:
     return tuple(sorted(changed))
 
 
-def _rules_of(record: HandRecord, engine: _Engine) -> object:
+def _rules_of(record: HandRecord, engine: GameType) -> object:
     """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`."""
     preset = engine.get_rules(record.rules)
     if not record.changes:
         return preset
-    return dataclasses.replace(preset, **dict(record.changes))  # type: ignore[type-var]
+    return dataclasses.replace(preset, **dict(record.changes))
 
 
 def _seed_of(state: object, seed: int | None) -> int:
@@ -372,22 +438,6 @@ def _seed_of(state: object, seed: int | None) -> int:
     _check_seed(chosen)
     assert isinstance(chosen, int)
     return chosen
-
-
-def _candidate_options(
-    game: str, engine: _Engine, state: object
-) -> Iterable[tuple[tuple[str, Option], ...]]:
-    """The options the hand was created with (each game's ``State`` keeps them)."""
-    del game
-    values = {
-        "first_seat": getattr(state, "first_seat", None),
-        "hand_number": getattr(state, "hand_number", 0),
-        "balances": getattr(state, "balances", None),
-        "players": getattr(state, "players", None),
-        "stacks": getattr(state, "start_stacks", None),
-        "dealer": getattr(state, "dealer_given", None),
-    }
-    return [tuple((name, _as_option(values.get(name))) for name in sorted(engine.options))]
 
 
 def _as_option(value: object) -> Option:
@@ -429,8 +479,13 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
     record whose seed and commitment were both replaced is only caught that way (or when
     the actions stop fitting the new deal).
 
+    A ``qipai-hand/3`` record's commitment is of its house seed, and its hand is replayed
+    from the house seed mixed with its entropy (:attr:`HandRecord.deal_seed`).
+
     The failure codes, in the order checked: ``commitment_mismatch`` (seed and commitment
-    disagree), ``not_published`` (commitment is not ``published``), ``unknown_game``,
+    disagree), ``not_published`` (commitment is not ``published``), ``bad_entropy`` (a
+    format 3 record's entropy is not one lowercase hex contribution of 16-64 bytes or
+    ``null`` per seat), ``unknown_game``,
     ``bad_chance`` (not a chance version), ``unsupported_engine`` (a record of a newer
     engine than this one), ``unknown_rules``, ``bad_options``, ``bad_action`` (an
     action's text does not parse),
@@ -445,16 +500,21 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
         return _fail("commitment_mismatch", f"sha256 of the seed is {expected}")
     if published is not None and record.commitment != published:
         return _fail("not_published", f"the published commitment was {published}")
+    if record.entropy is not None:
+        problem = _entropy_problem(record.entropy, len(record.result))
+        if problem is not None:
+            return _fail("bad_entropy", problem)
     try:
-        engine = _engine(record.game)
+        engine = game_type(record.game)
     except GameError as error:
         return _fail(error.code, error.message)
     if record.chance not in VERSIONS:
         return _fail("bad_chance", f"chance is one of {', '.join(VERSIONS)}: {record.chance!r}")
-    if record.engine > engine.version:
+    if record.engine > engine.engine_version:
+        newest = engine.engine_version
         return _fail(
             "unsupported_engine",
-            f"the record's {record.game} engine {record.engine} is newer than {engine.version}",
+            f"the record's {record.game} engine {record.engine} is newer than {newest}",
         )
     try:
         engine.get_rules(record.rules)
@@ -463,22 +523,23 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
     return _replayed(record, engine)[0]
 
 
-def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Replayed | None]:
+def _replayed(record: HandRecord, engine: GameType) -> tuple[Verification, GameState | None]:
     """The verification of ``record``'s replay, and the replayed hand if it ran."""
     options = record.option_map()
-    if set(options) != set(engine.options):
-        return _fail("bad_options", f"{record.game} options: {', '.join(engine.options)}"), None
+    if set(options) != set(engine.record_options):
+        names = ", ".join(engine.record_options)
+        return _fail("bad_options", f"{record.game} options: {names}"), None
     try:
         steps = [(seat, engine.parse(text)) for seat, text in record.actions]
     except GameError as error:
         return _fail("bad_action", error.message), None
     try:
         rules = _rules_of(record, engine)
-        engine.replay(rules, record.seed, [], chance=record.chance, **options)
+        engine.replay(rules, record.deal_seed, [], **_how(record), **options)
     except (ValueError, TypeError) as error:  # GameError is a ValueError
         return _fail("bad_options", str(error)), None
     try:
-        state = engine.replay(rules, record.seed, steps, chance=record.chance, **options)
+        state = engine.replay(rules, record.deal_seed, steps, **_how(record), **options)
     except GameError as error:
         return _fail("illegal_action", f"{error.code}: {error.message}"), None
     if not state.is_terminal:
@@ -489,6 +550,12 @@ def _replayed(record: HandRecord, engine: _Engine) -> tuple[Verification, _Repla
     return Verification(True, "ok", "", result), state
 
 
+def _how(record: HandRecord) -> dict[str, Any]:
+    """How the record's hand was played: its chance and its engine's version (an older
+    engine's returns may differ: the game replays them as that engine gave them)."""
+    return {"chance": record.chance, "engine": record.engine}
+
+
 def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | None, Any]]:
     """The record's hand before its first action, then after each: ``(None, state)``, then
     ``((seat, text), state)`` per action.
@@ -497,20 +564,14 @@ def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | 
     read what you need from it before taking the next step.  Check the record with
     :func:`verify` first; this only replays it.
 
-    >>> from qipai.games.zhajinhua import Fold, State
-    >>> state = State.new("yifa", seed=7, players=2, dealer=0)
-    >>> _ = state.apply(Fold())
-    >>> record = record_hand("zhajinhua", state, seed=7)
-    >>> [(step, hand.is_terminal) for step, hand in replay_steps(record)]
-    [(None, False), ((1, 'fold'), True)]
-
-    :raises InvalidActionError: ``unknown_game``, ``unknown_rules``, ``bad_action``;
+    :raises InvalidActionError: ``unknown_game``, ``unknown_rules``, ``bad_action``,
+        ``bad_entropy``;
         :raises IllegalActionError: an action that does not apply at its place.
     """
-    engine = _engine(record.game)
-    state: Any = engine.replay(
-        _rules_of(record, engine), record.seed, [], chance=record.chance, **record.option_map()
-    )
+    engine = game_type(record.game)
+    rules = _rules_of(record, engine)
+    seed = record.deal_seed
+    state: Any = engine.replay(rules, seed, [], **_how(record), **record.option_map())
     yield None, state
     for seat, text in record.actions:
         state.apply(engine.parse(text), seat)

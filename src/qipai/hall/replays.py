@@ -3,27 +3,15 @@
 A replay is built from the hand's record (:mod:`qipai.hall.records`: the seed and the
 actions) by replaying it with the game's engine.  Each step carries the seat's own
 ``view`` (the same JSON the table sends in a snapshot, so the browser draws a replay with
-its table code) and ``cards``, every hidden card at that moment (the engine adapter's
-:meth:`~qipai.hall.engines.Engine.reveal`).  Revealing them is safe only because the hand
-is over: its record publishes the seed, from which every card follows anyway.
+its table code) and ``cards``, every hidden card at that moment (the game's
+:meth:`~qipai.registry.GameType.reveal`).  Revealing them is safe only because the
+hand is over: its record publishes the seed, from which every card follows anyway.
 
 The replay's ``deal`` is what the hand dealt, for the browser to re-derive from the seed
 (``js/deal.js``, the twin of :mod:`qipai.chance`): ``chance`` (the record's version),
-``seats`` (every card each seat was dealt, in the order dealt), and per game ``deals`` and
-``bottom`` (Dou Dizhu: deals including redeals; the last deal's bottom) or ``dealer`` (Zha
-Jin Hua: the seat dealt first).
-
->>> from qipai.games.zhajinhua import Fold, State
->>> from qipai.hall.records import record_hand
->>> state = State.new("yifa", seed=7, players=2, dealer=0)
->>> _ = state.apply(Fold())
->>> replay = replay_json(record_hand("zhajinhua", state, seed=7), seat=0)
->>> [(step["seat"], step["action"]) for step in replay["steps"]]
-[(None, None), (1, 'fold')]
->>> replay["steps"][0]["view"]["hand"] is None, len(replay["steps"][0]["cards"]["hands"][0])
-(True, 3)
->>> replay["deal"]["chance"], replay["deal"]["dealer"], len(replay["deal"]["seats"][1])
-('v2', 0, 3)
+``seats`` (every card each seat was dealt, in the order dealt), and what else the game's
+:meth:`~qipai.registry.GameType.dealt` gives (the deals and the bottom of a game that
+redeals, the seat dealt first of one that deals from a dealer).
 """
 
 from __future__ import annotations
@@ -31,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from qipai.errors import InvalidActionError
-from qipai.hall.engines import engine_for
 from qipai.hall.records import HandRecord, replay_steps
 from qipai.hall.wire import Json, to_json, view_json
+from qipai.registry import game_type
 
 
 def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
@@ -49,7 +37,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
     seats = len(record.result)
     if not 0 <= seat < seats:
         raise InvalidActionError("bad_seat", f"the hand had seats 0 to {seats - 1}, not {seat}")
-    engine = engine_for(record.game)
+    engine = game_type(record.game)
     steps: list[Json] = []
     state: Any = None
     for step, state in replay_steps(record):
@@ -73,22 +61,6 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
 
 
 def _deal(record: HandRecord, state: Any) -> dict[str, Json]:
-    """What ``state``, the finished hand, dealt (module docstring), read from its events."""
-    seats: list[list[Any]] = [[] for _ in record.result]
-    deal: dict[str, Json] = {"chance": record.chance}
-    if record.game == "zhajinhua":
-        seats = [list(cards) for cards in state.hands]
-        deal["dealer"] = state.dealer
-    for event in state.events:
-        kind = type(event).__name__
-        if kind == "Redealt":
-            seats = [[] for _ in record.result]
-        elif kind == "CardsDealt" and record.game == "doudizhu":
-            seats[event.seat] += event.cards
-        elif kind == "CardDealt":
-            seats[event.seat].append(event.card)
-    if record.game == "doudizhu":
-        deal["deals"] = state.deal_number
-        deal["bottom"] = to_json(state.bottom)
-    deal["seats"] = to_json(seats)
-    return deal
+    """What ``state``, the finished hand, dealt (module docstring)."""
+    dealt = game_type(record.game).dealt(state, len(record.result))
+    return {"chance": record.chance, **{name: to_json(value) for name, value in dealt.items()}}

@@ -2,71 +2,37 @@
 
 A :class:`Room` is frozen and validated when it is built.  :func:`load_rooms` parses the
 text of a TOML file (pure: the caller reads the file); :func:`default_rooms` loads the
-rooms shipped with the package (``rooms.toml``).  Each ``[[room]]`` table of the file is
-one room; the keys are the fields of :class:`Room`, and a key that does not apply to the
-room's game and preset (a top bet for Dou Dizhu, a fee outside ``huanle``) is refused
-rather than ignored.  Every default is listed in ``docs/hall.md`` ("Rooms").
+rooms shipped with the package (``qipai/rooms.toml``).  Each ``[[room]]`` table of the
+file is one room; the keys are the fields of :class:`Room`.  The game-specific fields
+(:data:`NEUTRAL`) a room takes, their defaults, the room's numbers applied to its preset
+and its least minimum of coins come from its game (:mod:`qipai.registry`); a key that
+does not apply to the room's game and preset is refused rather than ignored.  Every default
+is listed in ``docs/hall.md`` ("Rooms").
 
->>> [room] = load_rooms('''
-... [[room]]
-... id = "ddz-5"
-... name = "斗地主 五倍场"
-... game = "doudizhu"
-... rules = "yifa"
-... coefficient = 5
-... ''')
->>> room.min_coins, room.rake_percent, room.seats, room.bots
-(480, 5, 3, True)
->>> may_join(room, 479), may_join(room, 480)
-(False, True)
->>> load_rooms('[[room]]\\nid = "x"\\nname = "x"\\ngame = "doudizhu"\\nrules = "yifa"\\ncap = 9')
+>>> load_rooms('[[room]]\\nid = "x"\\nname = "x"\\ngame = "go"\\nrules = "japanese"')
 Traceback (most recent call last):
 ...
-qipai.errors.InvalidActionError: bad_room: room 'x', field 'cap': does not apply to doudizhu/yifa
+qipai.errors.InvalidActionError: bad_room: room 'x', field 'game': unknown game 'go'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.games.doudizhu import rules as doudizhu
-from qipai.games.showhand import rules as showhand
-from qipai.games.zhajinhua import rules as zhajinhua
 from qipai.hall.matchmaking import DEFAULT_BOT_WAIT, Seating
+from qipai.registry import GameType, Payout, RoomNumbers, game_names, game_type
 
-GameRules = doudizhu.Rules | zhajinhua.Rules | showhand.Rules
-"""The rule set of any of the three games."""
-
-PRESETS: Mapping[str, Mapping[str, GameRules]] = {
-    "doudizhu": doudizhu.RULES,
-    "zhajinhua": zhajinhua.RULES,
-    "showhand": showhand.RULES,
-}
-"""Every game a room may host, and its presets by name."""
-
-YIFA_MIN_COINS_FACTOR = 96
-"""yifa (the 易发 page): the minimum coins to enter are the room coefficient × 96."""
-YIFA_RAKE_PERCENT = 5
-"""yifa: the house takes 5% of each winner's gain (rounded down by the settlement)."""
 DEFAULT_DECISION_SECONDS = 20.0
 """Seconds a player has for each decision before 托管 plays for him."""
 DEFAULT_GRACE_SECONDS = 30.0
-"""Seconds an absent player is waited for before Zha Jin Hua and Showhand fold him."""
-
-KEEPS_TABLES = frozenset({("doudizhu", "zhengtu")})
-"""The presets whose rooms keep their tables from hand to hand by default (``regroup =
-false``): 征途's first bidder is "the player who entered the table first, then in turn"
-(the 征途 page).  Every other preset regroups after each hand (分组规则, the 易发 page; the pages of
-caishen, huanle and jj say nothing of it)."""
-ESCAPE_BEFORE_START = frozenset({("doudizhu", "huanle")})
-"""The presets whose rooms count leaving a matched table before the hand starts as an
-escape by default (``escape_before_start = true``): 欢乐斗地主."""
+"""Seconds an absent player is waited for before a game that folds the absent folds him."""
 
 NEUTRAL: Mapping[str, object] = {
     "coefficient": 1,
@@ -87,19 +53,9 @@ _SECONDS = ("decision_seconds", "grace_seconds", "bot_wait")
 
 
 def applicable(game: str, rules: str) -> frozenset[str]:
-    """The game-specific fields (keys of :data:`NEUTRAL`) a room of ``game``/``rules`` has.
-
-    >>> sorted(applicable("doudizhu", "huanle"))
-    ['coefficient', 'doubling_threshold', 'escape_before_start', 'fee']
-    >>> sorted(applicable("showhand", "yifa"))
-    ['ante', 'base', 'cap', 'rake_percent']
-    """
-    if game == "zhajinhua":
-        return frozenset({"base", "ante", "top_bet", "cap", "rake_percent"})
-    if game == "showhand":
-        return frozenset({"base", "ante", "cap", "rake_percent"})
-    extra = {"yifa": {"rake_percent"}, "huanle": {"fee", "doubling_threshold"}}
-    return frozenset({"coefficient", "escape_before_start", *extra.get(rules, ())})
+    """The game-specific fields (keys of :data:`NEUTRAL`) a room of ``game``/``rules`` has
+    (the game's :meth:`~qipai.registry.GameType.fields_of`)."""
+    return game_type(game).fields_of(rules)
 
 
 def _bad(room: str, field: str, problem: str) -> InvalidActionError:
@@ -123,27 +79,27 @@ class Room:
     name: str
     """The name shown to players (Chinese)."""
     game: str
-    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    """The game's name in the registry (:func:`~qipai.registry.game_names`)."""
     rules: str
-    """The name of one of the game's presets (:data:`PRESETS`)."""
+    """The name of one of the game's presets."""
     seats: int
     """Seats at each table, within the game's range (:meth:`Seating.for_game`)."""
     coefficient: int
-    """房间系数 N (Dou Dizhu): coins per point of score (caishen's "room base")."""
+    """房间系数 N (the games scored in points): coins per point of score."""
     base: int
-    """底分 / base bet (Zha Jin Hua, Showhand): the unit of the bets."""
+    """底分 / base bet (the betting games): the unit of the bets."""
     ante: int | None
-    """锅底 (Zha Jin Hua, Showhand): what each player puts in before the deal."""
+    """锅底 (the betting games): what each player puts in before the deal."""
     top_bet: int | None
-    """顶注 (Zha Jin Hua): the largest stake."""
+    """顶注: the largest stake."""
     cap: int | None
-    """封顶 / 上限 (Zha Jin Hua, Showhand): the most one player may bet in one hand."""
+    """封顶 / 上限: the most one player may bet in one hand."""
     rake_percent: int
     """抽水: percent of each winner's gain taken by the house, rounded down."""
     fee: int
-    """Fixed fee A per player per hand (Dou Dizhu ``huanle``)."""
+    """Fixed fee A per player per hand."""
     doubling_threshold: int | None
-    """Coins a player must hold above to 加倍 (Dou Dizhu ``huanle``)."""
+    """Coins a player must hold above to 加倍."""
     min_coins: int
     """Coins a player needs to join the room (see :func:`may_join`)."""
     decision_seconds: float
@@ -156,18 +112,15 @@ class Room:
     """Seconds a player waits before bots fill his table."""
     regroup: bool
     """Whether each table ends after every hand and its players are regrouped with everyone
-    waiting (分组规则, the 易发 page); ``False`` keeps a table playing hand after hand while all
-    its players stay (征途: the first bidder turns round the table)."""
+    waiting (分组规则); ``False`` keeps a table playing hand after hand while all its players
+    stay (a rotation round the table may depend on it)."""
     escape_before_start: bool
-    """Dou Dizhu: a player who leaves a matched table before its hand starts (while the
-    first deal is dealt, before any bid) escapes, with the preset's escape penalty
-    (欢乐斗地主); ``False``: he leaves once the hand is over."""
+    """A player who leaves a matched table before its hand starts (while the first deal is
+    dealt, before any decision) escapes, with the preset's escape penalty; ``False``: he
+    leaves once the hand is over."""
 
     def __post_init__(self) -> None:
-        if self.game not in PRESETS:
-            raise _bad(self.id, "game", f"unknown game {self.game!r}")
-        if self.rules not in PRESETS[self.game]:
-            raise _bad(self.id, "rules", f"unknown {self.game} preset {self.rules!r}")
+        _check_game(self.id, self.game, self.rules)
         own = applicable(self.game, self.rules)
         for field, neutral in NEUTRAL.items():
             if field not in own and getattr(self, field) != neutral:
@@ -185,7 +138,7 @@ class Room:
             raise _bad(self.id, "decision_seconds", "must be > 0")
         if not 0 <= self.rake_percent <= 100:
             raise _bad(self.id, "rake_percent", "must be within 0..100")
-        floor = _least_min_coins(self)
+        floor = self.game_type.least_min_coins(self.rules, self)
         if self.min_coins < floor:
             raise _bad(self.id, "min_coins", f"must be >= {floor} for {self.game}")
 
@@ -209,101 +162,56 @@ class Room:
             field = "bot_wait" if error.code == "invalid_bot_wait" else "seats"
             raise _bad(self.id, field, error.message) from None
 
-    def game_rules(self) -> GameRules:
+    @property
+    def game_type(self) -> GameType:
+        """The room's game, from the registry."""
+        return game_type(self.game)
+
+    @property
+    def payout(self) -> Payout:
+        """How the room's hands settle into coins (its game's, for its preset)."""
+        return self.game_type.payout(self.rules)
+
+    def game_rules(self) -> Any:
         """The game's rule set with the room's numbers applied (what a table plays).
 
         :raises InvalidActionError: ``bad_room`` if the game's rules refuse the numbers.
         """
-        preset = PRESETS[self.game][self.rules]
         try:
-            return _RULES_FOR[self.game](self, preset)
+            return self.game_type.rules_for_room(self.rules, self)
         except InvalidActionError as error:
             raise _bad(self.id, self.game, error.message) from None
 
 
-def _doudizhu_rules(room: Room, preset: Any) -> GameRules:
-    if room.doubling_threshold in (None, preset.doubling_threshold):
-        return preset  # type: ignore[no-any-return]
-    return preset.derive(preset.name, doubling_threshold=room.doubling_threshold)  # type: ignore[no-any-return]
-
-
-def _zhajinhua_rules(room: Room, preset: Any) -> GameRules:
-    return preset.derive(  # type: ignore[no-any-return]
-        preset.name,
-        ante=room.ante,
-        base_bet=room.base,
-        stake_levels=tuple(level * room.base for level in preset.stake_levels),
-        top_bet=room.top_bet,
-        cap=room.cap,
-        rake_percent=room.rake_percent,
-    )
-
-
-def _showhand_rules(room: Room, preset: Any) -> GameRules:
-    cap = room.cap if room.cap is not None else 0
-    if cap % room.base:
-        raise InvalidActionError("bad_rules", f"the cap {cap} is not a multiple of the base")
-    return preset.derive(  # type: ignore[no-any-return]
-        preset.name, base=room.base, ante=room.ante, cap_units=cap // room.base
-    )
-
-
-_RULES_FOR: Mapping[str, Callable[[Room, Any], GameRules]] = {
-    "doudizhu": _doudizhu_rules,
-    "zhajinhua": _zhajinhua_rules,
-    "showhand": _showhand_rules,
-}
-
-
-def _least_min_coins(room: Room) -> int:
-    """The lowest minimum a room may set: Zha Jin Hua its cap, Showhand 100 × base."""
-    if room.game == "zhajinhua" and room.cap is not None:
-        return room.cap
-    if room.game == "showhand":
-        preset: Any = PRESETS["showhand"][room.rules]
-        return int(preset.min_stack_units) * room.base
-    return 0
+def _check_game(label: str, game: str, rules: str) -> None:
+    """Refuse a game the registry lacks, or a preset its game lacks."""
+    if game not in game_names():
+        raise _bad(label, "game", f"unknown game {game!r}")
+    if rules not in game_type(game).presets:
+        raise _bad(label, "rules", f"unknown {game} preset {rules!r}")
 
 
 def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    """The value of every field the room's table did not give (``docs/hall.md``)."""
-    preset: Any = PRESETS[game][rules]
-    base = given.get("base", 1)
+    """The value of every field the room's table did not give (``docs/hall.md``): the
+    hall's own, then the game's for its preset, then the given ones."""
+    kind = game_type(game)
     values: dict[str, Any] = dict(NEUTRAL)
     values.update(
-        seats=None,
+        seats=kind.default_seats,
         decision_seconds=DEFAULT_DECISION_SECONDS,
         grace_seconds=DEFAULT_GRACE_SECONDS,
         bots=True,
         bot_wait=DEFAULT_BOT_WAIT,
+        regroup=True,
     )
-    values.update(regroup=(game, rules) not in KEEPS_TABLES)
-    if game == "doudizhu":
-        values.update(doubling_threshold=preset.doubling_threshold)
-        values.update(rake_percent=YIFA_RAKE_PERCENT if rules == "yifa" else 0)
-        values.update(escape_before_start=(game, rules) in ESCAPE_BEFORE_START)
-    elif game == "zhajinhua":
-        values.update(ante=preset.ante * base, top_bet=preset.top_bet * base)
-        values.update(cap=preset.cap * base, rake_percent=preset.rake_percent)
-    else:
-        values.update(ante=preset.ante, cap=preset.cap_units * base)
+    values.update(kind.room_defaults(rules, given.get("base", 1)))
     values.update(given)
     for key in _SECONDS:
         values[key] = float(values[key])
-    if values["seats"] is None:
-        values["seats"] = Seating.for_game(game).seats
     if "min_coins" not in given:
-        values["min_coins"] = _default_min_coins(game, values)
+        numbers = cast(RoomNumbers, SimpleNamespace(**values))  # the room before it is built
+        values["min_coins"] = kind.default_min_coins(numbers)
     return values
-
-
-def _default_min_coins(game: str, values: Mapping[str, Any]) -> int:
-    """Dou Dizhu: N × 96 (the yifa rule); Zha Jin Hua: the cap; Showhand: 100 × base."""
-    if game == "doudizhu":
-        return int(values["coefficient"]) * YIFA_MIN_COINS_FACTOR
-    if game == "zhajinhua":
-        return int(values["cap"])
-    return 100 * int(values["base"])
 
 
 _TYPES: Mapping[str, tuple[type, ...]] = {
@@ -331,10 +239,7 @@ def _room_from_table(table: Mapping[str, Any], number: int) -> Room:
             names = " or ".join(kind.__name__ for kind in kinds)
             raise _bad(label, key, f"must be {names}, not {value!r}")
     game, rules = table["game"], table["rules"]
-    if game not in PRESETS:
-        raise _bad(label, "game", f"unknown game {game!r}")
-    if rules not in PRESETS[game]:
-        raise _bad(label, "rules", f"unknown {game} preset {rules!r}")
+    _check_game(label, game, rules)
     own = applicable(game, rules)
     for key in table:
         if key in NEUTRAL and key not in own:
@@ -369,8 +274,8 @@ def load_rooms(text: str) -> tuple[Room, ...]:
 
 
 def default_rooms() -> tuple[Room, ...]:
-    """The rooms shipped with the package (``qipai/hall/rooms.toml``)."""
-    text = resources.files("qipai.hall").joinpath("rooms.toml").read_text(encoding="utf-8")
+    """The rooms shipped with the package (``qipai/rooms.toml``)."""
+    text = resources.files("qipai").joinpath("rooms.toml").read_text(encoding="utf-8")
     return load_rooms(text)
 
 

@@ -1,9 +1,10 @@
 """A table 牌桌: one room's seats playing hands, sans-I/O (``docs/architecture.md``).
 
 A :class:`Table` is driven by calls that each carry the time ``now`` (seconds on the
-caller's clock): :meth:`~Table.start_hand`, :meth:`~Table.act`, :meth:`~Table.set_trustee`,
-:meth:`~Table.escape`, :meth:`~Table.disconnect`, :meth:`~Table.reconnect` and
-:meth:`~Table.tick` (call it when :meth:`~Table.deadline` is reached).  What each seat
+caller's clock): :meth:`~Table.start_hand`, :meth:`~Table.contribute`, :meth:`~Table.act`,
+:meth:`~Table.set_trustee`, :meth:`~Table.escape`, :meth:`~Table.disconnect`,
+:meth:`~Table.reconnect` and :meth:`~Table.tick` (call it when :meth:`~Table.deadline` is
+reached).  What each seat
 must be told comes out of :meth:`~Table.drain` as :class:`Outbound` frames, plain
 JSON-able dicts (``docs/hall.md``, "Tables").  The table reads no clock, touches no socket
 and no database; a call that raises an :class:`~qipai.errors.IllegalActionError` or
@@ -14,10 +15,19 @@ number once: the event if :meth:`visible_to` it, else ``{"hidden": true}`` in it
 Bots receive nothing.  The last :data:`HISTORY_LIMIT` entries (events and the public
 ``hand_start`` / ``hand_over`` frames) are kept for :meth:`~Table.frames_since`.
 
+A table with an ``entropy_window`` deals each hand only once its connected players have
+sent their entropy (:meth:`~Table.contribute`) or the window has ended, whichever comes
+first: the ``hand_start`` frame publishes the house seed's commitment and the window's
+end, and the hand is dealt from the house seed mixed with the contributions
+(:func:`~qipai.hall.records.deal_seed`; its record is a ``qipai-hand/3`` one).  A table
+without a window (``entropy_window=0``, the default) deals at once, straight from the
+house seed, as hands were dealt before (``qipai-hand/2`` records).
+
 >>> import random
 >>> from qipai.hall.rooms import default_rooms
->>> room = {r.id: r for r in default_rooms()}["zhajinhua-yifa"]
->>> seats = [SeatInfo("ann", "Ann", 500)] + [SeatInfo(None, f"bot{i}", 500) for i in range(4)]
+>>> room = default_rooms()[0]
+>>> seats = [SeatInfo("ann", "Ann", 10_000)]
+>>> seats += [SeatInfo(None, f"bot{i}", 10_000) for i in range(1, room.seats)]
 >>> table = Table(room, 1, seats, now=0.0, bot_delay=1.0, rng=random.Random(1))
 >>> table.start_hand("h1", seed=42, now=0.0)
 >>> [f.frame["type"] for f in table.drain()][:3]
@@ -40,16 +50,23 @@ from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import Settlement, settle
-from qipai.hall.engines import Engine, HandSetup, engine_for
-from qipai.hall.records import HandRecord, commitment, record_hand
+from qipai.hall.records import (
+    Entropy,
+    HandRecord,
+    commitment,
+    deal_seed,
+    entropy_value,
+    record_hand,
+)
 from qipai.hall.rooms import Room
-from qipai.hall.wire import action_text, event_json, view_json
+from qipai.hall.wire import action_text, event_json, parse_action, view_json
+from qipai.registry import GameType, HandSetup
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
 than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
-"""Default seconds between the steps of a paced Dou Dizhu deal (明牌 windows)."""
+"""Default seconds between the steps of a paced deal (明牌 windows)."""
 
 Frame = dict[str, Any]
 """One JSON-able message to a player (``docs/hall.md``, "Tables")."""
@@ -91,29 +108,33 @@ class HandOutcome:
     room_id: str
     """The room's id."""
     game: str
-    """``doudizhu``, ``zhajinhua`` or ``showhand``."""
+    """The game's name in the registry."""
     rules: str
     """The preset's name."""
     seats: tuple[str | None, ...]
     """Each seat's player id (``None`` = a bot)."""
     seed: int
-    """The hand's seed, revealed now."""
+    """The hand's house seed, revealed now."""
     commitment: str
-    """The commitment published before the hand."""
+    """The commitment published before the hand (of :attr:`seed`)."""
     record: HandRecord | None
     """The replayable record (:func:`~qipai.hall.records.record_hand`); ``None`` for a
     voided hand, or a room whose numbers differ from its preset's (records replay presets)."""
     settlement: Settlement
     """Coins per seat (:func:`~qipai.hall.coins.settle`); all zero when voided."""
     winners: tuple[int, ...]
-    """The seats that won (none after a Dou Dizhu escape or a void)."""
+    """The seats that won (none after an escape that ends the hand, or a void)."""
     escaper: int | None
-    """The seat that escaped, if any (in yifa, jj, Zha Jin Hua and Showhand the hand then
-    went on with that seat in 托管)."""
+    """The seat that escaped, if any (where the preset has no escape of its own the hand
+    then went on with that seat in 托管)."""
     balances: tuple[int, ...]
     """Each seat's coins before the hand."""
     voided: bool = False
-    """The hand was abandoned (:data:`~qipai.hall.engines.MAX_DEALS` redeals): no result."""
+    """The hand was abandoned (too many redeals:
+    :meth:`~qipai.registry.GameType.is_stalled`): no result."""
+    entropy: Entropy = ()
+    """Each seat's contribution mixed into the seed (lowercase hex or ``None``); empty for
+    a hand dealt straight from its seed (a table without an entropy window)."""
 
 
 @dataclass(slots=True)
@@ -156,7 +177,10 @@ class Table:
     :param now: the time the table is created.
     :param bot_delay: seconds a bot or a 托管 seat waits before it acts.
     :param rng: a generator for the table's own choices (the shipped bots draw nothing).
-    :param deal_step: seconds between the steps of a paced Dou Dizhu deal.
+    :param deal_step: seconds between the steps of a paced deal.
+    :param entropy_window: the longest a hand waits for its players' entropy before it is
+        dealt (seconds; 0: no entropy, each hand dealt at once straight from its seed, and
+        recorded as ``qipai-hand/2``).
     :raises InvalidActionError: ``bad_seats`` (not one :class:`SeatInfo` per seat of the
         room, or a negative balance), ``bad_delay``.
     """
@@ -171,9 +195,10 @@ class Table:
         bot_delay: float = 0.0,
         rng: random.Random,
         deal_step: float = DEAL_STEP_SECONDS,
+        entropy_window: float = 0.0,
     ) -> None:
         _check_seats(room, seats)
-        if not (bot_delay >= 0 and deal_step >= 0):
+        if not (bot_delay >= 0 and deal_step >= 0 and entropy_window >= 0):
             raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
         self.room = room
         """The room."""
@@ -185,6 +210,8 @@ class Table:
         """Seconds a bot or 托管 seat waits before it acts."""
         self.deal_step = deal_step
         """Seconds between paced deal steps."""
+        self.entropy_window = entropy_window
+        """The longest a hand waits for its players' entropy (0: dealt at once)."""
         self.rng = rng
         """The table's generator."""
         self.hand_id: str | None = None
@@ -195,11 +222,14 @@ class Table:
         """Hands started at this table."""
         self.outcome: HandOutcome | None = None
         """The last hand's outcome once it is over; ``None`` while a hand runs."""
-        self._engine: Engine = engine_for(room.game)
+        self._engine: GameType = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
         self._seat = [_Seat() for _ in seats]
         self._state: Any = None
+        self._setup = HandSetup(0, ())  # the hand started (its seed: without entropy)
         self._seed = 0
+        self._entropy: list[str | None] = [None] * len(seats)
+        self._window_end: float | None = None  # while the hand waits for entropy
         self._balances: tuple[int, ...] = ()
         self._voided = False
         self._escaper: int | None = None
@@ -220,9 +250,24 @@ class Table:
 
     @property
     def in_hand(self) -> bool:
-        """Whether a hand is being played."""
+        """Whether a hand is being played (or waits for its players' entropy)."""
+        return self._window_end is not None or self._playing
+
+    @property
+    def _playing(self) -> bool:
+        """Whether a dealt hand is being played."""
         state = self._state
         return state is not None and not state.is_terminal and not self._voided
+
+    @property
+    def collecting(self) -> bool:
+        """Whether the hand started waits for its players' entropy (not dealt yet)."""
+        return self._window_end is not None
+
+    @property
+    def entropy(self) -> Entropy:
+        """The current (or last) hand's contributions so far, per seat."""
+        return tuple(self._entropy)
 
     @property
     def is_over(self) -> bool:
@@ -235,9 +280,11 @@ class Table:
         return self._n
 
     def deadline(self) -> float | None:
-        """When :meth:`tick` must next be called: the decision time limit, a bot's or
-        托管 seat's move, the end of an absent player's grace, the next deal step;
-        ``None`` when nothing is pending."""
+        """When :meth:`tick` must next be called: the end of the entropy window, the
+        decision time limit, a bot's or 托管 seat's move, the end of an absent player's
+        grace, the next deal step; ``None`` when nothing is pending."""
+        if self._window_end is not None:
+            return self._window_end
         times = [t for t in (self._turn_deadline(), *self._grace_ends().values()) if t is not None]
         return min(times, default=None)
 
@@ -251,14 +298,14 @@ class Table:
     def _shown_deadline(self) -> float | None:
         """The deadline the players are shown: the turn's, or the time limit that the
         seats choosing at the same time share (not a bot's earlier move among them)."""
-        if self.in_hand and self._engine.deciding(self._state):
+        if self._playing and self._engine.deciding(self._state):
             return self._since + self.room.decision_seconds
         return self._turn_deadline()
 
     def _turn_due(self) -> tuple[float, int | None] | None:
         """When the hand's next move is due and whose it is (``None``: the dealer's):
         the seat to act, or the first due of the seats choosing at the same time."""
-        if not self.in_hand:
+        if not self._playing:
             return None
         deciding = self._engine.deciding(self._state)
         if deciding:
@@ -271,7 +318,7 @@ class Table:
 
     def _decision_due(self, seat: int) -> float:
         """When ``seat``'s decision is due: a bot's or 托管 seat's move, else the end of
-        the decision time (Zha Jin Hua, Showhand: not before an absent player's grace)."""
+        the decision time (a game that folds the absent: not before his grace)."""
         if self._automatic(seat):
             return self._since + self.bot_delay
         limit = self._since + self.room.decision_seconds
@@ -281,7 +328,7 @@ class Table:
         return limit
 
     def _grace_ends(self) -> dict[int, float]:
-        if not (self.in_hand and self._engine.folds_absent):
+        if not (self._playing and self._engine.folds_absent):
             return {}
         return {
             seat: s.away_since + self.room.grace_seconds
@@ -365,7 +412,7 @@ class Table:
         self._publish()
         if self.outcome is None and not self.in_hand:
             self._finish()
-        elif self.in_hand:
+        elif self._playing:
             players = self._players()
             for seat in self._humans:
                 self._out.append(Outbound(seat, self._turn_frame(seat, players)))
@@ -377,7 +424,8 @@ class Table:
 
     def snapshot(self, seat: int) -> Frame:
         """A full resync for ``seat``: its view of the hand (``None`` before the first
-        hand) after event ``n``, the players and the turn's deadline.
+        hand, and while a hand waits for entropy: ``entropy_deadline`` says until when)
+        after event ``n``, the players and the turn's deadline.
 
         :raises InvalidActionError: ``bad_seat``.
         """
@@ -394,6 +442,7 @@ class Table:
             "players": self._players(),
             "view": None if state is None else view_json(self.room.game, state.view(seat)),
             "deadline": self._shown_deadline(),
+            "entropy_deadline": self._window_end,
         }
 
     def ending(self, seat: int) -> list[Frame]:
@@ -426,7 +475,7 @@ class Table:
                 frames.append(self._event_frame(entry, seat))
             elif entry.frame is not None and entry.n >= n:
                 frames.append(entry.frame)
-        if self.in_hand:
+        if self._playing:
             frames.append(self._turn_frame(seat))
         return frames
 
@@ -444,6 +493,10 @@ class Table:
         return self._seat[seat]
 
     def _check_in_hand(self) -> Any:
+        if self._window_end is not None:
+            raise IllegalActionError(
+                "not_dealt", "the hand waits for its players' entropy: it is not dealt yet"
+            )
         if self._state is None:
             raise IllegalActionError("no_hand", "no hand has started at this table")
         if not self.in_hand:
@@ -468,7 +521,7 @@ class Table:
 
     def _enter_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = True
-        if self.in_hand:
+        if self._playing:
             before = self._state.current_player
             self._engine.enter_trustee(self._state, seat)
             if self._state.current_player != before:
@@ -476,15 +529,19 @@ class Table:
 
     def _leave_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = False
-        if self.in_hand:
+        if self._playing:
             self._engine.leave_trustee(self._state, seat)
             if self._state.current_player == seat and not self._engine.deciding(self._state):
                 self._since = now  # a fresh decision time
 
     def start_hand(self, hand_id: str, seed: int, now: float) -> None:
-        """Deal a new hand from ``seed`` (drawn by the caller from :mod:`secrets`).
+        """Start a new hand from the house ``seed`` (drawn by the caller from :mod:`secrets`).
 
-        Sends a ``hand_start`` frame with the seed's commitment, then the hand's events.
+        Sends a ``hand_start`` frame with the seed's commitment and the end of the entropy
+        window (``entropy_deadline``), then deals: at once without a window (or with no
+        connected player), else once every connected player has contributed
+        (:meth:`contribute`) or at the window's end (:meth:`tick`).  The hand is dealt from
+        :func:`~qipai.hall.records.deal_seed` of the house seed and the contributions.
         The seats keep their 托管 and connection state from the last hand.
 
         :raises InvalidActionError: ``bad_hand`` (``hand_id`` not a non-empty string),
@@ -503,20 +560,40 @@ class Table:
                     "not_enough_coins", f"seat {seat} holds {info.balance} < {self.room.min_coins}"
                 )
         balances = tuple(info.balance for info in self.seats)
-        setup = HandSetup(seed, balances, self.hands_started, self._state)
-        state = self._engine.new_hand(self.room, setup)
-        self._state, self._seed, self._balances = state, seed, balances
+        entropy: list[str | None] = [None] * len(self.seats)
+        # dealt without entropy: the hand itself when it is dealt at once, else a trial
+        # deal that raises now whatever dealing would raise (a stack the game refuses)
+        first = deal_seed(seed, entropy) if self.entropy_window > 0 else seed
+        setup = HandSetup(first, balances, self.hands_started, self._state)
+        state = self._engine.new_hand(self.room.game_rules(), setup)
+        self._setup = setup
+        self._seed, self._balances, self._entropy = seed, balances, entropy
+        self._state = None
         self.hand_id, self.commitment, self.outcome = hand_id, published, None
         self._voided, self._escaper, self._published = False, None, 0
         self.hands_started += 1
         for s in self._seat:
             s.escaped = False
+        waits = self.entropy_window > 0 and any(self._seat[seat].connected for seat in self._humans)
+        self._window_end = now + self.entropy_window if waits else None
         self._public(self._hand_start_frame())
+        if not waits:
+            self._dealt(state, now)
+        self._flush()
+
+    def _deal(self, now: float) -> None:
+        """Deal the hand started, from the house seed mixed with the contributions in."""
+        setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
+        self._dealt(self._engine.new_hand(self.room.game_rules(), setup), now)
+
+    def _dealt(self, state: Any, now: float) -> None:
+        """``state`` is the hand now: 托管 seats entered, the decision clock started."""
+        self._state, self._window_end = state, None
+        self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
         for seat, s in enumerate(self._seat):
             if s.trustee:
                 self._engine.enter_trustee(state, seat)
         self._since = now
-        self._flush()
 
     def _hand_start_frame(self) -> Frame:
         return {
@@ -527,12 +604,45 @@ class Table:
             "hand": self.hand_id,
             "hand_number": self.hands_started - 1,
             "commitment": self.commitment,
+            "entropy_deadline": self._window_end,
             "players": self._players(),
         }
 
+    def _all_contributed(self) -> bool:
+        """Whether every connected human seat has sent its entropy."""
+        return all(
+            self._entropy[seat] is not None or not self._seat[seat].connected
+            for seat in self._humans
+        )
+
+    def contribute(self, seat: int, hand_id: str, value: str, now: float) -> None:
+        """``seat``'s entropy for hand ``hand_id``: ``value``, 16 to 64 bytes in hex digits
+        (either case; recorded in lowercase), mixed into the seed the hand is dealt from.
+        The hand is dealt at once when every connected human seat has contributed.
+
+        :raises InvalidActionError: ``bad_seat``, ``bad_entropy``.
+        :raises IllegalActionError: ``bot_seat``, ``wrong_hand`` (not the hand started
+            last), ``already_contributed``, ``entropy_closed`` (that hand is dealt already:
+            the window ended, or every other connected player's came first).
+        """
+        self._check_human(seat)
+        recorded = entropy_value(value)
+        if self.hand_id is None or hand_id != self.hand_id:
+            raise IllegalActionError(
+                "wrong_hand", f"hand {hand_id!r} is not the hand started at this table"
+            )
+        if self._entropy[seat] is not None:
+            raise IllegalActionError("already_contributed", f"seat {seat} has contributed")
+        if self._window_end is None:
+            raise IllegalActionError("entropy_closed", f"hand {hand_id} is dealt already")
+        self._entropy[seat] = recorded
+        if self._all_contributed():
+            self._deal(now)
+            self._flush()
+
     def act(self, seat: int, text: str, now: float) -> None:
         """``seat`` plays ``text`` (an action's text form), on its turn or out of turn
-        where the game allows (Dou Dizhu 明牌, Zha Jin Hua 自动跟注).
+        where the game allows (明牌, 自动跟注).
 
         Due timers are not run first: call :meth:`tick` when :meth:`deadline` passes.
 
@@ -543,7 +653,7 @@ class Table:
             (``not_your_turn``, ``illegal_move``, ``bid_too_low``, ``cannot_afford``...).
         """
         self._check_seat(seat)
-        action = self._engine.parse(text)
+        action = parse_action(self.room.game, text)
         self._check_in_hand()
         status = self._check_human(seat)
         if status.escaped:
@@ -575,18 +685,22 @@ class Table:
     def escape(self, seat: int, now: float) -> None:
         """逃跑: ``seat`` leaves the hand on purpose, with the preset's penalty.
 
-        Dou Dizhu caishen, huanle, zhengtu: the hand ends, priced by the engine.  yifa, jj,
-        Zha Jin Hua and Showhand: the seat is played in 托管 to the end (which folds in Zha
-        Jin Hua and Showhand), at once if it is its turn.
+        A preset with an escape of its own: the hand ends, priced by the engine
+        (:meth:`~qipai.registry.GameType.escape`).  Any other: the seat is played in
+        托管 to the end (which folds in the betting games), at once if it is its turn.
 
         :raises InvalidActionError: ``bad_seat``.
         :raises IllegalActionError: ``no_hand``, ``hand_over``, ``bot_seat``, ``escaped``.
         """
         self._check_seat(seat)
-        state = self._check_in_hand()
+        if self._window_end is None:
+            self._check_in_hand()
         status = self._check_human(seat)
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
+        if self._window_end is not None:  # he leaves before the deal: it comes now
+            self._deal(now)
+        state = self._state
         ended = self._engine.escape(state, seat)
         status.escaped, self._escaper = True, seat
         if not ended:
@@ -597,8 +711,9 @@ class Table:
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
-        """``seat``'s player is gone (no connection left).  Dou Dizhu: 托管 at once; Zha
-        Jin Hua, Showhand: 托管 (fold) when he is not back after ``room.grace_seconds``.
+        """``seat``'s player is gone (no connection left): 托管 at once, or, in a game that
+        folds the absent (:attr:`~qipai.registry.GameType.folds_absent`), 托管 (fold)
+        when he is not back after ``room.grace_seconds``.
 
         :raises InvalidActionError: ``bad_seat``.
         :raises IllegalActionError: ``bot_seat``.
@@ -609,11 +724,13 @@ class Table:
         status.connected, status.away_since = False, now
         if not self._engine.folds_absent and not status.trustee:
             self._enter_trustee(seat, now)
+        if self._window_end is not None and self._all_contributed():
+            self._deal(now)  # the others are in: his entropy is not awaited
         self._flush()
 
     def reconnect(self, seat: int, now: float) -> None:
         """``seat``'s player is back.  托管 does not end by itself: he cancels it with
-        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管", the 易发 page).  Send him
+        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管").  Send him
         :meth:`frames_since` or :meth:`snapshot`.
 
         :raises InvalidActionError: ``bad_seat``.
@@ -659,11 +776,15 @@ class Table:
             self._apply(self._engine.trustee_action(state, seat), seat, when)
 
     def tick(self, now: float) -> None:
-        """Apply everything due at ``now``, in time order: decision timeouts (the seat
+        """Apply everything due at ``now``, in time order: the deal at the end of the
+        entropy window (with the contributions in), decision timeouts (the seat
         enters 托管 and its 托管 action is played), bot and 托管 moves, grace ends, deal
         steps.  Each timer restarts from the time it was due, so a late tick catches up.
         With nothing due it does nothing (and sends no frame)."""
         fired = False
+        if self._window_end is not None and self._window_end <= now:
+            self._deal(self._window_end)
+            fired = True
         while (due := self._next_due()) is not None and due[0] <= now:
             self._fire(*due)
             fired = True
@@ -695,6 +816,7 @@ class Table:
             escaper=self._escaper,
             balances=self._balances,
             voided=self._voided,
+            entropy=tuple(self._entropy) if self.entropy_window > 0 else (),
         )
         self.seats = tuple(
             dataclasses.replace(info, balance=info.balance + net)
@@ -704,7 +826,9 @@ class Table:
 
     def _record(self) -> HandRecord | None:
         try:
-            return record_hand(self.room.game, self._state)
+            if self.entropy_window == 0:
+                return record_hand(self.room.game, self._state)
+            return record_hand(self.room.game, self._state, seed=self._seed, entropy=self._entropy)
         except InvalidActionError as error:
             if error.code != "unreplayable_hand":
                 raise
@@ -731,6 +855,9 @@ class Table:
 
     @property
     def is_dealing(self) -> bool:
-        """Whether the hand in progress has not started yet (:meth:`.Engine.is_dealing`:
-        its first deal is still being dealt, nobody has had a decision)."""
-        return self.in_hand and self._engine.is_dealing(self._state)
+        """Whether the hand in progress has not started yet: it waits for entropy, or
+        (:meth:`.GameType.is_dealing`) its first deal is still being dealt, nobody has had
+        a decision."""
+        if self._window_end is not None:
+            return True
+        return self._playing and self._engine.is_dealing(self._state)

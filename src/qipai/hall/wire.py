@@ -1,76 +1,45 @@
 """The wire forms of the games: views, events and actions as plain JSON-able values.
 
-Pure and generic: any frozen dataclass of the three games (a view, an event) becomes a
-``dict`` of its fields, recursively, with these atoms:
+Pure and generic: any frozen dataclass of a game (a view, an event) becomes a ``dict`` of
+its fields, recursively, with these atoms:
 
 - a :class:`~qipai.cards.Card` is its notation (``"3s"``, ``"BJ"``, ``"W"``);
-- a Dou Dizhu :class:`~qipai.games.doudizhu.combos.Move` is its text, with its reading
-  when the cards have several (``"333444555666 plane_singles:6"``), exactly what follows
-  ``play `` in the action text, so ``Action.parse("play " + text)`` gives the move back;
+- a dataclass with a ``wire_text()`` method is what it returns (a game's value whose
+  text needs more than its ``__str__``: a move with its reading when its cards have
+  several, exactly what its action text holds);
 - any other dataclass with its own ``__str__`` (every game's actions) is that text;
 - an enum is its name in lower case (``Phase.BID`` → ``"bid"``);
 - tuples and lists are lists; ``None``, booleans, ints and strings stay as they are.
 
 An event also says which class it is: ``{"kind": "Played", "seat": 1, ...}``.
-Actions travel as text (:func:`action_text`) and come back with :func:`parse_action`.
-Importing this module loads no game.
+Actions travel as text (:func:`action_text`) and come back with :func:`parse_action` (the
+game's :meth:`~qipai.registry.GameType.parse`).  Importing this module loads no game.
 
 >>> from qipai.cards import Card, Suit
 >>> to_json((Card("3", Suit.SPADES), Card("R"), None, [1, True]))
 ['3s', 'RJ', None, [1, True]]
->>> from qipai.games.zhajinhua.events import Looked
->>> event_json(Looked(seat=2))
-{'kind': 'Looked', 'seat': 2}
->>> action_text(parse_action("zhajinhua", " raise 5 "))
-'raise 5'
->>> parse_action("showhand", "bet five")
-Traceback (most recent call last):
-...
-qipai.errors.InvalidActionError: bad_action: bet needs a number, got 'five'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from functools import cache, lru_cache
 from typing import Any
 
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
+from qipai.registry import game_type
 
-GAMES = ("doudizhu", "zhajinhua", "showhand")
-"""The games whose values this module writes and reads."""
 MAX_ACTION_TEXT = 200
 """The longest action text :func:`parse_action` reads (longer input is ``bad_action``)."""
 TEXT_CACHE = 1 << 16
-"""Action and move texts remembered (a Dou Dizhu play's text needs its readings: the same
+"""Action and move texts remembered (a play's text may need its readings: the same
 plays recur in every turn frame)."""
 
 Json = None | bool | int | str | list["Json"] | dict[str, "Json"]
 """A value :func:`json.dumps` writes as is."""
-
-
-def _check_game(game: str) -> None:
-    if game not in GAMES:
-        raise InvalidActionError("unknown_game", f"a game is one of {', '.join(GAMES)}: {game!r}")
-
-
-@cache
-def _parser(game: str) -> Callable[[str], object]:
-    """The game's ``Action.parse`` (the game is imported on first use)."""
-    if game == "doudizhu":
-        from qipai.games.doudizhu.actions import Action as DoudizhuAction  # noqa: PLC0415
-
-        return DoudizhuAction.parse
-    if game == "zhajinhua":
-        from qipai.games.zhajinhua.actions import Action as ZhajinhuaAction  # noqa: PLC0415
-
-        return ZhajinhuaAction.parse
-    from qipai.games.showhand.actions import Action as ShowhandAction  # noqa: PLC0415
-
-    return ShowhandAction.parse
 
 
 def parse_action(game: str, text: object) -> Any:
@@ -81,11 +50,11 @@ def parse_action(game: str, text: object) -> Any:
 
     :raises InvalidActionError: ``bad_action``, or ``unknown_game``.
     """
-    _check_game(game)
+    kind = game_type(game)
     if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
         raise InvalidActionError("bad_action", f"an action is a short text, not {text!r:.60}")
     try:
-        return _parser(game)(text)
+        return kind.parse(text)
     except InvalidActionError as error:
         raise InvalidActionError("bad_action", error.message) from None
 
@@ -104,18 +73,9 @@ def action_text(action: object) -> str:
 
 
 @lru_cache(maxsize=TEXT_CACHE)
-def _move_text(move: Any) -> str:
-    """A Dou Dizhu move as in its ``play`` action: the cards, and the reading if ambiguous."""
-    from qipai.games.doudizhu.actions import Play  # noqa: PLC0415  (games load lazily)
-
-    return action_text(Play(move)).removeprefix("play ")
-
-
-@cache
-def _move_type() -> type:
-    from qipai.games.doudizhu.combos import Move  # noqa: PLC0415  (games load lazily)
-
-    return Move
+def _wire_text(value: Any) -> str:
+    """``value.wire_text()``, remembered (the same moves recur in every turn frame)."""
+    return str(value.wire_text())
 
 
 def _is_record(value: object) -> bool:
@@ -149,8 +109,8 @@ def to_json(value: object) -> Json:
         return [to_json(item) for item in value]
     kind: Any = type(value)
     if _is_record(value):
-        if "qipai.games.doudizhu" in kind.__module__ and kind is _move_type():
-            return _move_text(value)
+        if hasattr(kind, "wire_text"):
+            return _wire_text(value)
         if _has_text_form(kind):
             return action_text(value)
         return {f.name: to_json(getattr(value, f.name)) for f in _fields(kind)}
@@ -162,7 +122,7 @@ def view_json(game: str, view: object) -> dict[str, Json]:
 
     :raises InvalidActionError: ``unknown_game``; ``bad_value`` if ``view`` is no view.
     """
-    _check_game(game)
+    game_type(game)
     data = to_json(view)
     if not isinstance(data, dict):
         raise InvalidActionError("bad_value", f"not a view: {type(view).__name__}")

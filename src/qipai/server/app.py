@@ -42,8 +42,8 @@ from qipai.store import Store
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
 from .bus import LocalBus
-from .connection import Connection
-from .hall import HAND_PAUSE, Database, HallService
+from .connection import PlayerSocket
+from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
 from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
 from .logs import quiet_client_noise
@@ -67,10 +67,13 @@ class ServerConfig:
     bot_delay: float = 1.0
     """Seconds a bot takes to act (0 in tests and load runs)."""
     deal_step: float = DEAL_STEP_SECONDS
-    """Seconds between the steps of a paced Dou Dizhu deal (明牌 windows)."""
+    """Seconds between the steps of a paced deal (明牌 windows)."""
     hand_pause: float = HAND_PAUSE
     """Seconds between two hands of a table that plays on (a room with ``regroup =
     false``)."""
+    entropy_window: float = ENTROPY_WINDOW
+    """The longest a hand waits for its players' entropy before it is dealt (0: no
+    entropy, dealt at once from the house seed alone; ``docs/records.md``)."""
     passwords: Passwords = field(default_factory=Passwords)
     """Password hashing and session lifetime."""
     limits: Limits = field(default_factory=Limits)
@@ -106,6 +109,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             bot_delay=config.bot_delay,
             deal_step=config.deal_step,
             hand_pause=config.hand_pause,
+            entropy_window=config.entropy_window,
         )
         await hall.start()
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
@@ -224,7 +228,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         if services is None:
             await socket.close(1013)
             return
-        await Connection(socket, services.hall, services.accounts).serve()
+        await PlayerSocket(socket, services.hall, services.accounts).serve()
 
     def api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
         return Route(path, _errors_as_json(endpoint), methods=methods)

@@ -39,7 +39,17 @@ from qipai.errors import GameError, InvalidActionError
 from . import protocol
 from .bus import Frame
 from .hall import HallService, Player
-from .protocol import Act, Escape, Hello, Join, Leave, Ping, Resync, Trustee
+from .protocol import (
+    Act,
+    Entropy,
+    EscapeRequest,
+    Hello,
+    Join,
+    Leave,
+    Ping,
+    Resync,
+    TrusteeSwitch,
+)
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +145,7 @@ class RateLimit:
         return round(max(0.0, self._quiet_until - self._clock()), 3)
 
 
-class Connection:
+class PlayerSocket:
     """Serves one WebSocket for the hall."""
 
     def __init__(self, socket: WebSocket, hall: HallService, sessions: Any) -> None:
@@ -306,13 +316,15 @@ class Connection:
         match message:
             case Act(_, action, table):
                 await hall.act(player, action, table)
+            case Entropy(table, hand, value):
+                await hall.contribute(player, table, hand, value)
             case Join(room):
                 await hall.join(player, room)
             case Leave():
                 hall.leave(player)
-            case Trustee(on):
+            case TrusteeSwitch(on):
                 await hall.trustee(player, on)
-            case Escape():
+            case EscapeRequest():
                 await hall.escape(player)
             case Resync():
                 return await hall.resync(player)

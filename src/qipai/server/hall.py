@@ -9,7 +9,7 @@ ends (hands that end together share that transaction: :mod:`.batching`); a hand 
 marked in play when the process starts is voided (本局游戏将自动取消，输赢结果无效).
 After every hand the table's players wait again and are regrouped with everyone else
 waiting (分组规则), except those leaving; in a room that keeps its tables (``regroup =
-false``, 征途) the same table deals its next hand instead, after :data:`HAND_PAUSE`, as
+false``) the same table deals its next hand instead, after :data:`HAND_PAUSE`, as
 long as none of its players leaves, is out of coins or is disconnected.
 """
 
@@ -30,17 +30,18 @@ from functools import partial
 from typing import Any, TypeVar
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.games.doudizhu import legal_moves
 from qipai.hall import matchmaking
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
 from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, SeatInfo, Table
+from qipai.registry import game_names, game_type
 from qipai.store import HandSettlement, HandStart, Store
 
 from .batching import Batcher
 from .bus import Bus, Frame
 from .tables import (
     Command,
+    Contribute,
     LeaveEarly,
     Presence,
     SeatAct,
@@ -55,6 +56,9 @@ T = TypeVar("T")
 HAND_PAUSE = 3.0
 """Seconds between two hands of a table that plays on (a room with ``regroup = false``):
 its players read the result, and may leave."""
+ENTROPY_WINDOW = 1.0
+"""Seconds a hand waits, at most, for its players' entropy before it is dealt (it is dealt
+as soon as every connected player's has come: on a good connection, one round trip)."""
 MATCH_INTERVAL = 0.1
 """Seconds between two matchmaking passes."""
 HOUSEKEEPING_PASSES = 36_000
@@ -89,7 +93,7 @@ class _Room:
 @dataclass(frozen=True)
 class _Seated:
     entry: _Room
-    seating: matchmaking.Table
+    seating: matchmaking.MatchedTable
 
 
 class Database:
@@ -125,12 +129,16 @@ class HallService:
         bot_delay: float = 1.0,
         deal_step: float = DEAL_STEP_SECONDS,
         hand_pause: float = HAND_PAUSE,
+        entropy_window: float = ENTROPY_WINDOW,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
         self.bus = bus
         self.bot_delay = bot_delay
         self.deal_step = deal_step
+        self.entropy_window = entropy_window
+        """The longest a hand waits for its players' entropy (0: dealt at once, straight
+        from the house seed)."""
         self.hand_pause = hand_pause
         """Seconds between two hands of a table that plays on."""
         self.clock = clock
@@ -228,7 +236,7 @@ class HallService:
 
     def leave(self, player: Player) -> None:
         """Stop waiting now, or leave once the hand in play is over; in a room with
-        ``escape_before_start`` (huanle) leaving a table whose hand has not started yet
+        ``escape_before_start`` leaving a table whose hand has not started yet
         is an escape (:class:`~qipai.server.tables.LeaveEarly`).
 
         :raises IllegalActionError: ``not_in_room``.
@@ -248,7 +256,7 @@ class HallService:
 
     @staticmethod
     def _leave_early(runner: TableRunner, user: int, room: Room) -> None:
-        """huanle: "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑" (欢乐斗地主)."""
+        """ "在系统撮合成功后、游戏开始前玩家如果退出游戏一律视为逃跑" where the room says so."""
         if room.escape_before_start:
             runner.post(LeaveEarly(runner.seat_of(user)))
 
@@ -275,6 +283,19 @@ class HallService:
         if table is not None and (runner is None or runner.table.number != table):
             raise IllegalActionError("stale_table", f"not at table {table} any more")
         await self.command(player, lambda seat: SeatAct(seat, text))
+
+    async def contribute(self, player: Player, table: int, hand: str, value: str) -> None:
+        """The player's entropy for ``hand`` at ``table`` (mixed into its seed).
+
+        :raises IllegalActionError: ``not_seated``, ``stale_table`` (not his table now),
+            or the table's own error (``wrong_hand``, ``entropy_closed``,
+            ``already_contributed``).
+        :raises InvalidActionError: ``bad_entropy``.
+        """
+        runner = player.runner
+        if runner is not None and runner.table.number != table:
+            raise IllegalActionError("stale_table", f"not at table {table} any more")
+        await self.command(player, lambda seat: Contribute(seat, hand, value))
 
     async def trustee(self, player: Player, on: bool) -> None:
         """托管 on or off."""
@@ -352,7 +373,7 @@ class HallService:
                 started += 1
         return started
 
-    async def _open_table(self, entry: _Room, seating: matchmaking.Table) -> None:
+    async def _open_table(self, entry: _Room, seating: matchmaking.MatchedTable) -> None:
         users = tuple(None if pid is None else int(pid) for pid in seating.seats)
         balances = await self.db.run(self._balances, entry.room, users)
         seats = [
@@ -366,6 +387,7 @@ class HallService:
             now=self.clock(),
             bot_delay=self.bot_delay,
             deal_step=self.deal_step,
+            entropy_window=self.entropy_window,
             rng=random.Random(secrets.randbits(64)),
         )
         runner = TableRunner(
@@ -517,8 +539,10 @@ def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Fram
 
 
 def warm_up() -> None:
-    """Build the Dou Dizhu move tables now (0.2 s), not in the first player's turn."""
-    legal_moves("3")
+    """Build every game's tables now (:meth:`~qipai.registry.GameType.warm_up`), not
+    in the first player's turn."""
+    for name in game_names():
+        game_type(name).warm_up()
 
 
 def voided_frame(hand_id: str, table: int, reason: str) -> Frame:

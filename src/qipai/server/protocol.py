@@ -82,14 +82,29 @@ class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
     table: int | None = None
 
 
-class Trustee(msgspec.Struct, tag="trustee", forbid_unknown_fields=True):
+class Entropy(msgspec.Struct, tag="entropy", forbid_unknown_fields=True):
+    """My entropy for hand ``hand`` at table ``table``: ``value``, 16 to 64 random bytes in
+    hex digits, mixed into the hand's seed (``docs/records.md``).  Sent once per hand, on
+    its ``hand_start`` (or a snapshot whose ``entropy_deadline`` is set).
+
+    ``id``, when given, is answered by ``ack`` (the contribution is in) or ``error``; without
+    it only an ``error`` answers.
+    """
+
+    table: int
+    hand: str
+    value: str
+    id: int | None = None
+
+
+class TrusteeSwitch(msgspec.Struct, tag="trustee", forbid_unknown_fields=True):
     """托管 on (``true``) or 解除托管 (``false``)."""
 
     on: bool
     id: int = 0
 
 
-class Escape(msgspec.Struct, tag="escape", forbid_unknown_fields=True):
+class EscapeRequest(msgspec.Struct, tag="escape", forbid_unknown_fields=True):
     """Leave the hand on purpose (逃跑): the preset's penalty applies."""
 
     id: int = 0
@@ -105,13 +120,13 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     t: float = 0.0
 
 
-ClientMessage = Hello | Join | Leave | Act | Trustee | Escape | Resync | Ping
+ClientMessage = Hello | Join | Leave | Act | Entropy | TrusteeSwitch | EscapeRequest | Resync | Ping
 """Everything a client may send."""
 
 _DECODER = msgspec.json.Decoder(ClientMessage)
 
 
-TYPES = ("hello", "join", "leave", "act", "trustee", "escape", "resync", "ping")
+TYPES = ("hello", "join", "leave", "act", "entropy", "trustee", "escape", "resync", "ping")
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"
 """The ``bad_json`` message for ``"\\ud800"`` and the like: JSON text must be Unicode."""

@@ -3,12 +3,12 @@
 The :class:`TableRunner` owns one pure :class:`~qipai.hall.table.Table`.  Every change to
 the table goes through its inbox, so a table's actions are applied strictly in order, one
 at a time, and nothing else touches it.  Between commands the runner sleeps until the
-table's next deadline (a decision's time limit, a bot's move, a grace period) and then
-calls ``tick``.  Frames the table produces go to the :class:`~qipai.server.bus.Bus`, never
-to a socket.  The runner plays one hand, then asks ``again`` whether the table plays on
-(a room that keeps its tables, nobody leaving); if so it waits ``pause`` seconds (the
-players read the result; commands still apply), asks again, and deals the next hand to
-the same table.
+table's next deadline (the end of a hand's entropy window, a decision's time limit, a
+bot's move, a grace period) and then calls ``tick``.  Frames the table produces go to the
+:class:`~qipai.server.bus.Bus`, never to a socket.  The runner plays one hand, then asks
+``again`` whether the table plays on (a room that keeps its tables, nobody leaving); if so
+it waits ``pause`` seconds (the players read the result; commands still apply), asks
+again, and deals the next hand to the same table.
 """
 
 from __future__ import annotations
@@ -33,6 +33,15 @@ class SeatAct:
 
     seat: int
     text: str
+
+
+@dataclass(frozen=True)
+class Contribute:
+    """A seat's entropy for a hand (:meth:`~qipai.hall.table.Table.contribute`)."""
+
+    seat: int
+    hand: str
+    value: str
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,7 @@ class LeaveEarly:
     seat: int
 
 
-Command = SeatAct | SetTrustee | SeatEscape | Presence | LeaveEarly
+Command = SeatAct | Contribute | SetTrustee | SeatEscape | Presence | LeaveEarly
 """What a runner's inbox holds."""
 
 
@@ -200,6 +209,8 @@ class TableRunner:
             match command:
                 case SeatAct(seat, text):
                     self.table.act(seat, text, now)
+                case Contribute(seat, hand, value):
+                    self.table.contribute(seat, hand, value, now)
                 case SetTrustee(seat, on):
                     self.table.set_trustee(seat, on, now)
                 case SeatEscape(seat):

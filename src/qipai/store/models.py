@@ -136,8 +136,10 @@ class HandSettlement:
     winners: tuple[int, ...]
     """The seats that won."""
     record_json: str
-    """The hand record (``qipai-hand/2`` JSON, or ``/1`` for older hands), kept for
-    replays."""
+    """The hand record (``qipai-hand/3`` JSON, with the players' entropy; ``/2`` or ``/1``
+    for older hands, or a hall without an entropy window), kept for replays: text, read
+    only by :meth:`~qipai.hall.records.HandRecord.from_json`, so no format needs a
+    migration."""
     ended_at: datetime
     """When the hand ended (aware)."""
     escaper: int | None = None

@@ -162,10 +162,7 @@ class Play(Action):
     """The combination played, or :data:`~.combos.PASS`."""
 
     def __str__(self) -> str:
-        text = str(self.move)
-        if not self.move.is_pass and len(readings(text)) > 1:
-            text += f" {self.move.kind.label}:{RANK_CHARS[self.move.main]}"
-        return f"play {text}"
+        return f"play {self.move.wire_text()}"
 
 
 @dataclass(frozen=True, slots=True)

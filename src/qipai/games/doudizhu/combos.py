@@ -217,6 +217,15 @@ class Move:
             text += "/" + to_text(self.natural)
         return text
 
+    def wire_text(self) -> str:
+        """The move as its ``play`` action writes it: the cards, and the reading when the
+        cards have several (``"333444555666 plane_singles:6"``).  The hall's JSON writes a
+        move so (:func:`qipai.hall.wire.to_json`)."""
+        text = str(self)
+        if not self.is_pass and len(readings(text)) > 1:
+            text += f" {self.kind.label}:{RANK_CHARS[self.main]}"
+        return text
+
     @property
     def is_pass(self) -> bool:
         """Whether this is the pass 不出."""

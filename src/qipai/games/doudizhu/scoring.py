@@ -2,8 +2,8 @@
 
 The state machine records what happened in a :class:`HandFacts`; :func:`score_hand` turns
 it into points per seat and :func:`escape_points` prices an escape.  Points are exact
-integers; turning them into coins (room coefficient, rake, fees) is settlement
-(:mod:`.settlement`).
+integers; turning them into coins (room coefficient, rake, fees, balances) is the hall's
+settlement, :mod:`qipai.hall.coins`, the only place money is computed.
 
 **The model.**  Every hand is settled per landlord–farmer *pair*: the farmer receives (or
 pays) ``base × pair multiplier`` and the landlord's result is minus the sum of his two

@@ -320,10 +320,13 @@ class State:
         """The highest round bet ``seat`` may reach: what the most leaves this round."""
         return self.most - (self.bets[seat] - self.round_bets[seat])
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
         """What the player to act may do now (empty once over), in this order: ``fold``,
         ``check`` or ``call``, bets or raises by amount, ``showhand``, ``open``; or
-        ``swap``, ``keep`` in a 换牌 decision."""
+        ``swap``, ``keep`` in a 换牌 decision.  With ``seat``: that seat's actions, none
+        out of turn (Showhand has no out-of-turn action)."""
+        if seat is not None and seat != self.current_player:
+            return []
         seat = self.current_player
         if seat is None:
             return []

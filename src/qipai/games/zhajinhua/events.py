@@ -161,11 +161,9 @@ class HandEnded(Event):
     reason: str
     """``last_standing`` (everyone else folded or lost a compare) or ``cap``."""
     pot: int
-    """The whole pot."""
-    rake: int
-    """The house's share: ``rake_percent`` of the winner's profit, rounded down."""
+    """The whole pot, all of it the winner's."""
     returns: tuple[int, ...]
-    """Each seat's net result of the hand (the winner's after the rake)."""
+    """Each seat's net chips for the hand (zero-sum: the hall takes the room's rake)."""
     hands: tuple[tuple[Card, ...], ...]
     """Every seat's three cards."""
     opened: tuple[int, ...]

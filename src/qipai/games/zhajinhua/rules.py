@@ -1,13 +1,14 @@
 """Zha Jin Hua rule sets: frozen data, the ``yifa`` preset, custom ones derived from it.
 
-Every number of a room (ante 锅底, base bet, stake levels, top bet 顶注, cap 封顶, rake) and
-every reading of the rules (``docs/zhajinhua.md``) is a named field of :class:`Rules`; the
+Every number of a room (ante 锅底, base bet, stake levels, top bet 顶注, cap 封顶) and every
+reading of the rules (``docs/zhajinhua.md``) is a named field of :class:`Rules`; the
 state machine (:mod:`.state`) only reads them.  The 易发 page gives no numbers (they are the
 room's), so the preset's numbers are sensible defaults a room overrides with
-:meth:`Rules.derive`.
+:meth:`Rules.derive`.  The house's rake 抽水 is no rule of the hand: the hand's returns are
+zero-sum chips, and the hall takes the room's ``rake_percent`` (:mod:`qipai.hall.coins`).
 
->>> RULES["yifa"].cap, RULES["yifa"].seen_factor, RULES["yifa"].rake_percent
-(200, 2, 5)
+>>> RULES["yifa"].cap, RULES["yifa"].seen_factor
+(200, 2)
 >>> small = RULES["yifa"].derive("small", top_bet=5, cap=50)
 >>> small.raise_levels(1)
 (2, 5)
@@ -29,10 +30,20 @@ from typing import Any
 from qipai.errors import InvalidActionError
 from qipai.games.presets import lookup
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 """The version of this engine's replays, written in every hand record (``engine``): 1 was
 the engine of ``qipai-hand/1`` records (chance ``v1`` only); 2 deals with chance ``v2``
-(:mod:`qipai.chance`).  Raise it whenever a change makes an old record replay differently."""
+(:mod:`qipai.chance`); 3 no longer rakes the winner (its returns are zero-sum chips, the
+hall's :mod:`qipai.hall.coins` takes the room's rake).  Raise it whenever a change makes an
+old record replay differently."""
+LAST_RAKING_ENGINE = 2
+"""The last engine version that raked the winner inside the hand: the ``result`` of its
+records is the returns after :data:`LEGACY_RAKE_PERCENT` (``replay(..., engine=2)``)."""
+LEGACY_RAKE_PERCENT: Mapping[str, int] = MappingProxyType({"yifa": 5})
+"""抽水 of the engines up to :data:`LAST_RAKING_ENGINE`, by preset: that percent of the
+winner's profit (the pot less his own contributions), rounded down, was kept back from his
+returns.  Read only to replay their records; the hall's rake is the room's
+``rake_percent``."""
 
 
 class DealerRule(enum.Enum):
@@ -82,8 +93,6 @@ class Rules:
     """The betting round (the initiator's own turn number) from which 比牌 is allowed."""
     auto_call: bool = True
     """自动跟注 (跟到底) may be switched on and off."""
-    rake_percent: int = 5
-    """抽水: percent of the winner's profit taken by the house, rounded down."""
     dealer_rule: DealerRule = DealerRule.WINNER
     """Who deals the next hand."""
 
@@ -125,8 +134,6 @@ def _problems(rules: Rules) -> list[str]:
         problems.append("stake levels must be strictly ascending")
     if rules.cap <= rules.ante:
         problems.append("the cap must exceed the ante")
-    if not 0 <= rules.rake_percent <= 100:
-        problems.append("rake percent must be 0-100")
     return problems
 
 

@@ -67,7 +67,14 @@ from qipai.games.zhajinhua.events import (
     Raised,
 )
 from qipai.games.zhajinhua.hands import category_of_cards, compare_cards
-from qipai.games.zhajinhua.rules import DealerRule, Rules, get_rules
+from qipai.games.zhajinhua.rules import (
+    ENGINE_VERSION,
+    LAST_RAKING_ENGINE,
+    LEGACY_RAKE_PERCENT,
+    DealerRule,
+    Rules,
+    get_rules,
+)
 from qipai.games.zhajinhua.view import View, make_view
 
 HAND_CARDS = 3
@@ -147,8 +154,6 @@ class State:
         """The dealer :meth:`new` was given; ``None`` if it drew him from the seed."""
         self.reason: str | None = None
         """``last_standing`` or ``cap``, once over."""
-        self.rake = 0
-        """The house's share, once over."""
         self.opened: tuple[int, ...] = ()
         """The cap showdown's seats in opening order."""
         self.events: list[Event] = []
@@ -220,7 +225,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (events and history are copied lists of frozen values)."""
-        other = State.__new__(State)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         for name, value in self.__dict__.items():
             if isinstance(value, list):
@@ -303,9 +308,13 @@ class State:
         return (self.dealer + 1) % self.players
 
     def returns(self) -> tuple[int, ...]:
-        """Each seat's net chips for the hand (sums to minus the rake); zeros until over."""
+        """Each seat's net chips for the hand (zero-sum: the winner takes the whole pot; the
+        house's rake is the hall's business); zeros until over."""
         if not self.is_terminal:
             return (0,) * self.players
+        return self._net()
+
+    def _net(self) -> tuple[int, ...]:
         return tuple(s - s0 for s, s0 in zip(self._stacks, self.start_stacks, strict=True))
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -547,15 +556,13 @@ class State:
 
     def _finish(self, winner: int, reason: str, opened: tuple[int, ...]) -> None:
         pot = self.pot
-        self.rake = (pot - self._put[winner]) * self.rules.rake_percent // 100
-        self._stacks[winner] += pot - self.rake
+        self._stacks[winner] += pot
         self.pot = 0
         self.winner, self.reason, self.opened = winner, reason, opened
         self.current_player = None
         categories = tuple(category_of_cards(cards) for cards in self.hands)
-        returns, hands = self.returns(), self.hands
         self.events.append(
-            HandEnded(winner, reason, pot, self.rake, returns, hands, opened, categories)
+            HandEnded(winner, reason, pot, self._net(), self.hands, opened, categories)
         )
 
 
@@ -607,6 +614,25 @@ def _check_seat(seat: object, players: int) -> None:
         raise InvalidActionError("bad_seat", f"a seat is 0-{players - 1}, not {seat!r}")
 
 
+class RakedState(State):
+    """A hand replayed for a record of an engine up to :data:`~.rules.LAST_RAKING_ENGINE`,
+    which raked the winner: its :meth:`returns` are that engine's, the winner's after
+    :data:`~.rules.LEGACY_RAKE_PERCENT` of his profit (rounded down).  Everything else —
+    stacks, events, views — is today's engine's.  Only :func:`replay` makes one."""
+
+    def returns(self) -> tuple[int, ...]:
+        """The old engine's returns: the zero-sum chips less the legacy rake.
+
+        >>> steps = [Raise(10), Look(), Call(), Call(), Fold()]   # seat 1 wins 21
+        >>> new = replay("yifa", 5, steps, players=2, dealer=0)
+        >>> old = replay("yifa", 5, steps, players=2, dealer=0, engine=2)
+        >>> new.returns(), old.returns()                          # 5 % of 21 is 1
+        ((-21, 21), (-21, 20))
+        """
+        percent = LEGACY_RAKE_PERCENT.get(self.rules.name, 0)
+        return tuple(r - max(r, 0) * percent // 100 for r in super().returns())
+
+
 def replay(
     rules: str | Rules,
     seed: int,
@@ -617,14 +643,22 @@ def replay(
     dealer: int | None = None,
     deck: Sequence[Card] | None = None,
     chance: str = V2,
+    engine: int = ENGINE_VERSION,
 ) -> State:
     """Rebuild a hand from its rules, seed, creation arguments and actions.
 
-    A bare action is applied by whoever is to act.
+    A bare action is applied by whoever is to act.  ``engine`` is the engine version the
+    hand was played by (a hand record's ``engine``): up to
+    :data:`~.rules.LAST_RAKING_ENGINE` the hand is a :class:`RakedState`, whose returns are
+    that engine's (after its rake), as the record's ``result`` holds them.
 
-    :raises InvalidActionError: / :raises IllegalActionError: if an action does not apply.
+    :raises InvalidActionError: ``bad_engine`` for an engine below 1 or newer than this
+        one; / :raises IllegalActionError: if an action does not apply.
     """
-    state = State.new(
+    if not 1 <= engine <= ENGINE_VERSION:
+        raise InvalidActionError("bad_engine", f"engines are 1-{ENGINE_VERSION}, not {engine}")
+    kind = RakedState if engine <= LAST_RAKING_ENGINE else State
+    state = kind.new(
         rules, seed=seed, players=players, stacks=stacks, dealer=dealer, deck=deck, chance=chance
     )
     for item in history:

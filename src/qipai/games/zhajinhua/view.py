@@ -75,10 +75,8 @@ class View:
     """The winner, once over."""
     reason: str | None
     """``last_standing`` or ``cap``, once over."""
-    rake: int
-    """The house's share, once over."""
     returns: tuple[int, ...] | None
-    """Each seat's net result, once over."""
+    """Each seat's net chips (zero-sum, before the hall's rake), once over."""
     opened: tuple[int, ...]
     """The cap showdown's opening order (empty otherwise)."""
     legal_actions: tuple[Action, ...]
@@ -123,7 +121,6 @@ def make_view(state: State, seat: int) -> View:
         compare_cost=state.compare_cost(seat),
         winner=state.winner,
         reason=state.reason,
-        rake=state.rake,
         returns=state.returns() if over else None,
         opened=state.opened,
         legal_actions=tuple(state.legal_actions(seat)),

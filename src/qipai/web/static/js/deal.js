@@ -3,6 +3,8 @@
 // eight big-endian 32-bit words; randbelow(n) rejects words >= 2^32 - 2^32 % n, then takes
 // the word mod n; shuffle is Fisher-Yates from the last position down. The replay page
 // re-deals a finished hand with it from the revealed seed and compares every seat's cards.
+// A qipai-hand/3 record's hand was dealt from its house seed mixed with every seat's
+// entropy (dealSeed: "The mix" in docs/records.md).
 
 import { sha256 } from "./sha256.js";
 
@@ -73,13 +75,22 @@ export function redeal(game, rules, seed, deal, options) {
   return { seats };
 }
 
+/** The seed a record's hand was dealt from (a decimal string): its `seed`, or, in a
+ * qipai-hand/3 record, SHA-256("qipai-mix-v1:" + seed + ":" + each seat's entropy, "" for
+ * null) read as one number: the house seed mixed with the players' entropy. */
+export function dealSeed(record) {
+  if (!Array.isArray(record.entropy)) return record.seed;
+  const mixed = sha256(`qipai-mix-v1:${record.seed}${record.entropy.map((value) => `:${value ?? ""}`).join("")}`);
+  return BigInt(`0x${mixed}`).toString();
+}
+
 const same = (a, b) => [...a].sort().join(" ") === [...b].sort().join(" ");
 
 /** Whether the replay's deal is the one the seed gives: true, false, or null when the
  * record's chance is v1 (Python's random.Random, which no browser re-derives). */
 export function dealMatches(record, deal) {
   if (!deal || deal.chance !== "v2") return null;
-  const mine = redeal(record.game, record.rules, record.seed, deal, record.options);
+  const mine = redeal(record.game, record.rules, dealSeed(record), deal, record.options);
   if (mine.dealer !== undefined && mine.dealer !== deal.dealer) return false;
   if (mine.bottom && !same(mine.bottom, deal.bottom)) return false;
   return mine.seats.length === deal.seats.length && mine.seats.every((cards, s) => same(cards, deal.seats[s]));

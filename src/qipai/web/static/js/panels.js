@@ -52,8 +52,9 @@ export function note(text) {
   toast(text);
 }
 
-/** The provably-fair line: seed, commitment, and the browser's own check of the two. */
-export function fairness(seed, commitment) {
+/** The provably-fair line: seed, commitment, and the browser's own check of the two; with
+ * `entropyOk` (true or false) whether the record holds the entropy this browser sent. */
+export function fairness(seed, commitment, entropyOk = null) {
   if (!seed) return null;
   const ok = commitment ? commitmentOf(seed) === commitment : null;
   return h(
@@ -62,6 +63,9 @@ export function fairness(seed, commitment) {
     h("div", {}, `${t("fair.seed")}: ${seed}`),
     commitment ? h("div", {}, `${t("fair.commitment")}: ${commitment}`) : null,
     ok === null ? null : h("div", { class: ok ? "ok" : "bad", text: ok ? t("fair.ok") : t("fair.bad") }),
+    entropyOk === null || entropyOk === undefined
+      ? null
+      : h("div", { class: entropyOk ? "ok" : "bad", "data-testid": "entropy-check", "data-ok": entropyOk ? "1" : "0", text: entropyOk ? t("fair.entropyOk") : t("fair.entropyBad") }),
   );
 }
 
@@ -106,7 +110,7 @@ export function result(T, onClose) {
         h("thead", {}, h("tr", {}, h("th", { text: t("table.player") }), h("th", {}), h("th", { class: "num", text: t("table.points") }), h("th", { class: "num", text: t("table.coins") }), h("th", { class: "num", text: t("table.house") }))),
         h("tbody", {}, body),
       ),
-      fairness(over.seed, over.commitment),
+      fairness(over.seed, over.commitment, over.entropyOk),
       h(
         "div",
         { class: "buttons" },

@@ -84,7 +84,7 @@ export class HallSocket {
   /** Send a message; returns its id (for those that carry one) or null if offline. */
   send(message) {
     if (!this.isOpen) return null;
-    const withId = ["act", "trustee", "escape"].includes(message.type);
+    const withId = ["act", "entropy", "trustee", "escape"].includes(message.type);
     const sent = withId ? { ...message, id: this.nextId++ } : message;
     this.ws.send(JSON.stringify(sent));
     this.outbox.push(sent);

@@ -232,6 +232,9 @@ export const STRINGS = {
   "fair.commitment": ["承诺", "commitment"],
   "fair.ok": ["✓ 种子与开局前公布的承诺相符（浏览器已验证）", "✓ the seed matches the commitment published before the deal (checked in your browser)"],
   "fair.bad": ["✗ 种子与承诺不符", "✗ the seed does not match the commitment"],
+  "fair.entropyOk": ["✓ 你的浏览器发送的随机数已混入本局种子（记录相符）", "✓ the entropy your browser sent was mixed into this deal (the record holds it)"],
+  "fair.entropyBad": ["✗ 本局记录中没有你的浏览器发送的随机数", "✗ the record does not hold the entropy your browser sent"],
+  "fair.entropy": ["玩家随机数", "players' entropy"],
 
   "history.time": ["时间", "Time"],
   "history.game": ["游戏", "Game"],

@@ -4,6 +4,11 @@
 // The state is plain JSON and is saved (with the last event number) after every batch of
 // frames, so a reload sends `last` in `hello`, restores the state and applies the replayed
 // frames; when the server answers with a snapshot instead, the snapshot rebuilds it.
+//
+// On every hand_start of the player's table (and a snapshot of a hand not dealt yet) the
+// table sends the hand's entropy: 32 bytes from crypto.getRandomValues, mixed into the seed
+// the hand is dealt from (docs/records.md); once the hand is over it checks that the record
+// holds them.
 
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -16,6 +21,7 @@ import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
+const ENTROPY_BYTES = 32;
 
 function gameOf(app, roomId, view) {
   const room = app.rooms.find((r) => r.id === roomId);
@@ -99,11 +105,25 @@ export class Table {
       model,
       over: sameHand ? prev.over : null,
       scores: prev ? prev.scores : [],
+      entropy: prev ? prev.entropy : null,
     };
+    if (frame.entropy_deadline != null) this.contribute(frame.hand);
+  }
+
+  /** Send the seat's entropy for `hand`, once: random bytes as hex digits, kept (with the
+   * message's id, and whether the hall took them) to check the hand's record against. */
+  contribute(hand) {
+    const s = this.state;
+    if (s.entropy && s.entropy.hand === hand) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(ENTROPY_BYTES));
+    const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    const id = this.app.send({ type: "entropy", table: this.number, hand, value });
+    s.entropy = { hand, value, id, accepted: null };
   }
 
   on_hand_start(frame) {
     const s = this.state;
+    if (frame.entropy_deadline != null) this.contribute(frame.hand);
     if (s.hand === frame.hand) return; // replayed: already have it
     Object.assign(s, {
       hand: frame.hand,
@@ -165,11 +185,21 @@ export class Table {
       voided: frame.voided,
       seed: frame.seed,
       commitment: s.commitment,
+      entropyOk: this.entropyInRecord(frame),
     };
     Object.assign(s, { legal: [], options: [], turnSeat: null, deciding: [], deadline: null });
     s.scores.push({ hand: frame.hand, net: frame.result[s.seat], points: frame.points[s.seat], voided: frame.voided });
     this.ui.lifted = new Set();
     this.justEnded = true;
+  }
+
+  /** Whether the hand's record holds the entropy this seat sent and the hall took: true or
+   * false; null when there is nothing to check (none sent, or it came too late). */
+  entropyInRecord(frame) {
+    const mine = this.state.entropy;
+    if (!mine || mine.hand !== frame.hand || !mine.accepted || !frame.record) return null;
+    const recorded = frame.record.entropy;
+    return Array.isArray(recorded) && recorded[this.state.seat] === mine.value;
   }
 
   on_hand_voided(frame) {
@@ -181,9 +211,16 @@ export class Table {
 
   on_ack(frame) {
     if (frame.id === this.pending) this.pending = null;
+    const mine = this.state.entropy;
+    if (mine && frame.id === mine.id) mine.accepted = true;
   }
 
   on_error(frame) {
+    const mine = this.state.entropy;
+    if (mine && frame.id === mine.id) {
+      mine.accepted = false; // too late (dealt already), or sent twice: nothing to tell
+      return;
+    }
     if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
     if (QUIET_ERRORS.has(frame.code)) return;
     toast(this.app.errorText(frame.code));

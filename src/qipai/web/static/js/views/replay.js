@@ -5,7 +5,8 @@
 // hand face up; the viewer steps with the buttons, the slider, the action list or the arrow
 // keys, and may watch from any seat. Below: the result, the server's verification and the
 // browser's own checks: the commitment, and the deal re-derived from the revealed seed
-// (js/deal.js, chance v2) against every seat's cards in the replay.
+// (js/deal.js, chance v2; mixed with the players' entropy in a qipai-hand/3 record) against
+// every seat's cards in the replay.
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
@@ -125,6 +126,13 @@ function ownSeat(app, data, asked) {
   if (asked !== undefined && asked !== "" && Number(asked) >= 0 && Number(asked) < seats) return Number(asked);
   const mine = app.me ? data.seats.indexOf(app.me.name) : -1;
   return mine >= 0 ? mine : 0;
+}
+
+/** Each seat's entropy mixed into the seed (a qipai-hand/3 record): its first digits. */
+function entropyLine(record, names) {
+  if (!Array.isArray(record.entropy)) return null;
+  const parts = record.entropy.map((value, seat) => `${names[seat]} ${value ? `${value.slice(0, 12)}…` : "—"}`);
+  return h("p", { class: "muted", "data-testid": "replay-entropy", style: { fontSize: "12px" }, text: `${t("fair.entropy")}: ${parts.join(" · ")}` });
 }
 
 /** The browser's re-deal from the seed (js/deal.js): ✓ when every seat's cards match. */
@@ -257,6 +265,7 @@ export async function renderReplay(app, root, arg) {
         h("h3", { style: { marginTop: "14px" }, text: t("replay.fair") }),
         h("p", { "data-testid": "replay-verified", "data-ok": data.verified ? "1" : "0", class: data.verified ? "ok" : "bad" }, data.verified ? t("replay.verified") : `${t("replay.notVerified")} ${data.reason || ""}`),
         fairness(record.seed, record.commitment),
+        entropyLine(record, names),
         dealCheck(record, deal),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.howto") }),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.noCards") }),

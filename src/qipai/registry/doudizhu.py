@@ -1,0 +1,226 @@
+"""Dou Dizhu in the game registry: its rooms, a table's hands, its records.
+
+Bots: :class:`~qipai.bots.doudizhu.GreedyPolicy`.  托管: the platforms'
+:class:`~qipai.bots.doudizhu.TrusteePolicy`, recorded in the hand (jj's 托管 liability
+depends on it).  Escapes: the engine's model (caishen, huanle, zhengtu); yifa and jj have
+none, so the table plays the escaper in 托管 to the end.
+
+The deal: yifa and zhengtu deal the whole hand at once (the engine does); caishen, huanle
+and jj, whose 明牌 may be chosen before or during the deal, are dealt in paced steps
+(:meth:`DoudizhuGame.deal_step`): a window for 明牌开始 before the first card, then one step
+to each card count where the 明牌 factor changes (jj: 8 cards, ×5 up to there, ×3 after;
+then 16), then the 17th card, which starts the bidding.  jj's cards arrive from each
+player's highest to his lowest.
+
+Rooms: 房间系数 N (``coefficient``) for every preset; the yifa rake (5% of each winner's
+gain); huanle's fee A and 加倍 threshold; the minimum coins N × 96 (yifa's rule, the
+largest yifa loss); zhengtu's tables stay together (``regroup = false``); huanle counts
+leaving before the start as an escape.
+
+>>> from qipai.registry.gametype import HandSetup
+>>> state = GAME.new_hand(GAME.get_rules("jj"), HandSetup(seed=5, balances=(100, 100, 100)))
+>>> [str(GAME.deal_step(state)), deal_targets(state.rules)]
+['deal 8', (8, 16, 17)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from qipai.bots import doudizhu as bots
+from qipai.games.doudizhu.actions import HAND_CARDS, Action, Deal, Escape, Trustee
+from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
+from qipai.games.doudizhu.hand import Phase
+from qipai.games.doudizhu.legal import legal_moves
+from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
+from qipai.games.doudizhu.state import SEATS, State, replay
+from qipai.registry.gametype import GameType, HandSetup, Payout, RoomNumbers, register
+
+MAX_DEALS = 20
+"""Deals one hand may take (all-pass redeals) before the table voids it: a table of 托管
+seats, which always decline, would redeal for ever."""
+MIN_COINS_FACTOR = 96
+"""yifa (and every preset's default): the minimum coins to enter are N × 96."""
+YIFA_RAKE_PERCENT = 5
+"""yifa: the house takes 5% of each winner's gain (rounded down by the settlement)."""
+
+_PAYOUTS: Mapping[str, Payout] = {
+    "yifa": Payout.WITHIN_BALANCES,
+    "caishen": Payout.WITHIN_BALANCES,
+    "huanle": Payout.LOSERS_TO_ZERO,
+    "zhengtu": Payout.POINTS_ONLY,
+    "jj": Payout.MINIMISED,
+}
+_EXTRA_FIELDS: Mapping[str, frozenset[str]] = {
+    "yifa": frozenset({"rake_percent"}),
+    "huanle": frozenset({"fee", "doubling_threshold"}),
+}
+
+
+def deal_targets(rules: Rules) -> tuple[int, ...]:
+    """The card counts the paced deal stops at (module docstring); ``()`` for rules whose
+    whole hand is dealt at once."""
+    show = rules.show
+    if not (show.before_deal or show.during_deal):
+        return ()
+    stops = {min(most, HAND_CARDS - 1) for most, _ in show.during_deal}
+    return tuple(sorted(stops | {HAND_CARDS}))
+
+
+class DoudizhuGame(GameType):
+    """斗地主: three seats, five presets (module docstring)."""
+
+    name = "doudizhu"
+    title = "斗地主"
+    seats = (3, 3)
+    default_seats = 3
+    web_module = "doudizhu"
+    engine_version = ENGINE_VERSION
+    record_options = ("first_seat", "hand_number", "balances")
+    room_fields: ClassVar[frozenset[str]] = frozenset({"coefficient", "escape_before_start"})
+
+    presets = RULES
+    action_type = Action
+
+    def __init__(self) -> None:
+        self.bot = bots.GreedyPolicy()
+        self.trustee = bots.TrusteePolicy()
+
+    # --- rooms ---
+
+    def fields_of(self, preset: str) -> frozenset[str]:
+        """N and the escape rule; yifa's rake; huanle's fee and 加倍 threshold."""
+        return self.room_fields | _EXTRA_FIELDS.get(preset, frozenset())
+
+    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+        """The preset's 加倍 threshold, yifa's rake, zhengtu's kept tables, huanle's
+        escape before the start."""
+        del base
+        return {
+            "doubling_threshold": RULES[preset].doubling_threshold,
+            "rake_percent": YIFA_RAKE_PERCENT if preset == "yifa" else 0,
+            "escape_before_start": preset == "huanle",
+            "regroup": preset != "zhengtu",
+        }
+
+    def default_min_coins(self, room: RoomNumbers) -> int:
+        """N × 96."""
+        return room.coefficient * MIN_COINS_FACTOR
+
+    def rules_for_room(self, preset: str, room: RoomNumbers) -> Rules:
+        """The preset, with the room's 加倍 threshold (huanle)."""
+        rules = RULES[preset]
+        if room.doubling_threshold in (None, rules.doubling_threshold):
+            return rules
+        return rules.derive(rules.name, doubling_threshold=room.doubling_threshold)
+
+    def payout(self, preset: str) -> Payout:
+        """yifa, caishen: within the balances; huanle: losers to zero; zhengtu: points
+        only; jj: 积分最小化."""
+        return _PAYOUTS[preset]
+
+    # --- a table's hands ---
+
+    def new_hand(self, rules: Rules, setup: HandSetup) -> State:
+        """A hand dealt from the seed; ``first_seat`` 0 (matchmaking shuffled the seats, or
+        in a room that keeps its tables gave seat 0 to the player who entered first),
+        balances given only where the rules have a doubling threshold (huanle)."""
+        balances = setup.balances if rules.doubling_threshold is not None else None
+        return State.new(
+            rules,
+            seed=setup.seed,
+            first_seat=0,
+            hand_number=setup.hand_number,
+            balances=balances,
+        )
+
+    def is_command(self, action: Any) -> bool:
+        """``trustee on/off`` and ``escape`` go through the table's commands."""
+        return isinstance(action, (Trustee, Escape))
+
+    def enter_trustee(self, state: State, seat: int) -> None:
+        """Recorded in the hand (jj's 托管 liability depends on it)."""
+        if not state.is_terminal:
+            state.set_trustee(seat, True)
+
+    def leave_trustee(self, state: State, seat: int) -> None:
+        """Recorded in the hand."""
+        if not state.is_terminal:
+            state.set_trustee(seat, False)
+
+    def escape(self, state: State, seat: int) -> bool:
+        """caishen, huanle, zhengtu: the engine's escape; yifa, jj: none (``False``)."""
+        if state.rules.escape is EscapeModel.NONE:
+            return False
+        state.escape(seat)
+        return True
+
+    def deal_step(self, state: State) -> Deal | None:
+        """``Deal`` up to the next stop of :func:`deal_targets` while dealing."""
+        if state.is_terminal or state.current_player is not None:
+            return None
+        dealt = state.cards_dealt
+        target = next((t for t in deal_targets(state.rules) if t > dealt), HAND_CARDS)
+        return Deal(target - dealt)
+
+    def is_dealing(self, state: State) -> bool:
+        """The first deal of a paced deal (caishen, huanle, jj), before the bidding; a
+        redeal after all passed comes after the hand started."""
+        return bool(state.deal_number == 1 and state.phase is Phase.DEAL)
+
+    def deciding(self, state: State) -> tuple[int, ...]:
+        """huanle, jj: the seats still to choose 加倍 (``State.deciding``)."""
+        return tuple(state.deciding)
+
+    def winners(self, state: State) -> tuple[int, ...]:
+        """The landlord, or both farmers; nobody after an escape."""
+        if state.winner is None or state.landlord is None:
+            return ()
+        if state.winner == state.landlord:
+            return (state.landlord,)
+        return tuple(seat for seat in range(SEATS) if seat != state.landlord)
+
+    def is_stalled(self, state: State) -> bool:
+        """More than :data:`MAX_DEALS` deals."""
+        return bool(state.deal_number > MAX_DEALS)
+
+    def reveal(self, state: State) -> dict[str, Any]:
+        """``hands``, the ``bottom`` and the physical cards of every play so far
+        (``played``, in order; the view's plays carry their ranks only)."""
+        played = [event.cards for event in state.events if isinstance(event, Played)]
+        return {"hands": state.hands, "bottom": state.bottom, "played": played}
+
+    def dealt(self, state: State, seats: int) -> dict[str, Any]:
+        """Each seat's cards of the last deal (a redeal starts again), the number of
+        ``deals`` and the ``bottom``."""
+        cards: list[list[Any]] = [[] for _ in range(seats)]
+        for event in state.events:
+            if isinstance(event, Redealt):
+                cards = [[] for _ in range(seats)]
+            elif isinstance(event, CardsDealt):
+                cards[event.seat] += event.cards
+        return {"seats": cards, "deals": state.deal_number, "bottom": state.bottom}
+
+    def warm_up(self) -> None:
+        """Build the move tables now (0.2 s), not in the first player's turn."""
+        legal_moves("3")
+
+    # --- records ---
+
+    def replay(self, rules: Rules, seed: int, steps: Sequence[Any], **options: Any) -> State:
+        """:func:`~qipai.games.doudizhu.state.replay`."""
+        options.pop("engine", None)  # one version plays every recorded hand alike
+        return replay(rules, seed, steps, **options)
+
+    def table_options(self, state: State) -> dict[str, Any]:
+        """The first seat, the hand's number at its table and the balances (huanle)."""
+        return {
+            "first_seat": state.first_seat,
+            "hand_number": state.hand_number,
+            "balances": state.balances,
+        }
+
+
+GAME = register(DoudizhuGame())
+"""Dou Dizhu, registered."""

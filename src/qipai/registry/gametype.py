@@ -1,0 +1,401 @@
+"""The game type: one object per game, and the registry that finds it by name.
+
+A game is a :class:`GameType` subclass: what it is (name, title, seat counts, presets,
+the web client's module), how a room of it is configured (the room fields it takes, their
+defaults, the room's numbers applied to a preset, the minimum coins, how its results turn
+into coins: :class:`Payout`), how a table runs a hand of it (the engine, the bots and 托管,
+escapes, paced deals) and how a hand is recorded and replayed.  Every engine's hand is a
+:class:`GameState`.  See the package's docstring for how games are found.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from qipai.errors import InvalidActionError
+from qipai.games.events import Event
+
+BUILTIN: Mapping[str, str] = {
+    "doudizhu": "qipai.registry.doudizhu",
+    "zhajinhua": "qipai.registry.zhajinhua",
+    "showhand": "qipai.registry.showhand",
+}
+"""The shipped games and the module that defines each one's :class:`GameType` (as
+``GAME``), imported on first use: importing the registry loads no game."""
+
+
+class GameState(Protocol):
+    """One hand of any game: the protocol every engine's ``State`` follows.
+
+    A hand is a deterministic state machine: made from a seed by the game's ``State.new``,
+    it lists the legal actions, validates then applies one (returning its events; an
+    invalid action raises and changes nothing), and shows each seat only its own view.
+    """
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the hand is over."""
+        ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` (the dealer dealing, several choosing at once, or
+        the hand over)."""
+        ...
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event of the hand so far, in order: each one says which seats may see it
+        (:meth:`~qipai.games.events.Event.visible_to`)."""
+        ...
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[Any]:
+        """What ``seat`` may do now (``None``: whoever is to act)."""
+        ...
+
+    def apply(self, action: Any, seat: int | None = None) -> Sequence[Any]:
+        """Validate, then apply ``action`` for ``seat``: its events.
+
+        :raises InvalidActionError: malformed, and :class:`~qipai.errors.IllegalActionError`
+            not allowed now; nothing changes.
+        """
+        ...
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may see now: the only way hidden information leaves a hand."""
+        ...
+
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's points (or chips) once the hand is over, zeros before."""
+        ...
+
+
+class RoomNumbers(Protocol):
+    """The numbers of a room that a game reads (the hall's ``Room`` has them all)."""
+
+    @property
+    def coefficient(self) -> int:
+        """Coins per point of score (房间系数)."""
+        ...
+
+    @property
+    def base(self) -> int:
+        """The unit of the bets (底分)."""
+        ...
+
+    @property
+    def ante(self) -> int | None:
+        """What each player puts in before the deal (锅底)."""
+        ...
+
+    @property
+    def top_bet(self) -> int | None:
+        """The largest stake (顶注)."""
+        ...
+
+    @property
+    def cap(self) -> int | None:
+        """The most one player may bet in one hand (封顶)."""
+        ...
+
+    @property
+    def rake_percent(self) -> int:
+        """Percent of each winner's gain the house takes."""
+        ...
+
+    @property
+    def doubling_threshold(self) -> int | None:
+        """Coins a player must hold above to 加倍."""
+        ...
+
+
+class Payout(enum.Enum):
+    """How a preset's results become coins (computed in :mod:`qipai.hall.coins`)."""
+
+    WITHIN_BALANCES = enum.auto()
+    """Points × the room's coefficient, held within the balances; the room's rake."""
+    LOSERS_TO_ZERO = enum.auto()
+    """Points × coefficient; losers pay down to zero, winners win at most their own
+    balance; the room's fee from each seat."""
+    POINTS_ONLY = enum.auto()
+    """Points for the leaderboard; no coin moves."""
+    MINIMISED = enum.auto()
+    """Points × coefficient, each transfer the least of what is owed and the balances
+    (积分最小化)."""
+    CHIPS = enum.auto()
+    """The returns are chips, which are coins already (zero-sum); the room's rake."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """What a table knows when it starts a hand."""
+
+    seed: int
+    """The hand's seed (it decides every card)."""
+    balances: tuple[int, ...]
+    """Each seat's coins before the hand (the stacks of the betting games)."""
+    hand_number: int = 0
+    """The hand's number at its table, 0 for the first (a rotation may depend on it)."""
+    previous: Any = None
+    """The table's previous hand, if any: only at a table that plays on."""
+
+
+class Policy(Protocol):
+    """A bot: an action chosen from a seat's view (:mod:`qipai.bots`)."""
+
+    def choose(self, view: Any) -> Any:
+        """The action to take."""
+        ...
+
+
+class GameType:
+    """One game as everything outside its package sees it.  Subclass it, set the class
+    attributes and :attr:`bot` / :attr:`trustee`, implement :meth:`new_hand`,
+    :meth:`parse`, :meth:`winners`, :meth:`reveal`, :meth:`replay` and
+    :meth:`rules_for_room`; the rest have defaults for a simple game."""
+
+    name: ClassVar[str] = ""
+    """The game's key: rooms, records and messages name it (``doudizhu``)."""
+    title: ClassVar[str] = ""
+    """Its Chinese name (斗地主)."""
+    seats: ClassVar[tuple[int, int]] = (2, 2)
+    """The fewest and the most seats at a table."""
+    default_seats: ClassVar[int] = 2
+    """A room's table size when its configuration gives none."""
+    web_module: ClassVar[str] = ""
+    """The browser client's module of the game (``js/games/<web_module>.js``)."""
+    engine_version: ClassVar[int] = 1
+    """The version of the engine's play (records carry it): raised on every change that
+    plays a recorded hand differently."""
+    record_options: ClassVar[tuple[str, ...]] = ()
+    """The table options ``State.new`` takes besides the rules and the seed, recorded
+    with each hand (``players``, ``stacks``...)."""
+    folds_absent: ClassVar[bool] = False
+    """Whether a disconnected player is given the room's grace before 托管 (which folds
+    him), rather than 托管 at once."""
+    room_fields: ClassVar[frozenset[str]] = frozenset()
+    """The game-specific room fields its rooms take (``coefficient``, ``ante``...)."""
+    presets: ClassVar[Mapping[str, Any]] = {}
+    """The game's rule sets by name."""
+    action_type: ClassVar[Any] = None
+    """The game's action base class, whose ``parse(text)`` reads an action."""
+    bot: Policy
+    """The policy of a bot's seat (set by the subclass's ``__init__``)."""
+    trustee: Policy
+    """The 托管 policy: the system playing for an absent player."""
+
+    # --- what it is ------------------------------------------------------------------
+
+    def get_rules(self, name: str) -> Any:
+        """The preset ``name``.
+
+        :raises InvalidActionError: ``unknown_rules``.
+        """
+        try:
+            return self.presets[name]
+        except KeyError:
+            known = ", ".join(self.presets)
+            message = f"unknown {self.name} rule set {name!r}; known: {known}"
+            raise InvalidActionError("unknown_rules", message) from None
+
+    # --- its rooms -------------------------------------------------------------------
+
+    def fields_of(self, preset: str) -> frozenset[str]:
+        """The game-specific room fields of a room of ``preset`` (default
+        :attr:`room_fields`)."""
+        del preset
+        return self.room_fields
+
+    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+        """Defaults of the room fields a room of ``preset`` leaves out (``base`` is the
+        room's unit of bets, given or 1); the hall fills in the rest."""
+        del preset, base
+        return {}
+
+    def default_min_coins(self, room: RoomNumbers) -> int:
+        """The coins a player needs to join a room that sets no minimum."""
+        del room
+        return 0
+
+    def least_min_coins(self, preset: str, room: RoomNumbers) -> int:
+        """The lowest minimum a room may set (a stack a hand can always be played with)."""
+        del preset, room
+        return 0
+
+    def rules_for_room(self, preset: str, room: RoomNumbers) -> Any:
+        """The preset with the room's numbers applied: what the room's tables play.
+
+        :raises InvalidActionError: the engine's own errors for numbers it refuses.
+        """
+        raise NotImplementedError
+
+    def payout(self, preset: str) -> Payout:
+        """How a hand of ``preset`` settles into coins."""
+        del preset
+        return Payout.CHIPS
+
+    # --- a table's hands --------------------------------------------------------------
+
+    def new_hand(self, rules: Any, setup: HandSetup) -> GameState:
+        """Start (and, where it is dealt at once, deal) a hand of ``rules``.
+
+        :raises InvalidActionError: the engine's own errors (``bad_stacks``...).
+        """
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        """The game's action written ``text`` (``str(action)`` gives it back; default: the
+        game's ``Action.parse``, :attr:`action_type`).
+
+        :raises InvalidActionError: for text that is no action of the game.
+        """
+        return self.action_type.parse(text)
+
+    def is_command(self, action: Any) -> bool:
+        """Actions that are table commands, not moves (``trustee``, ``escape``)."""
+        del action
+        return False
+
+    def actions(self, state: Any, seat: int) -> list[Any]:
+        """What ``seat`` may do now, out of turn included (none once the hand is over)."""
+        if state.is_terminal:
+            return []
+        return list(state.legal_actions(seat))
+
+    def bot_action(self, state: Any, seat: int) -> Any:
+        """The bot's action for ``seat``: :attr:`bot`'s choice from the seat's view."""
+        return self.bot.choose(state.view(seat))
+
+    def trustee_action(self, state: Any, seat: int) -> Any:
+        """The 托管 action for ``seat``: :attr:`trustee`'s choice from the seat's view."""
+        return self.trustee.choose(state.view(seat))
+
+    def enter_trustee(self, state: Any, seat: int) -> None:
+        """What entering 托管 changes in the hand (nothing, by default)."""
+        del state, seat
+
+    def leave_trustee(self, state: Any, seat: int) -> None:
+        """What leaving 托管 changes in the hand (nothing, by default)."""
+        del state, seat
+
+    def escape(self, state: Any, seat: int) -> bool:
+        """Apply the preset's escape if it has one (it ends the hand): ``True``; ``False``
+        when the table must play the seat in 托管 to the end instead."""
+        del state, seat
+        return False
+
+    def deal_step(self, state: Any) -> Any | None:
+        """The dealer's next step while the hand is dealt in paced steps, else ``None``."""
+        del state
+        return None
+
+    def is_dealing(self, state: Any) -> bool:
+        """Whether the hand has not started yet (its first deal is still being dealt)."""
+        del state
+        return False
+
+    def deciding(self, state: Any) -> tuple[int, ...]:
+        """The seats still to choose while several choose at the same time, on one time
+        limit; ``()`` otherwise."""
+        del state
+        return ()
+
+    def winners(self, state: Any) -> tuple[int, ...]:
+        """The seats that won the finished hand."""
+        raise NotImplementedError
+
+    def is_stalled(self, state: Any) -> bool:
+        """Whether the hand can no longer be expected to end (the table voids it)."""
+        del state
+        return False
+
+    def reveal(self, state: Any) -> dict[str, Any]:
+        """Every hidden card of the hand now, for the replay of a finished hand: at least
+        ``hands``, each seat's cards (never for a hand in play)."""
+        raise NotImplementedError
+
+    def dealt(self, state: Any, seats: int) -> dict[str, Any]:
+        """What the finished hand dealt, for the replay page's re-deal in the browser: at
+        least ``seats``, each seat's cards in the order dealt (default: from the events
+        ``CardDealt(seat, card)``)."""
+        cards: list[list[Any]] = [[] for _ in range(seats)]
+        for event in state.events:
+            if type(event).__name__ == "CardDealt":
+                cards[event.seat].append(event.card)
+        return {"seats": cards}
+
+    def warm_up(self) -> None:
+        """Build whatever the engine caches (tables), so that no player's first turn
+        waits for it."""
+
+    # --- its records -----------------------------------------------------------------
+
+    def replay(
+        self, rules: Any, seed: int, steps: Sequence[tuple[int | None, Any]], **options: Any
+    ) -> GameState:
+        """The hand of ``rules`` and ``seed`` after ``steps``, each ``(seat, action)``;
+        ``options``: the :attr:`record_options`, the ``chance`` version and the ``engine``
+        version that played it (a game whose returns changed gives an older engine's).
+
+        :raises InvalidActionError: for options or steps the engine refuses.
+        """
+        raise NotImplementedError
+
+    def table_options(self, state: Any) -> dict[str, Any]:
+        """The :attr:`record_options` of a hand, read from its state (default: the state's
+        attributes of the same names)."""
+        return {name: getattr(state, name, None) for name in self.record_options}
+
+
+_GAMES: dict[str, GameType] = {}
+
+
+def register(game: GameType) -> GameType:
+    """Make ``game`` known by its name (again: the newer wins); returns it.
+
+    :raises InvalidActionError: ``bad_game`` for a game without a name or whose seat
+        counts do not hold its default.
+    """
+    low, high = game.seats
+    if not game.name or not 1 <= low <= game.default_seats <= high:
+        raise InvalidActionError("bad_game", f"a game needs a name and seats: {game.name!r}")
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Forget the game called ``name`` (a test's own game; a shipped game comes back on
+    the next look-up)."""
+    _GAMES.pop(name, None)
+
+
+def _load_builtins() -> None:
+    for name, module in BUILTIN.items():
+        if name not in _GAMES:
+            register(importlib.import_module(module).GAME)
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game: the shipped ones first (in :data:`BUILTIN`'s order), then the
+    others in the order they registered."""
+    _load_builtins()
+    shipped = tuple(BUILTIN)
+    return shipped + tuple(name for name in _GAMES if name not in BUILTIN)
+
+
+def game_type(name: object) -> GameType:
+    """The game called ``name``.
+
+    :raises InvalidActionError: ``unknown_game``.
+    """
+    if isinstance(name, str) and name in _GAMES:
+        return _GAMES[name]
+    _load_builtins()
+    if not isinstance(name, str) or name not in _GAMES:
+        known = ", ".join(_GAMES)
+        raise InvalidActionError("unknown_game", f"a game is one of {known}: {name!r}")
+    return _GAMES[name]

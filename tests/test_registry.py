@@ -1,0 +1,64 @@
+"""The game registry: every shipped game registered once, and the hall and the server
+naming none of them (they find games only through the registry)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from qipai.hall.rooms import default_rooms
+from qipai.registry import HandSetup, game_names, game_type
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "qipai"
+GENERIC = ("hall", "server")
+"""The packages that must find games only through the registry."""
+
+
+def _names_of_games() -> set[str]:
+    """Every game's key, Chinese title and preset names, and the English names."""
+    names = {"Dou Dizhu", "Zha Jin Hua", "Showhand", "DouDizhu", "ZhaJinHua"}
+    names |= {"斗地主", "扎金花", "梭哈", "征途", "欢乐", "易发", "财神", "JJ"}
+    for name in game_names():
+        game = game_type(name)
+        names |= {name, game.title, *game.presets}
+    return names
+
+
+def test_the_shipped_games_are_registered_with_what_a_room_needs() -> None:
+    assert game_names() == ("doudizhu", "zhajinhua", "showhand")
+    for name in game_names():
+        game = game_type(name)
+        low, high = game.seats
+        assert game.name == name and game.title and game.web_module
+        assert low <= game.default_seats <= high and game.presets
+        assert (SRC / "web" / "static" / "js" / "games" / f"{game.web_module}.js").is_file()
+
+
+@pytest.mark.parametrize("room", default_rooms(), ids=lambda room: room.id)
+def test_every_shipped_room_plays_a_hand_through_its_game(room: object) -> None:
+    """Each game's pieces fit: the room's rules, a hand, the bots to its end, winners."""
+    game = room.game_type  # type: ignore[attr-defined]
+    state = game.new_hand(room.game_rules(), HandSetup(seed=3, balances=(10**6,) * room.seats))  # type: ignore[attr-defined]
+    while not state.is_terminal:
+        step = game.deal_step(state)
+        seat = state.current_player
+        if step is None and seat is None:
+            seat = game.deciding(state)[0]
+        state.apply(step if step is not None else game.bot_action(state, seat), seat)
+    assert sum(state.returns()) <= 0 and game.winners(state)
+
+
+def test_the_hall_and_the_server_name_no_game() -> None:
+    """``grep`` finds no game's name in ``src/qipai/hall`` or ``src/qipai/server``."""
+    pattern = re.compile("|".join(rf"\b{re.escape(name)}\b" for name in _names_of_games()))
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for package in GENERIC
+        for path in sorted((SRC / package).rglob("*"))
+        if path.is_file() and path.suffix in {".py", ".toml", ".md", ".sql", ".mako"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, "game names in the generic packages:\n" + "\n".join(found)
