@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from qipai.errors import InvalidActionError
 from qipai.hall.rooms import default_rooms
 from qipai.registry import HandSetup, game_names, game_type
 
@@ -62,3 +63,19 @@ def test_the_hall_and_the_server_name_no_game() -> None:
         if pattern.search(line)
     ]
     assert not found, "game names in the generic packages:\n" + "\n".join(found)
+
+
+def test_rule_changes_take_toml_values_and_refuse_the_wrong_kind() -> None:
+    game = game_type("doudizhu")
+    changed = game.rules_with("jj", {"bomb_factor": "jj_linear", "doubling_cap": 8})
+    assert (changed.bomb_factor.value, changed.doubling_cap, changed.name) == ("jj_linear", 8, "jj")
+    assert game.rules_with("jj", {}) is game.get_rules("jj")
+    for changes, problem in [
+        ({"bomb_factor": "triple"}, "bomb_factor is one of"),
+        ({"doubling_cap": True}, "doubling_cap cannot be True"),
+        ({"bottom_bonus": 1}, "bottom_bonus cannot be 1"),
+        ({"name": "x"}, "no rule 'name'"),
+        ({"colour": "red"}, "no rule 'colour'"),
+    ]:
+        with pytest.raises(InvalidActionError, match=f"bad_rules: {problem}"):
+            game.rules_with("jj", changes)

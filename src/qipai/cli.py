@@ -26,6 +26,7 @@ from qipai.errors import GameError
 
 if TYPE_CHECKING:
     from qipai.games.doudizhu import Move
+    from qipai.hall.matchconfig import MatchConfig
 
 USAGE_ERROR = 2
 """Exit status of a malformed command or an engine error."""
@@ -312,6 +313,117 @@ def run_verify_hand(args: argparse.Namespace) -> int:
     return 1
 
 
+# --- qipai match ------------------------------------------------------------------------------
+
+
+def _add_matches_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--matches", metavar="FILE", help="a matches TOML file (default: the shipped matches)"
+    )
+
+
+def _matches(args: argparse.Namespace) -> tuple[MatchConfig, ...]:
+    from qipai.hall.matchconfig import default_matches, load_matches  # noqa: PLC0415
+
+    if args.matches is None:
+        return default_matches()
+    with open(args.matches, encoding="utf-8") as file:
+        return load_matches(file.read())
+
+
+def add_match_list(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai match list [--json] [--matches FILE]``."""
+    parser = commands.add_parser(
+        "list",
+        help="the configured matches",
+        description="The configured matches (docs/matches.md): one line each, or --json.",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON list of the matches")
+    _add_matches_option(parser)
+    parser.set_defaults(handler=run_match_list)
+
+
+def run_match_list(args: argparse.Namespace) -> int:
+    """Print the matches."""
+    import json  # noqa: PLC0415
+
+    from qipai.hall.matchconfig import describe  # noqa: PLC0415
+
+    described = [describe(match) for match in _matches(args)]
+    if args.json:
+        print(json.dumps(described, ensure_ascii=False))
+        return 0
+    for match in described:
+        stages = " → ".join(stage["kind"] for stage in match["stages"])
+        print(
+            f"{match['name']:<12} {match['title']}  {match['kind']}  "
+            f"{match['min_players']}-{match['players']} players  entry {match['entry_fee']}  "
+            f"{stages}  prizes {match['prize_total']}"
+        )
+    return 0
+
+
+def add_match_simulate(commands: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai match simulate --match NAME --players N [--seed S] [--json]``."""
+    parser = commands.add_parser(
+        "simulate",
+        help="play a whole match in-process with bots",
+        description=(
+            "Play a run of a match to its end, every seat a bot, in this process; print "
+            "the standings, the prizes and the speed (--json: the last line is one JSON "
+            "object with players, hands, seconds, standings and prizes)."
+        ),
+    )
+    parser.add_argument("--match", required=True, metavar="NAME", help="the match's name (id)")
+    parser.add_argument("--players", required=True, type=int, metavar="N")
+    parser.add_argument("--seed", type=int, default=0, metavar="S")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object")
+    _add_matches_option(parser)
+    parser.set_defaults(handler=run_match_simulate)
+
+
+def run_match_simulate(args: argparse.Namespace) -> int:
+    """Simulate, time it (the clock is here, at the edge) and print."""
+    import json  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from qipai.hall.matchconfig import match_by_id  # noqa: PLC0415
+    from qipai.hall.matchsim import simulate  # noqa: PLC0415
+
+    match = match_by_id(_matches(args), args.match)
+    start = time.perf_counter()
+    result = simulate(match, players=args.players, seed=args.seed)
+    seconds = time.perf_counter() - start
+    ranks = {s.player: s.rank for s in result.standings}
+    prizes = [
+        {"rank": ranks[player], "player": player, "coins": coins}
+        for player, coins in sorted(result.prizes.items(), key=lambda item: ranks[item[0]])
+    ]
+    for standing in result.standings[:10]:
+        print(f"{standing.rank:>5}  {standing.player:<8} {standing.score:>7}")
+    print(
+        f"{result.players} players, {result.hands} hands in {seconds:.2f} s "
+        f"({result.hands / seconds:.0f} hands/s); prizes paid {sum(result.prizes.values())}"
+    )
+    if args.json:
+        summary = {
+            "match": match.id,
+            "players": result.players,
+            "hands": result.hands,
+            "seconds": round(seconds, 3),
+            "standings": [
+                {"rank": s.rank, "player": s.player, "score": s.score} for s in result.standings
+            ],
+            "prizes": prizes,
+        }
+        print(json.dumps(summary, ensure_ascii=False))
+    return 0
+
+
+MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
+"""The ``qipai match`` commands."""
+
+
 # --- qipai serve / loadtest / audit ---------------------------------------------------------
 
 
@@ -466,6 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("showhand", "Showhand 梭哈 (2-4 players)"),
     ):
         add_game(games, game, description, (selfplay_command(game), compare_command(game)))
+    add_game(games, "match", "matches 比赛: list them, simulate one", MATCH_COMMANDS)
     add_verify_hand(games)
     for add_command in (add_serve, add_loadtest, add_audit):
         add_command(games)

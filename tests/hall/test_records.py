@@ -7,6 +7,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -294,3 +295,23 @@ def test_a_room_with_its_own_numbers_is_recorded_and_replayed(game: str, numbers
     record = record_hand(game, state)
     assert record.changes  # the room's numbers travel with the record
     assert verify(HandRecord.from_json(record.to_json())).ok
+
+
+def test_a_hand_under_changed_enum_rules_is_recorded_and_verifies() -> None:
+    """A match's rule changes (the JJ bomb rule, 强制记分) travel with the record as the
+    enums' values and come back as the enums."""
+    game = game_type("doudizhu")
+    rules = game.rules_with("jj", {"bomb_factor": "jj_linear", "all_pass": "forced"})
+    state: Any = game.new_hand(rules, HandSetup(seed=3, balances=(0, 0, 0)))
+    while not state.is_terminal:
+        step = game.deal_step(state)
+        seat = state.current_player
+        if step is None and seat is None:
+            seat = game.deciding(state)[0]
+        state.apply(step if step is not None else game.bot_action(state, seat), seat)
+    record = record_hand("doudizhu", state)
+    assert record.changes == (("all_pass", "forced"), ("bomb_factor", "jj_linear"))
+    again = HandRecord.from_json(record.to_json())
+    assert again == record and verify(again).ok
+    unknown = dataclasses.replace(again, changes=(("bomb_factor", "triple"),))
+    assert verify(unknown).code == "bad_options"

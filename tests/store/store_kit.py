@@ -1,4 +1,5 @@
-"""Helpers of the store tests: a fixed clock, hands to deal and settle, a dump of every row."""
+"""Helpers of the store tests: a fixed clock, hands to deal and settle, a dump of every row,
+SQL that tampers with the ledger."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ GRANT = 1_000_000
 """Starting coins of the tests' players: enough that random hands never run out."""
 STEPS = ("transaction", "entries", "balances", "hand", "stats")
 """The settlement's steps, in order, as the fault hook sees them."""
+AT = "'2026-05-10 12:00:00'"
+"""A timestamp literal both databases take."""
 
 
 def players(store: Store, count: int, *, grant: int = GRANT) -> list[int]:
@@ -86,3 +89,28 @@ def execute(store: Store, *statements: str) -> None:
     with store.write() as connection:
         for statement in statements:
             connection.execute(text(statement))
+
+
+def entry(key: str, account: str, amount: int, reason: str, seat: int | None = None) -> str:
+    """SQL adding one entry to a transaction, by key and account name."""
+    number = "NULL" if seat is None else str(seat)
+    return (
+        "INSERT INTO entries (transaction_id, account_id, amount, reason, seat) VALUES ("
+        f"(SELECT id FROM transactions WHERE key = '{key}'), "
+        f"(SELECT id FROM accounts WHERE name = '{account}'), {amount}, '{reason}', {number})"
+    )
+
+
+def moved(account: str, amount: int) -> str:
+    """SQL changing an account's stored balance."""
+    return f"UPDATE accounts SET balance = balance + {amount} WHERE name = '{account}'"
+
+
+def transaction(key: str, kind: str, hand: str | None = None, *, run: str | None = None) -> str:
+    """SQL adding a transaction row (about a hand, or a match run)."""
+    hand_id = "NULL" if hand is None else f"'{hand}'"
+    run_id = "NULL" if run is None else f"'{run}'"
+    return (
+        "INSERT INTO transactions (key, kind, hand_id, run_id, created_at) "
+        f"VALUES ('{key}', '{kind}', {hand_id}, {run_id}, {AT})"
+    )

@@ -8,13 +8,10 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from store_kit import NOW, deal, execute, outcome, players
+from store_kit import NOW, deal, entry, execute, moved, outcome, players, transaction
 
 from qipai.store import Store
 from qipai.store.audit import Problem, audit, audit_connection, audit_main
-
-AT = "'2026-05-10 12:00:00'"
-"""A timestamp literal both databases take."""
 
 
 @pytest.fixture
@@ -31,29 +28,6 @@ def ledger(store: Store) -> Store:
 def codes(problems: list[Problem]) -> set[str]:
     """The distinct codes reported."""
     return {problem.code for problem in problems}
-
-
-def entry(key: str, account: str, amount: int, reason: str) -> str:
-    """SQL adding one entry to a transaction, by key and account name."""
-    return (
-        "INSERT INTO entries (transaction_id, account_id, amount, reason) VALUES ("
-        f"(SELECT id FROM transactions WHERE key = '{key}'), "
-        f"(SELECT id FROM accounts WHERE name = '{account}'), {amount}, '{reason}')"
-    )
-
-
-def moved(account: str, amount: int) -> str:
-    """SQL changing an account's stored balance."""
-    return f"UPDATE accounts SET balance = balance + {amount} WHERE name = '{account}'"
-
-
-def transaction(key: str, kind: str, hand: str | None = None) -> str:
-    """SQL adding a transaction row."""
-    hand_id = "NULL" if hand is None else f"'{hand}'"
-    return (
-        "INSERT INTO transactions (key, kind, hand_id, created_at) "
-        f"VALUES ('{key}', '{kind}', {hand_id}, {AT})"
-    )
 
 
 TAMPERING = {

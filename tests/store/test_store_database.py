@@ -69,7 +69,7 @@ def test_migrations_build_exactly_the_schema(new_database: Callable[[], str]) ->
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, metadata) == []
     assert _names(migrated) == _names(built)
-    assert database.current_revision(migrated) == database.head_revision() == "0002"
+    assert database.current_revision(migrated) == database.head_revision() == "0003"
 
 
 def _names(engine: Engine) -> dict[str, tuple[list[str], ...]]:
@@ -96,7 +96,7 @@ def test_opening_again_keeps_the_data_and_downgrade_upgrade_round_trips(db_url: 
         assert [store.profile(user).coins for user in (1, 2)] == [1_000_000, 1_000_000]
     engine = _engine(db_url)
     config = database.alembic_config()
-    with database.writer(engine).begin() as connection:
+    with database.migrating(engine) as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, "base")
     assert database.current_revision(engine) is None

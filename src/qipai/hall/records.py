@@ -17,6 +17,7 @@ chosen afterwards.  The format is in ``docs/records.md``.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,6 +27,7 @@ from typing import Any, Protocol
 from qipai.chance import V1, V2, VERSIONS
 from qipai.errors import GameError, InvalidActionError
 from qipai.registry import GameState, GameType, game_type
+from qipai.registry.gametype import coerce_changes
 
 FORMAT = "qipai-hand/2"
 """The ``format`` field of a record dealt straight from its seed (with ``chance`` and
@@ -49,6 +51,8 @@ Entropy = tuple[str | None, ...]
 absent player, a contribution that did not come in time)."""
 Option = int | tuple[int, ...] | None
 """A table option's value: a number, a list of numbers (stacks, balances) or nothing."""
+Change = Option | str | bool
+"""A changed rule's value: an option's kinds, an enum's value (``"jj_linear"``), a flag."""
 Steps = tuple[tuple[int | None, str], ...]
 """Actions in order: (seat, text form); seat ``None`` is the dealer (a paced deal's step)."""
 
@@ -158,7 +162,7 @@ class HandRecord:
     """Every applied action in order: (seat, text form of the game's ``Action``)."""
     result: tuple[int, ...]
     """Each seat's ``returns()``: points or chips won/lost."""
-    changes: tuple[tuple[str, Option], ...] = ()
+    changes: tuple[tuple[str, Change], ...] = ()
     """The rule set's numbers that the room changed from its preset (a room's base, ante,
     stakes, cap, doubling threshold): (field, value), sorted by field; empty for a preset
     played as it is."""
@@ -260,7 +264,7 @@ class HandRecord:
             options=_options(data["options"]),
             actions=_steps(data["actions"]),
             result=tuple(_integers(data["result"], "result")),
-            changes=_options(data.get("changes", {})),
+            changes=_rule_changes(data.get("changes", {})),
             chance=chance,
             engine=engine,
             entropy=_entropy(data["entropy"]) if form == FORMAT_V3 else None,
@@ -308,6 +312,19 @@ def _options(value: object) -> tuple[tuple[str, Option], ...]:
     if not isinstance(value, dict):
         raise _bad("options must be an object")
     return tuple((name, _option(name, v)) for name, v in sorted(value.items()))
+
+
+def _rule_changes(value: object) -> tuple[tuple[str, Change], ...]:
+    if not isinstance(value, dict):
+        raise _bad("changes must be an object")
+    return tuple((name, _change(name, v)) for name, v in sorted(value.items()))
+
+
+def _change(name: str, value: object) -> Change:
+    """A rule change as JSON holds it: an enum's value or a flag as is, else an option."""
+    if isinstance(value, (str, bool)):
+        return value
+    return _option(name, value)
 
 
 def _option(name: str, value: object) -> Option:
@@ -405,27 +422,39 @@ def record_hand(
     raise InvalidActionError("unreplayable_hand", f"the record does not replay: {failure}")
 
 
-def _changes(rules: object, preset: object) -> tuple[tuple[str, Option], ...]:
-    """The numeric fields in which ``rules`` differs from its ``preset`` (others must not)."""
-    changed = []
+def _changes(rules: object, preset: object) -> tuple[tuple[str, Change], ...]:
+    """The fields in which ``rules`` differs from its ``preset``: numbers, lists of
+    numbers, flags and enums (by value); any other change is refused."""
+    changed: list[tuple[str, Change]] = []
     for field in dataclasses.fields(preset):  # type: ignore[arg-type]  # rules are dataclasses
         mine, theirs = getattr(rules, field.name), getattr(preset, field.name)
         if mine != theirs:
-            try:
-                changed.append((field.name, _as_option(mine)))
-            except (InvalidActionError, TypeError, ValueError):
-                raise InvalidActionError(
-                    "unreplayable_hand", f"rule {field.name} is not a number: {mine!r}"
-                ) from None
+            changed.append((field.name, _change_of(field.name, mine)))
     return tuple(sorted(changed))
 
 
+def _change_of(name: str, value: object) -> Change:
+    if isinstance(value, enum.Enum) and isinstance(value.value, str):
+        return value.value
+    if isinstance(value, bool):
+        return value
+    try:
+        return _as_option(value)
+    except (InvalidActionError, TypeError, ValueError):
+        raise InvalidActionError(
+            "unreplayable_hand", f"rule {name} cannot be recorded: {value!r}"
+        ) from None
+
+
 def _rules_of(record: HandRecord, engine: GameType) -> object:
-    """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`."""
+    """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`
+    (an enum's value made the enum again)."""
     preset = engine.get_rules(record.rules)
     if not record.changes:
         return preset
-    return dataclasses.replace(preset, **dict(record.changes))
+    named = {name: value for name, value in record.changes if isinstance(value, str)}
+    plain = {name: value for name, value in record.changes if not isinstance(value, str)}
+    return dataclasses.replace(preset, **plain, **coerce_changes(preset, named))
 
 
 def _seed_of(state: object, seed: int | None) -> int:

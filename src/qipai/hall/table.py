@@ -60,7 +60,7 @@ from qipai.hall.records import (
 )
 from qipai.hall.rooms import Room
 from qipai.hall.wire import action_text, event_json, parse_action, view_json
-from qipai.registry import GameType, HandSetup
+from qipai.registry import GameType, HandSetup, Payout
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
@@ -70,6 +70,16 @@ DEAL_STEP_SECONDS = 1.0
 
 Frame = dict[str, Any]
 """One JSON-able message to a player (``docs/hall.md``, "Tables")."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandTerms:
+    """What a table's hands are played by: the rule set, and how a hand settles."""
+
+    rules: Any
+    """The game's rule set (the room's numbers applied, or a match's rule changes)."""
+    payout: Payout
+    """How a hand's points become coins (a match's: points only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +206,7 @@ class Table:
         rng: random.Random,
         deal_step: float = DEAL_STEP_SECONDS,
         entropy_window: float = 0.0,
+        terms: HandTerms | None = None,
     ) -> None:
         _check_seats(room, seats)
         if not (bot_delay >= 0 and deal_step >= 0 and entropy_window >= 0):
@@ -222,6 +233,9 @@ class Table:
         """Hands started at this table."""
         self.outcome: HandOutcome | None = None
         """The last hand's outcome once it is over; ``None`` while a hand runs."""
+        self.terms = terms or HandTerms(room.game_rules(), room.payout)
+        """The rules the table's hands are played by, and how they settle (the room's,
+        unless a match gives its own: its rule changes, match points only)."""
         self._engine: GameType = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
         self._seat = [_Seat() for _ in seats]
@@ -565,7 +579,7 @@ class Table:
         # deal that raises now whatever dealing would raise (a stack the game refuses)
         first = deal_seed(seed, entropy) if self.entropy_window > 0 else seed
         setup = HandSetup(first, balances, self.hands_started, self._state)
-        state = self._engine.new_hand(self.room.game_rules(), setup)
+        state = self._engine.new_hand(self.terms.rules, setup)
         self._setup = setup
         self._seed, self._balances, self._entropy = seed, balances, entropy
         self._state = None
@@ -584,7 +598,7 @@ class Table:
     def _deal(self, now: float) -> None:
         """Deal the hand started, from the house seed mixed with the contributions in."""
         setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
-        self._dealt(self._engine.new_hand(self.room.game_rules(), setup), now)
+        self._dealt(self._engine.new_hand(self.terms.rules, setup), now)
 
     def _dealt(self, state: Any, now: float) -> None:
         """``state`` is the hand now: 托管 seats entered, the decision clock started."""
@@ -799,7 +813,7 @@ class Table:
         if self._voided:
             settlement, record, winners = Settlement.nothing(len(self.seats)), None, ()
         else:
-            settlement = settle(room, state.returns(), self._balances)
+            settlement = settle(room, state.returns(), self._balances, self.terms.payout)
             record, winners = self._record(), self._engine.winners(state)
         assert self.hand_id is not None and self.commitment is not None
         self.outcome = HandOutcome(

@@ -10,8 +10,10 @@ escapes, paced deals) and how a hand is recorded and replayed.  Every engine's h
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import importlib
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -202,6 +204,18 @@ class GameType:
             message = f"unknown {self.name} rule set {name!r}; known: {known}"
             raise InvalidActionError("unknown_rules", message) from None
 
+    def rules_with(self, preset: str, changes: Mapping[str, object]) -> Any:
+        """The preset with ``changes`` applied, each a field of its rules given as TOML
+        gives it: a number, a boolean, or an enum's value (``"jj_linear"``).
+
+        :raises InvalidActionError: ``unknown_rules``; ``bad_rules`` for a field the rules
+            lack, the ``name``, or a value of the wrong kind.
+        """
+        rules = self.get_rules(preset)
+        if not changes:
+            return rules
+        return rules.derive(rules.name, **coerce_changes(rules, changes))
+
     # --- its rooms -------------------------------------------------------------------
 
     def fields_of(self, preset: str) -> frozenset[str]:
@@ -349,6 +363,39 @@ class GameType:
         """The :attr:`record_options` of a hand, read from its state (default: the state's
         attributes of the same names)."""
         return {name: getattr(state, name, None) for name in self.record_options}
+
+
+def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
+    """``changes`` to a dataclass rule set, each value made the field's type: an enum from
+    its value, a number or a boolean checked.
+
+    :raises InvalidActionError: ``bad_rules`` for an unknown field, ``name``, or a value
+        that is not of the field's kind.
+    """
+    hints = typing.get_type_hints(type(rules))
+    names = {field.name for field in dataclasses.fields(rules)} - {"name"}
+    coerced: dict[str, Any] = {}
+    for name, value in changes.items():
+        if name not in names:
+            raise InvalidActionError("bad_rules", f"no rule {name!r} to change")
+        coerced[name] = _coerce(name, hints[name], value)
+    return coerced
+
+
+def _coerce(name: str, hint: Any, value: object) -> Any:
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            known = ", ".join(str(member.value) for member in hint)
+            raise InvalidActionError("bad_rules", f"{name} is one of {known}") from None
+    allowed = typing.get_args(hint) or (hint,)
+    kinds = tuple(kind for kind in allowed if isinstance(kind, type))
+    if value is None and type(None) in kinds:
+        return None
+    if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
+        raise InvalidActionError("bad_rules", f"{name} cannot be {value!r}")
+    return value
 
 
 _GAMES: dict[str, GameType] = {}

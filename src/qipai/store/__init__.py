@@ -1,4 +1,4 @@
-"""The hall's database: accounts, sessions, the exact coin ledger, hands and their audit.
+"""The hall's database: accounts, sessions, the exact coin ledger, hands, match runs, the audit.
 
 SQLAlchemy Core (synchronous: the server calls it from a worker thread) with Alembic
 migrations shipped in the package; SQLite by default, PostgreSQL for real deployments.
@@ -11,6 +11,7 @@ from qipai.store.models import (
     HandStart,
     HistoryRow,
     LeaderRow,
+    MatchRunRow,
     Profile,
     User,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "HandStart",
     "HistoryRow",
     "LeaderRow",
+    "MatchRunRow",
     "Profile",
     "Store",
     "User",

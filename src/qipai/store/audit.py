@@ -19,7 +19,17 @@ from sqlalchemy.exc import SQLAlchemyError
 from qipai.errors import GameError
 from qipai.store import database
 from qipai.store.ledger import SystemAccounts
-from qipai.store.schema import accounts, entries, hand_seats, hands, transactions, users
+from qipai.store.matches import OPEN_STATES
+from qipai.store.schema import (
+    accounts,
+    entries,
+    hand_seats,
+    hands,
+    match_entries,
+    match_runs,
+    transactions,
+    users,
+)
 from qipai.store.store import Store
 
 
@@ -31,7 +41,8 @@ class Problem:
     """``unbalanced``, ``balance_mismatch``, ``negative_balance``, ``not_conserved``,
     ``bad_key``, ``void_with_entries``, ``missing_settlement``, ``duplicate_settlement``,
     ``missing_void``, ``duplicate_void``, ``two_outcomes``, ``status_mismatch``,
-    ``unfinished``, ``seat_mismatch`` or ``stats_mismatch``."""
+    ``unfinished``, ``seat_mismatch``, ``stats_mismatch``, ``match_escrow_not_empty``,
+    ``match_escrow_mismatch``, ``match_double_refund`` or ``match_outcome_mismatch``."""
     message: str
     """The rows concerned and the figures that disagree."""
 
@@ -56,7 +67,7 @@ def audit_connection(connection: Connection, *, allow_playing: bool = False) -> 
     """:func:`audit` on a connection the caller holds (it sees what that transaction sees)."""
     checks: list[Check] = [
         _unbalanced, _balances, _negative, _conservation, _keys, _void_entries,
-        _outcomes, _seats, _stats,
+        _outcomes, _seats, _stats, _match_escrows, _match_refunds, _match_outcomes,
     ]  # fmt: skip
     if not allow_playing:
         checks.append(_unfinished)
@@ -181,6 +192,31 @@ def _keys(connection: Connection) -> Iterator[Problem]:
     )
     for key, kind, hand in rows:
         yield Problem("bad_key", f"{kind} transaction {key} is about hand {hand}")
+    yield from _match_keys(connection)
+
+
+def _match_keys(connection: Connection) -> Iterator[Problem]:
+    """``match_*`` transactions keyed for their run; no other kind names a run."""
+    run, key = transactions.c.run_id, transactions.c.key
+
+    def numbered(prefix: str) -> ColumnElement[bool]:  # prefix, run id, ":", a number
+        begun = literal(prefix) + run + literal(":")
+        return and_(func.substr(key, 1, func.length(begun)) == begun,
+                    func.length(key) > func.length(begun))  # fmt: skip
+
+    right = or_(
+        and_(transactions.c.kind == "match_entry", numbered("match_entry:")),
+        and_(transactions.c.kind == "match_refund",
+             or_(key == literal("match_cancel:") + run, numbered("match_refund:"))),
+        and_(transactions.c.kind == "match_prize", key == literal("match_payout:") + run),
+    )  # fmt: skip
+    is_match = transactions.c.kind.in_(("match_entry", "match_refund", "match_prize"))
+    wrong = or_(and_(is_match, or_(run.is_(None), ~right)), and_(~is_match, run.is_not(None)))
+    rows = connection.execute(
+        select(key, transactions.c.kind, run).where(wrong).order_by(transactions.c.id)
+    )
+    for found, kind, run_id in rows:
+        yield Problem("bad_key", f"{kind} transaction {found} is about match run {run_id}")
 
 
 def _void_entries(connection: Connection) -> Iterator[Problem]:
@@ -292,3 +328,77 @@ def _stats(connection: Connection) -> Iterator[Problem]:
             "stats_mismatch",
             f"user {name}: hands/wins/points {tuple(figures[:3])}, hands show {tuple(figures[3:])}",
         )
+
+
+def _match_escrows(connection: Connection) -> Iterator[Problem]:
+    """A run's escrow: ``entry_fee`` × its current registrations while the run is open,
+    0 once it has finished or been cancelled."""
+    current = (
+        select(match_entries.c.run_id, func.count().label("registered"))
+        .where(match_entries.c.withdrawn_at.is_(None))
+        .group_by(match_entries.c.run_id)
+        .subquery()
+    )
+    registered = func.coalesce(current.c.registered, 0)
+    is_open = match_runs.c.state.in_(OPEN_STATES)
+    held = case((is_open, match_runs.c.entry_fee * registered), else_=0)
+    rows = connection.execute(
+        select(match_runs.c.id, match_runs.c.state, match_runs.c.entry_fee, registered,
+               accounts.c.name, accounts.c.balance)
+        .join_from(match_runs, accounts, accounts.c.id == match_runs.c.account_id)
+        .join(current, current.c.run_id == match_runs.c.id, isouter=True)
+        .where(accounts.c.balance != held)
+        .order_by(match_runs.c.id)
+    )  # fmt: skip
+    for run, state, fee, count, name, balance in rows:
+        if state in OPEN_STATES:
+            yield Problem(
+                "match_escrow_mismatch",
+                f"run {run} ({state}): {name} holds {balance}, not {count} × {fee}",
+            )
+        else:
+            yield Problem("match_escrow_not_empty", f"run {run} ({state}): {name} holds {balance}")
+
+
+def _match_refunds(connection: Connection) -> Iterator[Problem]:
+    """No registration refunded twice: coins go back to a user, per run and registration
+    number (the entries' seat), in at most one ``match_refund`` transaction."""
+    rows = connection.execute(
+        select(transactions.c.run_id, entries.c.seat, func.count(), func.sum(entries.c.amount))
+        .join_from(entries, transactions, transactions.c.id == entries.c.transaction_id)
+        .join(accounts, accounts.c.id == entries.c.account_id)
+        .where(transactions.c.kind == "match_refund", entries.c.amount > 0,
+               accounts.c.user_id.is_not(None))
+        .group_by(transactions.c.run_id, entries.c.seat)
+        .having(func.count() > 1)
+        .order_by(transactions.c.run_id, entries.c.seat)
+    )
+    for run, number, count, amount in rows:
+        yield Problem(
+            "match_double_refund",
+            f"run {run} registration {number} was refunded {count} times ({amount} coins)",
+        )
+
+
+def _match_outcomes(connection: Connection) -> Iterator[Problem]:
+    """A finished run has one payout and no cancellation, a cancelled one the reverse, an
+    open one neither."""
+    payouts = func.coalesce(func.sum(case((transactions.c.kind == "match_prize", 1), else_=0)), 0)
+    cancels = func.coalesce(
+        func.sum(case((transactions.c.key == literal("match_cancel:") + match_runs.c.id, 1),
+                      else_=0)), 0,
+    )  # fmt: skip
+    rows = connection.execute(
+        select(match_runs.c.id, match_runs.c.state, payouts, cancels)
+        .join_from(match_runs, transactions, transactions.c.run_id == match_runs.c.id,
+                   isouter=True)
+        .group_by(match_runs.c.id, match_runs.c.state)
+        .order_by(match_runs.c.id)
+    )  # fmt: skip
+    expected = {"finished": (1, 0), "cancelled": (0, 1)}
+    for run, state, paid, cancelled in rows:
+        if (int(paid), int(cancelled)) != expected.get(state, (0, 0)):
+            yield Problem(
+                "match_outcome_mismatch",
+                f"run {run} is {state} with {paid} payouts, {cancelled} cancellations",
+            )

@@ -14,6 +14,8 @@ queue for the lock instead of failing half-way) and a plain ``BEGIN`` for reads.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -148,8 +150,43 @@ def current_revision(engine: Engine) -> str | None:
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` in one transaction (created if empty)."""
     config = alembic_config()
-    with writer(engine).begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+    with migrating(engine) as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+@contextmanager
+def migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection in the one write transaction of a migration (upgrade or downgrade).
+
+    PostgreSQL: it holds the advisory lock :data:`MIGRATION_LOCK`, so two processes
+    migrate one after the other.  SQLite: foreign keys are off inside it, as SQLite's
+    procedure for rebuilding a table that others refer to asks (Alembic's batch mode
+    drops and renames tables), and every foreign key is checked before the commit; they
+    are back on afterwards.  ``PRAGMA foreign_keys`` does nothing inside a transaction, so
+    it is set on the bare connection before ``BEGIN``.
+
+    :raises RuntimeError: if a foreign key is broken at the end (rolled back).
+    """
+    with writer(engine).connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _outside_transaction(connection, "PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                if not sqlite:
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+                yield connection
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            if sqlite and not connection.invalidated:
+                _outside_transaction(connection, "PRAGMA foreign_keys=ON")
+
+
+def _outside_transaction(connection: Connection, pragma: str) -> None:
+    """Run a PRAGMA on the SQLite connection itself, without SQLAlchemy beginning a
+    transaction first."""
+    connection.connection.driver_connection.execute(pragma)  # type: ignore[union-attr]

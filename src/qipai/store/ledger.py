@@ -8,8 +8,11 @@ store) updates or deletes a transaction or an entry: a correction is a new trans
 
 A user account's balance never goes below zero: the database refuses it with a CHECK
 constraint and :func:`post` turns that into ``IllegalActionError("insufficient_coins")``.
-System accounts (``house:rake``, ``house:fees``, ``system:grants``, ``system:bots``) may go
-negative: grants are paid out of ``system:grants`` and bots lose into ``system:bots``.
+System accounts (``house:rake``, ``house:fees``, ``system:grants``, ``system:bots``,
+``house:matches``) may go negative: grants are paid out of ``system:grants``, bots lose
+into ``system:bots`` and ``house:matches`` pays the matches' guarantees.  A match run's
+escrow ``match:<run>`` is a system account too (no user), kept at or above zero by
+:mod:`qipai.store.matches` and back at zero when the run ends (the audit checks both).
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ Fault = Callable[[str], None]
 """A hook called between the steps of a settlement (crash-injection tests raise from it)."""
 
 RAKE, FEES, GRANTS, BOTS = "house:rake", "house:fees", "system:grants", "system:bots"
-SYSTEM_NAMES = (RAKE, FEES, GRANTS, BOTS)
-"""The system accounts the first migration opens."""
+MATCHES = "house:matches"
+SYSTEM_NAMES = (RAKE, FEES, GRANTS, BOTS, MATCHES)
+"""The system accounts the migrations open (``house:matches``: migration ``0003``)."""
 
 
 def no_fault(_step: str) -> None:
@@ -53,9 +57,11 @@ class Entry:
     amount: int
     """Coins, never zero."""
     reason: str
-    """``win``, ``loss``, ``rake``, ``fee``, ``escape``, ``grant`` or ``refund``."""
+    """``win``, ``loss``, ``rake``, ``fee``, ``escape``, ``grant``, ``refund``, or for match
+    runs ``entry``, ``prize``, ``guarantee``, ``surplus`` (and ``refund``)."""
     seat: int | None = None
-    """The hand's seat this entry is about (``None`` outside hands)."""
+    """The hand's seat this entry is about, or in a match run the registration's number
+    (``None`` otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,8 @@ class SystemAccounts:
     """``system:grants``: where granted coins come from (goes negative)."""
     bots: int
     """``system:bots``: the one account of every bot seat."""
+    matches: int
+    """``house:matches``: pays the matches' guarantees, keeps their surplus (goes negative)."""
 
     @classmethod
     def load(cls, connection: Connection) -> SystemAccounts:
@@ -83,7 +91,7 @@ class SystemAccounts:
         ids: dict[str, int] = dict(rows.all())
         if set(ids) != set(SYSTEM_NAMES):
             raise InvalidActionError("not_migrated", "the system accounts are missing")
-        return cls(ids[RAKE], ids[FEES], ids[GRANTS], ids[BOTS])
+        return cls(ids[RAKE], ids[FEES], ids[GRANTS], ids[BOTS], ids[MATCHES])
 
 
 @dataclass(frozen=True)
@@ -91,15 +99,19 @@ class Posting:
     """One transaction to record: its unique key, kind, entries and time."""
 
     key: str
-    """Unique over the whole ledger: ``settle:<hand>``, ``void:<hand>``, ``grant:<key>``."""
+    """Unique over the whole ledger: ``settle:<hand>``, ``void:<hand>``, ``grant:<key>``,
+    ``match_entry:<run>:<number>``…"""
     kind: str
-    """``grant``, ``settle``, ``void``, ``refund`` or ``penalty``."""
+    """``grant``, ``settle``, ``void``, ``refund``, ``penalty``, ``match_entry``,
+    ``match_refund`` or ``match_prize``."""
     moves: tuple[Entry, ...]
     """The entries, summing to zero (none for a void)."""
     created_at: datetime
     """When it happened (aware)."""
     hand_id: str | None = None
     """The hand it settles or voids."""
+    run_id: str | None = None
+    """The match run of a ``match_*`` transaction."""
 
 
 def post(
@@ -140,9 +152,10 @@ def _insert_transactions(connection: Connection, postings: Sequence[Posting]) ->
     if not postings:
         return {}
     rows = [
-        {"key": p.key, "kind": p.kind, "hand_id": p.hand_id, "created_at": p.created_at}
+        {"key": p.key, "kind": p.kind, "hand_id": p.hand_id, "run_id": p.run_id,
+         "created_at": p.created_at}
         for p in postings
-    ]
+    ]  # fmt: skip
     result = connection.execute(_insert_new(connection), rows)
     return {key: int(row_id) for row_id, key in result.all()}
 

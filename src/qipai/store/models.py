@@ -211,3 +211,27 @@ class LeaderRow:
     """The player's name."""
     value: int
     """Coins, wins or points."""
+
+
+@dataclass(frozen=True)
+class MatchRunRow:
+    """A match run as the store keeps it (:mod:`qipai.store.matches`)."""
+
+    id: str
+    """The run id (``"tiyan-9#3"``)."""
+    match_id: str
+    """The id of the match's configuration."""
+    state: str
+    """``registering``, ``running``, ``finished`` or ``cancelled``."""
+    entry_fee: int
+    """Coins each registration holds in the run's escrow."""
+    registered: int
+    """Current registrations (not withdrawn; for a cancelled run: those it refunded)."""
+    created_at: datetime
+    """When the run was opened for registration."""
+    started_at: datetime | None
+    """When it started (``None``: it never did)."""
+    ended_at: datetime | None
+    """When it finished or was cancelled."""
+    standings_json: str | None
+    """The final standings a finished run was given (``None`` otherwise)."""

@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -43,12 +44,20 @@ NAMING = {
 }
 """Constraint names, fixed so that migrations can name what they alter."""
 
-TRANSACTION_KINDS = ("grant", "settle", "void", "refund", "penalty")
-"""What a ledger transaction may be (``refund`` and ``penalty`` are reserved, unused yet)."""
-ENTRY_REASONS = ("win", "loss", "rake", "fee", "escape", "grant", "refund")
-"""Why an entry moves coins."""
+TRANSACTION_KINDS = (
+    "grant", "settle", "void", "refund", "penalty", "match_entry", "match_refund", "match_prize",
+)  # fmt: skip
+"""What a ledger transaction may be (``refund`` and ``penalty`` are reserved, unused yet;
+the ``match_*`` kinds since migration ``0003``)."""
+ENTRY_REASONS = (
+    "win", "loss", "rake", "fee", "escape", "grant", "refund", "entry", "prize", "guarantee",
+    "surplus",
+)  # fmt: skip
+"""Why an entry moves coins (``entry`` … ``surplus``: match runs, migration ``0003``)."""
 HAND_STATUSES = ("playing", "settled", "voided")
 """A hand's life: dealt, then exactly one of settled or voided."""
+MATCH_STATES = ("registering", "running", "finished", "cancelled")
+"""A match run's life: registering, running, then finished; or cancelled before it ends."""
 
 ID = BigInteger().with_variant(Integer(), "sqlite")
 """Row ids of the tables that grow with play (SQLite only auto-increments ``INTEGER``)."""
@@ -157,17 +166,58 @@ hand_seats = Table(
 )
 """Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got."""
 
+match_runs = Table(
+    "match_runs",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("match_id", String(64), nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("entry_fee", BigInteger, nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("started_at", UTCDateTime),
+    Column("ended_at", UTCDateTime),
+    Column("standings_json", Text),
+    CheckConstraint(_in("state", MATCH_STATES), name="state"),
+    CheckConstraint("entry_fee >= 0", name="entry_fee_not_negative"),
+    Index(None, "state"),
+    Index(None, "match_id", "created_at"),
+)
+"""Runs of matches 比赛 (migration ``0003``): each holds its entry fees in its own escrow
+account ``match:<run id>`` until it finishes (prizes) or is cancelled (refunds)."""
+
+match_entries = Table(
+    "match_entries",
+    metadata,
+    Column("run_id", String(64), ForeignKey("match_runs.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("registered_at", UTCDateTime, nullable=False),
+    Column("withdrawn_at", UTCDateTime),
+    PrimaryKeyConstraint("run_id", "number"),
+    Index(
+        "ix_match_entries_current", "run_id", "user_id", unique=True,
+        sqlite_where=text("withdrawn_at IS NULL"), postgresql_where=text("withdrawn_at IS NULL"),
+    ),
+    Index(None, "user_id"),
+)  # fmt: skip
+"""Registrations for match runs, one row each, kept when withdrawn: ``number`` counts a
+run's registrations from 1 and is never reused; a user has at most one current (not
+withdrawn) registration per run (the partial unique index)."""
+
 transactions = Table(
     "transactions",
     metadata,
     Column("id", ID, primary_key=True, autoincrement=True),
     Column("key", String(128), nullable=False, unique=True),
-    Column("kind", String(8), nullable=False),
+    Column("kind", String(16), nullable=False),
     Column("hand_id", String(64), ForeignKey("hands.id"), index=True),
     Column("created_at", UTCDateTime, nullable=False),
+    Column("run_id", String(64), ForeignKey("match_runs.id"), index=True),
     CheckConstraint(_in("kind", TRANSACTION_KINDS), name="kind"),
 )
-"""Ledger transactions; the unique ``key`` makes each one happen at most once."""
+"""Ledger transactions; the unique ``key`` makes each one happen at most once.  ``hand_id``
+names the hand a ``settle`` or ``void`` is about, ``run_id`` the match run of a ``match_*``."""
 
 entries = Table(
     "entries",
@@ -176,9 +226,11 @@ entries = Table(
     Column("transaction_id", ID, ForeignKey("transactions.id"), nullable=False, index=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
     Column("amount", BigInteger, nullable=False),
-    Column("reason", String(8), nullable=False),
+    Column("reason", String(16), nullable=False),
     Column("seat", Integer),
     CheckConstraint("amount <> 0", name="amount_not_zero"),
     CheckConstraint(_in("reason", ENTRY_REASONS), name="reason"),
 )
-"""Ledger entries: coins into (+) or out of (−) an account; each transaction's sum to zero."""
+"""Ledger entries: coins into (+) or out of (−) an account; each transaction's sum to zero.
+``seat`` is the hand's seat the entry is about or, in a ``match_*`` transaction, the
+registration's ``number`` (``NULL``: the house's guarantee or surplus, a grant)."""

@@ -22,27 +22,28 @@ from the engine's pool).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine
 
 from qipai.errors import InvalidActionError
-from qipai.store import accounts, database, hands
+from qipai.store import accounts, database, hands, matches
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
     HandSettlement,
     HandStart,
     HistoryRow,
     LeaderRow,
+    MatchRunRow,
     Profile,
     User,
 )
 
 
 class Store:
-    """Accounts, sessions, the coin ledger and the hands, in one database.
+    """Accounts, sessions, the coin ledger, the hands and the match runs, in one database.
 
     Open it with :meth:`open`; close it with :meth:`close` (or use it as a context manager).
     """
@@ -295,6 +296,131 @@ class Store:
         """Who sat at each seat of a hand: a player's name, ``None`` for a bot."""
         with self.read() as connection:
             return hands.seat_names(connection, hand_id)
+
+    # --- match runs 比赛 ----------------------------------------------------------------
+
+    def open_match_run(self, run_id: str, match_id: str, entry_fee: int, now: datetime) -> None:
+        """Open a run of the match ``match_id`` for registration, with its escrow account
+        ``match:<run id>``.
+
+        :raises InvalidActionError: ``bad_run`` (empty or over 58 characters),
+            ``bad_match``, ``bad_amount``, ``naive_datetime``.
+        :raises IllegalActionError: ``run_exists``.
+        """
+        with self.write() as connection:
+            matches.open_run(connection, run_id, match_id, entry_fee, now)
+
+    def register_for_match(
+        self, run_id: str, user_id: int, now: datetime, *, fault: Fault | None = None
+    ) -> int:
+        """Register the user, holding the entry fee in the run's escrow
+        (``match_entry:<run>:<number>``); returns the registration number (1, 2, …).
+
+        ``fault(step)`` runs after each step (:data:`qipai.store.matches.STEPS`); if it
+        raises, nothing is written and the error propagates.
+
+        :raises InvalidActionError: ``unknown_run``, ``unknown_user``, ``naive_datetime``.
+        :raises IllegalActionError: ``match_closed``, ``already_registered``,
+            ``insufficient_coins``.
+        """
+        with self.write() as connection:
+            return matches.register(connection, run_id, user_id, now, fault or no_fault)
+
+    def unregister_from_match(
+        self, run_id: str, user_id: int, now: datetime, *, fault: Fault | None = None
+    ) -> None:
+        """Withdraw the user's registration, refunding his fee
+        (``match_refund:<run>:<number>``); ``fault`` as :meth:`register_for_match`.
+
+        :raises InvalidActionError: ``unknown_run``, ``naive_datetime``.
+        :raises IllegalActionError: ``match_closed``, ``not_registered``.
+        """
+        with self.write() as connection:
+            matches.unregister(connection, run_id, user_id, now, fault or no_fault)
+
+    def match_registrations(self, run_id: str) -> list[tuple[int, int]]:
+        """The run's current registrations, ``(user id, number)`` in registration order.
+
+        :raises InvalidActionError: ``unknown_run``.
+        """
+        with self.read() as connection:
+            return matches.registrations(connection, run_id)
+
+    def start_match_run(self, run_id: str, now: datetime) -> None:
+        """Close registration and start the run (``registering`` → ``running``).
+
+        :raises InvalidActionError: ``unknown_run``, ``naive_datetime``.
+        :raises IllegalActionError: ``match_closed``.
+        """
+        with self.write() as connection:
+            matches.start(connection, run_id, now)
+
+    def finish_match_run(
+        self,
+        run_id: str,
+        prizes: Mapping[int, int],
+        standings_json: str,
+        now: datetime,
+        *,
+        fault: Fault | None = None,
+    ) -> bool:
+        """Pay ``prizes`` (user id → coins) from the escrow, ``house:matches`` covering a
+        shortfall and keeping the rest (``match_payout:<run>``), and finish the run with
+        its standings.  ``False``, paying nothing, if it was finished before; ``fault`` as
+        :meth:`register_for_match`.
+
+        :raises InvalidActionError: ``unknown_run``, ``bad_amount``, ``naive_datetime``.
+        :raises IllegalActionError: ``match_not_running``, ``match_cancelled``,
+            ``not_registered``.
+        """
+        with self.write() as connection:
+            return matches.finish(
+                connection, self._system, run_id, prizes, standings_json, now=now,
+                fault=fault or no_fault,
+            )  # fmt: skip
+
+    def cancel_match_run(
+        self, run_id: str, now: datetime, *, fault: Fault | None = None
+    ) -> bool:
+        """Cancel a run, refunding every current registration (``match_cancel:<run>``).
+        ``False`` if it was cancelled before; ``fault`` as :meth:`register_for_match`.
+
+        :raises InvalidActionError: ``unknown_run``, ``naive_datetime``.
+        :raises IllegalActionError: ``match_finished``.
+        """
+        with self.write() as connection:
+            return matches.cancel(connection, run_id, now, fault or no_fault)
+
+    def cancel_interrupted_matches(
+        self, now: datetime, *, fault: Fault | None = None
+    ) -> list[str]:
+        """Cancel, with refunds, every run still registering or running (call once at
+        start, like :meth:`void_interrupted`); returns their ids, sorted.
+
+        :raises InvalidActionError: ``naive_datetime``.
+        """
+        with self.write() as connection:
+            return matches.cancel_open(connection, now, fault or no_fault)
+
+    def match_run(self, run_id: str) -> MatchRunRow | None:
+        """The run, with its count of current registrations; ``None`` if there is none."""
+        with self.read() as connection:
+            return matches.run_row(connection, run_id)
+
+    def match_runs(
+        self,
+        states: Collection[str] | None = None,
+        *,
+        match_id: str | None = None,
+        limit: int = 100,
+    ) -> list[MatchRunRow]:
+        """Runs in ``states`` (``None``: any), of one match if ``match_id`` is given,
+        newest first.
+
+        :raises InvalidActionError: ``bad_state``, ``bad_limit``.
+        """
+        with self.read() as connection:
+            return matches.run_rows(connection, states, match_id=match_id, limit=limit)
 
 
 def _check_revision(engine: Engine) -> None:

@@ -1,0 +1,556 @@
+"""One run of a match 比赛, as a pure state machine: registrations, stages, seating,
+scores, eliminations, standings and prizes.
+
+A :class:`MatchRun` knows no clock, no socket and no database: the caller registers the
+players, starts the run, asks :meth:`MatchRun.seat` which hands to deal now (each a
+:class:`Seating`: the players in seat order and the base), plays them at tables (the
+hall's, or in-process for :func:`qipai.hall.matchsim.simulate`) and reports each hand's
+points with :meth:`MatchRun.finish_hand`.  The rules it follows are those of
+:mod:`qipai.hall.matchconfig` and ``docs/matches.md``:
+
+- a hand's match points are its points × the stage's base, held by 积分最小化 against the
+  players' current scores when the match says so;
+- knockout (打立出局): free players are seated as soon as a table's worth is free, in a
+  random order (so players are reseated among the remaining players after every hand);
+  after a hand, its players below the line are out, lowest first, while more than the
+  stage keeps remain; the base and the line follow the schedule by rounds started;
+- fixed (定局积分): tables formed at the stage's start (random order) play their hands;
+- swiss (瑞士移位): before each round the players are ranked (registration breaks ties) and
+  seated a table at a time in that order, swapping neighbours between adjacent tables
+  where that avoids a repeated meeting;
+- between stages the advancing players start the next stage with its start score plus
+  their carry (带分); the final ranking is the last stage's ranking, then the players out
+  in later stages and later hands above those out earlier.
+
+>>> import random
+>>> from qipai.hall.matchconfig import default_matches
+>>> [tiyan] = [m for m in default_matches() if m.id == "tiyan-9"]
+>>> run = MatchRun(tiyan, "tiyan-9#1", random.Random(1))
+>>> for number in range(9):
+...     _ = run.register(f"p{number}")
+>>> run.start()
+>>> [len(seating.players) for seating in run.seat()]
+[3, 3, 3]
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.coins import minimise_scores
+from qipai.hall.matchconfig import MatchConfig, MatchKind, Stage, StageKind
+from qipai.hall.standings import LastHand, rank_players
+
+BOT_PREFIX = "bot:"
+"""The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
+
+
+class RunState(enum.Enum):
+    """Where a run is."""
+
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A hand to deal now."""
+
+    hand: int
+    """The run's number of the hand, from 1."""
+    stage: int
+    """The stage's index."""
+    round: int
+    """The round of the stage (knockout: rounds started; fixed: the table's hand; swiss:
+    the round), from 1."""
+    table: int
+    """The stage's table number (knockout: the hand's own number)."""
+    players: tuple[str, ...]
+    """The players in seat order."""
+    base: int
+    """基数: match points per point of the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's place now (or at the end)."""
+
+    rank: int
+    player: str
+    score: int
+    stage: int
+    """The last stage he played in."""
+    out: bool
+    """Whether he is out (knocked out, or not among a stage's advancers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated:
+    """Notice: ``players`` are out after ``hand`` (or at the end of ``stage``)."""
+
+    stage: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StageStarted:
+    """Notice: ``stage`` starts with ``players`` (the previous one's advancers)."""
+
+    stage: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """Notice: the run is over; ``standings`` are final."""
+
+    standings: tuple[Standing, ...]
+
+
+Notice = Eliminated | StageStarted | Finished
+
+
+@dataclass
+class _Table:
+    """A table of a fixed or swiss stage: its players and hands played this round."""
+
+    number: int
+    players: tuple[str, ...]
+    played: int = 0
+    in_play: bool = False
+
+
+@dataclass
+class _StageRun:
+    """What a stage in progress keeps."""
+
+    index: int
+    stage: Stage
+    players: list[str]
+    keeps: int
+    """Players who go on (knockout: at most half, in whole tables)."""
+    hands_started: int = 0
+    free: list[str] = field(default_factory=list)
+    tables: list[_Table] = field(default_factory=list)
+    round: int = 1
+    in_play: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+
+def match_points(
+    points: Sequence[int], base: int, scores: Sequence[int], *, minimise: bool
+) -> tuple[int, ...]:
+    """A hand's match points per seat: its ``points`` × ``base`` (农民得分 = 胜负参数 × 基数 ×
+    倍数, the landlord the farmers' sum), held by 积分最小化 against the seats' ``scores``
+    when ``minimise``: each payment is at most the winner's score, the loser's score and
+    what is owed (a score below zero counts as zero).
+
+    >>> match_points((-2, 1, 1), 100, (1000, 30, 5000), minimise=True)  # a winner holds 30
+    (-130, 30, 100)
+    >>> match_points((-14, 7, 7), 10, (120, 1000, 1000), minimise=True)  # the loser holds 120
+    (-120, 60, 60)
+
+    :raises InvalidActionError: ``bad_points`` for points that do not sum to zero.
+    """
+    amounts = tuple(p * base for p in points)
+    if not minimise:
+        return amounts
+    return minimise_scores(amounts, [max(score, 0) for score in scores])
+
+
+class MatchRun:
+    """One run of ``config`` (module docstring); ``rng`` decides the random seatings."""
+
+    def __init__(self, config: MatchConfig, run_id: str, rng: random.Random) -> None:
+        self.config = config
+        self.run_id = run_id
+        self.state = RunState.REGISTERING
+        self.hands = 0
+        """Hands dealt so far."""
+        self._rng = rng
+        self._numbers: dict[str, int] = {}
+        self._scores: dict[str, int] = {}
+        self._last: dict[str, LastHand] = {}
+        self._reached: dict[str, int] = {}
+        self._out: list[list[str]] = []
+        self._met: set[frozenset[str]] = set()
+        self._stage: _StageRun | None = None
+        self._final: tuple[Standing, ...] = ()
+
+    # --- registration ---------------------------------------------------------------------
+
+    @property
+    def registered(self) -> tuple[str, ...]:
+        """The players registered, in registration order."""
+        return tuple(self._numbers)
+
+    def register(self, player: str) -> int:
+        """Register ``player``; his registration number (1, 2…).
+
+        :raises IllegalActionError: ``match_closed`` once it started, ``already_registered``,
+            ``match_full``.
+        """
+        self._check_registering()
+        if player in self._numbers:
+            raise IllegalActionError("already_registered", f"{player} is registered")
+        if len(self._numbers) >= self.config.players:
+            raise IllegalActionError("match_full", f"{self.config.players} players at most")
+        number = max(self._numbers.values(), default=0) + 1
+        self._numbers[player] = number
+        return number
+
+    def unregister(self, player: str) -> None:
+        """Withdraw ``player`` before the start.
+
+        :raises IllegalActionError: ``match_closed``, ``not_registered``.
+        """
+        self._check_registering()
+        if player not in self._numbers:
+            raise IllegalActionError("not_registered", f"{player} is not registered")
+        del self._numbers[player]
+
+    def fill_with_bots(self) -> list[str]:
+        """Bots registered up to the run's start count (regular) or the next whole table
+        (scheduled); their ids.
+
+        :raises IllegalActionError: ``match_closed``; ``no_bots`` where the match has none.
+        """
+        self._check_registering()
+        if not self.config.bots:
+            raise IllegalActionError("no_bots", f"match {self.config.id!r} takes no bots")
+        seats = self.config.table_seats
+        target = self.config.players
+        if self.config.kind is MatchKind.SCHEDULED:
+            target = max(self.config.min_players, -(-len(self._numbers) // seats) * seats)
+        bots = [f"{BOT_PREFIX}{n}" for n in range(1, target - len(self._numbers) + 1)]
+        for bot in bots:
+            self.register(bot)
+        return bots
+
+    def is_ready(self) -> bool:
+        """A regular match: every place taken; a scheduled one: at least its minimum."""
+        count = len(self._numbers)
+        if self.config.kind is MatchKind.REGULAR:
+            return count == self.config.players
+        return count >= self.config.min_players
+
+    def _check_registering(self) -> None:
+        if self.state is not RunState.REGISTERING:
+            raise IllegalActionError("match_closed", f"the run is {self.state.value}")
+
+    def cancel(self) -> None:
+        """Cancel a run that has not finished (too few players at its time, or the hall
+        stopping): the caller refunds every entry.
+
+        :raises IllegalActionError: ``match_closed`` for a finished run.
+        """
+        if self.state is RunState.FINISHED:
+            raise IllegalActionError("match_closed", "the run is finished")
+        self.state = RunState.CANCELLED
+
+    # --- the run -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the first stage with the registered players.
+
+        :raises IllegalActionError: ``match_closed``; ``not_enough_players`` below the
+            minimum (a scheduled run is then cancelled by its caller).
+        """
+        self._check_registering()
+        if not self.is_ready():
+            count = len(self._numbers)
+            raise IllegalActionError("not_enough_players", f"{count} registered")
+        stage = self.config.stages[0]
+        players = list(self._numbers)
+        if stage.kind is not StageKind.KNOCKOUT and len(players) % self.config.table_seats:
+            raise IllegalActionError("not_enough_players", "the players do not fill tables")
+        self.state = RunState.RUNNING
+        self._begin(0, players, carried={})
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the run finished or was cancelled."""
+        return self.state in (RunState.FINISHED, RunState.CANCELLED)
+
+    @property
+    def stage_index(self) -> int | None:
+        """The stage in progress, if any."""
+        return None if self._stage is None else self._stage.index
+
+    def base(self) -> int:
+        """The current stage's base (the knockout schedule's, now)."""
+        return self._base_and_line(self._running())[0]
+
+    def line(self) -> int:
+        """The current stage's elimination line (knockout; 0 otherwise)."""
+        return self._base_and_line(self._running())[1]
+
+    def in_play(self) -> dict[int, tuple[str, ...]]:
+        """The hands dealt and not finished, by number: their players."""
+        return dict(self._running().in_play)
+
+    def seat(self) -> list[Seating]:
+        """The hands to deal now (none while the stage waits for hands in play).
+
+        :raises IllegalActionError: ``match_not_running``.
+        """
+        run = self._running()
+        if run.stage.kind is StageKind.KNOCKOUT:
+            return self._seat_knockout(run)
+        return self._seat_tables(run)
+
+    def finish_hand(self, hand: int, points: Sequence[int]) -> list[Notice]:
+        """Score a finished hand (``points``: the game's, per seat, before the base) and
+        move the run on; the notices it gives.
+
+        :raises InvalidActionError: ``unknown_hand`` for a hand not in play, ``bad_points``
+            for points of the wrong length or that do not sum to zero.
+        """
+        run = self._running()
+        players = run.in_play.get(hand)
+        if players is None:
+            raise InvalidActionError("unknown_hand", f"hand {hand} is not in play")
+        if len(points) != len(players) or sum(points) != 0:
+            raise InvalidActionError("bad_points", f"points {tuple(points)} for {players}")
+        del run.in_play[hand]
+        self._score(hand, players, points, self._base_and_line(run)[0])
+        notices: list[Notice] = []
+        if run.stage.kind is StageKind.KNOCKOUT:
+            notices += self._after_knockout_hand(run, players)
+        else:
+            self._after_table_hand(run, players)
+        return notices + self._maybe_end_stage(run)
+
+    # --- standings ------------------------------------------------------------------------
+
+    def standings(self) -> list[Standing]:
+        """Every player's place now: the players still in, by score (tie rules), then
+        those out, later ones first.  Final once the run is over."""
+        if self._final:
+            return list(self._final)
+        run = self._stage
+        alive = [] if run is None else self._ranked(run, run.players)
+        order = alive + [p for batch in reversed(self._out) for p in batch]
+        out = {p for batch in self._out for p in batch}
+        return [
+            Standing(n, p, self._scores.get(p, 0), self._reached.get(p, 0), p in out)
+            for n, p in enumerate(order, 1)
+        ]
+
+    def prizes(self) -> dict[str, int]:
+        """Coins per prize-winning player, by final rank (bots included: the caller pays
+        only people)."""
+        return {
+            s.player: self.config.prize_for(s.rank)
+            for s in self._final
+            if self.config.prize_for(s.rank)
+        }
+
+    def score(self, player: str) -> int:
+        """``player``'s score now."""
+        return self._scores.get(player, 0)
+
+    def rank_of(self, player: str) -> int | None:
+        """``player``'s place by score among the players still in (level scores share the
+        place; the tie rules only order the final standings), ``None`` once he is out.
+        Linear: cheap enough after every hand of a 3,000-player run."""
+        run = self._stage
+        if run is None or player not in run.players:
+            return None
+        mine = self._scores[player]
+        return 1 + sum(1 for other in run.players if self._scores[other] > mine)
+
+    def players_left(self) -> int:
+        """Players still in."""
+        return 0 if self._stage is None else len(self._stage.players)
+
+    # --- inside ---------------------------------------------------------------------------
+
+    def _running(self) -> _StageRun:
+        if self.state is not RunState.RUNNING or self._stage is None:
+            raise IllegalActionError("match_not_running", f"the run is {self.state.value}")
+        return self._stage
+
+    def _begin(self, index: int, players: list[str], carried: dict[str, int]) -> None:
+        stage = self.config.stages[index]
+        for player in players:
+            self._scores[player] = stage.start_score + carried.get(player, 0)
+            self._reached[player] = index
+        keeps = stage.advance if stage.advance is not None else len(players)
+        if stage.kind is StageKind.KNOCKOUT:
+            seats = self.config.table_seats
+            keeps = min(keeps, len(players) // 2 // seats * seats)
+        run = _StageRun(index, stage, list(players), keeps)
+        if stage.kind is StageKind.KNOCKOUT:
+            run.free = list(players)
+        elif stage.kind is StageKind.FIXED:
+            shuffled = list(players)
+            self._rng.shuffle(shuffled)
+            run.tables = self._tables(shuffled)
+        else:
+            run.tables = self._swiss_tables(run)
+        self._stage = run
+
+    def _tables(self, players: Sequence[str]) -> list[_Table]:
+        seats = self.config.table_seats
+        return [
+            _Table(n + 1, tuple(players[n * seats : (n + 1) * seats]))
+            for n in range(len(players) // seats)
+        ]
+
+    def _ranked(self, run: _StageRun, players: Sequence[str]) -> list[str]:
+        swiss = run.stage.kind is StageKind.SWISS
+        return rank_players(
+            players, self._scores, self._numbers, self._last, last_hand_rule=not swiss
+        )
+
+    def _base_and_line(self, run: _StageRun) -> tuple[int, int]:
+        stage = run.stage
+        base, line = stage.base, stage.line
+        rounds = run.hands_started // self._round_size(run)
+        for rise in stage.rises:
+            if rounds >= rise.after_rounds:
+                base, line = rise.base, rise.line
+        return base, line
+
+    def _round_size(self, run: _StageRun) -> int:
+        """Hands in one round of the stage: as many as its entrants fill tables."""
+        return max(1, -(-len(run.players) // self.config.table_seats))
+
+    def _deal(self, run: _StageRun, players: tuple[str, ...], round_: int, table: int) -> Seating:
+        self.hands += 1
+        run.hands_started += 1
+        run.in_play[self.hands] = players
+        base = self._base_and_line(run)[0]
+        return Seating(self.hands, run.index, round_, table, players, base)
+
+    def _seat_knockout(self, run: _StageRun) -> list[Seating]:
+        seats = self.config.table_seats
+        rounds = run.hands_started // self._round_size(run)
+        if len(run.players) <= run.keeps or rounds >= run.stage.max_rounds:
+            return []
+        self._rng.shuffle(run.free)
+        seatings = []
+        while len(run.free) >= seats:
+            players, run.free = tuple(run.free[:seats]), run.free[seats:]
+            round_ = run.hands_started // self._round_size(run) + 1
+            seatings.append(self._deal(run, players, round_, self.hands + 1))
+        return seatings
+
+    def _seat_tables(self, run: _StageRun) -> list[Seating]:
+        hands = run.stage.hands
+        seatings = []
+        for table in run.tables:
+            if not table.in_play and table.played < hands:
+                table.in_play = True
+                round_ = run.round if run.stage.kind is StageKind.SWISS else table.played + 1
+                seatings.append(self._deal(run, table.players, round_, table.number))
+        return seatings
+
+    def _score(self, hand: int, players: tuple[str, ...], points: Sequence[int], base: int) -> None:
+        scores = [self._scores[p] for p in players]
+        amounts = match_points(points, base, scores, minimise=self.config.minimise)
+        for player, amount in zip(players, amounts, strict=True):
+            self._scores[player] += amount
+            self._last[player] = LastHand(hand, amount)
+        for a in players:
+            for b in players:
+                if a < b:
+                    self._met.add(frozenset((a, b)))
+
+    def _after_knockout_hand(self, run: _StageRun, players: tuple[str, ...]) -> list[Notice]:
+        line = self._base_and_line(run)[1]
+        below = [p for p in players if self._scores[p] < line]
+        below = list(reversed(self._ranked(run, below)))  # the lowest first
+        out: list[str] = []
+        for player in below:
+            if len(run.players) <= run.keeps:
+                break
+            run.players.remove(player)
+            out.append(player)
+        run.free += [p for p in players if p not in out]
+        if not out:
+            return []
+        self._out.append(list(reversed(out)))  # best of the batch first
+        return [Eliminated(run.index, tuple(out))]
+
+    def _after_table_hand(self, run: _StageRun, players: tuple[str, ...]) -> None:
+        table = next(t for t in run.tables if t.players == players and t.in_play)
+        table.in_play = False
+        table.played += 1
+        swiss = run.stage.kind is StageKind.SWISS
+        if swiss and self._round_over(run) and run.round < run.stage.rounds:
+            run.round += 1
+            run.tables = self._swiss_tables(run)
+
+    @staticmethod
+    def _round_over(run: _StageRun) -> bool:
+        return all(t.played >= run.stage.hands and not t.in_play for t in run.tables)
+
+    def _swiss_tables(self, run: _StageRun) -> list[_Table]:
+        """The round's tables: players ranked (registration breaks ties), seated a table at
+        a time; a player is swapped with the next table's first when that ends a repeated
+        meeting and makes none."""
+        order = self._ranked(run, run.players)
+        seats = self.config.table_seats
+        for start in range(0, len(order) - seats, seats):
+            self._avoid_repeat(order, start, seats)
+        return self._tables(order)
+
+    def _avoid_repeat(self, order: list[str], start: int, seats: int) -> None:
+        table = order[start : start + seats]
+        for place in range(seats - 1, 0, -1):
+            player = table[place]
+            others = [p for p in table if p != player]
+            if not any(frozenset((player, o)) in self._met for o in others):
+                continue
+            for swap in range(start + seats, min(len(order), start + 2 * seats)):
+                candidate = order[swap]
+                if not any(frozenset((candidate, o)) in self._met for o in others):
+                    order[start + place], order[swap] = candidate, player
+                    return
+
+    def _stage_done(self, run: _StageRun) -> bool:
+        if run.in_play:
+            return False
+        if run.stage.kind is StageKind.KNOCKOUT:
+            rounds = run.hands_started // self._round_size(run)
+            return len(run.players) <= run.keeps or rounds >= run.stage.max_rounds
+        return run.round >= run.stage.rounds and self._round_over(run)
+
+    def _maybe_end_stage(self, run: _StageRun) -> list[Notice]:
+        if not self._stage_done(run):
+            return []
+        ranked = self._ranked(run, run.players)
+        going, staying_out = ranked[: run.keeps], ranked[run.keeps :]
+        notices: list[Notice] = []
+        if run.index == len(self.config.stages) - 1:
+            self._stage = None
+            self._final = tuple(self._final_standings(ranked))
+            self.state = RunState.FINISHED
+            return [Finished(self._final)]
+        if staying_out:
+            self._out.append(staying_out)
+            notices.append(Eliminated(run.index, tuple(staying_out)))
+        following = self.config.stages[run.index + 1]
+        carried = {p: self._carry(following, self._scores[p]) for p in going}
+        self._begin(run.index + 1, going, carried)
+        return [*notices, StageStarted(run.index + 1, tuple(going))]
+
+    @staticmethod
+    def _carry(stage: Stage, score: int) -> int:
+        carry = score * stage.carry_percent // 100
+        return carry if stage.carry_cap is None else min(carry, stage.carry_cap)
+
+    def _final_standings(self, ranked: list[str]) -> list[Standing]:
+        order = ranked + [p for batch in reversed(self._out) for p in batch]
+        finalists = set(ranked)
+        return [
+            Standing(n, p, self._scores[p], self._reached[p], p not in finalists)
+            for n, p in enumerate(order, 1)
+        ]

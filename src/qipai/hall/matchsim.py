@@ -1,0 +1,81 @@
+"""A whole match played in-process by bots: ``qipai match simulate``.
+
+Pure: the hands are dealt from seeds drawn from the caller's seed, every seat is played
+by the game's bot (the registry's :attr:`~qipai.registry.GameType.bot`), and the run is
+driven exactly as the hall drives it: :meth:`~qipai.hall.match.MatchRun.seat`, a hand at
+each seating, :meth:`~qipai.hall.match.MatchRun.finish_hand`.  Hands are played one after
+the other (the hall plays them at once; the order of results within a batch is the only
+difference, and knockout seatings are random anyway).  The command line times it.
+
+>>> from qipai.hall.matchconfig import default_matches
+>>> [tiyan] = [m for m in default_matches() if m.id == "tiyan-9"]
+>>> result = simulate(tiyan, players=9, seed=1)
+>>> result.hands, len(result.standings), sum(result.prizes.values())
+(9, 9, 900)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from qipai.errors import IllegalActionError
+from qipai.hall.match import MatchRun, Seating, Standing
+from qipai.hall.matchconfig import MatchConfig
+from qipai.registry import GameType, HandSetup
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """A simulated run: its size, its final standings and the prizes paid."""
+
+    players: int
+    hands: int
+    standings: tuple[Standing, ...]
+    prizes: dict[str, int]
+    """Coins by player, for the prize-winning ranks."""
+
+
+def simulate(config: MatchConfig, *, players: int, seed: int) -> SimulationResult:
+    """Play a run of ``config`` with ``players`` bots (``p1``…) to its end.
+
+    :raises IllegalActionError: ``not_enough_players`` / ``match_full`` for a count the
+        match does not take; ``match_stuck`` if the run stops dealing before its end (a
+        bug, never expected).
+    """
+    rng = random.Random(seed)
+    run = MatchRun(config, f"{config.id}#sim", random.Random(rng.getrandbits(64)))
+    for number in range(1, players + 1):
+        run.register(f"p{number}")
+    run.start()
+    game, rules = config.game_type, config.game_rules()
+    while not run.is_over:
+        seatings = run.seat()
+        if not seatings:
+            raise IllegalActionError("match_stuck", f"no hand to deal after {run.hands} hands")
+        for seating in seatings:
+            points = play_hand(game, rules, seating, [run.score(p) for p in seating.players], rng)
+            run.finish_hand(seating.hand, points)
+    return SimulationResult(players, run.hands, tuple(run.standings()), run.prizes())
+
+
+def play_hand(
+    game: GameType, rules: Any, seating: Seating, scores: list[int], rng: random.Random
+) -> tuple[int, ...]:
+    """One hand of ``seating`` played by the game's bot at every seat: its points (zeros
+    for a hand the game gives up on, such as endless redeals)."""
+    setup = HandSetup(seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores))
+    state = game.new_hand(rules, setup)
+    while not state.is_terminal:
+        if game.is_stalled(state):
+            return (0,) * len(seating.players)
+        step = game.deal_step(state)
+        if step is not None:
+            state.apply(step)
+            continue
+        seat = state.current_player
+        if seat is None:
+            seat = game.deciding(state)[0]
+        state.apply(game.bot_action(state, seat), seat)
+    return tuple(state.returns())

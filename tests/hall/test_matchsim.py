@@ -1,0 +1,69 @@
+"""Whole matches played by bots in-process, and the ``qipai match`` commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from qipai.cli import main
+from qipai.hall.matchconfig import default_matches, match_by_id
+from qipai.hall.matchsim import simulate
+
+SHIPPED = {"tiyan-9": 9, "dingju-30": 30, "zhengdian": 45}
+"""Each shipped match and a player count it takes."""
+
+
+@pytest.mark.parametrize(("match_id", "players"), SHIPPED.items())
+def test_every_shipped_match_runs_to_its_end(match_id: str, players: int) -> None:
+    match = match_by_id(default_matches(), match_id)
+    result = simulate(match, players=players, seed=5)
+    assert [s.rank for s in result.standings] == list(range(1, players + 1))
+    assert sorted(s.player for s in result.standings) == sorted(
+        f"p{n}" for n in range(1, players + 1)
+    )
+    ranks = {s.player: s.rank for s in result.standings}
+    assert result.prizes == {
+        player: match.prize_for(rank) for player, rank in ranks.items() if match.prize_for(rank)
+    }
+    finalists = [s for s in result.standings if not s.out]
+    assert finalists == list(result.standings[: len(finalists)])  # finalists rank first
+    assert all(s.stage == len(match.stages) - 1 for s in finalists)
+    assert simulate(match, players=players, seed=5) == result  # a seed decides everything
+
+
+def test_a_scheduled_match_takes_any_count_from_its_minimum() -> None:
+    match = match_by_id(default_matches(), "zhengdian")
+    for players in (6, 7, 100):
+        result = simulate(match, players=players, seed=1)
+        finalists = [s for s in result.standings if not s.out]
+        assert len(finalists) == min(30, players // 2 // 3 * 3)
+
+
+def test_match_list_json_names_every_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in listed] == [m.id for m in default_matches()]
+    assert {m["kind"] for m in listed} == {"regular", "scheduled"}
+    for described in listed:
+        assert described["min_players"] >= 3 and described["stages"]
+        assert {"kind", "advance", "base", "start_score"} <= set(described["stages"][0])
+
+
+def test_match_simulate_ends_with_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "simulate", "--match", "tiyan-9", "--players", "9", "--seed", "3", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (summary["players"], summary["hands"]) == (9, 9) and summary["seconds"] > 0
+    assert [s["rank"] for s in summary["standings"]] == list(range(1, 10))
+    assert [p["rank"] for p in summary["prizes"]] == [1, 2, 3]
+    assert [p["coins"] for p in summary["prizes"]] == [500, 250, 150]
+
+
+def test_match_simulate_refuses_an_unknown_match_or_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["match", "simulate", "--match", "nope", "--players", "9"]) == 2
+    assert "unknown_match" in capsys.readouterr().err
+    assert main(["match", "simulate", "--match", "tiyan-9", "--players", "10"]) == 2
+    assert "match_full" in capsys.readouterr().err
