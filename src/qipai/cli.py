@@ -428,8 +428,8 @@ MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
 
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--bot-delay S]
-    [--forwarded-allow-ips IPS] [--no-limits]``."""
+    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE]
+    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits]``."""
     parser = parsers.add_parser(
         "serve",
         help="run the hall (HTTP JSON API and WebSocket) in one process",
@@ -444,6 +444,9 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
     parser.add_argument("--db", metavar="URL", help="database URL (default: SQLite file)")
     parser.add_argument("--config", metavar="FILE", help="rooms TOML file")
+    parser.add_argument(
+        "--matches", metavar="FILE", help="matches TOML file (default: the shipped matches)"
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, metavar="S", help="seconds a bot takes to act"
     )
@@ -466,9 +469,14 @@ def run_serve(args: argparse.Namespace) -> int:
     import dataclasses  # noqa: PLC0415
 
     from qipai.server.limits import Limits  # noqa: PLC0415
-    from qipai.server.serve import rooms_from, serve  # noqa: PLC0415
+    from qipai.server.serve import matches_from, rooms_from, serve  # noqa: PLC0415
 
-    config = dataclasses.replace(rooms_from(args.config), db_url=args.db, bot_delay=args.bot_delay)
+    config = dataclasses.replace(
+        rooms_from(args.config),
+        db_url=args.db,
+        bot_delay=args.bot_delay,
+        matches=matches_from(args.matches),
+    )
     if args.no_limits:
         config = dataclasses.replace(config, limits=Limits.off())
     serve(config, args.host, args.port, forwarded_allow_ips=args.forwarded_allow_ips)
@@ -494,6 +502,12 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument("--rules", help="the preset (default yifa)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
     parser.add_argument(
+        "--match",
+        metavar="NAME",
+        help="register the clients in this match and play it to its end (--duration: the "
+        "longest they wait for that)",
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
@@ -508,7 +522,14 @@ def run_loadtest(args: argparse.Namespace) -> int:
     from qipai.client.loadtest import LoadConfig, main  # noqa: PLC0415
 
     config = LoadConfig(
-        args.url, args.clients, args.duration, args.game, args.rules, args.seed, args.think
+        args.url,
+        args.clients,
+        args.duration,
+        args.game,
+        args.rules,
+        args.seed,
+        args.think,
+        match=args.match,
     )
     return main(config)
 

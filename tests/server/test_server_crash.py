@@ -13,24 +13,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
+from process_kit import audit_cli, kill, serving
 from wire_kit import Frame, Player, fresh_postgres, guests, my_turn, of_type
 
 from qipai.client.connection import HallClient
 from qipai.store import Store
 from qipai.store.audit import audit
 
-CLI = "from qipai.cli import main; raise SystemExit(main())"
-"""How the tests run ``qipai`` (the installed script may not be on the PATH)."""
 ROOMS = """
 [[room]]
 id = "crash-ddz"
@@ -86,7 +80,7 @@ def test_hands_interrupted_by_kill_9_are_voided_at_the_next_start(
     config = tmp_path / "rooms.toml"
     config.write_text(ROOMS, encoding="utf-8")
     with serving(db_url, config, tmp_path / "first.log") as (process, url):
-        played = asyncio.run(_play_then_hold(url, lambda: _kill(process)))
+        played = asyncio.run(_play_then_hold(url, lambda: kill(process)))
     interrupted = {p.held for p in played}
     assert len(interrupted) == len(PLAYERS)
     with Store.open(db_url) as store:  # what the crash left: hands still in play
@@ -98,13 +92,7 @@ def test_hands_interrupted_by_kill_9_are_voided_at_the_next_start(
         process.send_signal(signal.SIGTERM)  # a clean stop (uvicorn re-raises the signal)
         assert process.wait(30) in (0, -signal.SIGTERM)
     assert "Application shutdown complete" in second.read_text(errors="replace")
-    audited = subprocess.run(
-        [sys.executable, "-c", CLI, "audit", "--db", db_url],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    audited = audit_cli(db_url)
     assert audited.returncode == 0, audited.stdout + audited.stderr
     assert audited.stdout.startswith("ok:")
     assert f"{len(interrupted)} voided" in audited.stdout
@@ -139,10 +127,6 @@ async def _play_then_hold(url: str, kill: Callable[[], None]) -> list[Played]:
         return list(played)
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL, and wait for the process to be gone."""
-    process.send_signal(signal.SIGKILL)
-    process.wait(30)
 
 
 async def _one(player: Player, room: str) -> Played:
@@ -191,40 +175,3 @@ async def _told_of_the_void(client: HallClient, story: Played) -> None:
 
 
 # --- the process ---------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def serving(db_url: str, config: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``qipai serve`` in a process of its own until the block ends; it and its URL."""
-    port = _free_port()
-    command = [sys.executable, "-c", CLI, "serve", "--port", str(port), "--db", db_url]
-    command += ["--config", str(config), "--bot-delay", "0"]
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_ready(url, process, log)
-            yield process, url
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(30)
-
-
-def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    give_up = time.monotonic() + 60
-    while time.monotonic() < give_up:
-        if process.poll() is not None:
-            pytest.fail(f"qipai serve exited: {log.read_text(errors='replace')}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        time.sleep(0.05)
-    pytest.fail(f"qipai serve did not get ready: {log.read_text(errors='replace')}")

@@ -140,17 +140,19 @@ class Player:
         choose: Callable[[Sequence[str]], str] | None = None,
         *,
         watch: Callable[[Frame], object] | None = None,
+        until: Callable[[Frame], bool] = lambda frame: frame["type"] == "hand_over",
+        timeout: float = WAIT * 3,
     ) -> Frame:
-        """Play (the first legal action, or ``choose``) until ``hand_over``; it.  ``watch``
-        sees each frame as it arrives."""
+        """Play (the first legal action, or ``choose``) until a frame ``until`` accepts
+        (default ``hand_over``); that frame.  ``watch`` sees each frame as it arrives."""
         auto = AutoPlayer(choose or (lambda legal: legal[0]))
-        async with asyncio.timeout(WAIT * 3):
+        async with asyncio.timeout(timeout):
             while True:
                 frame = await self.conn.recv()
                 self.frames.append(frame)
                 if watch is not None:
                     watch(frame)
-                if frame["type"] == "hand_over":
+                if until(frame):
                     return frame
                 reply = auto.on_frame(frame)
                 if reply is not None and reply["type"] == "act":

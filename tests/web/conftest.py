@@ -13,11 +13,13 @@ from web_kit import (
     CHROMIUM,
     HUANLE_HUMANS_ROOM,
     HUMANS_ROOM,
+    WEB_MATCHES,
     RunningHall,
     fast_config,
     running_hall,
 )
 
+from qipai.hall.matchconfig import load_matches
 from qipai.hall.rooms import default_rooms
 
 
@@ -40,7 +42,12 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     config = fast_config(url, entropy_window=2.0)
     # a table that plays on (zhengtu) waits 30 s before its next hand: a test's result panel
     # stays until the test is over
-    config = dataclasses.replace(config, rooms=(*config.rooms, *_rooms()), hand_pause=30.0)
+    config = dataclasses.replace(
+        config,
+        rooms=(*config.rooms, *_rooms()),
+        hand_pause=30.0,
+        matches=load_matches(WEB_MATCHES),  # the matches of test_web_matches.py
+    )
     with running_hall(config) as running:
         yield running
 

@@ -247,6 +247,148 @@ def hands_until_tried(
     raise AssertionError(f"not tried in {hands} hands: {sorted(needed - set(done))}")
 
 
+# --------------------------------------------------------------------- matches
+
+WEB_MATCHES = """
+[[match]]
+id = "web-trio"
+name = "网页三人赛"
+kind = "regular"
+game = "doudizhu"
+rules = "jj"
+players = 3
+bots = true
+bot_wait = 0.5
+entry_fee = 10
+rule_changes = { all_pass = "forced" }
+[[match.stage]]
+kind = "fixed"
+hands = 2
+base = 10
+[[match.prize]]
+ranks = [1, 1]
+coins = 30
+[[match.prize]]
+ranks = [2, 3]
+coins = 5
+
+[[match]]
+id = "web-wait"
+name = "网页等待赛"
+kind = "regular"
+game = "doudizhu"
+rules = "jj"
+players = 3
+entry_fee = 20
+[[match.stage]]
+kind = "fixed"
+hands = 1
+[[match.prize]]
+ranks = [1, 1]
+coins = 50
+
+[[match]]
+id = "web-weekly"
+name = "网页周赛"
+kind = "scheduled"
+game = "doudizhu"
+rules = "jj"
+players = 300
+min_players = 6
+every_minutes = 10080
+at_minute = 0
+entry_fee = 50000
+[[match.stage]]
+kind = "knockout"
+line = 400
+base = 10
+advance = 30
+[[match.stage]]
+kind = "swiss"
+rounds = 2
+hands = 2
+[[match.prize]]
+ranks = [1, 1]
+coins = 100000
+[[match.prize]]
+ranks = [2, 3]
+coins = 30000
+"""
+"""The browser tests' matches (conftest gives them to the hall): ``web-trio`` starts with
+bots 0.5 s after its first registration and plays two hands; ``web-wait`` has no bots, so
+one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
+whose fee a new player cannot pay."""
+TRIO_PRIZES = {1: 30, 2: 5, 3: 5}
+"""``web-trio``'s prize by final rank."""
+
+
+def match_card(name: str) -> str:
+    """The selector of a match's card on the match list."""
+    return f"[data-testid=match][data-match='{name}']"
+
+
+def open_matches(page: Page) -> None:
+    """The 比赛 tab, once the match list has loaded."""
+    page.click("[data-testid=nav-matches]")
+    page.wait_for_selector("[data-testid=matches][data-loaded='1']", timeout=WAIT_MS)
+
+
+def wait_coins(page: Page, coins: int) -> None:
+    """Wait until the header shows ``coins``."""
+    page.wait_for_selector(f"[data-testid=me-coins]:text-is('{coins}')", timeout=WAIT_MS)
+
+
+_MATCH_NEXT = """([last, seen]) => {
+  if (document.querySelector('[data-testid=match-over]')) return {kind: 'over'};
+  const result = document.querySelector('[data-testid=result]');
+  if (result && !seen.includes(result.dataset.hand)) {
+    const all = (id) =>
+      [...result.querySelectorAll(`[data-testid=${id}]`)].map((e) => e.textContent);
+    const line = result.querySelector('[data-testid=result-match]');
+    return {kind: 'result', hand: result.dataset.hand, match: result.dataset.match,
+            points: all('result-points'), coins: all('result-coins'),
+            line: line && line.textContent};
+  }
+  if (result) return null;
+  const table = document.querySelector('[data-testid=table]');
+  if (!table || table.dataset.busy !== '0') return null;
+  const decision = table.dataset.decision;
+  if (!decision || decision === last) return null;
+  return {kind: 'turn', decision, legal: JSON.parse(table.dataset.legal)};
+}"""
+
+
+def play_match(
+    page: Page,
+    act: Callable[[Page, list[str]], None],
+    on_result: Callable[[dict[str, Any]], None],
+    *,
+    limit: float = 120.0,
+) -> int:
+    """Answer every decision of a match with ``act(page, legal)``, table after table, until
+    the final table shows; ``on_result(panel)`` gets what each hand's result panel showed
+    (read at once: the panel stays open only until the player acts at his next table, or
+    the final table replaces it): ``hand``, ``match`` (``"1"``), ``points`` and ``coins``
+    (the cells), ``line`` (the match line).  Returns the number of decisions taken."""
+    last = ""
+    seen: list[str] = []
+    taken = 0
+    give_up = time.monotonic() + limit
+    while time.monotonic() < give_up:
+        handle = page.wait_for_function(_MATCH_NEXT, arg=[last, seen], timeout=WAIT_MS * 2)
+        found: dict[str, Any] = handle.json_value()
+        if found["kind"] == "over":
+            return taken
+        if found["kind"] == "result":
+            seen.append(found["hand"])
+            on_result(found)
+            continue
+        last = found["decision"]
+        taken += 1
+        act(page, found["legal"])
+    raise AssertionError("the match did not end in time")
+
+
 REPLAY = "[data-testid=replay]"
 """The replay page."""
 

@@ -132,10 +132,15 @@ class AutoPlayer:
 
     def _reply(self, frame: Frame) -> Frame | None:
         kind = frame.get("type")
+        if kind == "hand_start":
+            self._answered = None  # a new hand: every decision is new
         if kind in ("hand_start", "snapshot") and frame.get("entropy_deadline") is not None:
             return self._contribute(frame["table"], frame["hand"])
         if kind == "turn" and frame.get("legal"):
-            return self._decide(frame["table"], frame["n"], frame["legal"])
+            # choosing at the same time as others (加倍): the others' choices renumber the
+            # frames, but it is one decision, answered once
+            n = "deciding" if frame.get("deciding") else frame["n"]
+            return self._decide(frame["table"], n, frame["legal"])
         if kind == "snapshot":
             view = frame.get("view") or {}
             awaited = view.get("current_player") == frame["seat"] or frame["seat"] in view.get(
@@ -166,7 +171,7 @@ class AutoPlayer:
             self.contributed.popitem(last=False)
         return {"type": "entropy", "table": table, "hand": hand, "value": value}
 
-    def _decide(self, table: int, n: int, legal: Sequence[str]) -> Frame | None:
+    def _decide(self, table: int, n: int | str, legal: Sequence[str]) -> Frame | None:
         key = (table, n, tuple(legal))
         if key == self._answered:
             return None

@@ -19,6 +19,14 @@ duration it asks to leave and finishes the hand it is in.  Measured:
   client (from ``GET /api/stats``).
 
 The last line printed is one JSON object with all of these.
+
+With ``match`` (``qipai loadtest --match NAME``) the clients register in that match's open
+run instead (the fee held), wait for it to start and play it to its end (``match_over``),
+``duration`` being only how long they wait for that; the summary adds ``match``,
+``match_finished`` (every client got ``match_over``) and ``prizes`` (coins paid), and
+``coins_conserved`` checks each client's coins against the fee and his prize.  A regular
+match starts when its places are taken: run as many clients as it has places (or fewer,
+where it lets bots fill them).
 """
 
 from __future__ import annotations
@@ -51,6 +59,8 @@ class LoadConfig:
     seed: int = 0
     think: float = 0.0
     """Mean seconds a client thinks before acting (0: at once, as fast as the hall goes)."""
+    match: str | None = None
+    """A match to register in and play to its end, instead of a room."""
 
 
 @dataclass
@@ -68,6 +78,10 @@ class ClientStats:
     end_coins: int = 0
     net: int = 0
     failed: str | None = None
+    match_over: Frame | None = None
+    """The ``match_over`` frame (match mode)."""
+    fee: int = 0
+    """The entry fee paid (match mode)."""
 
 
 @dataclass
@@ -81,6 +95,7 @@ class _Play:
     leaving: bool = False
     think: float = 0.0
     thinking: asyncio.Task[None] | None = None
+    in_match: bool = False
 
     def __post_init__(self) -> None:
         self.auto = AutoPlayer(self.rng.choice)
@@ -108,9 +123,14 @@ async def run_client(
         stats.start_coins = session.coins
         async with hall.connect(session.token) as conn:
             stop_at = await asyncio.shield(start)
-            await conn.send({"type": "join", "room": room})
             rng = random.Random(config.seed * 1_000_003 + number)
-            play = _Play(conn, rng, stats, think=config.think)
+            play = _Play(conn, rng, stats, think=config.think, in_match=config.match is not None)
+            if config.match is None:
+                await conn.send({"type": "join", "room": room})
+            else:
+                path = f"/api/matches/{config.match}/register"
+                await hall.request("POST", path, session.token)
+                stats.fee = await _entry_fee(hall, config.match)
             await _play(play, stop_at)
         stats.end_coins = (await hall.me(session.token))["coins"]
     except Exception as error:  # a client failing is a result, not a crash of the tool
@@ -118,10 +138,15 @@ async def run_client(
     return stats
 
 
+async def _entry_fee(hall: HallClient, match: str) -> int:
+    listed = await hall.request("GET", "/api/matches")
+    return int(next(m["entry_fee"] for m in listed if m["name"] == match))
+
+
 async def _play(play: _Play, stop_at: float) -> None:
     deadline = stop_at + FINISH_SECONDS
     while True:
-        if not play.leaving and time.time() >= stop_at:
+        if not play.leaving and not play.in_match and time.time() >= stop_at:
             play.leaving = True
             await play.conn.send({"type": "leave"})
         timeout = max(0.1, (stop_at if not play.leaving else deadline) - time.time())
@@ -171,6 +196,11 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
             stats.net += frame["result"][seat]
     elif kind == "left":
         return True
+    elif kind in ("match_over", "match_cancelled"):
+        stats.match_over = frame if kind == "match_over" else None
+        if kind == "match_cancelled":
+            stats.net += frame["refunded"]
+        return True
     elif kind == "queued" and play.leaving:
         await play.conn.send({"type": "leave"})
     return False
@@ -194,7 +224,10 @@ async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
 async def run(config: LoadConfig) -> dict[str, Any]:
     """Run the load; the summary."""
     async with HallClient(config.url, timeout=120) as hall:  # one HTTP pool for every client
-        room = await choose_room(hall, config.game, config.rules)
+        if config.match is None:
+            room = await choose_room(hall, config.game, config.rules)
+        else:
+            room = f"match:{config.match}"
         before = await hall.request("GET", "/api/stats")
         start: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         started = time.time()
@@ -246,9 +279,11 @@ def summarise(
         for frame in hands.values()
         if frame.get("coins", True)
     )
-    per_client = all(s.failed or s.end_coins == s.start_coins + s.net for s in results)
+    per_client = all(s.failed or s.end_coins == s.start_coins + _net(s) for s in results)
     grown = connected["rss_bytes"] - before["rss_bytes"]
+    matched = {} if config.match is None else _match_summary(config.match, results)
     return {
+        **matched,
         "room": room,
         "clients": config.clients,
         "think_s": config.think,
@@ -266,6 +301,21 @@ def summarise(
         "coins_conserved": balanced and per_client,
         "rss_per_client_kib": round(grown / 1024 / max(1, config.clients), 1),
         "server_rss_mib": round(connected["rss_bytes"] / 2**20, 1),
+    }
+
+
+def _net(stats: ClientStats) -> int:
+    """A client's coin change: its hands' results, and in a match the fee and the prize."""
+    prize = 0 if stats.match_over is None else int(stats.match_over["prize"])
+    return stats.net - stats.fee + prize
+
+
+def _match_summary(match: str, results: list[ClientStats]) -> dict[str, Any]:
+    overs = [s.match_over for s in results]
+    return {
+        "match": match,
+        "match_finished": all(over is not None for over in overs),
+        "prizes": sum(int(over["prize"]) for over in overs if over is not None),
     }
 
 

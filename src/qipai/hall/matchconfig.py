@@ -392,6 +392,8 @@ def describe(match: MatchConfig) -> dict[str, Any]:
         "players": match.players,
         "entry_fee": match.entry_fee,
         "bots": match.bots,
+        "bot_wait": match.bot_wait,
+        "decision_seconds": match.decision_seconds,
         "minimise": match.minimise,
         "stages": [_describe_stage(stage) for stage in match.stages],
         "prizes": [{"ranks": [p.first, p.last], "coins": p.coins} for p in match.prizes],

@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
+from qipai.hall.matchconfig import MatchConfig, default_matches
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
@@ -47,6 +48,7 @@ from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
 from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
 from .logs import quiet_client_noise
+from .matches import MatchHall
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,8 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     """Sign-ins, new accounts and guests per address and per name, and password hashes in
     flight (``docs/operations.md``, "Limits on accounts"); ``Limits.off()`` for load runs."""
+    matches: tuple[MatchConfig, ...] = field(default_factory=default_matches)
+    """The matches (the shipped ones unless ``--matches`` names a file)."""
 
 
 @dataclass
@@ -87,6 +91,7 @@ class _Services:
     hall: HallService
     accounts: Accounts
     gate: Gate
+    matches: MatchHall
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -112,14 +117,19 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             entropy_window=config.entropy_window,
         )
         await hall.start()
+        matches = MatchHall(hall, config.matches)
+        hall.in_match = lambda user: matches.run_of(user) is not None
+        await matches.start()
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
-        services["live"] = _Services(db, hall, accounts, Gate(config.limits))
+        services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches)
         app.state.hall = hall
+        app.state.matches = matches
         try:
             yield
         finally:
             services.clear()
+            await matches.stop()
             await hall.stop()
             db.close()
             store.close()
@@ -230,9 +240,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
             return
         await PlayerSocket(socket, services.hall, services.accounts).serve()
 
-    def api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
-        return Route(path, _errors_as_json(endpoint), methods=methods)
-
+    api = _api
     return [
         Route("/healthz", healthz),
         api("/api/register", register, ["POST"]),
@@ -246,6 +254,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/hands/{hand}/replay", replay, ["GET"]),
         api("/api/leaderboard", leaderboard, ["GET"]),
         api("/api/stats", stats, ["GET"]),
+        *_match_routes(live),
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
     ]
@@ -339,6 +348,54 @@ def _token(request: Request) -> str:
     if scheme.lower() != "bearer" or not token:
         raise IllegalActionError("bad_token", "send Authorization: Bearer TOKEN")
     return token.strip()
+
+
+def _match_routes(live: Callable[[], _Services]) -> list[Route]:
+    """The matches' API: the list, register / unregister, a run's standings."""
+
+    async def matches(request: Request) -> Response:
+        services = live()
+        user = await _maybe_user(services, request)
+        return JSONResponse(services.matches.listing(None if user is None else user.id))
+
+    async def match_register(request: Request) -> Response:
+        services = live()
+        user = await _user(services, request)
+        player = services.hall.player(user.id, user.name)
+        match_id = request.path_params["match"]
+        return JSONResponse(await services.matches.register(player, match_id))
+
+    async def match_unregister(request: Request) -> Response:
+        services = live()
+        user = await _user(services, request)
+        player = services.hall.player(user.id, user.name)
+        await services.matches.unregister(player, request.path_params["match"])
+        return JSONResponse({"ok": True})
+
+    async def match_standings(request: Request) -> Response:
+        services = live()
+        user = await _maybe_user(services, request)
+        run_id = request.path_params["run"]
+        standings = await services.matches.standings(run_id, None if user is None else user.id)
+        return JSONResponse(standings)
+
+    return [
+        _api("/api/matches", matches, ["GET"]),
+        _api("/api/matches/{match}/register", match_register, ["POST"]),
+        _api("/api/matches/{match}/unregister", match_unregister, ["POST"]),
+        _api("/api/runs/{run}", match_standings, ["GET"]),
+    ]
+
+
+def _api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
+    return Route(path, _errors_as_json(endpoint), methods=methods)
+
+
+async def _maybe_user(services: _Services, request: Request) -> SignedIn | None:
+    """The signed-in user, if the request names a session at all."""
+    if "authorization" not in request.headers:
+        return None
+    return await _user(services, request)
 
 
 async def _user(services: _Services, request: Request) -> SignedIn:

@@ -33,7 +33,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
-from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, SeatInfo, Table
+from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, HandTerms, SeatInfo, Table
 from qipai.registry import game_names, game_type
 from qipai.store import HandSettlement, HandStart, Store
 
@@ -92,8 +92,14 @@ class _Room:
 
 @dataclass(frozen=True)
 class _Seated:
-    entry: _Room
-    seating: matchmaking.MatchedTable
+    """A table in play: its room, and either the room's lobby and matchmaking table (a
+    cash table, regrouped after its hand) or what to call when its hand is over (a match
+    table: :mod:`qipai.server.matches`)."""
+
+    room: Room
+    entry: _Room | None = None
+    seating: matchmaking.MatchedTable | None = None
+    done: Callable[[TableRunner], None] | None = None
 
 
 class Database:
@@ -155,6 +161,9 @@ class HallService:
         self.hands_settled = 0
         self.connections = 0
         """Open WebSocket connections (signed in)."""
+        self.in_match: Callable[[int], bool] = lambda user: False
+        """Whether a user is registered in or playing a match (set by the match hall):
+        he may not join a room meanwhile."""
         self._missed: OrderedDict[int, tuple[float, list[Frame]]] = OrderedDict()
         """When and how the hand ended (a snapshot, ``hand_over``) for each player who was
         away then, oldest first (:data:`MISSED_KEPT`, :data:`MISSED_SECONDS`): sent when he
@@ -226,6 +235,8 @@ class HallService:
             raise InvalidActionError("unknown_room", f"no room {room_id!r}")
         if player.room is not None:
             raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+        if self.in_match(player.user):
+            raise IllegalActionError("in_match", "registered in a match: play it first")
         balance = await self.db.run(self.db.store.balance, player.user)
         check_join(entry.room, balance)
         if player.room is not None:  # joined meanwhile, from another connection
@@ -380,8 +391,28 @@ class HallService:
             SeatInfo(None if user is None else _pid(user), self._name(user, seat), balance)
             for seat, (user, balance) in enumerate(zip(users, balances, strict=True))
         ]
+        runner = self.open_table(
+            entry.room, users, seats, seated=_Seated(entry.room, entry, seating)
+        )
+        for user in users:
+            if user is not None and self.players[user].leaving:
+                self._leave_early(runner, user, entry.room)
+
+    def open_table(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        *,
+        terms: HandTerms | None = None,
+        done: Callable[[TableRunner], None] | None = None,
+        seated: _Seated | None = None,
+    ) -> TableRunner:
+        """Seat ``users`` (``None``: a bot) at a new table of ``room`` and start its task:
+        a cash table (``seated``: its lobby regroups it), or a match's (``terms``: its
+        rules and payout; ``done`` is called once its hand is over)."""
         table = Table(
-            entry.room,
+            room,
             next(self._table_numbers),
             seats,
             now=self.clock(),
@@ -389,7 +420,9 @@ class HallService:
             deal_step=self.deal_step,
             entropy_window=self.entropy_window,
             rng=random.Random(secrets.randbits(64)),
+            terms=terms,
         )
+        cash = seated is not None and seated.entry is not None
         runner = TableRunner(
             table,
             users,
@@ -397,21 +430,18 @@ class HallService:
             clock=self.clock,
             start=self._start_hand,
             finish=self._end_hand,
-            again=self._plays_on,
+            again=self._plays_on if cash else lambda runner: False,
             pause=self.hand_pause,
         )
         for user in users:
             if user is not None:
                 self.players[user].runner = runner
-        self.runners[runner] = _Seated(entry, seating)
+        self.runners[runner] = seated or _Seated(room, done=done)
         runner.launch().add_done_callback(partial(self._runner_done, runner))
         for seat, user in enumerate(users):
-            if user is None:
-                continue
-            if not self.bus.is_connected(user):
+            if user is not None and not self.bus.is_connected(user):
                 runner.post(Presence(seat, False))  # left while his table was being set
-            if self.players[user].leaving:
-                self._leave_early(runner, user, entry.room)
+        return runner
 
     def _balances(self, room: Room, users: tuple[int | None, ...]) -> list[int]:
         bot = max(room.min_coins * BOT_BALANCE_FACTOR, 100_000)
@@ -424,16 +454,16 @@ class HallService:
         seed = secrets.randbits(SEED_BITS)
         hand_id = new_hand_id()
         table = runner.table
-        entry = self.runners[runner].entry
+        room = self.runners[runner].room
         for seat, user in enumerate(runner.users):
             if user is not None and table.hands_started == 0:  # seated: the table, no hand
                 self.bus.publish(user, table.snapshot(seat))
         await self._starts.submit(
             HandStart(
                 id=hand_id,
-                room_id=entry.room.id,
-                game=entry.room.game,
-                rules=entry.room.rules,
+                room_id=room.id,
+                game=room.game,
+                rules=room.rules,
                 table=table.number,
                 commitment=commitment(seed),
                 players=runner.users,
@@ -470,14 +500,19 @@ class HallService:
         """Whether ``runner``'s table, its hand over, deals the next one to the same
         players (:meth:`~qipai.hall.matchmaking.Lobby.plays_on`)."""
         seated = self.runners[runner]
-        leaving = self._leavers(runner, seated.entry.room)
+        assert seated.entry is not None and seated.seating is not None  # a cash table
+        leaving = self._leavers(runner, seated.room)
         return seated.entry.lobby.plays_on(seated.seating, leaving=[_pid(p.user) for p in leaving])
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         seated = self.runners.pop(runner)
-        entry, seating = seated.entry, seated.seating
         if task.cancelled() or task.exception() is not None:
             self._failed(runner, task)
+        if seated.done is not None:
+            self._match_table_done(runner, seated.done)
+            return
+        entry, seating = seated.entry, seated.seating
+        assert entry is not None and seating is not None  # a cash table
         players = [self.players[user] for user in runner.users if user is not None]
         leaving = self._leavers(runner, entry.room)
         entry.lobby.finish(seating, self.clock(), leaving=[_pid(p.user) for p in leaving])
@@ -491,13 +526,31 @@ class HallService:
                 self._keep_missed(player.user, runner)
                 self.players.pop(player.user, None)  # away: nothing else to keep for him
 
+    def _match_table_done(self, runner: TableRunner, done: Callable[[TableRunner], None]) -> None:
+        """A match table's hand is over: its players leave it (the match seats them
+        again), then the match moves on."""
+        for user in runner.users:
+            player = None if user is None else self.players.get(user)
+            if player is not None and player.runner is runner:
+                player.runner = None
+                if not self.bus.is_connected(player.user):
+                    self._keep_missed(player.user, runner)
+        if not (runner.task is not None and runner.task.cancelled()):
+            done(runner)
+
     def _keep_missed(self, user: int, runner: TableRunner) -> None:
         table = runner.table
         if table.outcome is None:  # the table failed: its hand was voided, nothing to show
             return
-        now = self.clock()
         self._missed.pop(user, None)
-        self._missed[user] = (now, table.ending(runner.seat_of(user)))
+        self.keep_for_absent(user, table.ending(runner.seat_of(user)))
+
+    def keep_for_absent(self, user: int, frames: list[Frame]) -> None:
+        """Keep ``frames`` for ``user``, away now, to be sent when he returns (after what
+        was kept for him already; :data:`MISSED_KEPT`, :data:`MISSED_SECONDS`)."""
+        now = self.clock()
+        _, kept = self._missed.pop(user, (now, []))
+        self._missed[user] = (now, [*kept, *frames])
         self._forget_old_missed(now)
 
     def _forget_old_missed(self, now: float) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import uvicorn
 
 from qipai.errors import InvalidActionError
+from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches
 from qipai.hall.rooms import default_rooms, load_rooms
 
 from .app import ServerConfig, create_app
@@ -40,6 +41,20 @@ def rooms_from(path: str | None) -> ServerConfig:
         raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
     rooms = load_rooms(text)
     return ServerConfig(rooms=rooms)
+
+
+def matches_from(path: str | None) -> tuple[MatchConfig, ...]:
+    """The matches of a TOML file (``None``: the shipped matches).
+
+    :raises InvalidActionError: ``bad_config`` (unreadable file), ``bad_match``.
+    """
+    if path is None:
+        return default_matches()
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as error:
+        raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
+    return load_matches(text)
 
 
 def serve(

@@ -58,9 +58,9 @@ export function toast(text) {
   setTimeout(() => line.remove(), 2700);
 }
 
-/** A modal dialog; returns a function that closes it. */
-export function dialog(content, { testid, onClose } = {}) {
-  const box = h("div", { class: "dialog", "data-testid": testid }, content);
+/** A modal dialog (`attrs`: more attributes of its box); returns a function that closes it. */
+export function dialog(content, { testid, onClose, attrs } = {}) {
+  const box = h("div", { class: "dialog", "data-testid": testid, ...attrs }, content);
   const layer = h("div", { class: "overlay" }, box);
   const onKey = (event) => {
     if (event.key === "Escape" && [...document.querySelectorAll(".overlay")].pop() === layer) close();

@@ -1,5 +1,5 @@
-// The client's entry point: the session, the socket, the routes (#/lobby, #/table,
-// #/history, #/replay/HAND, #/leaders) and the header.
+// The client's entry point: the session, the socket, the routes (#/lobby, #/matches,
+// #/table, #/history, #/replay/HAND, #/leaders) and the header.
 
 import { api } from "./api.js";
 import { h, fill, icon, toast } from "./dom.js";
@@ -9,6 +9,8 @@ import { storage } from "./storage.js";
 import { Table } from "./table.js";
 import { renderAuth } from "./views/auth.js";
 import { renderLobby, queueOverlay } from "./views/lobby.js";
+import { drawMatches, renderMatches } from "./views/matches.js";
+import * as matches from "./match.js";
 
 const app = {
   session: storage.session(),
@@ -19,6 +21,9 @@ const app = {
   queued: null,
   leaving: false,
   table: null,
+  matches: null, // GET /api/matches
+  matchesError: null,
+  match: storage.match(), // the player's match once it has started (js/match.js)
   frameCounts: {},
   errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
 };
@@ -29,6 +34,7 @@ app.signedIn = async (session) => {
   app.session = { token: session.token, name: session.user.name, id: session.user.id };
   storage.setSession(app.session);
   storage.forgetTables();
+  app.forgetMatch();
   await start();
   go("lobby");
 };
@@ -39,8 +45,10 @@ app.signOut = async () => {
   app.me = null;
   app.table = null;
   app.queued = null;
+  app.matches = null;
   storage.setSession(null);
   storage.forgetTables();
+  app.forgetMatch();
   if (app.socket) app.socket.close();
   app.socket = null;
   if (token) api("POST", "/api/logout", { token }).catch(() => {});
@@ -67,6 +75,21 @@ app.send = (message) => {
   return id;
 };
 
+app.forgetMatch = () => {
+  app.match = null;
+  storage.setMatch(null);
+};
+
+/** Draw again what shows the state that changed (the header, the match list, the table). */
+app.redraw = () => {
+  renderHeader();
+  if (!app.session || !document.body.dataset.ready) return;
+  const route = currentRoute().name;
+  const root = document.getElementById("app");
+  if (route === "matches") drawMatches(app, root);
+  else if (route === "table" && app.table) app.table.view.render();
+};
+
 app.join = (roomId) => app.send({ type: "join", room: roomId });
 app.leaveQueue = () => app.send({ type: "leave" });
 app.route = () => render();
@@ -76,9 +99,12 @@ async function start() {
   const [rooms] = await Promise.all([
     api("GET", "/api/rooms").catch(() => []),
     app.refreshMe(),
+    matches.loadMatches(app), // a match table's game and title come from the list
   ]);
   app.rooms = rooms;
+  if (!app.session) return;
   connect();
+  matches.refreshRun(app);
 }
 
 function connect() {
@@ -100,7 +126,7 @@ function connect() {
 // ------------------------------------------------------------------ frames
 
 function onFrames(frames) {
-  let touched = null;
+  const touched = []; // the tables the frames changed, in order (a match moves to the next)
   for (const frame of frames) {
     app.frameCounts[frame.type] = (app.frameCounts[frame.type] || 0) + 1;
     if (frame.type === "welcome") {
@@ -114,11 +140,23 @@ function onFrames(frames) {
       app.leaving = true;
     } else if (frame.type === "pong") {
       // nothing
+    } else if (frame.type === "match_started") {
+      matches.onStarted(app, frame);
+    } else if (frame.type === "match_update") {
+      matches.onUpdate(app, frame);
+    } else if (frame.type === "match_advanced") {
+      matches.onAdvanced(app, frame);
+    } else if (frame.type === "match_eliminated") {
+      matches.onEliminated(app, frame);
+    } else if (frame.type === "match_over") {
+      matches.onOver(app, frame);
+    } else if (frame.type === "match_cancelled") {
+      matches.onCancelled(app, frame);
     } else {
       const table = tableFor(frame);
       if (table) {
         table.apply(frame);
-        touched = table;
+        if (!touched.includes(table)) touched.push(table);
       } else if (frame.type === "error") {
         toast(app.errorText(frame.code));
       } else if (frame.type === "hand_voided") {
@@ -126,16 +164,19 @@ function onFrames(frames) {
       }
     }
   }
-  if (touched) touched.settle();
+  for (const table of touched) table.settle();
   renderHeader();
   renderQueue();
-  if (currentRoute().name === "lobby" && app.session) renderLobby(app, document.getElementById("app"));
+  const route = currentRoute().name;
+  if (route === "lobby" && app.session) renderLobby(app, document.getElementById("app"));
+  else if (route === "matches" && app.session) drawMatches(app, document.getElementById("app"));
+  else if (route === "table" && app.table && !touched.includes(app.table)) app.table.view.render(); // the match panel
 }
 
 function tableFor(frame) {
   if (frame.table === undefined) return app.table; // ack, error
   if (app.table && app.table.number === frame.table) return app.table;
-  if (frame.type === "snapshot") return openTable(frame.table, null);
+  if (frame.type === "snapshot") return openTable(frame.table, null, frame.room);
   const saved = storage.loadTable(frame.table);
   if (saved) return openTable(frame.table, saved);
   if (frame.type === "hand_voided") return null; // a hand we never saw: a note says so
@@ -143,9 +184,15 @@ function tableFor(frame) {
   return null;
 }
 
-function openTable(number, saved) {
-  if (app.table) app.table.unmount();
+function openTable(number, saved, room = null) {
+  const before = app.table;
+  if (before) before.unmount();
   app.table = new Table(app, number, saved);
+  // the next table of the same match: the match's scores go on, and the last hand's result
+  // stays open until the player has something to do here
+  if (before && before.state && room !== null && before.state.room === room && before.isMatch) {
+    app.table.carryFrom(before);
+  }
   app.queued = null;
   go("table");
   return app.table;
@@ -180,6 +227,7 @@ function render() {
   else if (route.name === "history") import("./views/history.js").then((m) => m.renderHistory(app, root));
   else if (route.name === "replay") import("./views/replay.js").then((m) => m.renderReplay(app, root, route.arg));
   else if (route.name === "leaders") import("./views/leaders.js").then((m) => m.renderLeaders(app, root));
+  else if (route.name === "matches") renderMatches(app, root);
   else renderLobby(app, root);
   renderQueue();
 }
@@ -205,6 +253,7 @@ function renderHeader() {
           "nav",
           { class: "tabs" },
           tab("lobby", "nav.lobby"),
+          matchTab(route),
           app.table ? tab("table", "nav.table") : null,
           tab("history", "nav.history"),
           tab("leaders", "nav.leaders"),
@@ -233,6 +282,17 @@ function renderHeader() {
     app.session
       ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
       : null,
+  );
+}
+
+/** 比赛, with a dot while the player is registered or plays a match. */
+function matchTab(route) {
+  const busy = matches.registration(app) || (app.match && app.match.state === "playing");
+  return h(
+    "a",
+    { href: "#/matches", class: route === "matches" ? "on" : "", "data-testid": "nav-matches", "data-busy": busy ? "1" : "0" },
+    t("nav.matches"),
+    busy ? h("span", { class: "dot" }) : null,
   );
 }
 

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { cardRow } from "./cards.js";
 import { tricks } from "./ddzplays.js";
 import { commitmentOf } from "./sha256.js";
+import { backToMatches, resultLine } from "./match.js";
 
 /** Choose one action among several (raise levels, compare targets, wildcard readings). */
 export function choose(title, choices, onChoose) {
@@ -69,10 +70,24 @@ export function fairness(seed, commitment, entropyOk = null) {
   );
 }
 
-/** 结果: every seat's points and coins, the cards shown, the seed. */
+/** 结果: every seat's points and coins, the cards shown, the seed. A match's hand moves
+ * match points only: its panel shows the points and the player's match score, no coins. */
 export function result(T, onClose) {
   const s = T.state;
   const over = s.over;
+  const match = T.isMatch;
+  if (over.voided && match) {
+    let closeVoided = null;
+    closeVoided = dialog(
+      [
+        h("h2", { text: t("table.voidedTitle") }),
+        h("p", { text: t("match.voided") }),
+        h("div", { class: "buttons" }, h("button", { class: "btn", "data-testid": "result-close", onclick: () => closeVoided(), text: t("common.close") })),
+      ],
+      { testid: "result", onClose, attrs: { "data-hand": over.hand || "", "data-match": "1" } },
+    );
+    return closeVoided;
+  }
   if (over.voided) {
     let closeVoided = null;
     closeVoided = dialog(
@@ -94,33 +109,53 @@ export function result(T, onClose) {
       { class: seat === s.seat ? "me" : "", "data-testid": "result-row", "data-seat": seat },
       h("td", {}, player.name, " ", over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null),
       h("td", {}, rows[seat].role || (rows[seat].cards ? [cardRow(rows[seat].cards, { small: true, fan: false }), rows[seat].category] : "")),
-      h("td", { class: signClass(over.points[seat]), text: signed(over.points[seat]) }),
-      h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),
-      h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),
+      h("td", { class: signClass(over.points[seat]), "data-testid": "result-points", text: signed(over.points[seat]) }),
+      match ? null : h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),
+      match ? null : h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),
     ),
   );
+  const buttons = match
+    ? [
+        h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
+        T.app.match && T.app.match.state === "playing"
+          ? null
+          : h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
+        h("button", { class: "btn", "data-testid": "action-matches", onclick: () => { close(); backToMatches(T.app); }, text: t("nav.matches") }),
+      ]
+    : [
+        h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
+        h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
+        h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
+        h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
+      ];
   let close = null;
   close = dialog(
     [
       h("h2", { class: `result-title ${won ? "win" : ""}`, text: won ? t("table.won") : t("table.lost") }),
       T.game.resultExtra(T),
+      match ? resultLine(T.app, T) : null,
       h(
         "table",
         { class: "grid result-table" },
-        h("thead", {}, h("tr", {}, h("th", { text: t("table.player") }), h("th", {}), h("th", { class: "num", text: t("table.points") }), h("th", { class: "num", text: t("table.coins") }), h("th", { class: "num", text: t("table.house") }))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { text: t("table.player") }),
+            h("th", {}),
+            h("th", { class: "num", text: match ? t("match.handPoints") : t("table.points") }),
+            match ? null : h("th", { class: "num", text: t("table.coins") }),
+            match ? null : h("th", { class: "num", text: t("table.house") }),
+          ),
+        ),
         h("tbody", {}, body),
       ),
       fairness(over.seed, over.commitment, over.entropyOk),
-      h(
-        "div",
-        { class: "buttons" },
-        h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
-        h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
-        h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
-        h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
-      ),
+      h("div", { class: "buttons" }, buttons),
     ],
-    { testid: "result", onClose },
+    { testid: "result", onClose, attrs: { "data-hand": over.hand || "", "data-match": match ? "1" : "0" } },
   );
   return close;
 }
@@ -146,18 +181,20 @@ export function lastTrick(T) {
   );
 }
 
-/** 历史得分: the hands of this sitting, with a way to the full history. */
+/** 历史得分: the hands of this sitting (of this match, at a match's tables: their points,
+ * no coins), with a way to the full history. */
 export function scores(T) {
+  const match = T.isMatch;
   const rows = T.state.scores.map((score, i) =>
     h(
       "tr",
       {},
       h("td", { text: String(i + 1) }),
       h("td", { class: signClass(score.points), text: signed(score.points) }),
-      h("td", { class: signClass(score.net), text: signed(score.net) }),
+      match ? null : h("td", { class: signClass(score.net), text: signed(score.net) }),
     ),
   );
-  const total = T.state.scores.reduce((sum, score) => sum + score.net, 0);
+  const total = T.state.scores.reduce((sum, score) => sum + (match ? score.points : score.net), 0);
   let close = null;
   close = dialog(
     [
@@ -166,7 +203,7 @@ export function scores(T) {
         ? h(
             "table",
             { class: "grid" },
-            h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { class: "num", text: t("table.points") }), h("th", { class: "num", text: t("table.coins") }))),
+            h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { class: "num", text: match ? t("match.handPoints") : t("table.points") }), match ? null : h("th", { class: "num", text: t("table.coins") }))),
             h("tbody", {}, rows),
           )
         : h("p", { class: "muted", text: t("table.noScores") }),

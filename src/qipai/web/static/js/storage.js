@@ -1,10 +1,12 @@
 // What the client keeps in localStorage: the session, the language, and for the table the
 // player sits at, the number of the last event received with the table as it stood then
-// (so a reload sends `last` in `hello` and rebuilds the table from the replayed frames).
+// (so a reload sends `last` in `hello` and rebuilds the table from the replayed frames),
+// and the match he plays (its standing, for the in-match panel after a reload).
 
 const SESSION = "qipai.session";
 const LANG = "qipai.lang";
 const TABLES = "qipai.tables";
+const MATCH = "qipai.match";
 
 function read(key) {
   try {
@@ -44,4 +46,7 @@ export const storage = {
     return saved ? saved.state : null;
   },
   forgetTables: () => write(TABLES, null),
+  /** The match the player plays (js/match.js), or null. */
+  match: () => read(MATCH),
+  setMatch: (match) => write(MATCH, match || null),
 };

@@ -19,6 +19,7 @@ import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
 import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
+import { listed, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 const ENTROPY_BYTES = 32;
@@ -26,9 +27,12 @@ const ENTROPY_BYTES = 32;
 function gameOf(app, roomId, view) {
   const room = app.rooms.find((r) => r.id === roomId);
   if (room) return room.game;
+  const match = listed(app, matchOfRoom(roomId)); // a match's table: match:<name>
+  if (match) return match.game;
   if (view && "card_counts" in view) return "doudizhu";
   if (view && "known_hands" in view) return "zhajinhua";
   if (view && "hole" in view) return "showhand";
+  if (matchOfRoom(roomId) !== null) return "doudizhu"; // a match missing from the list: its usual game
   return roomId.split("-")[0];
 }
 
@@ -45,6 +49,14 @@ export class Table {
     this.notes = [];
     this.view = new TableView(this);
     this.closeResult = null;
+    this.carried = null; // the match's table before this one: {scores, from}
+  }
+
+  /** The match's table before this one: its scores go on; its result (shown when its
+   * batch of frames settles, which may come after this table opened) stays open until the
+   * player has something to do here, or closes it. */
+  carryFrom(before) {
+    this.carried = { scores: before.state.scores, from: before };
   }
 
   get seat() {
@@ -59,6 +71,12 @@ export class Table {
   get playsOn() {
     const room = this.state && this.state.roomInfo;
     return Boolean(room) && room.regroup === false;
+  }
+
+  /** Whether this is a match's table (room `match:<name>`): match points, no coins; the
+   * match seats the player at its next table by itself. */
+  get isMatch() {
+    return Boolean(this.state) && matchOfRoom(this.state.room) !== null;
   }
 
   /** A seat's display name. */
@@ -91,7 +109,7 @@ export class Table {
       n: frame.n,
       seat: frame.seat,
       room: frame.room,
-      roomInfo: this.app.rooms.find((r) => r.id === frame.room) || null,
+      roomInfo: this.app.rooms.find((r) => r.id === frame.room) || matchRoomInfo(this.app, frame.room),
       game: game.name,
       hand: frame.hand,
       handNumber: prev && sameHand ? prev.handNumber : null,
@@ -104,7 +122,7 @@ export class Table {
       options: mine ? [] : actions,
       model,
       over: sameHand ? prev.over : null,
-      scores: prev ? prev.scores : [],
+      scores: prev ? prev.scores : this.carried ? [...this.carried.scores] : [],
       entropy: prev ? prev.entropy : null,
     };
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
@@ -191,6 +209,7 @@ export class Table {
     s.scores.push({ hand: frame.hand, net: frame.result[s.seat], points: frame.points[s.seat], voided: frame.voided });
     this.ui.lifted = new Set();
     this.justEnded = true;
+    if (this.isMatch) onMatchHand(this.app, s.room);
   }
 
   /** Whether the hand's record holds the entropy this seat sent and the hall took: true or
@@ -235,12 +254,17 @@ export class Table {
     else storage.saveTable(this.number, s.n, s);
     if (this.needResync && !s.over) this.app.send({ type: "resync" });
     this.needResync = false;
+    if (this.carried && this.carried.from && (s.legal.length || s.over)) {
+      const before = this.carried.from;
+      if (before.closeResult) before.closeResult(); // the last hand's result: he acts here now
+      this.carried.from = null;
+    }
     for (const note of this.notes.splice(0)) toast(note);
     if (this.justEnded) {
       this.justEnded = false;
       // out of the queue: the player chooses what next; a table that plays on (征途) deals
-      // its next hand to the same players by itself
-      if (!this.playsOn) this.app.send({ type: "leave" });
+      // its next hand to the same players by itself, and a match seats him by itself
+      if (!this.playsOn && !this.isMatch) this.app.send({ type: "leave" });
       this.app.refreshMe();
       this.showResult();
     }
@@ -353,6 +377,11 @@ export class Table {
 
   toLobby() {
     if (this.closeResult) this.closeResult();
+    if (this.isMatch) {
+      if (this.state.over && this.app.match && this.app.match.state !== "playing") this.app.table = null;
+      this.app.go("matches");
+      return;
+    }
     if (this.state.over && this.playsOn) this.app.send({ type: "leave" }); // the table breaks up
     if (this.state.over) this.app.table = null;
     this.app.go("lobby");

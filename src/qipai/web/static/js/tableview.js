@@ -1,4 +1,4 @@
-// The table page: toolbar, the other seats around the felt (counterclockwise from me at the
+// The table page: toolbar, the in-match panel at a match's table, the other seats around the felt (counterclockwise from me at the
 // bottom), the centre, my row (what I played, the action bar, my hand) and the clock.
 // A replay draws its steps with the same page, read-only (`table.readOnly`): no tools, no
 // buttons, no clock, no card selection.
@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { cardEl, ddzKey, ddzRank } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
+import { matchStrip } from "./match.js";
 
 const TICK_MS = 250;
 
@@ -37,6 +38,7 @@ export class TableView {
   build() {
     const T = this.T;
     this.toolbarEl = h("div", { class: "toolbar" });
+    this.matchEl = h("div", { class: "match-slot" });
     this.arenaEl = h("div", { class: "arena" });
     this.playedEl = h("div", { class: "myplayed" });
     this.bannerEl = h("div", { class: "banner hidden", "data-testid": "trustee-banner" });
@@ -47,6 +49,7 @@ export class TableView {
       "div",
       { class: "table-view", "data-testid": "table" },
       this.toolbarEl,
+      this.matchEl,
       this.arenaEl,
       h("div", { class: "mine" }, this.playedEl, this.bannerEl, this.actionsEl, this.meEl, this.handEl),
     );
@@ -121,6 +124,7 @@ export class TableView {
       n: String(s.n),
     });
     this.renderToolbar();
+    this.renderMatch();
     this.renderArena();
     this.renderMine();
     this.renderHand();
@@ -148,8 +152,9 @@ export class TableView {
     if (!T.readOnly) {
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
       tools.push(this.tool("result", t("table.result"), () => T.showResult()));
-      if (s.hand && !s.over && !me.escaped) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
-      tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
+      // a match keeps the player's seat to the end (托管 plays when he is away): no 逃跑, no 离开
+      if (s.hand && !s.over && !me.escaped && !T.isMatch) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
+      if (!T.isMatch) tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
     }
     const room = s.roomInfo;
     fill(
@@ -158,12 +163,19 @@ export class TableView {
         "div",
         { class: "info" },
         h("b", { text: room ? room.name : s.room }),
-        s.handNumber !== null && s.handNumber !== undefined ? h("span", { class: "pill", text: t("table.handNo", { n: s.handNumber + 1 }) }) : null,
+        s.handNumber !== null && s.handNumber !== undefined && !T.isMatch ? h("span", { class: "pill", text: t("table.handNo", { n: s.handNumber + 1 }) }) : null,
         T.game.info(T),
       ),
       h("div", { class: "spacer" }),
       ...tools,
     );
+  }
+
+  /** The in-match panel (rank, players left, base, line, stage, hands, score). */
+  renderMatch() {
+    const strip = this.T.readOnly || !this.T.isMatch ? null : matchStrip(this.T.app, this.T);
+    fill(this.matchEl, strip);
+    this.matchEl.classList.toggle("hidden", !strip);
   }
 
   leaveAfterHand() {

@@ -1,0 +1,483 @@
+"""Matches in the running hall: runs open for registration, started, played at the hall's
+tables, finished with prizes, or cancelled with refunds.
+
+One :class:`MatchHall` serves every configured match (``qipai/matches.toml`` or
+``qipai serve --matches FILE``).  Each match always has one run open for registration
+(``<match id>#<n>``).  A player registers over the HTTP API (the entry fee is held in the
+run's escrow: :mod:`qipai.store.matches`); a regular run starts when it is full (or, where
+the match allows bots, when its bot wait has passed since the first registration: bots
+take the empty places); a scheduled run starts at its time with whoever registered, or is
+cancelled and refunded below its minimum.  A started run is driven by its pure
+:class:`~qipai.hall.match.MatchRun`: each seating becomes a table of the hall (the same
+:class:`~qipai.hall.table.Table` and runner as a cash table, its hand settled as match
+points only), and each finished hand moves the run on.  Players are told with frames:
+``match_started``, ``match_update`` (after each of their hands, and at each stage),
+``match_eliminated``, ``match_over``, ``match_cancelled`` (``docs/protocol.md``).  A
+player keeps his place when he leaves or drops: his seat is played by 托管, and he
+finishes the match.
+
+When the hall stops (or a process dies) a run in progress cannot be resumed: at the next
+start every run still registering or running is cancelled and every entry refunded, once
+(``store.cancel_interrupted_matches``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.match import (
+    BOT_PREFIX,
+    Eliminated,
+    Finished,
+    MatchRun,
+    RunState,
+    Seating,
+    StageStarted,
+)
+from qipai.hall.matchconfig import MatchConfig, MatchKind, describe, match_by_id
+from qipai.hall.rooms import Room, load_rooms
+from qipai.hall.table import HandTerms, SeatInfo
+from qipai.registry import Payout
+
+from .bus import Frame
+from .hall import HallService, Player
+from .tables import TableRunner
+
+log = logging.getLogger(__name__)
+
+TICK = 0.5
+"""Seconds between two looks at the runs (starts, scheduled times, bot waits)."""
+STANDINGS_SHOWN = 100
+"""Standings rows a request gets at most (and the player's own row)."""
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def match_room(match: MatchConfig) -> Room:
+    """The room a match's tables play in: its game and preset, its time limit, no coins."""
+    text = (
+        f'[[room]]\nid = "match:{match.id}"\nname = "{match.name}"\n'
+        f'game = "{match.game}"\nrules = "{match.rules}"\nmin_coins = 0\n'
+        f"decision_seconds = {match.decision_seconds}\n"
+    )
+    [room] = load_rooms(text)
+    return room
+
+
+def next_start(match: MatchConfig, now: float) -> float:
+    """A scheduled match's next start time after ``now`` (seconds since the epoch, UTC):
+    every ``every_minutes`` minutes, at ``at_minute`` into the period."""
+    period = match.every_minutes * 60
+    offset = match.at_minute * 60
+    return ((now - offset) // period + 1) * period + offset
+
+
+@dataclass
+class _Live:
+    """A run the hall has open or in play."""
+
+    config: MatchConfig
+    run: MatchRun
+    room: Room
+    users: dict[str, int] = field(default_factory=dict)
+    """Player id (``user:<id>``) → user id, for the people registered."""
+    names: dict[str, str] = field(default_factory=dict)
+    first_at: float | None = None
+    """When the first player registered (a regular run's bot wait counts from it)."""
+    starts_at: float | None = None
+    """A scheduled run's start time."""
+    tables: dict[int, TableRunner] = field(default_factory=dict)
+    """Hands in play by number: their runners."""
+
+
+def _pid(user: int) -> str:
+    return f"user:{user}"
+
+
+class MatchHall:
+    """Every configured match's runs, in one hall process (module docstring)."""
+
+    def __init__(
+        self,
+        hall: HallService,
+        matches: Sequence[MatchConfig],
+        *,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.hall = hall
+        self.matches = tuple(matches)
+        self.clock = clock or hall.clock
+        self.live: dict[str, _Live] = {}
+        """The run open or in play of each match, by the match's id (a finished or
+        cancelled run is replaced by the next one at once)."""
+        self.playing: dict[str, _Live] = {}
+        """Runs in play by run id (a match may have one in play and the next open)."""
+        self._counts: dict[str, int] = {}
+        self._ticker: asyncio.Task[None] | None = None
+
+    # --- life ------------------------------------------------------------------------------
+
+    async def start(self) -> list[str]:
+        """Cancel (and refund) the runs a previous process left unfinished, open a run of
+        every match, and start looking at them."""
+        store = self.hall.db.store
+        cancelled = await self.hall.db.run(store.cancel_interrupted_matches, _utcnow())
+        if cancelled:
+            log.warning("cancelled %d match runs interrupted by the last shutdown", len(cancelled))
+        for match in self.matches:
+            runs = await self.hall.db.run(store.match_runs, match_id=match.id, limit=1)
+            self._counts[match.id] = _run_number(runs[0].id) if runs else 0
+            await self._open(match)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+        return cancelled
+
+    async def stop(self) -> None:
+        """Stop looking at the runs (the hall's stop voids the hands in play; the runs are
+        cancelled and refunded at the next start)."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+
+    async def _open(self, match: MatchConfig) -> _Live:
+        self._counts[match.id] += 1
+        run_id = f"{match.id}#{self._counts[match.id]}"
+        await self.hall.db.run(
+            self.hall.db.store.open_match_run, run_id, match.id, match.entry_fee, _utcnow()
+        )
+        live = _Live(
+            match, MatchRun(match, run_id, random.Random(secrets.randbits(64))), match_room(match)
+        )
+        if match.kind is MatchKind.SCHEDULED:
+            live.starts_at = next_start(match, self.clock())
+        self.live[match.id] = live
+        return live
+
+    async def _tick_forever(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:  # one bad pass must not stop the matches
+                log.exception("match pass failed")
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        """Start the runs that are due; cancel the scheduled ones below their minimum."""
+        now = self.clock()
+        for live in list(self.live.values()):
+            run, config = live.run, live.config
+            if run.state is not RunState.REGISTERING:
+                continue
+            if config.kind is MatchKind.REGULAR:
+                waited = live.first_at is not None and now - live.first_at >= config.bot_wait
+                if not run.is_ready() and config.bots and waited:
+                    run.fill_with_bots()
+                if run.is_ready():
+                    await self._start(live)
+            elif live.starts_at is not None and now >= live.starts_at:
+                if config.bots and run.registered and not run.is_ready():
+                    run.fill_with_bots()
+                if run.is_ready():
+                    await self._start(live)
+                else:
+                    await self._cancel(live, "not_enough_players")
+
+    # --- registration ----------------------------------------------------------------------
+
+    def listing(self, user: int | None) -> list[dict[str, Any]]:
+        """Every match with its open run: id, state, registered count, start time, whether
+        ``user`` is registered."""
+        listed = []
+        for match in self.matches:
+            live = self.live[match.id]
+            entry = describe(match)
+            entry["run"] = self._run_info(live, user)
+            listed.append(entry)
+        return listed
+
+    def _run_info(self, live: _Live, user: int | None) -> dict[str, Any]:
+        run = live.run
+        return {
+            "id": run.run_id,
+            "state": run.state.value,
+            "registered": len(run.registered),
+            "starts_at": live.starts_at,
+            "me": user is not None and _pid(user) in run.registered,
+        }
+
+    async def register(self, player: Player, match_id: str) -> dict[str, Any]:
+        """Register ``player`` in the match's open run, holding the entry fee.
+
+        :raises InvalidActionError: ``unknown_match``.
+        :raises IllegalActionError: ``already_registered``, ``match_full``, ``match_closed``,
+            ``insufficient_coins``, ``in_match`` (registered or playing in another run).
+        """
+        live = self.live.get(match_id) or self._unknown(match_id)
+        pid = _pid(player.user)
+        if pid not in live.run.registered and self.run_of(player.user) is not None:
+            raise IllegalActionError("in_match", "already registered in a match")
+        number = live.run.register(pid)  # the place is taken before the fee is held
+        try:
+            await self.hall.db.run(
+                self.hall.db.store.register_for_match, live.run.run_id, player.user, _utcnow()
+            )
+        except Exception:
+            live.run.unregister(pid)
+            raise
+        live.users[pid], live.names[pid] = player.user, player.name
+        if live.first_at is None:
+            live.first_at = self.clock()
+        return {"match": match_id, "run": live.run.run_id, "number": number}
+
+    async def unregister(self, player: Player, match_id: str) -> None:
+        """Withdraw ``player`` from the match's open run and refund his fee.
+
+        :raises InvalidActionError: ``unknown_match``.
+        :raises IllegalActionError: ``not_registered``, ``match_closed``.
+        """
+        live = self.live.get(match_id) or self._unknown(match_id)
+        pid = _pid(player.user)
+        live.run.unregister(pid)
+        try:
+            await self.hall.db.run(
+                self.hall.db.store.unregister_from_match, live.run.run_id, player.user, _utcnow()
+            )
+        except Exception:
+            live.run.register(pid)
+            raise
+        live.users.pop(pid, None)
+
+    def run_of(self, user: int) -> _Live | None:
+        """The run ``user`` is registered in or playing, if any."""
+        pid = _pid(user)
+        for live in [*self.live.values(), *self.playing.values()]:
+            if pid in live.users and not live.run.is_over:
+                return live
+        return None
+
+    async def standings(self, run_id: str, user: int | None) -> dict[str, Any]:
+        """A run's standings, live while it plays, final once it ended (from the store):
+        the first :data:`STANDINGS_SHOWN` rows and ``user``'s.
+
+        :raises InvalidActionError: ``unknown_run``.
+        """
+        live = self.playing.get(run_id) or next(
+            (each for each in self.live.values() if each.run.run_id == run_id), None
+        )
+        if live is None:
+            return await self._ended(run_id, user)
+        rows = [self._row(live, s.rank, s.player, s.score, s.out) for s in live.run.standings()]
+        mine = [row for row in rows if user is not None and row["player"] == _pid(user)]
+        return {
+            **self._status(live),
+            "standings": rows[:STANDINGS_SHOWN],
+            "me": mine[0] if mine else None,
+        }
+
+    async def _ended(self, run_id: str, user: int | None) -> dict[str, Any]:
+        row = await self.hall.db.run(self.hall.db.store.match_run, run_id)
+        if row is None or row.standings_json is None:
+            raise InvalidActionError("unknown_run", f"no run {run_id!r}")
+        rows: list[dict[str, Any]] = json.loads(row.standings_json)
+        mine = [r for r in rows if user is not None and r["player"] == _pid(user)]
+        return {
+            "match": row.match_id,
+            "run": row.id,
+            "state": row.state,
+            "standings": rows[:STANDINGS_SHOWN],
+            "me": mine[0] if mine else None,
+        }
+
+    def _row(self, live: _Live, rank: int, player: str, score: int, out: bool) -> dict[str, Any]:
+        return {
+            "rank": rank,
+            "player": player,
+            "name": self._name(live, player),
+            "score": score,
+            "out": out,
+        }
+
+    @staticmethod
+    def _name(live: _Live, player: str) -> str:
+        if player.startswith(BOT_PREFIX):
+            return f"机器人{player.removeprefix(BOT_PREFIX)}"
+        return live.names.get(player, player)
+
+    def _unknown(self, match_id: str) -> _Live:
+        match_by_id(self.matches, match_id)  # raises unknown_match
+        raise InvalidActionError("unknown_match", match_id)
+
+    # --- a run in play ---------------------------------------------------------------------
+
+    async def _start(self, live: _Live) -> None:
+        run = live.run
+        await self.hall.db.run(self.hall.db.store.start_match_run, run.run_id, _utcnow())
+        run.start()
+        self.playing[run.run_id] = live
+        await self._open(live.config)  # the next run takes registrations at once
+        frame = {"type": "match_started", "match": live.config.id, "run": run.run_id}
+        self._tell(live, frame)
+        self._deal(live)
+
+    def _deal(self, live: _Live) -> None:
+        for seating in live.run.seat():
+            self._open_table(live, seating)
+
+    def _open_table(self, live: _Live, seating: Seating) -> None:
+        users = tuple(live.users.get(pid) for pid in seating.players)
+        seats = [
+            SeatInfo(
+                None if user is None else str(user),
+                self._name(live, pid),
+                max(live.run.score(pid), 0),
+            )
+            for pid, user in zip(seating.players, users, strict=True)
+        ]
+        for pid, user in zip(seating.players, users, strict=True):
+            if user is not None:
+                self.hall.player(user, live.names[pid])
+        terms = HandTerms(live.config.game_rules(), Payout.POINTS_ONLY)
+        runner = self.hall.open_table(
+            live.room,
+            users,
+            seats,
+            terms=terms,
+            done=lambda runner: self._hand_done(live, seating, runner),
+        )
+        live.tables[seating.hand] = runner
+
+    def _hand_done(self, live: _Live, seating: Seating, runner: TableRunner) -> None:
+        """A match table's hand is over (or its table failed): score it, move the run on."""
+        live.tables.pop(seating.hand, None)
+        outcome = runner.table.outcome
+        points = (0,) * len(seating.players)
+        if outcome is not None and not outcome.voided:
+            points = outcome.settlement.points
+        notices = live.run.finish_hand(seating.hand, points)
+        for pid in seating.players:
+            user = live.users.get(pid)
+            if user is not None:
+                self.hall.bus.publish(user, self._update(live, pid))
+        for notice in notices:
+            self._announce(live, notice)
+        if live.run.is_over:
+            asyncio.get_running_loop().create_task(self._finish(live))
+        else:
+            self._deal(live)
+
+    def _announce(self, live: _Live, notice: Eliminated | StageStarted | Finished) -> None:
+        match notice:
+            case Eliminated(stage, players):
+                ranks = {s.player: s.rank for s in live.run.standings()}
+                for pid in players:
+                    self._publish(
+                        live,
+                        pid,
+                        {
+                            "type": "match_eliminated",
+                            **self._ids(live),
+                            "stage": stage,
+                            "rank": ranks.get(pid),
+                        },
+                    )
+            case StageStarted(stage, players):
+                for pid in players:
+                    self._publish(
+                        live, pid, {"type": "match_advanced", **self._ids(live), "stage": stage}
+                    )
+                    self._publish(live, pid, self._update(live, pid))
+            case Finished():
+                pass
+
+    async def _finish(self, live: _Live) -> None:
+        run = live.run
+        prizes = {live.users[p]: coins for p, coins in run.prizes().items() if p in live.users}
+        standings = [self._row(live, s.rank, s.player, s.score, s.out) for s in run.standings()]
+        await self.hall.db.run(
+            self.hall.db.store.finish_match_run,
+            run.run_id,
+            prizes,
+            json.dumps(standings, ensure_ascii=False),
+            _utcnow(),
+        )
+        self.playing.pop(run.run_id, None)
+        ranks = {row["player"]: row for row in standings}
+        for pid, user in live.users.items():
+            row = ranks.get(pid, {})
+            frame = {
+                "type": "match_over",
+                **self._ids(live),
+                "rank": row.get("rank"),
+                "score": row.get("score"),
+                "prize": prizes.get(user, 0),
+                "standings": standings[:10],
+            }
+            if self.hall.bus.is_connected(user):
+                self.hall.bus.publish(user, frame)
+            else:  # away (托管 finished the match for him): told when he comes back
+                self.hall.keep_for_absent(user, [frame])
+
+    async def _cancel(self, live: _Live, reason: str) -> None:
+        run = live.run
+        run.cancel()
+        await self.hall.db.run(self.hall.db.store.cancel_match_run, run.run_id, _utcnow())
+        self._tell(
+            live,
+            {
+                "type": "match_cancelled",
+                **self._ids(live),
+                "reason": reason,
+                "refunded": live.config.entry_fee,
+            },
+        )
+        await self._open(live.config)
+
+    # --- frames -------------------------------------------------------------------------
+
+    def _ids(self, live: _Live) -> dict[str, str]:
+        return {"match": live.config.id, "run": live.run.run_id}
+
+    def _status(self, live: _Live) -> dict[str, Any]:
+        run = live.run
+        index = run.stage_index
+        running = run.state is RunState.RUNNING and index is not None
+        stage = live.config.stages[index] if running and index is not None else None
+        return {
+            **self._ids(live),
+            "state": run.state.value,
+            "stage": index,
+            "stage_name": None if stage is None else stage.name,
+            "stage_kind": None if stage is None else stage.kind.value,
+            "base": run.base() if running else None,
+            "line": run.line() if running else None,
+            "players_left": run.players_left(),
+            "hands": run.hands,
+        }
+
+    def _update(self, live: _Live, pid: str) -> Frame:
+        run = live.run
+        rank = run.rank_of(pid) if run.state is RunState.RUNNING else None
+        return {"type": "match_update", **self._status(live), "rank": rank, "score": run.score(pid)}
+
+    def _publish(self, live: _Live, pid: str, frame: Frame) -> None:
+        user = live.users.get(pid)
+        if user is not None:
+            self.hall.bus.publish(user, frame)
+
+    def _tell(self, live: _Live, frame: Frame) -> None:
+        for user in live.users.values():
+            self.hall.bus.publish(user, frame)
+
+
+def _run_number(run_id: str) -> int:
+    """The ``n`` of a run id ``<match>#<n>``."""
+    return int(run_id.rpartition("#")[2])

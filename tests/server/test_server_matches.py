@@ -1,0 +1,213 @@
+"""Matches through a real hall: the list, registration with its fee held and refunded, a run
+played to its end over WebSocket (bots filling where the match allows), prizes paid, the
+errors that change nothing, and the ledger's audit clean afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_kit import RunningHall, running_hall
+from wire_kit import WAIT, Frame, Player, config_with, guests
+
+from qipai.client.connection import HallClient
+from qipai.client.loadtest import LoadConfig, run
+from qipai.hall.matchconfig import load_matches
+from qipai.store import Store
+from qipai.store.audit import audit
+
+MATCHES = load_matches(
+    textwrap.dedent(
+        """
+        [[match]]
+        id = "trio"
+        name = "三人赛"
+        kind = "regular"
+        game = "doudizhu"
+        rules = "jj"
+        players = 3
+        entry_fee = 10
+        rule_changes = { all_pass = "forced" }
+        [[match.stage]]
+        kind = "fixed"
+        hands = 2
+        base = 10
+        [[match.prize]]
+        ranks = [1, 1]
+        coins = 25
+
+        [[match]]
+        id = "solo"
+        name = "单人试玩"
+        kind = "regular"
+        game = "doudizhu"
+        rules = "jj"
+        players = 6
+        bots = true
+        bot_wait = 0.3
+        rule_changes = { all_pass = "forced" }
+        [[match.stage]]
+        kind = "fixed"
+        hands = 1
+        advance = 3
+        [[match.stage]]
+        kind = "fixed"
+        hands = 1
+        [[match.prize]]
+        ranks = [1, 6]
+        coins = 1
+        """
+    )
+)
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    """A hall with the two test matches."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('matches') / 'hall.db'}"
+    config = dataclasses.replace(config_with(url), matches=MATCHES)
+    with running_hall(config) as running:
+        yield running
+
+
+def _bearer(player: Player) -> dict[str, str]:
+    return {"authorization": f"Bearer {player.session.token}"}
+
+
+async def _post(url: str, path: str, player: Player) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        return await http.post(path, headers=_bearer(player))
+
+
+async def _play_match(player: Player) -> Frame:
+    """Play every hand of the match (the first legal action) until it ends."""
+    ends = ("match_over", "match_cancelled")
+    return await player.play_out(until=lambda frame: frame["type"] in ends, timeout=WAIT * 6)
+
+
+def test_the_list_shows_each_match_with_its_open_run(hall: RunningHall) -> None:
+    listed = httpx.get(f"{hall.url}/api/matches").json()
+    assert [m["name"] for m in listed] == ["trio", "solo"]
+    run = listed[0]["run"]
+    assert run["state"] == "registering" and run["id"].startswith("trio#") and not run["me"]
+
+
+def test_three_players_register_play_and_the_winner_is_paid(hall: RunningHall) -> None:
+    overs, before, after, errors = asyncio.run(_three(hall.url))
+    assert {o["type"] for o in overs} == {"match_over"}
+    assert sorted(o["rank"] for o in overs) == [1, 2, 3]
+    for over, coins_before, coins_after in zip(overs, before, after, strict=True):
+        assert coins_after == coins_before - 10 + over["prize"]
+        assert over["prize"] == (25 if over["rank"] == 1 else 0)
+    assert errors == {
+        "again": "already_registered",
+        "room": "in_match",
+        "unknown": "unknown_match",
+    }
+    assert _audit_problems(hall) == []
+
+
+async def _three(url: str) -> tuple[list[Frame], list[int], list[int], dict[str, str]]:
+    async with HallClient(url) as client, guests(client, 3) as players:
+        before = [(await client.me(p.session.token))["coins"] for p in players]
+        errors: dict[str, str] = {}
+        first = await _post(url, "/api/matches/trio/register", players[0])
+        assert first.status_code == 200 and first.json()["number"] >= 1
+        again = await _post(url, "/api/matches/trio/register", players[0])
+        unknown = await _post(url, "/api/matches/nope/register", players[0])
+        errors["again"], errors["unknown"] = again.json()["error"], unknown.json()["error"]
+        await players[0].conn.send({"type": "join", "room": "doudizhu-yifa"})
+        errors["room"] = (await players[0].until(lambda f: f["type"] == "error"))["code"]
+        held = (await client.me(players[0].session.token))["coins"]
+        assert held == before[0] - 10  # the fee is held on registration
+        for player in players[1:]:
+            assert (await _post(url, "/api/matches/trio/register", player)).status_code == 200
+        overs = await asyncio.gather(*(_play_match(p) for p in players))
+        after = [(await client.me(p.session.token))["coins"] for p in players]
+        return list(overs), before, after, errors
+
+
+def test_unregistering_refunds_the_fee(hall: RunningHall) -> None:
+    async def run() -> tuple[int, int, int, str]:
+        async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
+            before = (await client.me(ann.session.token))["coins"]
+            assert (await _post(hall.url, "/api/matches/trio/register", ann)).status_code == 200
+            held = (await client.me(ann.session.token))["coins"]
+            assert (await _post(hall.url, "/api/matches/trio/unregister", ann)).status_code == 200
+            again = await _post(hall.url, "/api/matches/trio/unregister", ann)
+            after = (await client.me(ann.session.token))["coins"]
+            return before, held, after, again.json()["error"]
+
+    before, held, after, code = asyncio.run(run())
+    assert (held, after, code) == (before - 10, before, "not_registered")
+
+
+def test_one_player_tries_a_match_with_bots_and_finishes_it(hall: RunningHall) -> None:
+    async def run() -> tuple[Frame, list[str]]:
+        async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
+            assert (await _post(hall.url, "/api/matches/solo/register", ann)).status_code == 200
+            over = await _play_match(ann)
+            return over, [f["type"] for f in ann.frames]
+
+    over, kinds = asyncio.run(run())
+    assert over["type"] == "match_over" and over["prize"] == 1 and len(over["standings"]) == 6
+    assert "match_started" in kinds and "match_update" in kinds and "snapshot" in kinds
+    assert ("match_advanced" in kinds) != ("match_eliminated" in kinds)  # one or the other
+
+
+def _audit_problems(hall: RunningHall) -> list[Any]:
+    store = Store.open(hall.db_url)
+    try:
+        return list(audit(store))
+    finally:
+        store.close()
+
+
+def test_nothing_changes_for_bad_requests(hall: RunningHall, tmp_path: Path) -> None:
+    del tmp_path
+    response = httpx.post(f"{hall.url}/api/matches/trio/register")
+    assert response.json()["error"] == "bad_token"
+    unknown = httpx.get(f"{hall.url}/api/runs/nope%231")
+    assert unknown.json()["error"] == "unknown_run"
+
+
+def test_the_load_tool_plays_a_match_to_its_end(hall: RunningHall) -> None:
+    """``qipai loadtest --match trio --clients 3``: real socket clients register, play the
+    match through and check their coins against the fee and their prize."""
+    summary = asyncio.run(run(LoadConfig(hall.url, clients=3, duration=60, match="trio")))
+    assert summary["match"] == "trio" and summary["match_finished"] is True
+    assert summary["coins_conserved"] is True and summary["prizes"] == 25
+    assert summary["failed_clients"] == 0 and summary["hands_total"] == 2
+    assert summary["errors"] == 0, summary["error_codes"]
+
+
+def test_a_player_away_at_the_end_is_told_when_he_comes_back(hall: RunningHall) -> None:
+    """He registered and left; 托管 played his seats; the run ended; coming back he gets
+    ``match_over``, and the run's final standings stay readable."""
+
+    async def run_it() -> tuple[Frame, dict[str, Any]]:
+        async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
+            answer = await _post(hall.url, "/api/matches/solo/register", ann)
+            run_id = answer.json()["run"]
+            await ann.conn.socket.close()
+            async with asyncio.timeout(WAIT * 6):
+                while True:
+                    await asyncio.sleep(0.2)
+                    ended = httpx.get(f"{hall.url}/api/runs/{run_id.replace('#', '%23')}")
+                    if ended.status_code == 200 and ended.json()["state"] == "finished":
+                        break
+            async with client.connect(ann.session.token) as back:
+                async with asyncio.timeout(WAIT):
+                    while (frame := await back.recv())["type"] != "match_over":
+                        pass
+            return frame, ended.json()
+
+    over, ended = asyncio.run(run_it())
+    assert over["prize"] == 1 and over["rank"] in range(1, 7)
+    assert len(ended["standings"]) == 6 and ended["run"] == over["run"]
