@@ -211,3 +211,20 @@ def test_a_player_away_at_the_end_is_told_when_he_comes_back(hall: RunningHall) 
     over, ended = asyncio.run(run_it())
     assert over["prize"] == 1 and over["rank"] in range(1, 7)
     assert len(ended["standings"]) == 6 and ended["run"] == over["run"]
+
+
+@pytest.mark.parametrize(("match", "clients"), [("tiyan-9", 9), ("dingju-30", 30)])
+def test_the_shipped_regular_matches_play_through_real_sockets(
+    match: str, clients: int, tmp_path: Path
+) -> None:
+    """``qipai loadtest --match`` on the shipped matches: every place a socket client."""
+    config = config_with(f"sqlite:///{tmp_path / 'shipped.db'}")
+    with running_hall(config) as running:
+        summary = asyncio.run(
+            run(LoadConfig(running.url, clients=clients, duration=120, match=match))
+        )
+        problems = _audit_problems(running)
+    assert summary["match_finished"] and summary["coins_conserved"], summary
+    assert summary["errors"] == 0 and summary["failed_clients"] == 0, summary
+    assert summary["prizes"] == {"tiyan-9": 900, "dingju-30": 1400}[match]
+    assert problems == []
