@@ -337,3 +337,20 @@ def test_config_errors_name_the_match_and_the_field() -> None:
         config(FIXED_TWO, players=10)
     with pytest.raises(InvalidActionError, match="rule_changes"):
         config(FIXED_TWO, extra='rule_changes = { bomb_factor = "triple" }')
+
+
+def test_the_round_counts_each_stage_its_own_way() -> None:
+    run = started(config(FIXED_TWO), 9)
+    assert run.round() == 1
+    for seating in run.seat():
+        run.finish_hand(seating.hand, (0, 0, 0))
+    assert run.round() == 2  # every table played its first hand
+    swiss = started(config(SWISS), 9)
+    for seating in swiss.seat():
+        swiss.finish_hand(seating.hand, (0, 0, 0))
+    assert swiss.round() == 2
+    knockout = started(config(KNOCKOUT, players=30, kind="scheduled", extra="min_players = 12"), 30)
+    assert knockout.round() == 1
+    for seating in knockout.seat():
+        knockout.finish_hand(seating.hand, (0, 0, 0))
+    assert knockout.round() == 2  # 10 hands: one round of 30 entrants

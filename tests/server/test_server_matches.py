@@ -149,13 +149,19 @@ def test_unregistering_refunds_the_fee(hall: RunningHall) -> None:
 
 
 def test_one_player_tries_a_match_with_bots_and_finishes_it(hall: RunningHall) -> None:
-    async def run() -> tuple[Frame, list[str]]:
+    """Bots take the empty places; an action sent to another table is refused."""
+
+    async def run() -> tuple[Frame, list[str], str]:
         async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
             assert (await _post(hall.url, "/api/matches/solo/register", ann)).status_code == 200
+            snapshot = await ann.until(lambda frame: frame["type"] == "snapshot")
+            elsewhere = {"type": "act", "table": snapshot["table"] + 1000, "action": "pass"}
+            refused = await ann.answer(await ann.conn.request(elsewhere))
             over = await _play_match(ann)
-            return over, [f["type"] for f in ann.frames]
+            return over, [f["type"] for f in ann.frames], refused["code"]
 
-    over, kinds = asyncio.run(run())
+    over, kinds, refused = asyncio.run(run())
+    assert refused == "stale_table"
     assert over["type"] == "match_over" and over["prize"] == 1 and len(over["standings"]) == 6
     assert "match_started" in kinds and "match_update" in kinds and "snapshot" in kinds
     assert ("match_advanced" in kinds) != ("match_eliminated" in kinds)  # one or the other

@@ -290,6 +290,16 @@ class MatchRun:
         """The current stage's elimination line (knockout; 0 otherwise)."""
         return self._base_and_line(self._running())[1]
 
+    def round(self) -> int:
+        """The current stage's round: knockout, the round of hands started (from 1); fixed,
+        the hands the tables have played, plus one; swiss, the round."""
+        run = self._running()
+        if run.stage.kind is StageKind.KNOCKOUT:
+            return run.hands_started // self._round_size(run) + 1
+        if run.stage.kind is StageKind.FIXED:
+            return min(t.played for t in run.tables) + 1
+        return run.round
+
     def in_play(self) -> dict[int, tuple[str, ...]]:
         """The hands dealt and not finished, by number: their players."""
         return dict(self._running().in_play)

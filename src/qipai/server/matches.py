@@ -459,6 +459,7 @@ class MatchHall:
             "stage_kind": None if stage is None else stage.kind.value,
             "base": run.base() if running else None,
             "line": run.line() if running else None,
+            "round": run.round() if running else None,
             "players_left": run.players_left(),
             "hands": run.hands,
         }
