@@ -3,9 +3,13 @@ SQL that tampers with the ledger."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import select, text
 
@@ -114,3 +118,17 @@ def transaction(key: str, kind: str, hand: str | None = None, *, run: str | None
         "INSERT INTO transactions (key, kind, hand_id, run_id, created_at) "
         f"VALUES ('{key}', '{kind}', {hand_id}, {run_id}, {AT})"
     )
+
+
+def crash_child(script: str, url: str, step: str) -> subprocess.Popen[str]:
+    """Start ``script`` (a child beside this file) on ``url``, set to die at ``step``
+    (``QIPAI_CRASH_STEP``), with the sources and this folder on its path."""
+    here = Path(__file__).resolve().parent
+    environment = {**os.environ, "QIPAI_CRASH_STEP": step}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(here.parents[1] / "src"), str(here), environment.get("PYTHONPATH")])
+    )
+    return subprocess.Popen(
+        [sys.executable, str(here / script), url],
+        env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip

@@ -7,25 +7,20 @@ a clean audit.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from store_crash_child import H1, H2, STEP_VARIABLE
-from store_kit import NOW, STEPS, deal, dump, outcome, players
+from store_crash_child import H1, H2
+from store_kit import NOW, STEPS, crash_child, deal, dump, outcome, players
 
 from qipai.errors import IllegalActionError
 from qipai.store import Store
 from qipai.store.audit import audit
 from qipai.store.schema import transactions
 
-HERE = Path(__file__).resolve().parent
-SRC = HERE.parents[1] / "src"
 GRANT = 1000
 
 
@@ -74,14 +69,7 @@ def test_a_fault_at_any_step_changes_nothing_and_a_retry_settles_once(store: Sto
 
 def child(url: str, step: str) -> subprocess.Popen[str]:
     """Start the child that dies at ``step``."""
-    environment = {**os.environ, STEP_VARIABLE: step}
-    environment["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(SRC), str(HERE), environment.get("PYTHONPATH")])
-    )
-    return subprocess.Popen(
-        [sys.executable, str(HERE / "store_crash_child.py"), url],
-        env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    return crash_child("store_crash_child.py", url, step)
 
 
 def test_sigkill_at_any_step_recovers_to_one_outcome_per_hand(

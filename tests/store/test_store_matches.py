@@ -4,11 +4,9 @@ crashes at every step, and the audit's match checks."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -18,7 +16,7 @@ from pathlib import Path
 import pytest
 from alembic import command
 from sqlalchemy import select, text
-from store_kit import NOW, dump, entry, execute, moved, players, transaction
+from store_kit import NOW, crash_child, dump, entry, execute, moved, players, transaction
 from store_match_crash_child import PRIZES
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
@@ -28,7 +26,6 @@ from qipai.store.matches import STEPS
 from qipai.store.schema import accounts, entries, transactions
 
 HERE = Path(__file__).resolve().parent
-SRC = HERE.parents[1] / "src"
 GRANT = 1000
 LATER = NOW + timedelta(minutes=30)
 
@@ -471,15 +468,8 @@ def test_a_fault_at_any_step_changes_nothing_and_a_retry_completes(store: Store)
 
 
 def child(url: str, step: str) -> subprocess.Popen[str]:
-    """Start the child that dies at ``step`` while finishing r1."""
-    environment = {**os.environ, "QIPAI_CRASH_STEP": step}
-    environment["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(SRC), str(HERE), environment.get("PYTHONPATH")])
-    )
-    return subprocess.Popen(
-        [sys.executable, str(HERE / "store_match_crash_child.py"), url],
-        env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    """Start the child that dies at ``step``."""
+    return crash_child("store_match_crash_child.py", url, step)
 
 
 def test_sigkill_at_any_step_of_a_payout_recovers_to_one_outcome(
