@@ -2,7 +2,9 @@
 
 Layers, low to high: ``errors`` (and the package itself), ``cards``, ``chance`` (the deal's
 source of chance), ``games``, ``bots``, ``registry`` (each game's type: engine and bots),
-``hall``, ``store``, ``server``, ``client``, ``web``, then the command line.  A module may
+``hall``, ``store``, ``server``, ``client``, ``web``, ``envs`` (the learning environments:
+above everything the hall is made of, so that nothing of the hall can import them), then
+the command line.  A module may
 import its own layer and those below, never one above; a game package imports no other game; the
 engines under ``games/`` import no clock, no I/O, no global randomness and print nothing.
 Imports inside functions and under ``TYPE_CHECKING`` count like any other.  Layers whose
@@ -23,8 +25,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "qipai"
 
 LAYERS = (
-    "errors", "cards", "chance", "games", "bots", "registry", "hall", "store", "server",
-    "client", "web", "console", "cli",
+    "errors", "cards", "chance", "games", "bots", "registry", "hall", "store",
+    "server", "client", "web", "envs", "console", "cli",
 )  # fmt: skip
 """The first component under ``qipai`` of every module, low layer to high."""
 RANK = {name: rank for rank, name in enumerate(LAYERS)}

@@ -7,10 +7,11 @@ other on a kept-alive connection, for ``SECONDS`` (at most :data:`MOST` requests
 With ``--rotate`` every request claims another client address (``X-Forwarded-For``,
 believed from a loopback peer, as from a proxy) and names another player: a botnet
 guessing at many names.  Prints ``started`` once the first answer came, then one JSON line:
-``{"statuses": {"429": N, …}, "codes": {…}, "requests", "seconds"}``.  With ``--ws`` a guest
-floods the WebSocket with ``ping`` messages as fast as it can send them and connects again
-each time the hall cuts him off; it prints ``started``, then ``{"sent", "closes": {code:
-N}}``.
+``{"statuses": {"429": N, …}, "codes": {…}, "requests", "dropped", "seconds"}``
+(``dropped``: requests whose connection the hall closed, which a refusal before the body
+is read does).  With ``--ws`` a guest floods the WebSocket with ``ping`` messages as fast
+as it can send them and connects again each time the hall cuts him off; it prints
+``started``, then ``{"sent", "closes": {code: N}}``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ async def flood(url: str, seconds: float, connections: int, *, rotate: bool) -> 
     statuses: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     numbers = itertools.count()
+    dropped = 0
     started = asyncio.Event()
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
@@ -41,6 +43,7 @@ async def flood(url: str, seconds: float, connections: int, *, rotate: bool) -> 
         stop = begin + seconds
 
         async def one_client() -> None:
+            nonlocal dropped
             while time.monotonic() < stop:
                 number = next(numbers)
                 if number >= MOST:
@@ -52,11 +55,17 @@ async def flood(url: str, seconds: float, connections: int, *, rotate: bool) -> 
                         f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
                     )
                     name = f"flood_{number}"
-                response = await client.post(
-                    "/api/login",
-                    json={"name": name, "password": "not the password"},
-                    headers=headers,
-                )
+                try:
+                    response = await client.post(
+                        "/api/login",
+                        json={"name": name, "password": "not the password"},
+                        headers=headers,
+                    )
+                except httpx.TransportError:
+                    # a refusal answered before its body was read ends the connection, and
+                    # a kept-alive one may be reused as it closes: connect again
+                    dropped += 1
+                    continue
                 statuses[str(response.status_code)] += 1
                 codes[response.json().get("error", "none")] += 1
                 if not started.is_set():
@@ -69,6 +78,7 @@ async def flood(url: str, seconds: float, connections: int, *, rotate: bool) -> 
         "statuses": dict(statuses),
         "codes": dict(codes),
         "requests": sum(statuses.values()),
+        "dropped": dropped,
         "seconds": round(elapsed, 3),
     }
     print(json.dumps(report), flush=True)
