@@ -53,8 +53,8 @@ def flood(runs: int) -> None:
     """The round-trip percentiles of each flood kind, over ``runs`` runs."""
     figures: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for _ in range(runs):
-        lines = [line for line in printed(FLOOD) if line.startswith('{"kind"')]
-        for line in lines:
+        lines = [line[line.index('{"kind"') :] for line in printed(FLOOD) if '{"kind"' in line]
+        for line in lines:  # (after pytest's progress dots, on the same line)
             run = json.loads(line)
             for phase in ("quiet", "flooded"):
                 for key, value in run[phase].items():
