@@ -7,14 +7,15 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import select, text
 
 from qipai.store import HandSettlement, HandStart, Store
-from qipai.store.schema import metadata
+from qipai.store.audit import Problem, audit_connection
+from qipai.store.schema import accounts, entries, metadata, transactions
 
 NOW = datetime(2026, 5, 10, 12, 0, tzinfo=UTC)
 """The tests' clock."""
@@ -132,3 +133,62 @@ def crash_child(script: str, url: str, step: str) -> subprocess.Popen[str]:
         [sys.executable, str(here / script), url],
         env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+
+
+class CrashError(Exception):
+    """What the fault hook raises."""
+
+
+def crash_at(chosen: str, seen: list[str] | None = None) -> Callable[[str], None]:
+    """A fault hook that raises :class:`CrashError` at the chosen step (recording those it
+    sees)."""
+
+    def hook(step: str) -> None:
+        if seen is not None:
+            seen.append(step)
+        if step == chosen:
+            raise CrashError(step)
+
+    return hook
+
+
+def balances(store: Store) -> dict[str, int]:
+    """Every account's balance by name."""
+    with store.read() as connection:
+        return dict(connection.execute(select(accounts.c.name, accounts.c.balance)).all())
+
+
+def entries_of(store: Store, key: str) -> list[tuple[str, int, str, int | None]]:
+    """The entries of one transaction: (account, amount, reason, seat), in order."""
+    with store.read() as connection:
+        rows = connection.execute(
+            select(accounts.c.name, entries.c.amount, entries.c.reason, entries.c.seat)
+            .join_from(entries, transactions, transactions.c.id == entries.c.transaction_id)
+            .join(accounts, accounts.c.id == entries.c.account_id)
+            .where(transactions.c.key == key)
+            .order_by(entries.c.id)
+        )
+        return [tuple(row) for row in rows]
+
+
+def codes(problems: list[Problem]) -> set[str]:
+    """The distinct codes reported."""
+    return {problem.code for problem in problems}
+
+
+def missed_tampering(
+    store: Store, cases: Mapping[str, tuple[Sequence[str], set[str]]]
+) -> dict[str, set[str]]:
+    """Each case whose statements, run in a transaction that is then rolled back, did not
+    make the audit (of what that transaction sees) report exactly the expected codes: what
+    it reported instead."""
+    wrong = {}
+    for case, (statements, expected) in cases.items():
+        with store.write() as connection:
+            for statement in statements:
+                connection.execute(text(statement))
+            found = codes(audit_connection(connection))
+            connection.rollback()
+        if found != expected:
+            wrong[case] = found
+    return wrong

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import select
 from store_crash_child import H1, H2
-from store_kit import NOW, STEPS, crash_child, deal, dump, outcome, players
+from store_kit import NOW, STEPS, CrashError, crash_at, crash_child, deal, dump, outcome, players
 
 from qipai.errors import IllegalActionError
 from qipai.store import Store
@@ -22,22 +22,6 @@ from qipai.store.audit import audit
 from qipai.store.schema import transactions
 
 GRANT = 1000
-
-
-class CrashError(Exception):
-    """What the fault hook raises."""
-
-
-def crash_at(chosen: str, seen: list[str] | None = None) -> Callable[[str], None]:
-    """A fault hook that raises :class:`CrashError` at the chosen step (recording those it sees)."""
-
-    def hook(step: str) -> None:
-        if seen is not None:
-            seen.append(step)
-        if step == chosen:
-            raise CrashError(step)
-
-    return hook
 
 
 def test_the_hook_sees_every_step_in_order(store: Store) -> None:

@@ -8,35 +8,16 @@ from collections import Counter, defaultdict
 
 import pytest
 from sqlalchemy import func, select
-from store_kit import NOW, deal, dump, outcome, players, random_hand
+from store_kit import NOW, balances, deal, dump, entries_of, outcome, players, random_hand
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.store import Store
 from qipai.store.audit import audit
-from qipai.store.schema import accounts, entries, hands, transactions
+from qipai.store.schema import hands, transactions
 
 HANDS = 2_000
 """Random hands in the conservation test, per database."""
 BATCH = 100
-
-
-def balances(store: Store) -> dict[str, int]:
-    """Every account's balance by name."""
-    with store.read() as connection:
-        return dict(connection.execute(select(accounts.c.name, accounts.c.balance)).all())
-
-
-def entries_of(store: Store, key: str) -> list[tuple[str, int, str, int | None]]:
-    """The entries of one transaction: (account, amount, reason, seat), in order."""
-    with store.read() as connection:
-        rows = connection.execute(
-            select(accounts.c.name, entries.c.amount, entries.c.reason, entries.c.seat)
-            .join_from(entries, transactions, transactions.c.id == entries.c.transaction_id)
-            .join(accounts, accounts.c.id == entries.c.account_id)
-            .where(transactions.c.key == key)
-            .order_by(entries.c.id)
-        )
-        return [tuple(row) for row in rows]
 
 
 def test_conservation_and_exactly_once_over_random_hands(store: Store) -> None:

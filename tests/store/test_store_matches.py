@@ -16,53 +16,32 @@ from pathlib import Path
 import pytest
 from alembic import command
 from sqlalchemy import select, text
-from store_kit import NOW, crash_child, dump, entry, execute, moved, players, transaction
+from store_kit import (
+    NOW,
+    CrashError,
+    balances,
+    crash_at,
+    crash_child,
+    dump,
+    entries_of,
+    entry,
+    execute,
+    missed_tampering,
+    moved,
+    players,
+    transaction,
+)
 from store_match_crash_child import PRIZES
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.store import MatchRunRow, Store, database
-from qipai.store.audit import Problem, audit, audit_connection
+from qipai.store.audit import Problem, audit
 from qipai.store.matches import STEPS
-from qipai.store.schema import accounts, entries, transactions
+from qipai.store.schema import transactions
 
 HERE = Path(__file__).resolve().parent
 GRANT = 1000
 LATER = NOW + timedelta(minutes=30)
-
-
-class CrashError(Exception):
-    """What the fault hook raises."""
-
-
-def crash_at(chosen: str, seen: list[str] | None = None) -> Callable[[str], None]:
-    """A fault hook that raises :class:`CrashError` at the chosen step (recording those seen)."""
-
-    def hook(step: str) -> None:
-        if seen is not None:
-            seen.append(step)
-        if step == chosen:
-            raise CrashError(step)
-
-    return hook
-
-
-def balances(store: Store) -> dict[str, int]:
-    """Every account's balance by name."""
-    with store.read() as connection:
-        return dict(connection.execute(select(accounts.c.name, accounts.c.balance)).all())
-
-
-def entries_of(store: Store, key: str) -> list[tuple[str, int, str, int | None]]:
-    """The entries of one transaction: (account, amount, reason, seat), in order."""
-    with store.read() as connection:
-        rows = connection.execute(
-            select(accounts.c.name, entries.c.amount, entries.c.reason, entries.c.seat)
-            .join_from(entries, transactions, transactions.c.id == entries.c.transaction_id)
-            .join(accounts, accounts.c.id == entries.c.account_id)
-            .where(transactions.c.key == key)
-            .order_by(entries.c.id)
-        )
-        return [tuple(row) for row in rows]
 
 
 def kind_of(store: Store, key: str) -> tuple[str, str | None]:
@@ -547,11 +526,6 @@ def test_concurrent_registrations_get_distinct_numbers(store: Store) -> None:
 # --- the audit ---------------------------------------------------------------------------
 
 
-def codes(problems: list[Problem]) -> set[str]:
-    """The distinct codes reported."""
-    return {problem.code for problem in problems}
-
-
 MATCH_TAMPERING = {
     "a finished run's escrow keeps coins": (
         [entry("match_payout:done", "match:done", 5, "surplus"),
@@ -632,16 +606,7 @@ MATCH_TAMPERING = {
 
 
 def test_each_match_discrepancy_is_caught(hall: Store) -> None:
-    wrong = {}
-    for case, (statements, expected) in MATCH_TAMPERING.items():
-        with hall.write() as connection:  # tamper, audit what this transaction sees, undo
-            for statement in statements:
-                connection.execute(text(statement))
-            found = codes(audit_connection(connection))
-            connection.rollback()
-        if found != expected:
-            wrong[case] = found
-    assert wrong == {}
+    assert missed_tampering(hall, MATCH_TAMPERING) == {}
     assert audit(hall) == []
 
 
