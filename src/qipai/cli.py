@@ -323,12 +323,11 @@ def _add_matches_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _matches(args: argparse.Namespace) -> tuple[MatchConfig, ...]:
-    from qipai.hall.matchconfig import default_matches, load_matches  # noqa: PLC0415
+    """The matches of ``--matches`` (an unreadable file is ``bad_config``), else the
+    shipped ones."""
+    from qipai.server.serve import matches_from  # noqa: PLC0415
 
-    if args.matches is None:
-        return default_matches()
-    with open(args.matches, encoding="utf-8") as file:
-        return load_matches(file.read())
+    return matches_from(args.matches)
 
 
 def add_match_list(commands: Commands[argparse.ArgumentParser]) -> None:

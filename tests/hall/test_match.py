@@ -354,3 +354,16 @@ def test_the_round_counts_each_stage_its_own_way() -> None:
     for seating in knockout.seat():
         knockout.finish_hand(seating.hand, (0, 0, 0))
     assert knockout.round() == 2  # 10 hands: one round of 30 entrants
+
+
+def test_an_elimination_notice_gives_the_final_ranks() -> None:
+    """The ranks an :class:`Eliminated` notice gives are those of the final standings."""
+    run = started(config(KNOCKOUT, players=30, kind="scheduled", extra="min_players = 12"), 30)
+    told: dict[str, int] = {}
+    while not run.is_over:
+        for seating in run.seat():
+            for notice in run.finish_hand(seating.hand, landlord_wins(seating.players)):
+                if isinstance(notice, Eliminated):
+                    told |= {p: notice.first_rank + n for n, p in enumerate(notice.players)}
+    final = {s.player: s.rank for s in run.standings()}
+    assert told and all(final[player] == rank for player, rank in told.items())

@@ -302,13 +302,7 @@ def test_a_hand_under_changed_enum_rules_is_recorded_and_verifies() -> None:
     enums' values and come back as the enums."""
     game = game_type("doudizhu")
     rules = game.rules_with("jj", {"bomb_factor": "jj_linear", "all_pass": "forced"})
-    state: Any = game.new_hand(rules, HandSetup(seed=3, balances=(0, 0, 0)))
-    while not state.is_terminal:
-        step = game.deal_step(state)
-        seat = state.current_player
-        if step is None and seat is None:
-            seat = game.deciding(state)[0]
-        state.apply(step if step is not None else game.bot_action(state, seat), seat)
+    state: Any = game.play_out(game.new_hand(rules, HandSetup(seed=3, balances=(0, 0, 0))))
     record = record_hand("doudizhu", state)
     assert record.changes == (("all_pass", "forced"), ("bomb_factor", "jj_linear"))
     again = HandRecord.from_json(record.to_json())

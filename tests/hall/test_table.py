@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from table_kit import run_out
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.scoring import escape_points
@@ -52,17 +53,6 @@ def events_of(frames: list[Frame]) -> list[dict[str, Any]]:
 
 def kinds(frames: list[Frame]) -> list[str]:
     return [e["kind"] for e in events_of(frames)]
-
-
-def run_out(table: Table, limit: int = 10_000) -> None:
-    """Jump from deadline to deadline until the hand is over."""
-    for _ in range(limit):
-        if not table.in_hand:
-            return
-        deadline = table.deadline()
-        assert deadline is not None
-        table.tick(deadline)
-    raise AssertionError("the hand did not end")
 
 
 def refused(call: Any, *args: Any) -> str:

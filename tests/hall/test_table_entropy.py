@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from table_kit import run_out
 
 from qipai.errors import GameError
 from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, commitment, deal_seed, verify
@@ -68,16 +69,6 @@ def refused(call: Any, *args: Any) -> str:
     with pytest.raises(GameError) as caught:
         call(*args)
     return caught.value.code
-
-
-def run_out(table: Table) -> None:
-    for _ in range(10_000):
-        if not table.in_hand:
-            return
-        deadline = table.deadline()
-        assert deadline is not None
-        table.tick(deadline)
-    raise AssertionError("the hand did not end")
 
 
 def fingerprint(table: Table) -> str:

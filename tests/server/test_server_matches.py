@@ -175,8 +175,7 @@ def _audit_problems(hall: RunningHall) -> list[Any]:
         store.close()
 
 
-def test_nothing_changes_for_bad_requests(hall: RunningHall, tmp_path: Path) -> None:
-    del tmp_path
+def test_nothing_changes_for_bad_requests(hall: RunningHall) -> None:
     response = httpx.post(f"{hall.url}/api/matches/trio/register")
     assert response.json()["error"] == "bad_token"
     unknown = httpx.get(f"{hall.url}/api/runs/nope%231")

@@ -167,8 +167,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
                 self.truncations[agent] = not ended
             self.agent_selection = self.agents[0]
             return
-        deciding = game.deciding(state)
-        self.acting = deciding[0] if deciding else state.current_player
+        self.acting = game.seat_to_act(state)
         self.agent_selection = self.possible_agents[self._acting_seat()]
 
     def _acting_seat(self) -> int:

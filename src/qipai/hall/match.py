@@ -92,10 +92,13 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Eliminated:
-    """Notice: ``players`` are out after ``hand`` (or at the end of ``stage``)."""
+    """Notice: ``players`` are out, in ``stage`` (after a hand, or at its end), best first:
+    their final ranks are ``first_rank``, ``first_rank + 1``… (everybody still in ranks
+    above them, whatever happens next)."""
 
     stage: int
     players: tuple[str, ...]
+    first_rank: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,11 +358,8 @@ class MatchRun:
     def prizes(self) -> dict[str, int]:
         """Coins per prize-winning player, by final rank (bots included: the caller pays
         only people)."""
-        return {
-            s.player: self.config.prize_for(s.rank)
-            for s in self._final
-            if self.config.prize_for(s.rank)
-        }
+        prizes = {s.player: self.config.prize_for(s.rank) for s in self._final}
+        return {player: coins for player, coins in prizes.items() if coins}
 
     def score(self, player: str) -> int:
         """``player``'s score now."""
@@ -486,8 +486,9 @@ class MatchRun:
         run.free += [p for p in players if p not in out]
         if not out:
             return []
-        self._out.append(list(reversed(out)))  # best of the batch first
-        return [Eliminated(run.index, tuple(out))]
+        batch = list(reversed(out))  # best of the batch first
+        self._out.append(batch)
+        return [Eliminated(run.index, tuple(batch), len(run.players) + 1)]
 
     def _after_table_hand(self, run: _StageRun, players: tuple[str, ...]) -> None:
         table = next(t for t in run.tables if t.players == players and t.in_play)
@@ -546,7 +547,7 @@ class MatchRun:
             return [Finished(self._final)]
         if staying_out:
             self._out.append(staying_out)
-            notices.append(Eliminated(run.index, tuple(staying_out)))
+            notices.append(Eliminated(run.index, tuple(staying_out), run.keeps + 1))
         following = self.config.stages[run.index + 1]
         carried = {p: self._carry(following, self._scores[p]) for p in going}
         self._begin(run.index + 1, going, carried)

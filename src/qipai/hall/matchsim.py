@@ -66,16 +66,5 @@ def play_hand(
     """One hand of ``seating`` played by the game's bot at every seat: its points (zeros
     for a hand the game gives up on, such as endless redeals)."""
     setup = HandSetup(seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores))
-    state = game.new_hand(rules, setup)
-    while not state.is_terminal:
-        if game.is_stalled(state):
-            return (0,) * len(seating.players)
-        step = game.deal_step(state)
-        if step is not None:
-            state.apply(step)
-            continue
-        seat = state.current_player
-        if seat is None:
-            seat = game.deciding(state)[0]
-        state.apply(game.bot_action(state, seat), seat)
-    return tuple(state.returns())
+    state = game.play_out(game.new_hand(rules, setup))
+    return tuple(state.returns()) if state.is_terminal else (0,) * len(seating.players)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol
 
 from qipai.errors import InvalidActionError
 from qipai.games.events import Event
+from qipai.games.presets import lookup
 
 BUILTIN: Mapping[str, str] = {
     "doudizhu": "qipai.registry.doudizhu",
@@ -197,12 +198,7 @@ class GameType:
 
         :raises InvalidActionError: ``unknown_rules``.
         """
-        try:
-            return self.presets[name]
-        except KeyError:
-            known = ", ".join(self.presets)
-            message = f"unknown {self.name} rule set {name!r}; known: {known}"
-            raise InvalidActionError("unknown_rules", message) from None
+        return lookup(self.presets, name, self.name)
 
     def rules_with(self, preset: str, changes: Mapping[str, object]) -> Any:
         """The preset with ``changes`` applied, each a field of its rules given as TOML
@@ -321,6 +317,26 @@ class GameType:
     def winners(self, state: Any) -> tuple[int, ...]:
         """The seats that won the finished hand."""
         raise NotImplementedError
+
+    def seat_to_act(self, state: Any) -> int | None:
+        """The seat whose decision is due: the one to act, or, while several choose at
+        the same time, the first of them; ``None`` while the dealer deals or once over."""
+        deciding = self.deciding(state)
+        return deciding[0] if deciding else state.current_player
+
+    def play_out(self, state: Any) -> Any:
+        """Play ``state`` to its end, the dealer's steps and the :attr:`bot` at every
+        decision; it stops early at a hand the game gives up on (:meth:`is_stalled`).
+        Returns ``state``."""
+        while not state.is_terminal and not self.is_stalled(state):
+            step = self.deal_step(state)
+            if step is not None:
+                state.apply(step)
+                continue
+            seat = self.seat_to_act(state)
+            assert seat is not None  # not over, not dealing: somebody decides
+            state.apply(self.bot_action(state, seat), seat)
+        return state
 
     def is_stalled(self, state: Any) -> bool:
         """Whether the hand can no longer be expected to end (the table voids it)."""

@@ -43,7 +43,7 @@ from qipai.hall.match import (
     Seating,
     StageStarted,
 )
-from qipai.hall.matchconfig import MatchConfig, MatchKind, describe, match_by_id
+from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
 from qipai.registry import Payout
@@ -97,8 +97,6 @@ class _Live:
     """When the first player registered (a regular run's bot wait counts from it)."""
     starts_at: float | None = None
     """A scheduled run's start time."""
-    tables: dict[int, TableRunner] = field(default_factory=dict)
-    """Hands in play by number: their runners."""
 
 
 def _pid(user: int) -> str:
@@ -221,7 +219,7 @@ class MatchHall:
         :raises IllegalActionError: ``already_registered``, ``match_full``, ``match_closed``,
             ``insufficient_coins``, ``in_match`` (registered or playing in another run).
         """
-        live = self.live.get(match_id) or self._unknown(match_id)
+        live = self._open_run(match_id)
         pid = _pid(player.user)
         if pid not in live.run.registered and self.run_of(player.user) is not None:
             raise IllegalActionError("in_match", "already registered in a match")
@@ -244,7 +242,7 @@ class MatchHall:
         :raises InvalidActionError: ``unknown_match``.
         :raises IllegalActionError: ``not_registered``, ``match_closed``.
         """
-        live = self.live.get(match_id) or self._unknown(match_id)
+        live = self._open_run(match_id)
         pid = _pid(player.user)
         live.run.unregister(pid)
         try:
@@ -312,9 +310,16 @@ class MatchHall:
             return f"机器人{player.removeprefix(BOT_PREFIX)}"
         return live.names.get(player, player)
 
-    def _unknown(self, match_id: str) -> _Live:
-        match_by_id(self.matches, match_id)  # raises unknown_match
-        raise InvalidActionError("unknown_match", match_id)
+    def _open_run(self, match_id: str) -> _Live:
+        """The match's run open for registration.
+
+        :raises InvalidActionError: ``unknown_match``.
+        """
+        live = self.live.get(match_id)
+        if live is None:
+            known = ", ".join(self.live)
+            raise InvalidActionError("unknown_match", f"no match {match_id!r}; known: {known}")
+        return live
 
     # --- a run in play ---------------------------------------------------------------------
 
@@ -346,18 +351,16 @@ class MatchHall:
             if user is not None:
                 self.hall.player(user, live.names[pid])
         terms = HandTerms(live.config.game_rules(), Payout.POINTS_ONLY)
-        runner = self.hall.open_table(
+        self.hall.open_table(
             live.room,
             users,
             seats,
             terms=terms,
             done=lambda runner: self._hand_done(live, seating, runner),
         )
-        live.tables[seating.hand] = runner
 
     def _hand_done(self, live: _Live, seating: Seating, runner: TableRunner) -> None:
         """A match table's hand is over (or its table failed): score it, move the run on."""
-        live.tables.pop(seating.hand, None)
         outcome = runner.table.outcome
         points = (0,) * len(seating.players)
         if outcome is not None and not outcome.voided:
@@ -376,19 +379,10 @@ class MatchHall:
 
     def _announce(self, live: _Live, notice: Eliminated | StageStarted | Finished) -> None:
         match notice:
-            case Eliminated(stage, players):
-                ranks = {s.player: s.rank for s in live.run.standings()}
-                for pid in players:
-                    self._publish(
-                        live,
-                        pid,
-                        {
-                            "type": "match_eliminated",
-                            **self._ids(live),
-                            "stage": stage,
-                            "rank": ranks.get(pid),
-                        },
-                    )
+            case Eliminated(stage, players, first_rank):
+                for rank, pid in enumerate(players, first_rank):
+                    frame = {"type": "match_eliminated", **self._ids(live), "stage": stage}
+                    self._publish(live, pid, {**frame, "rank": rank})
             case StageStarted(stage, players):
                 for pid in players:
                     self._publish(
