@@ -1,8 +1,9 @@
 """One match played through a real hall by N socket clients (``qipai loadtest --match``).
 
 Starts ``qipai serve`` as its own process (so the clients' CPU is not the server's) on a
-fresh SQLite file with one regular match of N places (打立出局 → 瑞士 final, the shipped
-``zhengdian``'s stages at this size), runs ``qipai loadtest --match`` with N clients, prints
+fresh SQLite file with one regular match of N places (打立出局 to at most 30 players, then a
+瑞士 final of two rounds: the shape of the shipped ``zhengdian``, as a regular match so that
+it starts when full), runs ``qipai loadtest --match`` with N clients, prints
 its JSON summary (``match_finished``, ``latency_ms`` from an action sent to its broadcast),
 then audits the ledger.
 
