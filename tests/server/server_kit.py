@@ -97,19 +97,31 @@ async def play_hand(
     conn: Any, room: str, *, choose: Any = None, limit: float = 60.0
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Join ``room`` and play one hand to its ``hand_over`` (the first legal action on each
-    decision, or ``choose(legal)``); every frame received, and the ``hand_over``."""
+    decision, or ``choose(legal)``); every frame received, and the ``hand_over``.
+
+    The player asks to leave at his first decision (the hand has begun: he goes once it is
+    over, which is no escape), so that ``left`` follows the hand for sure: asked after
+    ``hand_over`` he could already sit at a new table, the room's bots having filled it."""
     player = AutoPlayer(choose or (lambda legal: legal[0]))
     await conn.send({"type": "join", "room": room})
     frames: list[dict[str, Any]] = []
+    leaving = False
     async with asyncio.timeout(limit):
         async for frame in conn:
             frames.append(frame)
+            if not leaving and (frame["type"] == "hand_over" or _decides(frame)):
+                await conn.send({"type": "leave"})
+                leaving = True
             reply = player.on_frame(frame)
             if reply is not None and reply["type"] == "act":
                 await conn.act(reply["action"], reply.get("table"))
             elif reply is not None:
                 await conn.send(reply)
             if frame["type"] == "hand_over":
-                await conn.send({"type": "leave"})
                 return frames, frame
     raise AssertionError("unreachable")
+
+
+def _decides(frame: dict[str, Any]) -> bool:
+    """Whether ``frame`` asks the player for a decision."""
+    return frame["type"] == "turn" and bool(frame.get("legal"))
