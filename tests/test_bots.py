@@ -107,9 +107,9 @@ def scripted(lines: list[str]) -> tuple[ConsoleGame, list[str]]:
 
 
 def test_console_game_plays_a_hand_through_trustee() -> None:
-    game, said = scripted(["nonsense", "bid 3", "auto"])
+    game, said = scripted(["nonsense", "no", "auto"])  # refused, declined, then 托管
     game.play(1)
-    assert "你: 叫 3 分" in said
+    assert any(line.startswith("你: 不") for line in said)  # 不叫 / 不抢 / 不加倍
     assert any(line.startswith("不能这样出") for line in said)
     assert any(line.startswith("得分:") for line in said)
     assert said[-1].startswith("你的总分")

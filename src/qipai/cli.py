@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from qipai import __version__
-from qipai.errors import GameError
+from qipai.errors import GameError, InvalidActionError
 
 if TYPE_CHECKING:
+    from qipai.bots.duel import DuelResult
     from qipai.games.doudizhu import Move
     from qipai.hall.matchconfig import MatchConfig
 
@@ -141,9 +142,9 @@ def run_play(args: argparse.Namespace) -> int:
 # --- qipai GAME selfplay / compare: the arena ----------------------------------------------
 
 ARENA_TABLES: dict[str, tuple[range, tuple[str, ...]]] = {
-    "doudizhu": (range(3, 4), ("greedy", "random", "trustee")),
-    "zhajinhua": (range(2, 7), ("simple", "random", "fold")),
-    "showhand": (range(2, 5), ("simple", "random", "trustee")),
+    "doudizhu": (range(3, 4), ("greedy", "strong", "random", "trustee")),
+    "zhajinhua": (range(2, 7), ("simple", "strong", "random", "fold")),
+    "showhand": (range(2, 5), ("simple", "strong", "random", "trustee")),
 }
 """Per game: the table sizes and the bots (default first) of :data:`qipai.bots.arena.GAMES`,
 copied so that building the parser imports no game (a test keeps the two equal)."""
@@ -263,6 +264,81 @@ DOUDIZHU_COMMANDS: tuple[Command, ...] = (
     add_play_command,
 )
 """The ``qipai doudizhu`` commands, in help order."""
+
+
+# --- qipai arena: two bots over paired deals, in parallel, timed ---------------------------
+
+RLCARD = "rlcard"
+"""The bot name of RLCard's Dou Dizhu rule agent (:mod:`qipai.bots.reference`)."""
+
+
+def add_arena(parsers: Commands[argparse.ArgumentParser]) -> None:
+    """``qipai arena GAME A B [--rules NAME] [--deals N] [--seed S] [--jobs J] [--json]``."""
+    bots = "; ".join(f"{game}: {', '.join(names)}" for game, (_, names) in ARENA_TABLES.items())
+    parser = parsers.add_parser(
+        "arena",
+        help="two bots over paired deals, in parallel: win rates, net and decision times",
+        description="Play each of N deals twice, bot A on one side and bot B on the other, "
+        "then swapped, over J processes, and print each bot's win rate per side with its 95% "
+        "Wilson interval, A's net per deal with its 95% interval and each bot's decision-time "
+        "percentiles.  B may be rlcard in doudizhu: RLCard's rule agent on RLCard's own game "
+        "(needs the test extra).",
+    )
+    parser.add_argument("game", choices=tuple(ARENA_TABLES), metavar="GAME", help="the game")
+    parser.add_argument("policy_a", metavar="A", help=f"a bot ({bots})")
+    parser.add_argument("policy_b", metavar="B", help=f"the other bot, or {RLCARD} in doudizhu")
+    parser.add_argument(
+        "--rules",
+        metavar="NAME",
+        help="rule set (default yifa); against rlcard, the Dou Dizhu preset whose "
+        "combinations the qipai bot thinks in (default jj)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="deals, each played twice (default 1000)",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first deal's seed")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="J",
+        help="worker processes (default: the number of cores)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=run_arena)
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """Run the duel (or the RLCard match) and print its report, or its JSON with ``--json``."""
+    run = _arena_run(args)
+    if args.json:
+        print(run().to_json())
+        return 0
+    return print_timed(run)
+
+
+def _arena_run(args: argparse.Namespace) -> Callable[[], DuelResult]:
+    """:func:`qipai.bots.duel.duel`, or :func:`qipai.bots.reference.rlcard_match` for B
+    ``rlcard``, ready to run.
+
+    :raises InvalidActionError: ``unknown_bot``: ``rlcard`` outside Dou Dizhu or as A.
+    """
+    a, b, deals, seed, jobs = args.policy_a, args.policy_b, args.deals, args.seed, args.jobs
+    if RLCARD in (a, b) and (args.game, b) != ("doudizhu", RLCARD):
+        raise InvalidActionError("unknown_bot", f"{RLCARD} plays doudizhu only, and only as B")
+    if b == RLCARD:
+        from qipai.bots.reference import rlcard_match  # noqa: PLC0415
+
+        rules = args.rules or "jj"
+        return lambda: rlcard_match(a, rules=rules, deals=deals, seed=seed, jobs=jobs)
+    from qipai.bots.duel import duel  # noqa: PLC0415
+
+    rules = args.rules or "yifa"
+    return lambda: duel(args.game, a, b, rules=rules, deals=deals, seed=seed, jobs=jobs)
 
 
 # --- qipai verify-hand ---------------------------------------------------------------------
@@ -599,6 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         add_game(games, game, description, (selfplay_command(game), compare_command(game)))
     add_game(games, "match", "matches 比赛: list them, simulate one", MATCH_COMMANDS)
+    add_arena(games)
     add_verify_hand(games)
     for add_command in (add_serve, add_loadtest, add_audit):
         add_command(games)

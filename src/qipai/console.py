@@ -2,7 +2,8 @@
 
 An edge module (it reads input and prints); the hand itself is the pure
 :class:`~qipai.games.doudizhu.state.State`, the opponents are
-:class:`~qipai.bots.doudizhu.GreedyPolicy`, and the player sees only his own view.
+:class:`~qipai.bots.doudizhu.StrongPolicy` (``hint`` asks it too), and the player sees
+only his own view.
 
 Type the cards to play in the notation (``33344``, ``777W/7777``), ``pass`` (or 不出),
 a bidding word (``bid 2``, ``call``, ``rob``, ``double``, ``show``; ``no`` declines),
@@ -16,7 +17,7 @@ import itertools
 from collections.abc import Callable
 
 from qipai.bots.arena import play_hand
-from qipai.bots.doudizhu import GreedyPolicy, Policy, TrusteePolicy, decline
+from qipai.bots.doudizhu import Policy, StrongPolicy, TrusteePolicy, decline
 from qipai.errors import GameError
 from qipai.games.doudizhu.actions import Action, Bid, Call, Double, Play, Rob, Show
 from qipai.games.doudizhu.combos import PASS, from_text, to_text
@@ -163,7 +164,7 @@ class ConsolePlayer:
             self.auto = True
             return self.trustee.choose(view)
         if word in ("hint", "提示"):
-            self.say(f"提示: {describe(GreedyPolicy().choose(view))}")
+            self.say(f"提示: {describe(StrongPolicy().choose(view))}")
             return None
         if word in ("list", "?"):
             self.say("  ".join(describe(a) for a in view.legal_actions[:60]))
@@ -191,7 +192,7 @@ class ConsoleGame:
     def play(self, hands: int | None = None) -> int:
         """Play ``hands`` hands, or until ``quit`` or the end of the input when ``None``
         (``quit`` also stops early); return the player's points."""
-        policies: list[Policy] = [self.player, GreedyPolicy(), GreedyPolicy()]
+        policies: list[Policy] = [self.player, StrongPolicy(1), StrongPolicy(2)]
         for number in itertools.count() if hands is None else range(hands):
             self.say(f"=== 第 {number + 1} 局 ===")
             state = State.new(self.rules, seed=self.seed + number, hand_number=number)

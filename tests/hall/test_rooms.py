@@ -221,3 +221,37 @@ def test_a_direct_room_is_validated_too() -> None:
         Room(**{**fields, "ante": 1})
     with pytest.raises(InvalidActionError, match="field 'game'"):
         Room(**{**fields, "game": "go"})
+
+
+# --- 托管 style ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "style"),
+    [
+        ("doudizhu", "yifa", "strong"),
+        ("doudizhu", "zhengtu", "strong"),
+        ("doudizhu", "jj", "basic"),
+        ("zhajinhua", "yifa", "basic"),
+        ("showhand", "yifa", "basic"),
+    ],
+)
+def test_each_room_has_its_trustee_style(game: str, rules: str, style: str) -> None:
+    assert one(game=game, rules=rules).trustee == style
+    if style == "strong":  # the others' rooms have no choice
+        assert one(game=game, rules=rules, trustee="basic").trustee == "basic"
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "style", "problem"),
+    [
+        ("doudizhu", "jj", "strong", "does not apply"),  # jj's 托管 is its rules'
+        ("zhajinhua", "yifa", "strong", "does not apply"),
+        ("doudizhu", "yifa", "genius", "must be one of basic, strong"),
+    ],
+)
+def test_a_trustee_style_the_room_cannot_have_is_refused(
+    game: str, rules: str, style: str, problem: str
+) -> None:
+    with pytest.raises(InvalidActionError, match=f"field 'trustee': {problem}"):
+        one(game=game, rules=rules, trustee=style)

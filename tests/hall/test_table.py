@@ -3,6 +3,7 @@ paced deal, voided hands, hand_over and the next hand, and refused calls that ch
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -16,6 +17,7 @@ from qipai.hall.records import HandRecord, commitment, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.table import HISTORY_LIMIT, Frame, SeatInfo, Table
 from qipai.hall.wire import parse_action, view_json
+from qipai.registry import game_type
 from qipai.registry.doudizhu import MAX_DEALS
 
 ROOMS = {room.id: room for room in default_rooms()}
@@ -29,8 +31,11 @@ def make_table(
     bot_delay: float = 1.0,
     balance: int = RICH,
     deal_step: float = 1.0,
+    trustee: str | None = None,
 ) -> Table:
     room = ROOMS[room_id]
+    if trustee is not None:
+        room = dataclasses.replace(room, trustee=trustee)
     humans = tuple(range(room.seats)) if humans is None else humans
     seats = [
         SeatInfo(f"p{s}" if s in humans else None, f"seat{s}", balance) for s in range(room.seats)
@@ -137,8 +142,36 @@ def test_bots_get_no_frames_and_act_after_the_delay() -> None:
 # --- time limits and 托管 -----------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("room_id", "style"),
+    [("doudizhu-yifa", "strong"), ("doudizhu-huanle", "strong"), ("doudizhu-jj", "basic")],
+)
+def test_trustee_plays_in_the_rooms_style(room_id: str, style: str) -> None:
+    """jj keeps the platforms' 托管; the other presets play an absent player with the
+    strong player (the room's default ``trustee``): every 托管 turn is that policy's choice
+    from the seat's view."""
+    table = make_table(room_id, bot_delay=1.0)
+    assert table.room.trustee == style
+    policy = game_type("doudizhu").trustee_policy(style)
+    table.start_hand("h", 9, now=0.0)
+    for seat in range(3):
+        table.set_trustee(seat, True, now=0.0)
+    checked = 0
+    while not table.is_over:
+        state = table.game_state
+        seat = None if state.deciding else state.current_player  # one seat's turn
+        expected = None if seat is None else policy.choose(state.view(seat))
+        before = len(state.history)
+        table.tick(table.deadline() or 0.0)
+        if expected is not None:
+            step = state.history[before]
+            assert (step.seat, step.action) == (seat, expected)
+            checked += 1
+    assert checked > 20
+
+
 def test_a_timeout_enters_trustee_and_plays_the_trustee_action() -> None:
-    table = make_table("doudizhu-yifa", bot_delay=1.0)
+    table = make_table("doudizhu-yifa", bot_delay=1.0, trustee="basic")
     table.start_hand("h", 3, now=0.0)
     actor = table.game_state.current_player
     table.drain()
@@ -424,7 +457,7 @@ def test_doubling_is_chosen_at_once_on_one_clock_and_kept_secret(room_id: str) -
 
 
 def test_bots_and_trustee_seats_decline_doubling_after_the_delay() -> None:
-    table = make_table("doudizhu-huanle", humans=(0, 1))
+    table = make_table("doudizhu-huanle", humans=(0, 1), trustee="basic")
     now = _to_doubling(table, 0.0)
     table.set_trustee(1, True, now)
     assert table.deadline() == now + 1.0  # the bot and the 托管 seat: after the bot delay
@@ -465,7 +498,7 @@ def test_hand_over_reveals_the_seed_and_a_verifiable_record() -> None:
 
 
 def test_tables_of_trustee_seats_that_never_bid_are_voided() -> None:
-    table = make_table("doudizhu-yifa", bot_delay=0.0)
+    table = make_table("doudizhu-yifa", bot_delay=0.0, trustee="basic")
     for seat in range(3):
         table.set_trustee(seat, True, now=0.0)
     table.start_hand("h", 1, now=0.0)

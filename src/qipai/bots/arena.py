@@ -156,11 +156,7 @@ DOUDIZHU: ArenaGame[ddz.State, DdzView, DdzAction] = ArenaGame(
     sides=("landlord", "farmers"),
     get_rules=ddz_rules.get_rules,
     start=_ddz_start,
-    bots={
-        "greedy": lambda seed: ddz_bots.GreedyPolicy(),
-        "random": ddz_bots.RandomPolicy,
-        "trustee": lambda seed: ddz_bots.TrusteePolicy(),
-    },
+    bots=ddz_bots.BOTS,
     side=_ddz_side,
     figures=_ddz_figures,
     report=_ddz_report,
@@ -212,6 +208,7 @@ ZHAJINHUA: ArenaGame[zjh.State, ZjhView, ZjhAction] = ArenaGame(
     start=_zjh_start,
     bots={
         "simple": lambda seed: zjh_bots.SimplePolicy(),
+        "strong": zjh_bots.StrongPolicy,
         "random": zjh_bots.RandomPolicy,
         "fold": lambda seed: zjh_bots.FoldPolicy(),
     },
@@ -263,6 +260,7 @@ SHOWHAND: ArenaGame[sh.State, ShView, ShAction] = ArenaGame(
     start=_sh_start,
     bots={
         "simple": lambda seed: sh_bots.SimplePolicy(),
+        "strong": sh_bots.StrongPolicy,
         "random": sh_bots.RandomPolicy,
         "trustee": lambda seed: sh_bots.TrusteePolicy(),
     },
@@ -463,7 +461,8 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     scale = 1 + z * z / games
     centre = (rate + z * z / (2 * games)) / scale
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / scale
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The rate is inside in exact arithmetic; the clamps keep it so in floating point.
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
 
 
 @dataclass(frozen=True, slots=True)
@@ -581,27 +580,62 @@ def compare(
     spec = get_game(game)
     rule_set = spec.get_rules(rules)
     auction = bidder or spec.bots[spec.default_bot](seed)
-    players = spec.seats[0]
-    wins, games, points = [[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 0]
-    for deal in range(deals):
-        for swapped in (0, 1):
-            order = (policy_b, policy_a) if swapped else (policy_a, policy_b)
-            state = spec.start(rule_set, seed + deal, players, deal, None)
-            play_hand(state, [SidePolicy(spec.side, order, auction)] * players)
-            for side, (won, net) in enumerate(_side_results(spec, state)):
-                who = side ^ swapped  # 0: A, 1: B
-                wins[who][side] += won
-                games[who][side] += 1
-                points[who] += net
+    pairs = [
+        play_pair(spec, rule_set, (policy_a, policy_b), auction, seed=seed + deal, number=deal)
+        for deal in range(deals)
+    ]
     return Comparison(
         spec.name,
         rule_set.name,
         (type(policy_a).__name__, type(policy_b).__name__),
         spec.sides,
-        (WinRate(wins[0][0], games[0][0]), WinRate(wins[0][1], games[0][1])),
-        (WinRate(wins[1][0], games[1][0]), WinRate(wins[1][1], games[1][1])),
-        (points[0], points[1]),
+        side_rates(pairs, 0),
+        side_rates(pairs, 1),
+        (sum(pair.net[0] for pair in pairs), sum(pair.net[1] for pair in pairs)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDeal:
+    """One deal played twice: A on side 0 and B on side 1, then the sides swapped."""
+
+    won: tuple[tuple[bool, bool], tuple[bool, bool]]
+    """``won[who][side]``: whether A (``who`` 0) or B (1) won playing ``side``."""
+    net: tuple[int, int]
+    """A's and B's net points or chips over both hands."""
+
+
+def play_pair(
+    game: ArenaGame[Any, V, A],
+    rules: object,
+    policies: tuple[Chooser[V, A], Chooser[V, A]],
+    bidder: Chooser[V, A],
+    *,
+    seed: int,
+    number: int,
+) -> PairedDeal:
+    """Play the deal ``seed`` (the table's hand ``number``) twice between ``policies``
+    (A, B), the sides swapped the second time; ``bidder`` plays Dou Dizhu's auction.
+
+    ``rules`` is the game's ``Rules`` (:attr:`ArenaGame.get_rules`).
+    """
+    players = game.seats[0]
+    won, net = [[False, False], [False, False]], [0, 0]
+    for swapped in (0, 1):
+        order = policies[::-1] if swapped else policies
+        state = game.start(rules, seed, players, number, None)
+        play_hand(state, [SidePolicy(game.side, order, bidder)] * players)
+        for side, (side_won, side_net) in enumerate(_side_results(game, state)):
+            who = side ^ swapped  # 0: A, 1: B
+            won[who][side] = side_won
+            net[who] += side_net
+    return PairedDeal(((won[0][0], won[0][1]), (won[1][0], won[1][1])), (net[0], net[1]))
+
+
+def side_rates(pairs: Sequence[PairedDeal], who: int) -> tuple[WinRate, WinRate]:
+    """A's (``who`` 0) or B's (1) win rate playing each side over ``pairs``."""
+    wins = [sum(pair.won[who][side] for pair in pairs) for side in (0, 1)]
+    return WinRate(wins[0], len(pairs)), WinRate(wins[1], len(pairs))
 
 
 def _side_results(game: ArenaGame[Any, Any, Any], state: ArenaHand) -> list[tuple[bool, int]]:

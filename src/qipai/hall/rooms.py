@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.matchmaking import DEFAULT_BOT_WAIT, Seating
-from qipai.registry import GameType, Payout, RoomNumbers, game_names, game_type
+from qipai.registry import BASIC_TRUSTEE, GameType, Payout, RoomNumbers, game_names, game_type
 
 DEFAULT_DECISION_SECONDS = 20.0
 """Seconds a player has for each decision before 托管 plays for him."""
@@ -44,6 +44,7 @@ NEUTRAL: Mapping[str, object] = {
     "fee": 0,
     "doubling_threshold": None,
     "escape_before_start": False,
+    "trustee": BASIC_TRUSTEE,
 }
 """The value of each game-specific field in a room whose game and preset lack it."""
 
@@ -118,6 +119,9 @@ class Room:
     """A player who leaves a matched table before its hand starts (while the first deal is
     dealt, before any decision) escapes, with the preset's escape penalty; ``False``: he
     leaves once the hand is over."""
+    trustee: str
+    """托管 style: ``basic``, the game's own 托管 (every game has it), or another of its
+    game's :attr:`~qipai.registry.GameType.trustee_styles` (a strong bot, say)."""
 
     def __post_init__(self) -> None:
         _check_game(self.id, self.game, self.rules)
@@ -126,6 +130,9 @@ class Room:
             if field not in own and getattr(self, field) != neutral:
                 raise _bad(self.id, field, f"does not apply to {self.game}/{self.rules}")
         self._check_numbers()
+        if self.trustee not in self.game_type.trustee_styles:
+            styles = ", ".join(self.game_type.trustee_styles)
+            raise _bad(self.id, "trustee", f"must be one of {styles}, not {self.trustee!r}")
         _ = self.seating  # validates the table size and the bot wait
         self.game_rules()
 
@@ -221,6 +228,7 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     "bots": (bool,),
     "regroup": (bool,),
     "escape_before_start": (bool,),
+    "trustee": (str,),
 }
 """The TOML types each key accepts (an ``int`` key refuses booleans)."""
 

@@ -60,7 +60,7 @@ from qipai.hall.records import (
 )
 from qipai.hall.rooms import Room
 from qipai.hall.wire import action_text, event_json, parse_action, view_json
-from qipai.registry import GameType, HandSetup, Payout
+from qipai.registry import BASIC_TRUSTEE, GameType, HandSetup, Payout
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
@@ -721,7 +721,7 @@ class Table:
             if not status.trustee:
                 self._enter_trustee(seat, now)
             if self.in_hand and state.current_player == seat:
-                self._apply(self._engine.trustee_action(state, seat), seat, now)
+                self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -780,14 +780,16 @@ class Table:
             self._apply(self._engine.bot_action(state, seat), seat, when)
             return
         if seat in self._engine.deciding(state):
-            # 托管 declines; a player who let the shared time run out has not doubled
-            # (and stays out of 托管: the choice had a default, it was not his turn to play)
-            self._apply(self._engine.trustee_action(state, seat), seat, when)
+            # a player who let the shared time run out has not doubled: the basic 托管
+            # declines (and he stays out of 托管: the choice had a default, it was not his
+            # turn to play); a seat already in 托管 is played in the room's style
+            style = self.room.trustee if self._seat[seat].trustee else BASIC_TRUSTEE
+            self._apply(self._engine.trustee_action(state, seat, style), seat, when)
             return
         if not self._seat[seat].trustee:  # the decision time ran out
             self._enter_trustee(seat, when)
         if self.in_hand and state.current_player == seat:
-            self._apply(self._engine.trustee_action(state, seat), seat, when)
+            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, when)
 
     def tick(self, now: float) -> None:
         """Apply everything due at ``now``, in time order: the deal at the end of the

@@ -20,6 +20,7 @@ qipai.errors.InvalidActionError: unknown_game: a game is one of doudizhu, ...: '
 """
 
 from qipai.registry.gametype import (
+    BASIC_TRUSTEE,
     BUILTIN,
     GameState,
     GameType,
@@ -33,6 +34,7 @@ from qipai.registry.gametype import (
 )
 
 __all__ = [
+    "BASIC_TRUSTEE",
     "BUILTIN",
     "GameState",
     "GameType",

@@ -1,9 +1,14 @@
 """Dou Dizhu in the game registry: its rooms, a table's hands, its records.
 
-Bots: :class:`~qipai.bots.doudizhu.GreedyPolicy`.  托管: the platforms'
-:class:`~qipai.bots.doudizhu.TrusteePolicy`, recorded in the hand (jj's 托管 liability
-depends on it).  Escapes: the engine's model (caishen, huanle, zhengtu); yifa and jj have
-none, so the table plays the escaper in 托管 to the end.
+Bots: the strong player (:class:`~qipai.bots.doudizhu.StrongPolicy`, with the hall's
+search budget :data:`HALL_WORLDS` and :data:`HALL_BUDGET`).  托管, recorded in the hand
+(jj's 托管 liability depends on it), in the room's style (its ``trustee`` field):
+``basic``, the platforms' :class:`~qipai.bots.doudizhu.TrusteePolicy` (pass, lead the
+smallest single, play the last card: the only style jj has, as its rules spell 托管 out),
+or ``strong``, the strong player (the default of the other presets, whose rules only say
+that the system plays).
+Escapes: the engine's model (caishen, huanle, zhengtu); yifa and jj have none, so the
+table plays the escaper in 托管 to the end.
 
 The deal: yifa and zhengtu deal the whole hand at once (the engine does); caishen, huanle
 and jj, whose 明牌 may be chosen before or during the deal, are dealt in paced steps
@@ -35,8 +40,23 @@ from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.legal import legal_moves
 from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
 from qipai.games.doudizhu.state import SEATS, State, replay
-from qipai.registry.gametype import GameType, HandSetup, Payout, RoomNumbers, register
+from qipai.registry.gametype import (
+    BASIC_TRUSTEE,
+    GameType,
+    HandSetup,
+    Payout,
+    Policy,
+    RoomNumbers,
+    register,
+)
 
+HALL_WORLDS = 8
+"""Deals the hall's strong player searches in an endgame, at most (fewer than the
+arena's, so that a decision stays short in the hall's one event loop)."""
+HALL_BUDGET = 200
+"""Play-out decisions after which the hall's strong player tries no new deal."""
+STRONG_TRUSTEE = "strong"
+"""The 托管 style that plays with the strong player."""
 MAX_DEALS = 20
 """Deals one hand may take (all-pass redeals) before the table voids it: a table of 托管
 seats, which always decline, would redeal for ever."""
@@ -78,26 +98,36 @@ class DoudizhuGame(GameType):
     web_module = "doudizhu"
     engine_version = ENGINE_VERSION
     record_options = ("first_seat", "hand_number", "balances")
-    room_fields: ClassVar[frozenset[str]] = frozenset({"coefficient", "escape_before_start"})
+    room_fields: ClassVar[frozenset[str]] = frozenset(
+        {"coefficient", "escape_before_start", "trustee"}
+    )
+    trustee_styles = (BASIC_TRUSTEE, STRONG_TRUSTEE)
 
     presets = RULES
     action_type = Action
 
     def __init__(self) -> None:
-        self.bot = bots.GreedyPolicy()
+        self.bot = bots.StrongPolicy(worlds=HALL_WORLDS, budget=HALL_BUDGET)
         self.trustee = bots.TrusteePolicy()
+
+    def trustee_policy(self, style: str) -> Policy:
+        """``strong``: the strong player; ``basic``: the platforms' 托管."""
+        return self.bot if style == STRONG_TRUSTEE else self.trustee
 
     # --- rooms ---
 
     def fields_of(self, preset: str) -> frozenset[str]:
-        """N and the escape rule; yifa's rake; huanle's fee and 加倍 threshold."""
-        return self.room_fields | _EXTRA_FIELDS.get(preset, frozenset())
+        """N, the escape rule and the 托管 style (not in jj, whose 托管 is fixed); yifa's
+        rake; huanle's fee and 加倍 threshold."""
+        fields = self.room_fields | _EXTRA_FIELDS.get(preset, frozenset())
+        return fields - {"trustee"} if preset == "jj" else fields
 
     def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
         """The preset's 加倍 threshold, yifa's rake, zhengtu's kept tables, huanle's
-        escape before the start."""
+        escape before the start, strong 托管 but in jj."""
         del base
         return {
+            "trustee": BASIC_TRUSTEE if preset == "jj" else STRONG_TRUSTEE,
             "doubling_threshold": RULES[preset].doubling_threshold,
             "rake_percent": YIFA_RAKE_PERCENT if preset == "yifa" else 0,
             "escape_before_start": preset == "huanle",

@@ -147,6 +147,10 @@ class HandSetup:
     """The table's previous hand, if any: only at a table that plays on."""
 
 
+BASIC_TRUSTEE = "basic"
+"""The 托管 style every game has: its :attr:`GameType.trustee` policy."""
+
+
 class Policy(Protocol):
     """A bot: an action chosen from a seat's view (:mod:`qipai.bots`)."""
 
@@ -189,7 +193,9 @@ class GameType:
     bot: Policy
     """The policy of a bot's seat (set by the subclass's ``__init__``)."""
     trustee: Policy
-    """The 托管 policy: the system playing for an absent player."""
+    """The 托管 policy: the system playing for an absent player (the ``basic`` style)."""
+    trustee_styles: ClassVar[tuple[str, ...]] = (BASIC_TRUSTEE,)
+    """The 托管 styles a room may choose (its ``trustee`` field), the basic one first."""
 
     # --- what it is ------------------------------------------------------------------
 
@@ -280,9 +286,16 @@ class GameType:
         """The bot's action for ``seat``: :attr:`bot`'s choice from the seat's view."""
         return self.bot.choose(state.view(seat))
 
-    def trustee_action(self, state: Any, seat: int) -> Any:
-        """The 托管 action for ``seat``: :attr:`trustee`'s choice from the seat's view."""
-        return self.trustee.choose(state.view(seat))
+    def trustee_action(self, state: Any, seat: int, style: str = BASIC_TRUSTEE) -> Any:
+        """The 托管 action for ``seat`` in the room's 托管 ``style``: the policy's choice
+        from the seat's view (:meth:`trustee_policy`)."""
+        return self.trustee_policy(style).choose(state.view(seat))
+
+    def trustee_policy(self, style: str) -> Policy:
+        """The 托管 policy of ``style`` (one of :attr:`trustee_styles`): :attr:`trustee`
+        for the basic one."""
+        del style
+        return self.trustee
 
     def enter_trustee(self, state: Any, seat: int) -> None:
         """What entering 托管 changes in the hand (nothing, by default)."""
