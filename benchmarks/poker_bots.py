@@ -15,7 +15,7 @@ For each game, two tables of ``--hands`` hands each, every deal from seed ``--se
 
 Each table prints strong's mean chips per hand with its 95% confidence interval (the
 normal approximation over the units; a pair's figures are halved to read per hand) and the
-median and 99th percentile of strong's decision time.  The hand tables are built before
+percentiles of strong's decision time.  The hand tables are built before
 the clock (the first decision of a process builds them).  Chips are the engines' zero-sum
 returns, before the hall's rake.
 """
@@ -23,38 +23,15 @@ returns, before the hall's rake.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from qipai.bots.arena import GAMES, Z95, compare, play_hand, seat_policies
-from qipai.bots.turns import Chooser
+from qipai.bots.arena import GAMES, compare, play_hand, seat_policies
+from qipai.bots.duel import DecisionTimes, PairPoints, Timed
 
 
-class Timed:
-    """A policy that times every decision of the policy it wraps."""
-
-    def __init__(self, policy: Chooser[Any, Any]) -> None:
-        self.policy = policy
-        self.seconds: list[float] = []
-
-    def choose(self, view: Any) -> Any:
-        start = time.perf_counter()
-        action = self.policy.choose(view)
-        self.seconds.append(time.perf_counter() - start)
-        return action
-
-
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% normal-approximation interval."""
-    mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
-def heads_up(game: str, hands: int, seed: int, strong: Timed) -> list[float]:
+def heads_up(game: str, hands: int, seed: int, strong: Timed[Any, Any]) -> list[int]:
     """Strong's net per duplicate deal against simple: ``hands / 2`` deals."""
     simple = seat_policies(game, "simple", 1)[0]
     return [
@@ -63,7 +40,7 @@ def heads_up(game: str, hands: int, seed: int, strong: Timed) -> list[float]:
     ]
 
 
-def table(game: str, hands: int, seed: int, players: int, strong: Timed) -> list[float]:
+def table(game: str, hands: int, seed: int, players: int, strong: Timed[Any, Any]) -> list[int]:
     """Strong's net per hand at a table of ``players``, its seat rotating, simple elsewhere."""
     spec = GAMES[game]
     rules = spec.get_rules("yifa")
@@ -77,16 +54,15 @@ def table(game: str, hands: int, seed: int, players: int, strong: Timed) -> list
     return nets
 
 
-def report(title: str, values: Sequence[float], per_unit: int, strong: Timed) -> list[str]:
-    """Strong's chips per hand with the interval, and its decision times."""
-    mean, low, high = (figure / per_unit for figure in mean_interval(values))
-    times = sorted(strong.seconds)
-    median = statistics.median(times) * 1000
-    p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] * 1000
+def report(title: str, values: Sequence[int], per_unit: int, strong: Timed[Any, Any]) -> list[str]:
+    """Strong's chips per hand with the interval (``per_unit`` hands a value), and its
+    decision times."""
+    points = PairPoints.of(values)  # one value a unit: the mean and its normal interval
+    mean, (low, high) = points.mean / per_unit, points.interval
     return [
         title,
-        f"  strong {mean:+.2f} chips/hand, 95% CI [{low:+.2f}, {high:+.2f}]",
-        f"  {len(times)} decisions: median {median:.3f} ms, 99th percentile {p99:.3f} ms",
+        f"  strong {mean:+.2f} chips/hand, 95% CI [{low / per_unit:+.2f}, {high / per_unit:+.2f}]",
+        f"  {DecisionTimes.of(strong.seconds)}",
     ]
 
 
@@ -94,7 +70,7 @@ def benchmark(game: str, hands: int, seed: int, players: int) -> list[str]:
     """The report lines of both tables of ``game``."""
     warm = seat_policies(game, "strong", 2)
     play_hand(GAMES[game].start(GAMES[game].get_rules("yifa"), seed, 2, 0, None), warm)
-    strong = Timed(seat_policies(game, "strong", 1, seed)[0])
+    strong = Timed(seat_policies(game, "strong", 1, seed)[0], [])
     pairs = heads_up(game, hands, seed, strong)
     lines = report(
         f"{game} heads-up: {len(pairs)} duplicate deals ({2 * len(pairs)} hands)",
@@ -102,7 +78,7 @@ def benchmark(game: str, hands: int, seed: int, players: int) -> list[str]:
         2,
         strong,
     )
-    strong = Timed(seat_policies(game, "strong", 1, seed)[0])
+    strong = Timed(seat_policies(game, "strong", 1, seed)[0], [])
     nets = table(game, hands, seed, players, strong)
     title = f"{game} {players} seats: {hands} hands, 1 strong vs {players - 1} simple"
     return [*lines, *report(title, nets, 1, strong)]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from qipai.bots import showhand as sh_bots
 from qipai.bots import zhajinhua as zjh_bots
-from qipai.bots.arena import GAMES, Z95, compare, play_hand, seat_policies, selfplay
+from qipai.bots.arena import GAMES, compare, play_hand, seat_policies, selfplay
+from qipai.bots.duel import PairPoints
 from qipai.bots.turns import Chooser
 from qipai.cards import parse_cards
 from qipai.games import showhand, zhajinhua
@@ -81,13 +79,6 @@ def test_strong_policies_replay_exactly(game: str) -> None:
     assert run(1) != run(2)
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95% normal-approximation interval of the mean of ``values``."""
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    mean = statistics.fmean(values)
-    return mean - half, mean + half
-
-
 def duplicate_nets(game: str, deals: int, seed: int) -> list[int]:
     """Strong's net chips over each duplicate deal against simple (both sides played)."""
     strong, simple = POKER[game].StrongPolicy(seed), POKER[game].SimplePolicy()
@@ -99,7 +90,7 @@ def duplicate_nets(game: str, deals: int, seed: int) -> list[int]:
 
 @pytest.mark.parametrize(("game", "deals"), [("zhajinhua", 400), ("showhand", 150)])
 def test_strong_beats_simple_over_duplicate_deals(game: str, deals: int) -> None:
-    low, _ = mean_interval(duplicate_nets(game, deals, seed=7_000))
+    low, _ = PairPoints.of(duplicate_nets(game, deals, seed=7_000)).interval
     assert low > 0
 
 
@@ -113,7 +104,7 @@ def test_strong_beats_three_simple_zha_jin_hua_players() -> None:
         policies[seat] = strong
         state = play_hand(zhajinhua.State.new(rules, seed=9_000 + hand, players=4), policies)
         nets.append(state.returns()[seat])
-    assert mean_interval(nets)[0] > 0
+    assert PairPoints.of(nets).interval[0] > 0  # one hand a unit: the same interval
 
 
 # --- the pieces ------------------------------------------------------------------------------

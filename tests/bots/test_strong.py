@@ -18,6 +18,7 @@ from qipai.bots.doudizhu.decompose import evaluate, split_parts
 from qipai.bots.doudizhu.endgame import deal_worlds
 from qipai.bots.doudizhu.research import position_of, sample_positions, view_of
 from qipai.bots.doudizhu.situation import situation_of
+from qipai.bots.turns import play_out
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu import RULES, State
 from qipai.games.doudizhu.actions import Play
@@ -66,7 +67,7 @@ def test_fewer_combinations_are_worth_more() -> None:
 
 def test_the_sampled_worlds_respect_counts_and_known_cards() -> None:
     for seed in range(30):
-        view = _view_in_play(State.new("caishen" if seed % 2 else "jj", seed=seed), seed)
+        [view] = _views_in_play("caishen" if seed % 2 else "jj", seed, 1)
         situation = situation_of(view)
         rng = random.Random(seed)
         for _ in range(20):
@@ -89,7 +90,7 @@ def test_strong_plays_whole_hands_legally_in_every_preset(rules: str) -> None:
 
 def test_the_same_seed_and_view_give_the_same_play() -> None:
     for seed in range(10):
-        view = _view_in_play(State.new("jj", seed=seed), seed)
+        [view] = _views_in_play("jj", seed, 1)
         assert StrongPolicy(4).choose(view) == StrongPolicy(4).choose(view)
 
 
@@ -118,8 +119,9 @@ def test_choose_play_answers_a_legal_move_in_random_positions() -> None:
 
 
 def test_a_position_in_text_is_the_view_it_came_from() -> None:
-    state = State.new("jj", seed=2)
-    view = _view_in_play(state, 2)
+    views: list[View] = []
+    play_out(State.new("jj", seed=2), [GreedyPolicy()] * 3, lambda s, view, a: views.append(view))
+    view = next(v for v in views[::-1] if v.landlord is not None and v.plays)
     position = position_of(view)
     again = view_of(
         position.hand, position.seat, position.landlord, position.history, position.bottom
@@ -137,24 +139,9 @@ def test_choose_play_refuses_unknown_names_and_bad_cards() -> None:
         choose_play("3X", 0, 0, [], "2BR")
 
 
-def _view_in_play(state: State, seed: int) -> View:
-    """A view some way into the card play of a hand played by greedy bots."""
-    rng = random.Random(seed)
-    greedy = GreedyPolicy()
-    stop = rng.randint(5, 30)
-    plays = 0
-    last = None
-    while not state.is_terminal:
-        seat = state.current_player
-        if seat is None:
-            state.apply(state.legal_actions()[0])
-            continue
-        view = state.view(seat)
-        playing = any(isinstance(a, Play) for a in view.legal_actions)
-        if playing and (plays >= stop or len(view.hand) <= 3):
-            return view
-        if playing:
-            plays, last = plays + 1, view
-        state.apply(greedy.choose(view), seat)
-    assert last is not None
-    return last
+def _views_in_play(rules: str, seed: int, count: int) -> list[View]:
+    """Views of the card play of random hands (:func:`sample_positions`)."""
+    return [
+        view_of(p.hand, p.seat, p.landlord, p.history, p.bottom, rules=rules)
+        for p in sample_positions(rules, seed, count)
+    ]
