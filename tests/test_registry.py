@@ -74,3 +74,14 @@ def test_rule_changes_take_toml_values_and_refuse_the_wrong_kind() -> None:
     ]:
         with pytest.raises(InvalidActionError, match=f"bad_rules: {problem}"):
             game.rules_with("jj", changes)
+
+
+def test_the_hall_plays_the_strong_bot_and_simulations_the_quick_one() -> None:
+    from qipai.bots.doudizhu import GreedyPolicy, StrongPolicy  # noqa: PLC0415
+
+    doudizhu = game_type("doudizhu")
+    assert isinstance(doudizhu.bot, StrongPolicy) and isinstance(doudizhu.quick_bot, GreedyPolicy)
+    assert isinstance(doudizhu.trustee_policy("strong"), StrongPolicy)
+    zhajinhua = game_type("zhajinhua")
+    assert zhajinhua.quick_bot is zhajinhua.bot
+    assert zhajinhua.trustee_policy("basic") is zhajinhua.trustee

@@ -1,7 +1,8 @@
 """A whole match played in-process by bots: ``qipai match simulate``.
 
 Pure: the hands are dealt from seeds drawn from the caller's seed, every seat is played
-by the game's bot (the registry's :attr:`~qipai.registry.GameType.bot`), and the run is
+by the game's quick bot (the registry's :attr:`~qipai.registry.GameType.quick_bot`:
+a game's fastest bot, fit for thousands of hands), and the run is
 driven exactly as the hall drives it: :meth:`~qipai.hall.match.MatchRun.seat`, a hand at
 each seating, :meth:`~qipai.hall.match.MatchRun.finish_hand`.  Hands are played one after
 the other (the hall plays them at once; the order of results within a batch is the only

@@ -1,7 +1,8 @@
 """Dou Dizhu in the game registry: its rooms, a table's hands, its records.
 
 Bots: the strong player (:class:`~qipai.bots.doudizhu.StrongPolicy`, with the hall's
-search budget :data:`HALL_WORLDS` and :data:`HALL_BUDGET`).  托管, recorded in the hand
+search budget :data:`HALL_WORLDS` and :data:`HALL_BUDGET`); the greedy player in bulk
+play-outs (a simulated match), where speed counts.  托管, recorded in the hand
 (jj's 托管 liability depends on it), in the room's style (its ``trustee`` field):
 ``basic``, the platforms' :class:`~qipai.bots.doudizhu.TrusteePolicy` (pass, lead the
 smallest single, play the last card: the only style jj has, as its rules spell 托管 out),
@@ -53,8 +54,8 @@ from qipai.registry.gametype import (
 HALL_WORLDS = 8
 """Deals the hall's strong player searches in an endgame, at most (fewer than the
 arena's, so that a decision stays short in the hall's one event loop)."""
-HALL_BUDGET = 200
-"""Play-out decisions after which the hall's strong player tries no new deal."""
+HALL_BUDGET = 2000
+"""Moves weighed in the play-outs after which the hall's strong player tries no new deal."""
 STRONG_TRUSTEE = "strong"
 """The 托管 style that plays with the strong player."""
 MAX_DEALS = 20
@@ -108,7 +109,13 @@ class DoudizhuGame(GameType):
 
     def __init__(self) -> None:
         self.bot = bots.StrongPolicy(worlds=HALL_WORLDS, budget=HALL_BUDGET)
+        self.greedy = bots.GreedyPolicy()
         self.trustee = bots.TrusteePolicy()
+
+    @property
+    def quick_bot(self) -> Policy:
+        """The greedy player: a simulated match plays thousands of hands."""
+        return self.greedy
 
     def trustee_policy(self, style: str) -> Policy:
         """``strong``: the strong player; ``basic``: the platforms' 托管."""

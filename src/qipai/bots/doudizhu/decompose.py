@@ -22,8 +22,9 @@ counts as the rank that makes the hand worth most.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import TypeVar
 
 from qipai.games.doudizhu.combos import ACE, BLACK, RED, TWO, WILD, count_of, to_text, unit
 
@@ -49,6 +50,41 @@ class Shapes:
 
 FULL = Shapes()
 """Every shape (the presets but zhengtu)."""
+
+
+# --- memos -------------------------------------------------------------------------------
+# Plain dicts keyed by the packed hand (one per kicker shape), emptied when full: ints and
+# tuples of ints only, which the garbage collector stops tracking, so that a big memo
+# costs no collection pauses (functools.lru_cache keeps a tracked list per entry).
+
+MEMO_LIMIT = 1 << 18
+"""Entries a memo holds before it is emptied."""
+R = TypeVar("R")
+_BEST: dict[Shapes, dict[int, tuple[int, int, int]]] = {}
+_WILD_BEST: dict[Shapes, dict[int, tuple[int, int, int, int]]] = {}
+_SPLITS: dict[Shapes, dict[int, tuple[int, ...]]] = {}
+
+
+def _memoised(
+    memo: dict[Shapes, dict[int, R]], shapes: Shapes, hand: int, compute: Callable[[int, Shapes], R]
+) -> R:
+    """``compute(hand, shapes)``, remembered."""
+    table = memo.get(shapes)
+    if table is None:
+        table = memo[shapes] = {}
+    found = table.get(hand)
+    if found is None:
+        found = compute(hand, shapes)
+        if len(table) >= MEMO_LIMIT:
+            table.clear()
+        table[hand] = found
+    return found
+
+
+def clear_memos() -> None:
+    """Forget every remembered split (tests, and measurements of a cold start)."""
+    for memo in (_BEST, _WILD_BEST, _SPLITS):
+        memo.clear()
 
 
 def rank_score(slot: int) -> int:
@@ -78,9 +114,12 @@ def split(hand: int, shapes: Shapes = FULL) -> list[str]:
     return sorted(texts, key=lambda text: (-len(text), text))
 
 
-@lru_cache(maxsize=1 << 16)
 def split_parts(hand: int, shapes: Shapes = FULL) -> tuple[int, ...]:
     """The best split's combinations, packed (the 财神 as the rank it counts as)."""
+    return _memoised(_SPLITS, shapes, hand, _split_parts)
+
+
+def _split_parts(hand: int, shapes: Shapes) -> tuple[int, ...]:
     hand = _best_with_wild(hand, shapes)[3]
     parts = []
     while hand:
@@ -90,9 +129,12 @@ def split_parts(hand: int, shapes: Shapes = FULL) -> tuple[int, ...]:
     return tuple(parts)
 
 
-@lru_cache(maxsize=1 << 18)
 def _best_with_wild(hand: int, shapes: Shapes) -> tuple[int, int, int, int]:
     """``(value, turns, first combination, the hand with the 财神 as a rank)``."""
+    return _memoised(_WILD_BEST, shapes, hand, _best_with_wild_of)
+
+
+def _best_with_wild_of(hand: int, shapes: Shapes) -> tuple[int, int, int, int]:
     wilds = count_of(hand, WILD)
     if not wilds:
         return (*_best(hand, shapes), hand)
@@ -105,9 +147,12 @@ def _best_with_wild(hand: int, shapes: Shapes) -> tuple[int, int, int, int]:
     return max(options, key=lambda o: o[:2]) if options else (*_best(natural, shapes), natural)
 
 
-@lru_cache(maxsize=1 << 18)
 def _best(hand: int, shapes: Shapes) -> tuple[int, int, int]:
     """``(value, turns, first combination)`` of the best split of a natural hand."""
+    return _memoised(_BEST, shapes, hand, _best_of)
+
+
+def _best_of(hand: int, shapes: Shapes) -> tuple[int, int, int]:
     if not hand:
         return 0, 0, 0
     best = (-(1 << 30), 0, 0)

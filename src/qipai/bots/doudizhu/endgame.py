@@ -26,25 +26,33 @@ WORLDS = 24
 CANDIDATES = 4
 """Plays searched: the decomposition player's favourites."""
 ENDGAME_CARDS = 8
-"""The search runs once a seat holds this many cards or fewer."""
-BUDGET = 600
-"""Play-out decisions after which a search tries no new deal."""
+"""The search runs once a seat holds this many cards or fewer ..."""
+ENDGAME_TOTAL = 40
+"""... and the three hands together this many or fewer: with more, the play-outs are long
+(slow) and the decomposition player's judgement serves as well."""
+BUDGET = 6000
+"""Moves weighed in the play-outs (each decision weighs its legal moves) after which a
+search tries no new deal: the work, and so the time, of one search is about bounded."""
 MAX_STEPS = 300
 """A rollout longer than this is a bug; it stops there as a loss."""
 
 
 def wants_search(situation: Situation) -> bool:
     """Whether the position is an endgame worth searching: some seat holds at most
-    :data:`ENDGAME_CARDS` cards and there is a real choice."""
-    return min(situation.counts) <= ENDGAME_CARDS and len(situation.moves) > 1
+    :data:`ENDGAME_CARDS` cards, all together at most :data:`ENDGAME_TOTAL`, and there is
+    a real choice."""
+    counts = situation.counts
+    return (
+        min(counts) <= ENDGAME_CARDS and sum(counts) <= ENDGAME_TOTAL and len(situation.moves) > 1
+    )
 
 
 def search(
     situation: Situation, rng: random.Random, worlds: int = WORLDS, budget: int = BUDGET
 ) -> Move:
     """The candidate play that wins in the most of ``worlds`` sampled deals; no new deal
-    is tried once the play-outs took ``budget`` decisions (so a long endgame, where one
-    seat is low but the others hold many cards, stays within its time)."""
+    is tried once the play-outs weighed ``budget`` moves (so a long endgame, where one seat
+    is low but the others hold many cards, stays within its time)."""
     candidates = _candidates(situation)
     if len(candidates) == 1:
         return candidates[0]
@@ -95,7 +103,7 @@ def deal_worlds(situation: Situation, rng: random.Random) -> list[int]:
 
 def _wins_after(situation: Situation, hands: list[int], move: Move) -> tuple[int, int]:
     """(1 if the deciding seat's side goes out first after ``move`` in this world, else 0;
-    the decisions the play-out took)."""
+    the work the play-out took: :func:`_play_out`)."""
     hands = list(hands)
     seat = situation.seat
     hands[seat] -= move.cards
@@ -131,17 +139,19 @@ def _play_out(
 ) -> tuple[int, int]:
     """Play the world out with the decomposition player at every seat, from ``seat`` to
     act on ``trick`` (the play to beat, who played it, passes since); the winner and the
-    decisions taken."""
+    work done (the moves weighed, a measure of the time taken)."""
     to_beat, by, passes = trick
     if passes >= SEATS - 1:
         to_beat, by, passes = PASS, None, 0
-    for step in range(1, MAX_STEPS + 1):
+    work = 0
+    for _ in range(MAX_STEPS):
         situation = _seat_situation(root, hands, seat, to_beat, by)
         moves = situation.moves
+        work += len(moves)
         move = moves[0] if len(moves) == 1 else heuristic_play(situation, quick=True)
         hands[seat] -= move.cards
         if _is_out(hands[seat], root):
-            return seat, step
+            return seat, work
         if move.is_pass:
             passes += 1
             if passes == SEATS - 1:
@@ -150,7 +160,7 @@ def _play_out(
             to_beat, by, passes = move, seat, 0
         seat = (seat + 1) % SEATS
     loser = (root.landlord + 1) % SEATS if root.seat == root.landlord else root.landlord
-    return loser, MAX_STEPS
+    return loser, work
 
 
 def _seat_situation(

@@ -14,9 +14,7 @@ of the cards kept.  On top of that:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from qipai.bots.doudizhu.decompose import evaluate, rank_score, split_parts, value
+from qipai.bots.doudizhu.decompose import MEMO_LIMIT, evaluate, rank_score, split_parts, value
 from qipai.bots.doudizhu.situation import Situation
 from qipai.games.doudizhu.combos import ACE, BLACK, PASS, RED, TWO, WILD, Kind, Move
 
@@ -187,7 +185,7 @@ def unbeatable(situation: Situation, move: Move) -> bool:
     judged from the unseen cards and the opponents' card counts."""
     if move.kind is Kind.ROCKET:
         return True
-    shape = (move.kind, move.main, _WIDTH.get(move.kind, 3), move.length)
+    shape = (int(move.kind), move.main, _WIDTH.get(move.kind, 3), move.length)
     return _unbeatable(situation.opponent_pool, situation.opponent_most, shape)
 
 
@@ -197,12 +195,25 @@ def unbeatable_cards(situation: Situation, cards: int) -> bool:
     return _unbeatable(situation.opponent_pool, situation.opponent_most, _shape(cards))
 
 
-@lru_cache(maxsize=1 << 16)
-def _unbeatable(pool: int, most: int, shape: tuple[Kind, int, int, int]) -> bool:
+def _unbeatable(pool: int, most: int, shape: tuple[int, int, int, int]) -> bool:
     """Whether cards drawn from ``pool``, at most ``most`` of them, cannot beat a
-    combination of ``shape`` (kind, main, width, length) without a bomb."""
+    combination of ``shape`` (kind, main, width, length) without a bomb (remembered in a
+    plain dict of ints, like :mod:`.decompose`'s memos)."""
+    key = (pool, most, *shape)
+    found = _UNBEATABLE.get(key)
+    if found is None:
+        found = _UNBEATABLE[key] = _unbeatable_of(pool, most, shape)
+        if len(_UNBEATABLE) > MEMO_LIMIT:
+            _UNBEATABLE.clear()
+    return found
+
+
+_UNBEATABLE: dict[tuple[int, ...], bool] = {}
+
+
+def _unbeatable_of(pool: int, most: int, shape: tuple[int, int, int, int]) -> bool:
     kind, main, width, length = shape
-    if kind is Kind.ROCKET:
+    if kind == Kind.ROCKET:
         return True
     bomb = kind in (Kind.BOMB, Kind.WILD_BOMB)
     if width * length > most and not bomb:
@@ -238,15 +249,16 @@ _WIDTH = {
 """Cards per rank of each kind's main part (3 for the trio kinds)."""
 
 
-@lru_cache(maxsize=1 << 12)
-def _shape(cards: int) -> tuple[Kind, int, int, int]:
+def _shape(cards: int) -> tuple[int, int, int, int]:
     """(kind, main, width, length) of a split part read from its cards."""
     c = [(cards >> (4 * slot)) & 0xF for slot in range(WILD + 1)]
     if c[BLACK] and c[RED]:
-        return Kind.ROCKET, RED, 2, 1
+        return int(Kind.ROCKET), RED, 2, 1
     width = max(c)
     ranks = [slot for slot, n in enumerate(c) if n == width]
-    kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO}.get(width, Kind.BOMB)
-    if len(ranks) > 1:
-        kind = {1: Kind.CHAIN, 2: Kind.PAIR_CHAIN}.get(width, Kind.TRIO_CHAIN)
-    return kind, ranks[-1], width, len(ranks)
+    kinds = _GROUPS if len(ranks) == 1 else _CHAINS
+    return int(kinds.get(width, Kind.BOMB)), ranks[-1], width, len(ranks)
+
+
+_GROUPS = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO, 4: Kind.BOMB}
+_CHAINS = {1: Kind.CHAIN, 2: Kind.PAIR_CHAIN, 3: Kind.TRIO_CHAIN}
