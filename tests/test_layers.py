@@ -2,10 +2,10 @@
 
 Layers, low to high: ``errors`` (and the package itself), ``cards``, ``chance`` (the deal's
 source of chance), ``games``, ``bots``, ``registry`` (each game's type: engine and bots),
-``hall``, ``store``, ``server``, ``client``, ``web``, ``envs`` (the learning environments:
-above everything the hall is made of, so that nothing of the hall can import them), then
-the command line.  A module may
-import its own layer and those below, never one above; a game package imports no other game; the
+``hall``, ``store``, ``cluster`` (several hall processes: leases in Redis), ``server``,
+``client``, ``web``, ``envs`` (the learning environments: above everything the hall is
+made of, so that nothing of the hall can import them), then the command line.  A module
+may import its own layer and those below, never one above; a game package imports no other game; the
 engines under ``games/`` import no clock, no I/O, no global randomness and print nothing.
 Imports inside functions and under ``TYPE_CHECKING`` count like any other.  Layers whose
 package does not exist yet simply have no modules.
@@ -25,7 +25,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "qipai"
 
 LAYERS = (
-    "errors", "cards", "chance", "games", "bots", "registry", "hall", "store",
+    "errors", "cards", "chance", "games", "bots", "registry", "hall", "store", "cluster",
     "server", "client", "web", "envs", "console", "cli",
 )  # fmt: skip
 """The first component under ``qipai`` of every module, low layer to high."""

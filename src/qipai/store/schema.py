@@ -205,6 +205,15 @@ match_entries = Table(
 run's registrations from 1 and is never reused; a user has at most one current (not
 withdrawn) registration per run (the partial unique index)."""
 
+fences = Table(
+    "fences",
+    metadata,
+    Column("resource", String(128), primary_key=True),
+    Column("token", BigInteger, nullable=False),
+)
+"""The newest fencing token each leased resource (a table, a match run) settled with
+(migration ``0004``, :mod:`qipai.store.fences`)."""
+
 transactions = Table(
     "transactions",
     metadata,

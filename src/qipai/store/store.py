@@ -29,7 +29,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine
 
 from qipai.errors import InvalidActionError
-from qipai.store import accounts, database, hands, matches
+from qipai.store import accounts, database, fences, hands, matches
+from qipai.store.fences import Fence
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
     HandSettlement,
@@ -227,30 +228,44 @@ class Store:
         with self.write() as connection:
             hands.start(connection, batch)
 
-    def settle_hand(self, hand: HandSettlement, *, fault: Fault | None = None) -> bool:
+    def settle_hand(
+        self, hand: HandSettlement, *, fault: Fault | None = None, fence: Fence | None = None
+    ) -> bool:
         """Settle a hand in one transaction keyed ``settle:<hand>``; ``False`` if done before.
 
         ``fault(step)`` runs after each step (``transaction``, ``entries``, ``balances``,
         ``hand``, ``stats``); if it raises, everything is rolled back and the error
-        propagates.
+        propagates.  ``fence``: the lease the hand was played under (several hall
+        processes, :mod:`qipai.store.fences`), checked in the same transaction.
 
         :raises InvalidActionError: ``unknown_hand``, ``bad_settlement``.
-        :raises IllegalActionError: ``hand_voided``, ``insufficient_coins``.
+        :raises IllegalActionError: ``hand_voided``, ``insufficient_coins``, ``stale_lease``.
         """
-        return self.settle_hands([hand], fault=fault)[0]
+        return self.settle_hands([hand], fault=fault, fence=fence)[0]
 
     def settle_hands(
-        self, batch: Sequence[HandSettlement], *, fault: Fault | None = None
+        self,
+        batch: Sequence[HandSettlement],
+        *,
+        fault: Fault | None = None,
+        fence: Fence | None = None,
     ) -> list[bool]:
         """Settle several hands in one database transaction, in a fixed number of statements.
 
         All or none: if one hand is refused, nothing is written (settle the hands one by one
         then: ``insufficient_coins`` does not say which hand it was).  Per hand, ``True`` if
-        settled now, ``False`` if it already was (or appears earlier in the batch).  Errors
-        and ``fault`` as :meth:`settle_hand`.
+        settled now, ``False`` if it already was (or appears earlier in the batch).  Errors,
+        ``fault`` and ``fence`` as :meth:`settle_hand` (one fence for the whole batch).
         """
         with self.write() as connection:
+            if fence is not None:
+                fences.check(connection, fence)
             return hands.settle(connection, self._system, batch, fault or no_fault)
+
+    def fence_token(self, resource: str) -> int | None:
+        """The newest fencing token a settlement recorded for ``resource``, if any."""
+        with self.read() as connection:
+            return fences.recorded(connection, resource)
 
     def void_hand(self, hand_id: str, now: datetime) -> bool:
         """Void one hand still ``playing`` (a table that failed); ``False`` if it was not.

@@ -1,0 +1,134 @@
+"""Leases with fencing tokens, in Redis: who owns a table or a match run, and since when.
+
+A lease names its *resource* (``table:12``, ``match:<run id>``), the *node* (hall process)
+that holds it and its *fencing token*, a number Redis raises by one at each new lease of
+the resource (``INCR``), never reused.  The holder renews its lease well before the time
+to live runs out; a node that stops (killed, paused, cut off) lets it lapse, and another
+node may then take the resource with a larger token.  The store refuses a settlement whose
+token is older than one it has seen (:class:`qipai.store.fences.Fence`), so the old holder,
+come back, can never settle over the new one.
+
+Each operation is one Lua script, atomic in Redis:
+
+- :meth:`Leases.acquire`: take a free resource (a new token), or renew one's own lease;
+- :meth:`Leases.renew`: extend one's own lease, exactly that lease (node and token);
+- :meth:`Leases.release`: give one's own lease back (nothing else is touched);
+- :meth:`Leases.holder`: who holds the resource now.
+
+Keys: ``<prefix>:lease:<resource>`` holds ``"<node>|<token>"`` with the time to live;
+``<prefix>:token:<resource>`` the last token given out (kept for ever: a few bytes per
+resource, so that tokens only grow).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from qipai.store.fences import Fence
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+DEFAULT_TTL_MS = 5_000
+"""A lease's time to live: a node that stops is replaced within this (and its renewals
+come every third of it)."""
+
+_ACQUIRE = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  local node, token = string.match(held, '^(.*)|(%d+)$')
+  if node == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return tonumber(token)
+  end
+  return false
+end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
+return token
+"""
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One node's hold on one resource."""
+
+    resource: str
+    """What is held (``table:12``, ``match:<run id>``)."""
+    node: str
+    """The holder's node id."""
+    token: int
+    """The fencing token (larger: newer)."""
+
+    @property
+    def fence(self) -> Fence:
+        """The proof a settlement made under this lease carries."""
+        return Fence(self.resource, self.token)
+
+    @property
+    def value(self) -> str:
+        """What Redis keeps for it."""
+        return f"{self.node}|{self.token}"
+
+
+class Leases:
+    """The leases of one hall (one key prefix) in one Redis."""
+
+    def __init__(
+        self, redis: Redis, *, prefix: str = "qipai", ttl_ms: int = DEFAULT_TTL_MS
+    ) -> None:
+        self.redis = redis
+        """The client (``redis.asyncio``; decoded responses or not, both work)."""
+        self.prefix = prefix
+        """The hall's key prefix."""
+        self.ttl_ms = ttl_ms
+        """Each lease's time to live."""
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    def key(self, resource: str) -> str:
+        """The Redis key of ``resource``'s lease."""
+        return f"{self.prefix}:lease:{resource}"
+
+    def _token_key(self, resource: str) -> str:
+        return f"{self.prefix}:token:{resource}"
+
+    async def acquire(self, resource: str, node: str) -> Lease | None:
+        """Take ``resource`` for ``node`` (or renew the node's own lease on it); ``None``
+        while another node holds it."""
+        keys = [self.key(resource), self._token_key(resource)]
+        token = await self._acquire(keys=keys, args=[node, self.ttl_ms])
+        return None if token is None else Lease(resource, node, int(token))
+
+    async def renew(self, lease: Lease) -> bool:
+        """Extend ``lease`` by the time to live; ``False`` if it is no longer held (it
+        lapsed, and perhaps another node took the resource)."""
+        key = self.key(lease.resource)
+        return bool(await self._renew(keys=[key], args=[lease.value, self.ttl_ms]))
+
+    async def release(self, lease: Lease) -> bool:
+        """Give ``lease`` back; ``False`` if it was not held any more."""
+        return bool(await self._release(keys=[self.key(lease.resource)], args=[lease.value]))
+
+    async def holder(self, resource: str) -> Lease | None:
+        """The lease on ``resource`` now, if any."""
+        held: Any = await self.redis.get(self.key(resource))
+        if held is None:
+            return None
+        text = held.decode() if isinstance(held, bytes) else str(held)
+        node, _, token = text.rpartition("|")
+        return Lease(resource, node, int(token))

@@ -1,0 +1,142 @@
+"""Leases with fencing tokens in a real Redis (``QIPAI_TEST_REDIS``, default the local
+one, as on the developers' machines and in CI), and the store refusing a lapsed holder."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from qipai.cluster import Lease, Leases
+from qipai.errors import IllegalActionError
+from qipai.store import HandSettlement, HandStart, Store
+
+REDIS = os.environ.get("QIPAI_TEST_REDIS", "redis://127.0.0.1:6379/0")
+"""The Redis the tests use (each under a key prefix of its own, removed afterwards)."""
+
+
+def run(scenario: Callable[[Leases], Awaitable[None]], ttl_ms: int = 5_000) -> None:
+    """Run ``scenario`` with the leases of a fresh key prefix; remove its keys after."""
+
+    async def main() -> None:
+        async with _TestRedis() as redis:
+            prefix = f"qipai-test-{uuid.uuid4().hex}"
+            try:
+                await scenario(Leases(redis, prefix=prefix, ttl_ms=ttl_ms))
+            finally:
+                keys = [key async for key in redis.scan_iter(f"{prefix}:*")]
+                if keys:
+                    await redis.delete(*keys)
+
+    asyncio.run(main())
+
+
+class _TestRedis:
+    """A client of the test Redis; a clear failure when there is none."""
+
+    async def __aenter__(self) -> Redis:
+        self.client = Redis.from_url(REDIS, socket_connect_timeout=3)
+        try:
+            await self.client.ping()
+        except (OSError, RedisError) as error:
+            await self.client.aclose()
+            pytest.fail(f"the cluster tests need Redis at {REDIS} (QIPAI_TEST_REDIS): {error}")
+        return self.client
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.aclose()
+
+
+async def _lapse(leases: Leases, resource: str) -> None:
+    """Make the lease on ``resource`` run out now (as if its holder stopped renewing)."""
+    await leases.redis.pexpire(leases.key(resource), 1)
+    while await leases.redis.exists(leases.key(resource)):
+        await asyncio.sleep(0.001)
+
+
+def test_one_node_at_a_time_and_tokens_only_grow() -> None:
+    async def scenario(leases: Leases) -> None:
+        first = await leases.acquire("table:1", "a")
+        assert first == Lease("table:1", "a", 1)
+        assert await leases.acquire("table:1", "b") is None  # held
+        assert await leases.acquire("table:1", "a") == first  # its own: renewed
+        assert await leases.holder("table:1") == first
+        await _lapse(leases, "table:1")
+        assert await leases.holder("table:1") is None
+        second = await leases.acquire("table:1", "b")
+        assert second == Lease("table:1", "b", 2)
+        assert not await leases.renew(first)  # the lapsed holder cannot renew
+        assert not await leases.release(first)  # nor give back what is not his
+        assert await leases.holder("table:1") == second
+        assert await leases.renew(second) and await leases.release(second)
+        third = await leases.acquire("table:1", "a")
+        assert third is not None and third.token == 3  # never a token given before
+
+    run(scenario)
+
+
+def test_resources_are_leased_apart() -> None:
+    async def scenario(leases: Leases) -> None:
+        table = await leases.acquire("table:1", "a")
+        match = await leases.acquire("match:r1", "b")
+        assert table is not None and match is not None
+        assert (table.token, match.token) == (1, 1)
+        assert await leases.holder("match:r1") == match
+
+    run(scenario)
+
+
+def test_a_lease_lapses_by_itself() -> None:
+    async def scenario(leases: Leases) -> None:
+        assert await leases.acquire("table:9", "a") is not None
+        ttl = await leases.redis.pttl(leases.key("table:9"))
+        assert 0 < ttl <= 200
+
+    run(scenario, ttl_ms=200)
+
+
+def test_a_holder_whose_lease_lapsed_cannot_settle(tmp_path: Path) -> None:
+    """Node a plays a hand under its lease, is paused past it; node b takes the table and
+    settles a hand; a, back, tries to settle: refused, nothing of it written."""
+    with Store.open(f"sqlite:///{tmp_path / 'hall.db'}") as store:
+        ann = store.register("ann", "hash", grant=100, now=_now())
+        store.start_hands([_start("h1", ann), _start("h2", ann)])
+
+        async def scenario(leases: Leases) -> None:
+            old = await leases.acquire("table:7", "a")
+            await _lapse(leases, "table:7")
+            new = await leases.acquire("table:7", "b")
+            assert old is not None and new is not None
+            assert store.settle_hand(_settled("h2"), fence=new.fence)
+            with pytest.raises(IllegalActionError) as caught:
+                store.settle_hand(_settled("h1"), fence=old.fence)
+            assert caught.value.code == "stale_lease"
+            assert store.fence_token("table:7") == new.token
+
+        run(scenario)
+        assert store.balance(ann) == 102  # h2 only
+
+
+def _now() -> datetime:
+    return datetime(2026, 12, 2, tzinfo=UTC)
+
+
+def _start(hand: str, user: int) -> HandStart:
+    return HandStart(
+        hand, "doudizhu-yifa", "doudizhu", "yifa", table=7, commitment="0" * 64,
+        players=(user, None, None), started_at=_now(),
+    )  # fmt: skip
+
+
+def _settled(hand: str) -> HandSettlement:
+    return HandSettlement(
+        hand, (2, -1, -1), (0, 0, 0), (0, 0, 0), points=(1, -1, -1), winners=(0,),
+        record_json="{}", ended_at=_now(),
+    )  # fmt: skip
