@@ -3,62 +3,25 @@ one, as on the developers' machines and in CI), and the store refusing a lapsed 
 
 from __future__ import annotations
 
-import asyncio
-import os
-import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
+from cluster_kit import lapse, run_with
 
 from qipai.cluster import Lease, Leases
 from qipai.errors import IllegalActionError
 from qipai.store import HandSettlement, HandStart, Store
 
-REDIS = os.environ.get("QIPAI_TEST_REDIS", "redis://127.0.0.1:6379/0")
-"""The Redis the tests use (each under a key prefix of its own, removed afterwards)."""
-
 
 def run(scenario: Callable[[Leases], Awaitable[None]], ttl_ms: int = 5_000) -> None:
-    """Run ``scenario`` with the leases of a fresh key prefix; remove its keys after."""
-
-    async def main() -> None:
-        async with _TestRedis() as redis:
-            prefix = f"qipai-test-{uuid.uuid4().hex}"
-            try:
-                await scenario(Leases(redis, prefix=prefix, ttl_ms=ttl_ms))
-            finally:
-                keys = [key async for key in redis.scan_iter(f"{prefix}:*")]
-                if keys:
-                    await redis.delete(*keys)
-
-    asyncio.run(main())
-
-
-class _TestRedis:
-    """A client of the test Redis; a clear failure when there is none."""
-
-    async def __aenter__(self) -> Redis:
-        self.client = Redis.from_url(REDIS, socket_connect_timeout=3)
-        try:
-            await self.client.ping()
-        except (OSError, RedisError) as error:
-            await self.client.aclose()
-            pytest.fail(f"the cluster tests need Redis at {REDIS} (QIPAI_TEST_REDIS): {error}")
-        return self.client
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.client.aclose()
+    run_with(lambda redis, prefix: Leases(redis, prefix=prefix, ttl_ms=ttl_ms), scenario)
 
 
 async def _lapse(leases: Leases, resource: str) -> None:
     """Make the lease on ``resource`` run out now (as if its holder stopped renewing)."""
-    await leases.redis.pexpire(leases.key(resource), 1)
-    while await leases.redis.exists(leases.key(resource)):
-        await asyncio.sleep(0.001)
+    await lapse(leases.redis, leases.key(resource))
 
 
 def test_one_node_at_a_time_and_tokens_only_grow() -> None:

@@ -1,0 +1,86 @@
+"""Hall processes (nodes) in Redis: who is alive, and who stopped.
+
+Every node beats (:meth:`Nodes.beat`) more often than the time to live of its key
+``<prefix>:node:<id>`` (which holds what the node says of itself, as JSON) and is listed
+in the set ``<prefix>:nodes``.  A node whose key lapsed while it is still listed has
+stopped (killed, paused, cut off): :meth:`Nodes.stopped` names it within the time to live
+of its last beat, for another node to take over its tables and matches and then
+:meth:`Nodes.forget` it.  A node that comes back simply beats again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+DEFAULT_TTL_MS = 3_000
+"""How long a beat keeps a node alive: a stopped node is seen within this."""
+
+_FORGET = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+return redis.call('SREM', KEYS[2], ARGV[1])
+"""
+
+
+class Nodes:
+    """The nodes of one hall (one key prefix) in one Redis."""
+
+    def __init__(
+        self, redis: Redis, *, prefix: str = "qipai", ttl_ms: int = DEFAULT_TTL_MS
+    ) -> None:
+        self.redis = redis
+        """The client (``redis.asyncio``)."""
+        self.prefix = prefix
+        """The hall's key prefix."""
+        self.ttl_ms = ttl_ms
+        """A beat's time to live."""
+        self._forget = redis.register_script(_FORGET)
+
+    def key(self, node: str) -> str:
+        """The Redis key of ``node``'s last beat."""
+        return f"{self.prefix}:node:{node}"
+
+    @property
+    def _members(self) -> str:
+        return f"{self.prefix}:nodes"
+
+    async def beat(self, node: str, info: dict[str, Any] | None = None) -> None:
+        """``node`` is alive (for the time to live), saying ``info`` of itself."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self.key(node), json.dumps(info or {}), px=self.ttl_ms)
+            pipe.sadd(self._members, node)
+            await pipe.execute()
+
+    async def alive(self) -> dict[str, dict[str, Any]]:
+        """Every node alive now, with what it said of itself at its last beat."""
+        members = sorted(_text(m) for m in await self.redis.smembers(self._members))
+        if not members:
+            return {}
+        beats = await self.redis.mget([self.key(node) for node in members])
+        return {
+            node: json.loads(_text(beat))
+            for node, beat in zip(members, beats, strict=True)
+            if beat is not None
+        }
+
+    async def stopped(self) -> list[str]:
+        """The nodes listed whose last beat lapsed: they stopped."""
+        members = sorted(_text(m) for m in await self.redis.smembers(self._members))
+        if not members:
+            return []
+        beats = await self.redis.mget([self.key(node) for node in members])
+        return [node for node, beat in zip(members, beats, strict=True) if beat is None]
+
+    async def forget(self, node: str) -> bool:
+        """Stop listing ``node`` (its work was taken over); ``False`` if it was alive again
+        or not listed (one script, atomic: a node beating meanwhile stays)."""
+        return bool(await self._forget(keys=[self.key(node), self._members], args=[node]))
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,38 @@
+"""Nodes beat in a real Redis; one that stops is seen, forgotten, and may come back."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from cluster_kit import lapse, run_with
+
+from qipai.cluster import Nodes
+
+
+def run_nodes(scenario: Callable[[Nodes], Awaitable[None]]) -> None:
+    run_with(lambda redis, prefix: Nodes(redis, prefix=prefix), scenario)
+
+
+def test_a_stopped_node_is_seen_and_forgotten() -> None:
+    async def scenario(nodes: Nodes) -> None:
+        await nodes.beat("a", {"url": "http://a"})
+        await nodes.beat("b", {"url": "http://b"})
+        assert await nodes.alive() == {"a": {"url": "http://a"}, "b": {"url": "http://b"}}
+        assert await nodes.stopped() == []
+        assert not await nodes.forget("a")  # alive: kept
+        await lapse(nodes.redis, nodes.key("a"))  # a stops beating
+        assert await nodes.stopped() == ["a"] and list(await nodes.alive()) == ["b"]
+        assert await nodes.forget("a")
+        assert await nodes.stopped() == [] and not await nodes.forget("a")
+        await nodes.beat("a")  # back
+        assert sorted(await nodes.alive()) == ["a", "b"]
+
+    run_nodes(scenario)
+
+
+def test_a_beat_lives_for_the_time_to_live() -> None:
+    async def scenario(nodes: Nodes) -> None:
+        await nodes.beat("a")
+        assert 0 < await nodes.redis.pttl(nodes.key("a")) <= nodes.ttl_ms
+
+    run_nodes(scenario)
