@@ -77,9 +77,9 @@ def test_a_holder_whose_lease_lapsed_cannot_settle(tmp_path: Path) -> None:
             await _lapse(leases, "table:7")
             new = await leases.acquire("table:7", "b")
             assert old is not None and new is not None
-            assert store.settle_hand(_settled("h2"), fence=new.fence)
+            assert store.settle_hand(_settled("h2", new))
             with pytest.raises(IllegalActionError) as caught:
-                store.settle_hand(_settled("h1"), fence=old.fence)
+                store.settle_hand(_settled("h1", old))
             assert caught.value.code == "stale_lease"
             assert store.fence_token("table:7") == new.token
 
@@ -98,8 +98,8 @@ def _start(hand: str, user: int) -> HandStart:
     )  # fmt: skip
 
 
-def _settled(hand: str) -> HandSettlement:
+def _settled(hand: str, lease: Lease) -> HandSettlement:
     return HandSettlement(
         hand, (2, -1, -1), (0, 0, 0), (0, 0, 0), points=(1, -1, -1), winners=(0,),
-        record_json="{}", ended_at=_now(),
+        record_json="{}", ended_at=_now(), fence=lease.fence,
     )  # fmt: skip

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qipai.store.fences import Fence
+from qipai.store.models import Fence
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis

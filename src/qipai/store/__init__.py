@@ -7,6 +7,7 @@ its name).  See ``docs/ledger.md``.
 """
 
 from qipai.store.models import (
+    Fence,
     HandSettlement,
     HandStart,
     HistoryRow,
@@ -18,6 +19,7 @@ from qipai.store.models import (
 from qipai.store.store import Store
 
 __all__ = [
+    "Fence",
     "HandSettlement",
     "HandStart",
     "HistoryRow",

@@ -79,9 +79,7 @@ def summary(store: Store) -> str:
     with store.snapshot() as connection:
         count = connection.execute(select(func.count()).select_from(transactions)).scalar_one()
         by_status: dict[str, int] = dict(
-            connection.execute(
-                select(hands.c.status, func.count()).group_by(hands.c.status)
-            ).all()
+            connection.execute(select(hands.c.status, func.count()).group_by(hands.c.status)).all()
         )
         players = connection.execute(select(func.count()).select_from(users)).scalar_one()
         coins = connection.execute(
@@ -367,8 +365,11 @@ def _match_refunds(connection: Connection) -> Iterator[Problem]:
         select(transactions.c.run_id, entries.c.seat, func.count(), func.sum(entries.c.amount))
         .join_from(entries, transactions, transactions.c.id == entries.c.transaction_id)
         .join(accounts, accounts.c.id == entries.c.account_id)
-        .where(transactions.c.kind == "match_refund", entries.c.amount > 0,
-               accounts.c.user_id.is_not(None))
+        .where(
+            transactions.c.kind == "match_refund",
+            entries.c.amount > 0,
+            accounts.c.user_id.is_not(None),
+        )
         .group_by(transactions.c.run_id, entries.c.seat)
         .having(func.count() > 1)
         .order_by(transactions.c.run_id, entries.c.seat)

@@ -2,34 +2,25 @@
 
 Several hall processes share one database; each table (and each match run) is owned by
 one of them through a lease with a *fencing token*, a number that grows with every new
-lease of the resource.  A settlement made under a lease carries its :class:`Fence`; in the
-settlement's own transaction :func:`check` records the token for the resource, unless a
-newer one is recorded already: then it raises and the whole settlement rolls back.  A
-process paused past its lease (or cut off from the lease store) and come back can
-therefore never settle a hand the resource's new owner may be playing.  The check is one
-``INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING`` statement (no row back: refused), in
-SQLite and PostgreSQL alike.
+lease of the resource.  A hand settled under a lease carries its
+:class:`~qipai.store.models.Fence`; in the settlement's own transaction :func:`check`
+records the token for the resource, unless a newer one is recorded already: then it
+raises and the whole settlement rolls back.  A process paused past its lease (or cut off
+from the lease store) and come back can therefore never settle a hand the resource's new
+owner may be playing.  The check is one ``INSERT … ON CONFLICT DO UPDATE … WHERE …
+RETURNING`` statement (no row back: refused), in SQLite and PostgreSQL alike.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from sqlalchemy import Connection
 from sqlalchemy.dialects import postgresql, sqlite
 
 from qipai.errors import IllegalActionError
+from qipai.store.models import Fence
 from qipai.store.schema import fences
-
-
-@dataclass(frozen=True, slots=True)
-class Fence:
-    """A lease's proof of ownership: the resource and the lease's fencing token."""
-
-    resource: str
-    """What the lease is for (``table:12``, ``match:<run id>``)."""
-    token: int
-    """The lease's fencing token (larger: newer)."""
 
 
 def check(connection: Connection, fence: Fence) -> None:
@@ -50,6 +41,15 @@ def check(connection: Connection, fence: Fence) -> None:
             "stale_lease",
             f"{fence.resource}: token {fence.token} is older than the one recorded",
         )
+
+
+def check_all(connection: Connection, proofs: Iterable[Fence | None]) -> None:
+    """:func:`check` each fence given (oldest token first, each once).
+
+    :raises IllegalActionError: ``stale_lease``.
+    """
+    for fence in sorted({p for p in proofs if p is not None}, key=lambda p: (p.token, p.resource)):
+        check(connection, fence)
 
 
 def recorded(connection: Connection, resource: str) -> int | None:

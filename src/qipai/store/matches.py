@@ -131,9 +131,7 @@ def open_run(
         raise IllegalActionError("run_exists", f"run {run_id} was opened before") from error
 
 
-def register(
-    connection: Connection, run_id: str, user_id: int, now: datetime, fault: Fault
-) -> int:
+def register(connection: Connection, run_id: str, user_id: int, now: datetime, fault: Fault) -> int:
     """Register the user: hold the entry fee in the escrow; returns the registration number.
 
     :raises InvalidActionError: ``unknown_run``, ``unknown_user``, ``naive_datetime``.
@@ -214,9 +212,7 @@ def start(connection: Connection, run_id: str, now: datetime) -> None:
     if run.state != "registering":
         raise IllegalActionError("match_closed", f"run {run_id} is {run.state}")
     connection.execute(
-        update(match_runs)
-        .where(match_runs.c.id == run_id)
-        .values(state="running", started_at=now)
+        update(match_runs).where(match_runs.c.id == run_id).values(state="running", started_at=now)
     )
 
 

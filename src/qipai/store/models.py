@@ -115,6 +115,17 @@ class HandStart:
 
 
 @dataclass(frozen=True)
+class Fence:
+    """A lease's proof of ownership: the resource and the lease's fencing token
+    (several hall processes, :mod:`qipai.store.fences`)."""
+
+    resource: str
+    """What the lease is for (``table:<node>:12``, ``match:<run id>``)."""
+    token: int
+    """The lease's fencing token (larger: newer)."""
+
+
+@dataclass(frozen=True)
 class HandSettlement:
     """What a finished hand does to each seat, in coins and points.
 
@@ -144,6 +155,9 @@ class HandSettlement:
     """When the hand ended (aware)."""
     escaper: int | None = None
     """The seat that left on purpose, if any: its loss is booked as ``escape``."""
+    fence: Fence | None = None
+    """The lease the hand was played under (several hall processes): checked in the
+    settlement's transaction, which it refuses when the lease was lost."""
 
     def __post_init__(self) -> None:
         seats = len(self.net)
@@ -153,9 +167,7 @@ class HandSettlement:
             raise InvalidActionError("bad_settlement", "rake and fees are never negative")
         total = sum(self.net) + sum(self.rake) + sum(self.fees)
         if total:
-            raise InvalidActionError(
-                "bad_settlement", f"net + rake + fees sum to {total}, not 0"
-            )
+            raise InvalidActionError("bad_settlement", f"net + rake + fees sum to {total}, not 0")
         chosen = [*self.winners] + ([] if self.escaper is None else [self.escaper])
         if any(not 0 <= seat < seats for seat in chosen) or len(set(self.winners)) != len(
             self.winners

@@ -30,7 +30,6 @@ from sqlalchemy import Connection, Engine
 
 from qipai.errors import InvalidActionError
 from qipai.store import accounts, database, fences, hands, matches
-from qipai.store.fences import Fence
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
     HandSettlement,
@@ -228,38 +227,31 @@ class Store:
         with self.write() as connection:
             hands.start(connection, batch)
 
-    def settle_hand(
-        self, hand: HandSettlement, *, fault: Fault | None = None, fence: Fence | None = None
-    ) -> bool:
+    def settle_hand(self, hand: HandSettlement, *, fault: Fault | None = None) -> bool:
         """Settle a hand in one transaction keyed ``settle:<hand>``; ``False`` if done before.
 
         ``fault(step)`` runs after each step (``transaction``, ``entries``, ``balances``,
         ``hand``, ``stats``); if it raises, everything is rolled back and the error
-        propagates.  ``fence``: the lease the hand was played under (several hall
-        processes, :mod:`qipai.store.fences`), checked in the same transaction.
+        propagates.  The hand's ``fence`` (several hall processes) is checked in the same
+        transaction (:mod:`qipai.store.fences`).
 
         :raises InvalidActionError: ``unknown_hand``, ``bad_settlement``.
         :raises IllegalActionError: ``hand_voided``, ``insufficient_coins``, ``stale_lease``.
         """
-        return self.settle_hands([hand], fault=fault, fence=fence)[0]
+        return self.settle_hands([hand], fault=fault)[0]
 
     def settle_hands(
-        self,
-        batch: Sequence[HandSettlement],
-        *,
-        fault: Fault | None = None,
-        fence: Fence | None = None,
+        self, batch: Sequence[HandSettlement], *, fault: Fault | None = None
     ) -> list[bool]:
         """Settle several hands in one database transaction, in a fixed number of statements.
 
         All or none: if one hand is refused, nothing is written (settle the hands one by one
         then: ``insufficient_coins`` does not say which hand it was).  Per hand, ``True`` if
         settled now, ``False`` if it already was (or appears earlier in the batch).  Errors,
-        ``fault`` and ``fence`` as :meth:`settle_hand` (one fence for the whole batch).
+        ``fault`` and the fences as :meth:`settle_hand`.
         """
         with self.write() as connection:
-            if fence is not None:
-                fences.check(connection, fence)
+            fences.check_all(connection, (hand.fence for hand in batch))
             return hands.settle(connection, self._system, batch, fault or no_fault)
 
     def fence_token(self, resource: str) -> int | None:
@@ -394,9 +386,7 @@ class Store:
                 fault=fault or no_fault,
             )  # fmt: skip
 
-    def cancel_match_run(
-        self, run_id: str, now: datetime, *, fault: Fault | None = None
-    ) -> bool:
+    def cancel_match_run(self, run_id: str, now: datetime, *, fault: Fault | None = None) -> bool:
         """Cancel a run, refunding every current registration (``match_cancel:<run>``).
         ``False`` if it was cancelled before; ``fault`` as :meth:`register_for_match`.
 
@@ -406,9 +396,7 @@ class Store:
         with self.write() as connection:
             return matches.cancel(connection, run_id, now, fault or no_fault)
 
-    def cancel_interrupted_matches(
-        self, now: datetime, *, fault: Fault | None = None
-    ) -> list[str]:
+    def cancel_interrupted_matches(self, now: datetime, *, fault: Fault | None = None) -> list[str]:
         """Cancel, with refunds, every run still registering or running (call once at
         start, like :meth:`void_interrupted`); returns their ids, sorted.
 
