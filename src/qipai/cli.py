@@ -504,7 +504,7 @@ MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE]
-    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits]``."""
+    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]``."""
     parser = parsers.add_parser(
         "serve",
         help="run the hall (HTTP JSON API and WebSocket) in one process",
@@ -536,6 +536,15 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="no limit on sign-ins, new accounts and guests per address (load tests only)",
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="a Redis shared with the hall's other processes (redis://host:6379/0): this "
+        "process leases its tables there and settles under the leases' fencing tokens",
+    )
+    parser.add_argument(
+        "--node-id", metavar="ID", help="this process's id among them (default: host-pid)"
+    )
     parser.set_defaults(handler=run_serve)
 
 
@@ -551,6 +560,8 @@ def run_serve(args: argparse.Namespace) -> int:
         db_url=args.db,
         bot_delay=args.bot_delay,
         matches=matches_from(args.matches),
+        redis_url=args.redis,
+        node_id=args.node_id,
     )
     if args.no_limits:
         config = dataclasses.replace(config, limits=Limits.off())

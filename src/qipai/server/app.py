@@ -17,6 +17,7 @@ import functools
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from qipai.store import Store
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
 from .bus import LocalBus
+from .cluster import ClusterNode
 from .connection import PlayerSocket
 from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
@@ -83,6 +85,10 @@ class ServerConfig:
     flight (``docs/operations.md``, "Limits on accounts"); ``Limits.off()`` for load runs."""
     matches: tuple[MatchConfig, ...] = field(default_factory=default_matches)
     """The matches (the shipped ones unless ``--matches`` names a file)."""
+    redis_url: str | None = None
+    """The Redis shared with the hall's other processes (``--redis``); ``None``: alone."""
+    node_id: str | None = None
+    """This process's id among them (``--node-id``; default: host name and process id)."""
 
 
 @dataclass
@@ -97,6 +103,16 @@ class _Services:
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
+async def _join_cluster(config: ServerConfig) -> ClusterNode | None:
+    """This process as a node of the hall's cluster, beating already; ``None`` alone."""
+    if config.redis_url is None:
+        return None
+    node_id = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
+    cluster = ClusterNode.connect(config.redis_url, node_id)
+    await cluster.start()
+    return cluster
+
+
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The hall as an ASGI app."""
     config = config or ServerConfig()
@@ -107,6 +123,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         quiet_client_noise()
         store = Store.open(config.db_url)
         db = Database(store)
+        cluster = await _join_cluster(config)
         hall = HallService(
             db,
             config.rooms,
@@ -115,7 +132,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             deal_step=config.deal_step,
             hand_pause=config.hand_pause,
             entropy_window=config.entropy_window,
+            cluster=cluster,
         )
+        if cluster is not None:
+            cluster.info = lambda: {"tables": len(hall.runners), "players": len(hall.players)}
         await hall.start()
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
@@ -131,6 +151,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             services.clear()
             await matches.stop()
             await hall.stop()
+            if cluster is not None:
+                await cluster.stop()
             db.close()
             store.close()
 

@@ -35,7 +35,8 @@ from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
 from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, HandTerms, SeatInfo, Table
 from qipai.registry import game_names, game_type
-from qipai.store import HandSettlement, HandStart, Store
+from qipai.server.cluster import ClusterNode
+from qipai.store import Fence, HandSettlement, HandStart, Store
 
 from .batching import Batcher
 from .bus import Bus, Frame
@@ -137,9 +138,12 @@ class HallService:
         hand_pause: float = HAND_PAUSE,
         entropy_window: float = ENTROPY_WINDOW,
         clock: Callable[[], float] = time.time,
+        cluster: ClusterNode | None = None,
     ) -> None:
         self.db = db
         self.bus = bus
+        self.cluster = cluster
+        """This process as a node of several (``--redis``): table leases, fences."""
         self.bot_delay = bot_delay
         self.deal_step = deal_step
         self.entropy_window = entropy_window
@@ -175,7 +179,8 @@ class HallService:
         """Void the hands a previous process left in play, build the move tables, then
         start matchmaking."""
         await asyncio.to_thread(warm_up)
-        voided = await self.db.run(self.db.store.void_interrupted, _utcnow())
+        node = None if self.cluster is None else self.cluster.node_id
+        voided = await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
         if voided:
             log.warning("voided %d hands interrupted by the last shutdown", len(voided))
             await self._tell_voided(voided)
@@ -451,6 +456,8 @@ class HallService:
         return f"机器人{seat + 1}" if user is None else self.players[user].name
 
     async def _start_hand(self, runner: TableRunner) -> None:
+        if self.cluster is not None:  # no hand without the table's lease
+            await self.cluster.lease(self.cluster.table_resource(runner.table.number))
         seed = secrets.randbits(SEED_BITS)
         hand_id = new_hand_id()
         table = runner.table
@@ -468,6 +475,7 @@ class HallService:
                 commitment=commitment(seed),
                 players=runner.users,
                 started_at=_utcnow(),
+                node=None if self.cluster is None else self.cluster.node_id,
             ),
         )
         table.start_hand(hand_id, seed, self.clock())
@@ -478,8 +486,16 @@ class HallService:
         if outcome.voided:
             await self.db.run(self.db.store.void_hand, outcome.hand_id, _utcnow())
             return
-        await self._settles.submit(settlement_of(outcome))
+        await self._settles.submit(settlement_of(outcome, self._fence(runner)))
         self.hands_settled += 1
+
+    def _fence(self, runner: TableRunner) -> Fence | None:
+        """The fence of the lease ``runner``'s hand was played under (several nodes)."""
+        if self.cluster is None:
+            return None
+        lease = self.cluster.held.get(self.cluster.table_resource(runner.table.number))
+        # a lease lost meanwhile: the last one held, which the store now refuses
+        return None if lease is None else lease.fence
 
     def _leavers(self, runner: TableRunner, room: Room) -> list[Player]:
         """The players of ``runner``'s table who go once its hand is over: leaving,
@@ -506,6 +522,8 @@ class HallService:
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         seated = self.runners.pop(runner)
+        if self.cluster is not None:
+            self.cluster.release_soon(self.cluster.table_resource(runner.table.number))
         if task.cancelled() or task.exception() is not None:
             self._failed(runner, task)
         if seated.done is not None:
@@ -605,8 +623,8 @@ def voided_frame(hand_id: str, table: int, reason: str) -> Frame:
     return {"type": "hand_voided", "hand": hand_id, "table": table, "reason": reason}
 
 
-def settlement_of(outcome: HandOutcome) -> HandSettlement:
-    """What the store writes for a finished hand."""
+def settlement_of(outcome: HandOutcome, fence: Fence | None = None) -> HandSettlement:
+    """What the store writes for a finished hand (played under ``fence``, if any)."""
     settlement = outcome.settlement
     return HandSettlement(
         id=outcome.hand_id,
@@ -618,6 +636,7 @@ def settlement_of(outcome: HandOutcome) -> HandSettlement:
         record_json="null" if outcome.record is None else outcome.record.to_json(),
         ended_at=_utcnow(),
         escaper=outcome.escaper,
+        fence=fence,
     )
 
 

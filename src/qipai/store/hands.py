@@ -99,6 +99,7 @@ def _hand_row(hand: HandStart) -> dict[str, object]:
         "rules": hand.rules,
         "table_number": hand.table,
         "commitment": hand.commitment,
+        "node": hand.node,
         "status": "playing",
         "started_at": hand.started_at,
     }
@@ -268,8 +269,11 @@ def _count_play(
     )
 
 
-def void_playing(connection: Connection, now: datetime, only: str | None = None) -> list[str]:
-    """Void every hand still ``playing`` (or just ``only``): ``void:<hand>``, no entries.
+def void_playing(
+    connection: Connection, now: datetime, only: str | None = None, node: str | None = None
+) -> list[str]:
+    """Void every hand still ``playing`` (or just ``only``, or just ``node``'s):
+    ``void:<hand>``, no entries.
 
     Returns the ids voided, sorted.  Each seat's ``net`` and ``points`` become 0.
     """
@@ -278,6 +282,8 @@ def void_playing(connection: Connection, now: datetime, only: str | None = None)
     query = query.with_for_update(key_share=True)
     if only is not None:
         query = query.where(hands.c.id == only)
+    if node is not None:
+        query = query.where(hands.c.node == node)
     voided = sorted(connection.execute(query.order_by(hands.c.id)).scalars())
     if not voided:
         return []

@@ -100,6 +100,8 @@ class HandStart:
     """User id per seat; ``None`` is a bot."""
     started_at: datetime
     """When the hand was dealt (aware)."""
+    node: str | None = None
+    """The hall process playing it, when several share the database."""
 
     def __post_init__(self) -> None:
         for field in ("id", "room_id", "commitment"):

@@ -146,11 +146,13 @@ hands = Table(
     Column("started_at", UTCDateTime, nullable=False),
     Column("ended_at", UTCDateTime),
     Column("record_json", Text),
+    Column("node", String(64)),
     CheckConstraint(_in("status", HAND_STATUSES), name="status"),
     Index(None, "status"),
     Index(None, "started_at", "id"),
 )
-"""Hands, from the deal to their one outcome."""
+"""Hands, from the deal to their one outcome; ``node``: the hall process that played it
+when several share the database (migration ``0004``), else NULL."""
 
 hand_seats = Table(
     "hand_seats",

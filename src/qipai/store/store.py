@@ -267,8 +267,9 @@ class Store:
         with self.write() as connection:
             return bool(hands.void_playing(connection, now, only=hand_id))
 
-    def void_interrupted(self, now: datetime) -> list[str]:
-        """Void every hand still ``playing`` (call once at start, before any table runs).
+    def void_interrupted(self, now: datetime, node: str | None = None) -> list[str]:
+        """Void every hand still ``playing`` (call once at start, before any table runs);
+        with ``node``, only the hands that hall process was playing (its peers' go on).
 
         Each gets a ``void:<hand>`` transaction without entries: stakes are never taken
         before settlement, so every stake is returned by construction.  Returns the ids.
@@ -276,7 +277,7 @@ class Store:
         :raises InvalidActionError: ``naive_datetime``.
         """
         with self.write() as connection:
-            return hands.void_playing(connection, now)
+            return hands.void_playing(connection, now, node=node)
 
     def voided_players(self, hand_ids: Sequence[str]) -> list[hands.VoidedSeat]:
         """The players of the hands ``hand_ids`` (bots left out), with each hand's table
