@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,11 +60,42 @@ async def _one_hand(url: str) -> dict[str, object]:
 def test_a_node_starting_again_voids_only_its_own_hands(tmp_path: Path) -> None:
     with Store.open(f"sqlite:///{tmp_path / 'hall.db'}") as store:
         now = datetime(2026, 12, 2, tzinfo=UTC)
-        starts = [
-            HandStart(hand, "doudizhu-yifa", "doudizhu", "yifa", table=1, commitment="0" * 64,
-                      players=(None, None, None), started_at=now, node=node)
-            for hand, node in (("a1", "a"), ("b1", "b"), ("solo", None))
-        ]  # fmt: skip
-        store.start_hands(starts)
+        nodes = (("a1", "a"), ("b1", "b"), ("solo", None))
+        store.start_hands([_bot_hand(hand, node, now) for hand, node in nodes])
         assert store.void_interrupted(now, node="a") == ["a1"]
         assert store.void_interrupted(now) == ["b1", "solo"]  # a hall alone: every one
+
+
+def test_a_node_voids_the_hands_of_a_node_that_stopped(tmp_path: Path) -> None:
+    """Node ``dead`` dealt a hand and stopped beating: the live node sees it within a
+    beat's time to live, voids that hand (its own hands stay) and forgets the node."""
+    node, dead = (f"test-{uuid.uuid4().hex[:12]}" for _ in range(2))
+    url = f"sqlite:///{tmp_path / 'hall.db'}"
+    now = datetime.now(UTC)
+    with Store.open(url) as store:
+        store.start_hands([_bot_hand("lost", dead, now)])
+    client = redis.Redis.from_url(REDIS)
+    client.sadd("qipai:nodes", dead)  # listed, with no beat: it stopped
+    config = dataclasses.replace(fast_config(url), redis_url=REDIS, node_id=node)
+    try:
+        with running_hall(config):
+            deadline = time.monotonic() + 10
+            while client.sismember("qipai:nodes", dead) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not client.sismember("qipai:nodes", dead)  # taken over, forgotten
+        with Store.open(url) as store, store.read() as connection:
+            status = select(hands.c.status).where(hands.c.id == "lost")
+            assert connection.execute(status).scalar() == "voided"
+    finally:
+        for key in client.scan_iter("qipai:*"):
+            if node in key.decode() or dead in key.decode():
+                client.delete(key)
+        client.srem("qipai:nodes", node, dead)
+        client.close()
+
+
+def _bot_hand(hand: str, node: str | None, now: datetime) -> HandStart:
+    return HandStart(
+        hand, "doudizhu-yifa", "doudizhu", "yifa", table=1, commitment="0" * 64,
+        players=(None, None, None), started_at=now, node=node,
+    )  # fmt: skip

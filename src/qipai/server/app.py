@@ -136,6 +136,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         )
         if cluster is not None:
             cluster.info = lambda: {"tables": len(hall.runners), "players": len(hall.players)}
+            cluster.on_stopped = hall.recover
         await hall.start()
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None

@@ -6,8 +6,10 @@ table's lease before each hand (:meth:`ClusterNode.lease`), settles the hand wit
 lease's fence (the store refuses it if the lease was lost meanwhile) and gives the lease
 back when the table closes.  One task beats and renews every lease a third of the time to
 live apart; a lease that cannot be renewed is dropped (the store's fence check is the
-safety net: the hand under it can no longer settle).  Without Redis the hall runs alone,
-as always, and none of this exists.
+safety net: the hand under it can no longer settle).  The same task looks for nodes that
+stopped beating: one node (the one that wins a ``recover:<node>`` lease) voids the hands
+such a node left in play (:attr:`ClusterNode.on_stopped`) and forgets it.  Without
+Redis the hall runs alone, as always, and none of this exists.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -56,6 +58,9 @@ class ClusterNode:
         self.info = info
         """What the node says of itself in each beat."""
         self._releasing: set[asyncio.Task[None]] = set()
+        self.on_stopped: Callable[[str], Awaitable[object]] | None = None
+        """Called with a node that stopped, by the one node that takes it over (the hall
+        voids the hands it left in play); the node is then forgotten."""
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -122,8 +127,26 @@ class ClusterNode:
             try:
                 await self.nodes.beat(self.node_id, self.info())
                 await self._renew_all()
+                await self._take_over_stopped()
             except (OSError, RedisError) as error:
                 log.warning("cluster: Redis did not answer: %s", error)
+
+    async def _take_over_stopped(self) -> None:
+        """For each node that stopped: if this node wins its recovery lease, run
+        :attr:`on_stopped` for it, then forget it."""
+        for node in await self.nodes.stopped():
+            resource = f"recover:{node}"
+            lease = await self.leases.acquire(resource, self.node_id)
+            if lease is None:
+                continue  # another node is on it
+            self.held[resource] = lease
+            try:
+                if self.on_stopped is not None:
+                    await self.on_stopped(node)
+                await self.nodes.forget(node)
+                log.warning("cluster: took over node %s, which stopped", node)
+            finally:
+                await self.release(resource)
 
     async def _renew_all(self) -> None:
         for resource, lease in list(self.held.items()):

@@ -187,6 +187,16 @@ class HallService:
         self._matcher = asyncio.get_running_loop().create_task(self._match_forever())
         return voided
 
+    async def recover(self, node: str) -> list[str]:
+        """Void the hands ``node`` (another process of the hall, which stopped) left in
+        play, and keep the ``hand_voided`` frames for its players (reason ``restart``:
+        for them the hall stopped during the hand)."""
+        voided = await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
+        if voided:
+            log.warning("voided %d hands of node %s, which stopped", len(voided), node)
+            await self._tell_voided(voided)
+        return voided
+
     async def _tell_voided(self, hand_ids: list[str]) -> None:
         """Keep, for each player of the hands voided at start, a ``hand_voided`` frame
         (reason ``restart``) for when he comes back (:meth:`resume`): his hand was
