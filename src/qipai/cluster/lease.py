@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from qipai.cluster.keyspace import Keyspace
 from qipai.store.models import Fence
 
 if TYPE_CHECKING:
@@ -84,18 +85,14 @@ class Lease:
         return f"{self.node}|{self.token}"
 
 
-class Leases:
-    """The leases of one hall (one key prefix) in one Redis."""
+class Leases(Keyspace):
+    """The leases of one hall (one key prefix) in one Redis; ``ttl_ms``: each lease's
+    time to live."""
 
     def __init__(
         self, redis: Redis, *, prefix: str = "qipai", ttl_ms: int = DEFAULT_TTL_MS
     ) -> None:
-        self.redis = redis
-        """The client (``redis.asyncio``; decoded responses or not, both work)."""
-        self.prefix = prefix
-        """The hall's key prefix."""
-        self.ttl_ms = ttl_ms
-        """Each lease's time to live."""
+        super().__init__(redis, prefix=prefix, ttl_ms=ttl_ms)
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)

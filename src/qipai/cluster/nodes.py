@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from qipai.cluster.keyspace import Keyspace
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -27,18 +29,14 @@ return redis.call('SREM', KEYS[2], ARGV[1])
 """
 
 
-class Nodes:
-    """The nodes of one hall (one key prefix) in one Redis."""
+class Nodes(Keyspace):
+    """The nodes of one hall (one key prefix) in one Redis; ``ttl_ms``: a beat's time to
+    live."""
 
     def __init__(
         self, redis: Redis, *, prefix: str = "qipai", ttl_ms: int = DEFAULT_TTL_MS
     ) -> None:
-        self.redis = redis
-        """The client (``redis.asyncio``)."""
-        self.prefix = prefix
-        """The hall's key prefix."""
-        self.ttl_ms = ttl_ms
-        """A beat's time to live."""
+        super().__init__(redis, prefix=prefix, ttl_ms=ttl_ms)
         self._forget = redis.register_script(_FORGET)
 
     def key(self, node: str) -> str:

@@ -278,6 +278,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/leaderboard", leaderboard, ["GET"]),
         api("/api/stats", stats, ["GET"]),
         *_match_routes(live),
+        api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
     ]
@@ -323,7 +324,19 @@ def _peek(live: Callable[[], _Services]) -> dict[str, _Services]:
         return {}
 
 
-_STATUS = {"bad_token": 401, "bad_credentials": 401, "not_ready": 503, "unknown_hand": 404}
+_STATUS = {
+    "bad_token": 401,
+    "bad_credentials": 401,
+    "not_ready": 503,
+    "unknown_hand": 404,
+    "unknown_path": 404,
+}
+
+
+async def _unknown_path(request: Request) -> Response:
+    """Any other path under ``/api``: a JSON error like every answer of the API (not the
+    static files' plain-text 404)."""
+    raise InvalidActionError("unknown_path", f"no API endpoint {request.url.path!r}")
 
 
 def _errors_as_json(endpoint: Endpoint) -> Endpoint:

@@ -33,7 +33,7 @@ from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.actions import Play
 from qipai.games.doudizhu.combos import PASS, Move, from_text, parse_move
 from qipai.games.doudizhu.hand import Phase
-from qipai.games.doudizhu.legal import moves_for
+from qipai.games.doudizhu.legal import HAND_SIZE, moves_for
 from qipai.games.doudizhu.rules import Rules, get_rules
 from qipai.games.doudizhu.state import State
 from qipai.games.doudizhu.view import View
@@ -47,8 +47,6 @@ BOTS: Mapping[str, Callable[[int], Policy]] = MappingProxyType(
     }
 )
 """Every Dou Dizhu bot by name, made from a seed (the arena's default first)."""
-HAND_SIZE = 17
-"""Cards dealt to each seat before the landlord takes the bottom."""
 SAMPLED = 0.25
 """The share of a hand's decisions :func:`sample_positions` keeps."""
 MAX_DEALS = 20

@@ -1,0 +1,21 @@
+"""What the cluster's Redis structures share: a client, the hall's key prefix, a time to
+live."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+
+class Keyspace:
+    """Keys of one hall (one prefix) in one Redis, living ``ttl_ms`` once set."""
+
+    def __init__(self, redis: Redis, *, prefix: str, ttl_ms: int) -> None:
+        self.redis = redis
+        """The client (``redis.asyncio``; decoded responses or not, both work)."""
+        self.prefix = prefix
+        """The hall's key prefix."""
+        self.ttl_ms = ttl_ms
+        """How long a key set by this structure lives."""
