@@ -436,3 +436,19 @@ def test_logging_out_a_dead_token_is_idempotent(http: httpx.Client) -> None:
         assert http.post("/api/logout", headers=_bearer(session["token"])).json() == {"ok": True}
     assert http.post("/api/logout", headers=_bearer("never-issued")).json() == {"ok": True}
     assert _error(http.post("/api/logout")) == (401, "bad_token")
+
+
+def test_ready_and_metrics_answer_what_the_hall_holds(http: httpx.Client) -> None:
+    assert http.get("/readyz").json() == {"ok": True, "database": True, "redis": None}
+    stats = http.get("/api/stats").json()
+    answer = http.get("/metrics")
+    assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
+    values = {
+        line.split("{")[0]: float(line.rsplit(" ", 1)[1])
+        for line in answer.text.splitlines()
+        if line and not line.startswith("#")
+    }
+    assert 'node="single"' in answer.text
+    assert values["qipai_hands_settled_total"] == stats["hands_settled"]
+    assert values["qipai_tables"] == stats["tables"]
+    assert set(values) >= {"qipai_connections", "qipai_players", "qipai_resident_bytes"}

@@ -13,6 +13,7 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import redis
 from server_kit import fast_config, play_hand, running_hall
 from sqlalchemy import select
@@ -32,6 +33,9 @@ def test_a_node_plays_under_its_table_leases(tmp_path: Path) -> None:
     try:
         with running_hall(config) as hall:
             assert client.exists(f"qipai:node:{node}")  # beating
+            ready = httpx.get(f"{hall.url}/readyz").json()
+            assert ready == {"ok": True, "database": True, "redis": True}
+            assert f'node="{node}"' in httpx.get(f"{hall.url}/metrics").text
             over = asyncio.run(_one_hand(hall.url))
             table = over["table"]
             resource = f"table:{node}:{table}"

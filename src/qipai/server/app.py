@@ -51,6 +51,7 @@ from .headers import SecurityHeaders
 from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
 from .logs import quiet_client_noise
 from .matches import MatchHall
+from .metrics import CONTENT_TYPE, Metric, prometheus_text
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +172,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
 
 def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Mount]:
-    async def healthz(request: Request) -> Response:
-        ready = "live" in _peek(live)
-        return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
-
     async def register(request: Request) -> Response:
         return _session(await _register(live(), request))
 
@@ -265,7 +262,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
 
     api = _api
     return [
-        Route("/healthz", healthz),
+        *_health_routes(live),
         api("/api/register", register, ["POST"]),
         api("/api/login", sign_in, ["POST"]),
         api("/api/guest", guest, ["POST"]),
@@ -425,6 +422,61 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
 
 def _api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
     return Route(path, _errors_as_json(endpoint), methods=methods)
+
+
+def _health_routes(live: Callable[[], _Services]) -> list[Route]:
+    """``/healthz`` (the hall started), ``/readyz`` (its database, and Redis for a node of
+    several, answer now) and ``/metrics`` (Prometheus)."""
+
+    async def healthz(request: Request) -> Response:
+        ready = "live" in _peek(live)
+        return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
+
+    async def readyz(request: Request) -> Response:
+        services = _peek(live).get("live")
+        database = services is not None and await _answers(services.db.run(services.db.store.ping))
+        cluster = None if services is None else services.hall.cluster
+        redis = None if cluster is None else await cluster.ping()
+        ready = database and redis is not False
+        body = {"ok": ready, "database": database, "redis": redis}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    async def metrics(request: Request) -> Response:
+        hall = live().hall
+        node = "single" if hall.cluster is None else hall.cluster.node_id
+        return Response(prometheus_text(_figures(hall), node), media_type=CONTENT_TYPE)
+
+    return [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        _api("/metrics", metrics, ["GET"]),
+    ]
+
+
+async def _answers(call: Awaitable[object]) -> bool:
+    """Whether ``call`` (a database ping) completes without an error."""
+    try:
+        await call
+    except Exception:
+        return False
+    return True
+
+
+def _figures(hall: HallService) -> list[Metric]:
+    """The figures ``/metrics`` exports."""
+    return [
+        Metric("qipai_connections", "gauge", "WebSocket connections open.", hall.connections),
+        Metric("qipai_players", "gauge", "Players seen since the start.", len(hall.players)),
+        Metric("qipai_tables", "gauge", "Tables with a hand in play.", len(hall.runners)),
+        Metric("qipai_hands_settled_total", "counter", "Hands settled.", hall.hands_settled),
+        Metric(
+            "qipai_settle_transactions_total",
+            "counter",
+            "Database transactions that settled hands.",
+            hall.settle_transactions,
+        ),
+        Metric("qipai_resident_bytes", "gauge", "Resident memory.", resident_bytes()),
+    ]
 
 
 async def _maybe_user(services: _Services, request: Request) -> SignedIn | None:

@@ -85,6 +85,13 @@ class ClusterNode:
             await self.release(lease.resource)
         await self.redis.aclose()
 
+    async def ping(self) -> bool:
+        """Whether Redis answers."""
+        try:
+            return bool(await self.redis.ping())
+        except (OSError, RedisError):
+            return False
+
     def table_resource(self, number: int) -> str:
         """The lease name of this node's table ``number``."""
         return f"table:{self.node_id}:{number}"

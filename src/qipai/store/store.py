@@ -254,6 +254,11 @@ class Store:
             fences.check_all(connection, (hand.fence for hand in batch))
             return hands.settle(connection, self._system, batch, fault or no_fault)
 
+    def ping(self) -> None:
+        """Ask the database for nothing (``SELECT 1``): raises if it does not answer."""
+        with self.read() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def fence_token(self, resource: str) -> int | None:
         """The newest fencing token a settlement recorded for ``resource``, if any."""
         with self.read() as connection:
