@@ -20,6 +20,8 @@ SLOW = (
     "tests/server/test_server_http_properties.py",
     "tests/server/test_server_ws_properties.py",
     "tests/server/test_server_postgres.py",
+    "tests/server/test_server_cluster.py",
+    "tests/bots/test_strong.py",
     "tests/server/test_shuffle_uniform.py",
     "tests/store/test_store_crash.py",
     "tests/doudizhu/test_random_play.py",

@@ -81,12 +81,6 @@ def _memoised(
     return found
 
 
-def clear_memos() -> None:
-    """Forget every remembered split (tests, and measurements of a cold start)."""
-    for memo in (_BEST, _WILD_BEST, _SPLITS):
-        memo.clear()
-
-
 def rank_score(slot: int) -> int:
     """A rank's score: ``3`` is -10, ``A`` 1, ``2`` 2, the jokers 3 and 4."""
     return slot - 10
