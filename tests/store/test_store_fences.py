@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from store_kit import balances, deal, dump, outcome, players
+from store_kit import GRANT, deal, dump, outcome, players
 
 from qipai.errors import IllegalActionError
 from qipai.store import Fence, HandSettlement, Store
@@ -39,7 +39,7 @@ def test_fences_of_different_resources_do_not_meet(store: Store) -> None:
     assert store.settle_hand(fenced(outcome("a", (2, -1, -1)), Fence("table:1", 9)))
     assert store.settle_hand(fenced(outcome("b", (2, -1, -1)), Fence("table:2", 1)))
     assert (store.fence_token("table:1"), store.fence_token("table:2")) == (9, 1)
-    assert balances(store)  # both settled
+    assert (store.balance(ann), store.balance(bob)) == (GRANT + 2, GRANT + 2)  # both settled
 
 
 def test_a_refused_batch_writes_nothing(store: Store) -> None:

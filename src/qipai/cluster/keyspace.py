@@ -19,3 +19,8 @@ class Keyspace:
         """The hall's key prefix."""
         self.ttl_ms = ttl_ms
         """How long a key set by this structure lives."""
+
+
+def text_of(value: bytes | str) -> str:
+    """A Redis reply as text (a client with or without decoded responses)."""
+    return value.decode() if isinstance(value, bytes) else value

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import Keyspace
+from qipai.cluster.keyspace import Keyspace, text_of
 from qipai.store.models import Fence
 
 if TYPE_CHECKING:
@@ -126,6 +126,5 @@ class Leases(Keyspace):
         held: Any = await self.redis.get(self.key(resource))
         if held is None:
             return None
-        text = held.decode() if isinstance(held, bytes) else str(held)
-        node, _, token = text.rpartition("|")
+        node, _, token = text_of(held).rpartition("|")
         return Lease(resource, node, int(token))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import Keyspace
+from qipai.cluster.keyspace import Keyspace, text_of
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -56,19 +56,19 @@ class Nodes(Keyspace):
 
     async def alive(self) -> dict[str, dict[str, Any]]:
         """Every node alive now, with what it said of itself at its last beat."""
-        members = sorted(_text(m) for m in await self.redis.smembers(self._members))
+        members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
         if not members:
             return {}
         beats = await self.redis.mget([self.key(node) for node in members])
         return {
-            node: json.loads(_text(beat))
+            node: json.loads(text_of(beat))
             for node, beat in zip(members, beats, strict=True)
             if beat is not None
         }
 
     async def stopped(self) -> list[str]:
         """The nodes listed whose last beat lapsed: they stopped."""
-        members = sorted(_text(m) for m in await self.redis.smembers(self._members))
+        members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
         if not members:
             return []
         beats = await self.redis.mget([self.key(node) for node in members])
@@ -78,7 +78,3 @@ class Nodes(Keyspace):
         """Stop listing ``node`` (its work was taken over); ``False`` if it was alive again
         or not listed (one script, atomic: a node beating meanwhile stays)."""
         return bool(await self._forget(keys=[self.key(node), self._members], args=[node]))
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value

@@ -241,17 +241,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         return JSONResponse([_plain(row) for row in rows])
 
     async def stats(request: Request) -> Response:
-        hall = live().hall
-        return JSONResponse(
-            {
-                "connections": hall.connections,
-                "players": len(hall.players),
-                "tables": len(hall.runners),
-                "hands_settled": hall.hands_settled,
-                "settle_transactions": hall.settle_transactions,
-                "rss_bytes": resident_bytes(),
-            }
-        )
+        return JSONResponse(_stats(live().hall))
 
     async def websocket(socket: WebSocket) -> None:
         services = _peek(live).get("live")
@@ -444,7 +434,9 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
     async def metrics(request: Request) -> Response:
         hall = live().hall
         node = "single" if hall.cluster is None else hall.cluster.node_id
-        return Response(prometheus_text(_figures(hall), node), media_type=CONTENT_TYPE)
+        figures = _stats(hall)
+        metrics = [Metric(*_METRICS[key], value) for key, value in figures.items()]
+        return Response(prometheus_text(metrics, node), media_type=CONTENT_TYPE)
 
     return [
         Route("/healthz", healthz),
@@ -462,21 +454,31 @@ async def _answers(call: Awaitable[object]) -> bool:
     return True
 
 
-def _figures(hall: HallService) -> list[Metric]:
-    """The figures ``/metrics`` exports."""
-    return [
-        Metric("qipai_connections", "gauge", "WebSocket connections open.", hall.connections),
-        Metric("qipai_players", "gauge", "Players seen since the start.", len(hall.players)),
-        Metric("qipai_tables", "gauge", "Tables with a hand in play.", len(hall.runners)),
-        Metric("qipai_hands_settled_total", "counter", "Hands settled.", hall.hands_settled),
-        Metric(
-            "qipai_settle_transactions_total",
-            "counter",
-            "Database transactions that settled hands.",
-            hall.settle_transactions,
-        ),
-        Metric("qipai_resident_bytes", "gauge", "Resident memory.", resident_bytes()),
-    ]
+def _stats(hall: HallService) -> dict[str, int]:
+    """The hall's live figures (``/api/stats``; ``/metrics`` exports the same)."""
+    return {
+        "connections": hall.connections,
+        "players": len(hall.players),
+        "tables": len(hall.runners),
+        "hands_settled": hall.hands_settled,
+        "settle_transactions": hall.settle_transactions,
+        "rss_bytes": resident_bytes(),
+    }
+
+
+_METRICS: dict[str, tuple[str, str, str]] = {
+    "connections": ("qipai_connections", "gauge", "WebSocket connections open."),
+    "players": ("qipai_players", "gauge", "Players seen since the start."),
+    "tables": ("qipai_tables", "gauge", "Tables with a hand in play."),
+    "hands_settled": ("qipai_hands_settled_total", "counter", "Hands settled."),
+    "settle_transactions": (
+        "qipai_settle_transactions_total",
+        "counter",
+        "Database transactions that settled hands.",
+    ),
+    "rss_bytes": ("qipai_resident_bytes", "gauge", "Resident memory."),
+}
+"""Each figure of :func:`_stats` as a Prometheus metric: name, kind, help."""
 
 
 async def _maybe_user(services: _Services, request: Request) -> SignedIn | None:

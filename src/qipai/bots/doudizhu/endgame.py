@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from qipai.bots.doudizhu.heuristic import heuristic_play, lead_score
+from qipai.bots.doudizhu.heuristic import best_lead, heuristic_play, lead_scores
 from qipai.bots.doudizhu.situation import SEATS, Situation
 from qipai.games.doudizhu.combos import PASS, WILD, Move, count_of, size, unit
 from qipai.games.doudizhu.legal import moves_for
@@ -73,11 +73,13 @@ def search(
 def _candidates(situation: Situation) -> list[Move]:
     """The decomposition player's choice first, then its next favourites (and the pass
     when following)."""
-    first = heuristic_play(situation)
-    others = [m for m in situation.moves if m != first]
-    if situation.leading:
-        others.sort(key=lambda m: -lead_score(situation, m))
+    if situation.leading:  # every lead scored once: the choice, then the next best
+        scores = lead_scores(situation, list(situation.moves))
+        first = best_lead(list(situation.moves), scores)
+        others = sorted((m for m in situation.moves if m != first), key=lambda m: -scores[m])
     else:
+        first = heuristic_play(situation)
+        others = [m for m in situation.moves if m != first]
         others.sort(key=lambda m: (not m.is_pass, m.kind.is_bomb, m.main))
     return [first, *others[: CANDIDATES - 1]]
 

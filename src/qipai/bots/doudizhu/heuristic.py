@@ -49,7 +49,17 @@ def lead(situation: Situation, *, quick: bool = False) -> Move:
     if quick:
         parts = split_parts(situation.hand, situation.shapes)
         moves = [m for m in moves if m.cards in parts] or moves
-    return max(moves, key=lambda m: (lead_score(situation, m), -m.main))
+    return best_lead(moves, lead_scores(situation, moves))
+
+
+def lead_scores(situation: Situation, moves: list[Move]) -> dict[Move, float]:
+    """:func:`lead_score` of each of ``moves``."""
+    return {move: lead_score(situation, move) for move in moves}
+
+
+def best_lead(moves: list[Move], scores: dict[Move, float]) -> Move:
+    """The lead of ``moves`` with the best score (the lower one of a tie)."""
+    return max(moves, key=lambda m: (scores[m], -m.main))
 
 
 def lead_score(situation: Situation, move: Move) -> float:

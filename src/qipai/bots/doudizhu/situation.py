@@ -12,15 +12,16 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from qipai.bots.doudizhu.decompose import FULL, Shapes
+from qipai.cards import doudizhu_deck
 from qipai.games.doudizhu.actions import Play
-from qipai.games.doudizhu.combos import BLACK, RED, TWO, WILD, Move, unit
+from qipai.games.doudizhu.combos import WILD, Move, unit
 from qipai.games.doudizhu.hand import pack_cards
 from qipai.games.doudizhu.rules import Rules, get_rules
 from qipai.games.doudizhu.view import View
 
 SEATS = 3
-DECK = sum(unit(slot, 4) for slot in range(TWO + 1)) + unit(BLACK) + unit(RED)
-"""The 54 natural cards, packed."""
+DECKS = {wild: pack_cards(doudizhu_deck(wildcard=wild)) for wild in (False, True)}
+"""The whole deck, packed: 54 cards, or 55 with the 财神."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def situation_of(view: View) -> Situation:
     known[view.seat] = hand
     if view.bottom is not None and not known[view.landlord]:
         known[view.landlord] = _unplayed(pack_cards(view.bottom), played[view.landlord])
-    deck = DECK + (unit(WILD) if rules.wildcard else 0)
+    deck = DECKS[rules.wildcard]
     moves = tuple(action.move for action in view.legal_actions if isinstance(action, Play))
     return Situation(
         seat=view.seat,
