@@ -504,7 +504,8 @@ MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE]
-    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]``."""
+    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]
+    [--redis-prefix P]``."""
     parser = parsers.add_parser(
         "serve",
         help="run the hall (HTTP JSON API and WebSocket) in one process",
@@ -539,11 +540,18 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--redis",
         metavar="URL",
-        help="a Redis shared with the hall's other processes (redis://host:6379/0): this "
-        "process leases its tables there and settles under the leases' fencing tokens",
+        help="a Redis shared with the hall's other processes (redis://host:6379/0): the "
+        "processes share out the rooms, reach each other's players and take over a "
+        "process that stops (docs/operations.md)",
     )
     parser.add_argument(
         "--node-id", metavar="ID", help="this process's id among them (default: host-pid)"
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        default="qipai",
+        metavar="P",
+        help="prefix of the hall's keys in Redis (several halls sharing one Redis)",
     )
     parser.set_defaults(handler=run_serve)
 
@@ -562,6 +570,7 @@ def run_serve(args: argparse.Namespace) -> int:
         matches=matches_from(args.matches),
         redis_url=args.redis,
         node_id=args.node_id,
+        redis_prefix=args.redis_prefix,
     )
     if args.no_limits:
         config = dataclasses.replace(config, limits=Limits.off())
@@ -570,7 +579,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai loadtest --url URL --clients N --duration S [--game G] [--rules R]``."""
+    """``qipai loadtest [--url URL ...] --clients N --duration S [--game G] [--rules R]``."""
     parser = parsers.add_parser(
         "loadtest",
         help="play real hands with N bot clients against a running hall",
@@ -578,13 +587,22 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
             "N clients sign in as guests, join a room and play random legal actions over "
             "real sockets for S seconds.  The last line printed is one JSON object: hands, "
             "hands_per_s, actions, latency_ms (p50, p90, p99), errors, coins_conserved, "
-            "memory per client.  Exit 1 if a client failed or coins were not conserved."
+            "reconnects, resume_seconds, memory per client.  Several --url spread the "
+            "clients over the hall's nodes; a client whose socket closes reconnects at the "
+            "next one.  Exit 1 if a client failed or coins were not conserved."
         ),
     )
-    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address")
+    parser.add_argument(
+        "--url",
+        action="append",
+        metavar="URL",
+        help="the hall's address (default http://127.0.0.1:8000); again for each node of "
+        "a hall of several: client i starts at the (i mod n)-th, and reconnects at the next",
+    )
     parser.add_argument("--clients", type=int, default=30, help="concurrent clients")
     parser.add_argument("--duration", type=_positive, default=30.0, help="seconds of play (> 0)")
     parser.add_argument("--game", help="doudizhu (default), zhajinhua or showhand")
+    parser.add_argument("--room", help="the room's id (default: the first of --game and --rules)")
     parser.add_argument("--rules", help="the preset (default yifa)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the clients' choices")
     parser.add_argument(
@@ -605,10 +623,10 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
 
 def run_loadtest(args: argparse.Namespace) -> int:
     """Run the load and print its summary."""
-    from qipai.client.loadtest import LoadConfig, main  # noqa: PLC0415
+    from qipai.client.loadtest import DEFAULT_URL, LoadConfig, main  # noqa: PLC0415
 
     config = LoadConfig(
-        args.url,
+        tuple(args.url or (DEFAULT_URL,)),
         args.clients,
         args.duration,
         args.game,
@@ -616,6 +634,7 @@ def run_loadtest(args: argparse.Namespace) -> int:
         args.seed,
         args.think,
         match=args.match,
+        room=args.room,
     )
     return main(config)
 

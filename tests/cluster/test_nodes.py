@@ -15,17 +15,20 @@ def run_nodes(scenario: Callable[[Nodes], Awaitable[None]]) -> None:
 
 def test_a_stopped_node_is_seen_and_forgotten() -> None:
     async def scenario(nodes: Nodes) -> None:
-        await nodes.beat("a", {"url": "http://a"})
+        assert not await nodes.beat("a", {"url": "http://a"})  # first beat: not listed yet
+        assert await nodes.beat("a", {"url": "http://a"})  # listed since
         await nodes.beat("b", {"url": "http://b"})
-        assert await nodes.alive() == {"a": {"url": "http://a"}, "b": {"url": "http://b"}}
-        assert await nodes.stopped() == []
+        everyone = {"a": {"url": "http://a"}, "b": {"url": "http://b"}}
+        assert await nodes.census() == (everyone, [])
         assert not await nodes.forget("a")  # alive: kept
         await lapse(nodes.redis, nodes.key("a"))  # a stops beating
-        assert await nodes.stopped() == ["a"] and list(await nodes.alive()) == ["b"]
+        assert await nodes.census() == ({"b": {"url": "http://b"}}, ["a"])
         assert await nodes.forget("a")
-        assert await nodes.stopped() == [] and not await nodes.forget("a")
-        await nodes.beat("a")  # back
+        assert (await nodes.census())[1] == [] and not await nodes.forget("a")
+        assert not await nodes.beat("a")  # back, after it was forgotten: listed anew
         assert sorted(await nodes.alive()) == ["a", "b"]
+        await nodes.leave("b")  # stops on purpose: neither alive nor stopped
+        assert await nodes.census() == ({"a": {}}, [])
 
     run_nodes(scenario)
 

@@ -452,3 +452,5 @@ def test_ready_and_metrics_answer_what_the_hall_holds(http: httpx.Client) -> Non
     assert values["qipai_hands_settled_total"] == stats["hands_settled"]
     assert values["qipai_tables"] == stats["tables"]
     assert set(values) >= {"qipai_connections", "qipai_players", "qipai_resident_bytes"}
+    # the last bucket (+Inf) counts every message
+    assert values["qipai_message_seconds_bucket"] == values["qipai_message_seconds_count"]

@@ -1,10 +1,12 @@
 """When a client should act: on the newest ``turn`` frame that offers it actions.
 
 A table sends a ``turn`` frame to every seat after every change, so several can arrive
-for one decision (another seat's out-of-turn 明牌 or 自动跟注 resends them).  An
-:class:`AutoPlayer` answers each decision once, and after a refused action (an answer
-that crossed a newer frame) asks for a ``resync`` and acts again from the snapshot.  A
-player put in 托管 (his time ran out) cancels it and plays on.
+for one decision (another seat's out-of-turn 明牌 or 自动跟注 resends them, and another
+seat's 托管 going on or off renumbers them: a decision is known by its ``deadline``, which
+only a move of the seat to act renews).  An :class:`AutoPlayer` answers each decision
+once, and after a refused action (an answer that crossed a newer frame) asks for a
+``resync`` and acts again from the snapshot.  A player put in 托管 (his time ran out)
+cancels it and plays on.
 
 >>> player = AutoPlayer(lambda legal: legal[-1])
 >>> turn = {"type": "turn", "table": 1, "n": 5, "seat": 0, "legal": ["bid 0", "bid 1"]}
@@ -118,6 +120,13 @@ class AutoPlayer:
             return dict(RESYNC)
         return None
 
+    def forget(self) -> None:
+        """A new connection after a drop: forget the decisions made on the old one (an
+        answer decided there is not sent, and the turn replayed is decided anew) and its
+        back-off (the new connection has a rate of its own); the contributions are kept
+        (a hand's entropy is sent once)."""
+        self._answered, self._quiet_until, self._owed = None, -math.inf, False
+
     def on_frame(self, frame: Frame) -> Frame | None:
         """The message to send after ``frame``, if any (nothing while backing off)."""
         reply = self._reply(frame)
@@ -139,15 +148,17 @@ class AutoPlayer:
         if kind == "turn" and frame.get("legal"):
             # choosing at the same time as others (加倍): the others' choices renumber the
             # frames, but it is one decision, answered once
-            n = "deciding" if frame.get("deciding") else frame["n"]
-            return self._decide(frame["table"], n, frame["legal"])
+            moment = _moment(frame, deciding=bool(frame.get("deciding")))
+            return self._decide(frame["table"], moment, frame["legal"])
         if kind == "snapshot":
             view = frame.get("view") or {}
             awaited = view.get("current_player") == frame["seat"] or frame["seat"] in view.get(
                 "deciding", ()
             )  # its turn, or choosing 加倍 at the same time as the others
             if awaited and view.get("legal_actions"):
-                return self._decide(frame["table"], frame["n"], view["legal_actions"])
+                deciding = frame["seat"] in view.get("deciding", ())
+                moment = _moment(frame, deciding=deciding)
+                return self._decide(frame["table"], moment, view["legal_actions"])
         if kind == "error" and frame.get("code") == "rate_limited":
             # refused, and nothing more is read until retry_after: wait, then look again
             wait = frame.get("retry_after")
@@ -171,9 +182,20 @@ class AutoPlayer:
             self.contributed.popitem(last=False)
         return {"type": "entropy", "table": table, "hand": hand, "value": value}
 
-    def _decide(self, table: int, n: int | str, legal: Sequence[str]) -> Frame | None:
-        key = (table, n, tuple(legal))
+    def _decide(self, table: int, moment: object, legal: Sequence[str]) -> Frame | None:
+        key = (table, moment, tuple(legal))
         if key == self._answered:
             return None
         self._answered = key
         return {"type": "act", "action": self.choose(legal), "table": table}
+
+
+def _moment(frame: Frame, *, deciding: bool) -> object:
+    """What tells one decision from the next in a turn frame or snapshot: ``deciding`` for
+    a choice made at the same time as others (their choices renumber the frames), else
+    its ``deadline`` (the same for every frame of one decision: only a move of the seat to
+    act starts a new one), else its event number."""
+    if deciding:
+        return "deciding"
+    deadline = frame.get("deadline")
+    return frame["n"] if deadline is None else deadline

@@ -203,6 +203,13 @@ class Connection:
                 await self._socket.close()
 
     @property
+    def buffered(self) -> tuple[Frame, ...]:
+        """The frames received but not handed out yet: the rest of the last message read
+        (right after entry, what came with the ``welcome``: the resume of a returning
+        player)."""
+        return tuple(self._pending)
+
+    @property
     def socket(self) -> ClientConnection:
         """The open WebSocket."""
         if self._socket is None:

@@ -13,6 +13,7 @@ Each operation is one Lua script, atomic in Redis:
 - :meth:`Leases.acquire`: take a free resource (a new token), or renew one's own lease;
 - :meth:`Leases.renew`: extend one's own lease, exactly that lease (node and token);
 - :meth:`Leases.release`: give one's own lease back (nothing else is touched);
+- :meth:`Leases.clear`: end whatever lease a node (one that stopped) holds on it;
 - :meth:`Leases.holder`: who holds the resource now.
 
 Keys: ``<prefix>:lease:<resource>`` holds ``"<node>|<token>"`` with the time to live;
@@ -63,6 +64,15 @@ return 0
 """
 
 
+_CLEAR = """
+local held = redis.call('GET', KEYS[1])
+if held and string.match(held, '^(.*)|%d+$') == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Lease:
     """One node's hold on one resource."""
@@ -96,6 +106,7 @@ class Leases(Keyspace):
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._clear = redis.register_script(_CLEAR)
 
     def key(self, resource: str) -> str:
         """The Redis key of ``resource``'s lease."""
@@ -117,9 +128,25 @@ class Leases(Keyspace):
         key = self.key(lease.resource)
         return bool(await self._renew(keys=[key], args=[lease.value, self.ttl_ms]))
 
+    async def renew_all(self, leases: list[Lease]) -> list[bool]:
+        """:meth:`renew` each of ``leases``, in one round trip (a pipeline)."""
+        if not leases:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for lease in leases:
+                key = self.key(lease.resource)
+                await self._renew(keys=[key], args=[lease.value, self.ttl_ms], client=pipe)
+            answers = await pipe.execute()
+        return [bool(answer) for answer in answers]
+
     async def release(self, lease: Lease) -> bool:
         """Give ``lease`` back; ``False`` if it was not held any more."""
         return bool(await self._release(keys=[self.key(lease.resource)], args=[lease.value]))
+
+    async def clear(self, resource: str, node: str) -> bool:
+        """End ``node``'s lease on ``resource``, whatever its token (``node`` stopped and
+        was taken over); ``False`` if it held none."""
+        return bool(await self._clear(keys=[self.key(resource)], args=[node]))
 
     async def holder(self, resource: str) -> Lease | None:
         """The lease on ``resource`` now, if any."""

@@ -3,9 +3,11 @@
 Every node beats (:meth:`Nodes.beat`) more often than the time to live of its key
 ``<prefix>:node:<id>`` (which holds what the node says of itself, as JSON) and is listed
 in the set ``<prefix>:nodes``.  A node whose key lapsed while it is still listed has
-stopped (killed, paused, cut off): :meth:`Nodes.stopped` names it within the time to live
-of its last beat, for another node to take over its tables and matches and then
-:meth:`Nodes.forget` it.  A node that comes back simply beats again.
+stopped (killed, paused, cut off): :meth:`Nodes.census` names it within the time to live
+of its last beat, for another node to take over its rooms, tables and matches and then
+:meth:`Nodes.forget` it.  A node that comes back beats again, and its beat says that it
+was forgotten meanwhile (it drops its work); a node that stops on purpose leaves
+(:meth:`Nodes.leave`).
 """
 
 from __future__ import annotations
@@ -47,32 +49,42 @@ class Nodes(Keyspace):
     def _members(self) -> str:
         return f"{self.prefix}:nodes"
 
-    async def beat(self, node: str, info: dict[str, Any] | None = None) -> None:
-        """``node`` is alive (for the time to live), saying ``info`` of itself."""
+    async def beat(self, node: str, info: dict[str, Any] | None = None) -> bool:
+        """``node`` is alive (for the time to live), saying ``info`` of itself; whether
+        it was listed already (``False`` at its first beat, and after it was forgotten:
+        taken over as stopped)."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(self.key(node), json.dumps(info or {}), px=self.ttl_ms)
             pipe.sadd(self._members, node)
+            _, added = await pipe.execute()
+        return not added
+
+    async def leave(self, node: str) -> None:
+        """``node`` stops on purpose, having handed its work back: not listed any more."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self.key(node))
+            pipe.srem(self._members, node)
             await pipe.execute()
+
+    async def census(self) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """The nodes alive now (with what each said of itself at its last beat), and
+        those listed whose last beat lapsed: they stopped (one read)."""
+        members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
+        if not members:
+            return {}, []
+        beats = await self.redis.mget([self.key(node) for node in members])
+        alive: dict[str, dict[str, Any]] = {}
+        stopped: list[str] = []
+        for node, beat in zip(members, beats, strict=True):
+            if beat is None:
+                stopped.append(node)
+            else:
+                alive[node] = json.loads(text_of(beat))
+        return alive, stopped
 
     async def alive(self) -> dict[str, dict[str, Any]]:
         """Every node alive now, with what it said of itself at its last beat."""
-        members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
-        if not members:
-            return {}
-        beats = await self.redis.mget([self.key(node) for node in members])
-        return {
-            node: json.loads(text_of(beat))
-            for node, beat in zip(members, beats, strict=True)
-            if beat is not None
-        }
-
-    async def stopped(self) -> list[str]:
-        """The nodes listed whose last beat lapsed: they stopped."""
-        members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
-        if not members:
-            return []
-        beats = await self.redis.mget([self.key(node) for node in members])
-        return [node for node, beat in zip(members, beats, strict=True) if beat is None]
+        return (await self.census())[0]
 
     async def forget(self, node: str) -> bool:
         """Stop listing ``node`` (its work was taken over); ``False`` if it was alive again

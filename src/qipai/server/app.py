@@ -46,12 +46,14 @@ from .auth import Passwords
 from .bus import LocalBus
 from .cluster import ClusterNode
 from .connection import PlayerSocket
+from .gateway import Gateway
 from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
 from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
 from .logs import quiet_client_noise
 from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
+from .missed import KeptInRedis
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +92,9 @@ class ServerConfig:
     """The Redis shared with the hall's other processes (``--redis``); ``None``: alone."""
     node_id: str | None = None
     """This process's id among them (``--node-id``; default: host name and process id)."""
+    redis_prefix: str = "qipai"
+    """The prefix of the hall's keys in Redis (``--redis-prefix``: several halls, or
+    tests, sharing one Redis)."""
 
 
 @dataclass
@@ -99,6 +104,7 @@ class _Services:
     accounts: Accounts
     gate: Gate
     matches: MatchHall
+    gateway: Gateway | None = None
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -109,9 +115,34 @@ async def _join_cluster(config: ServerConfig) -> ClusterNode | None:
     if config.redis_url is None:
         return None
     node_id = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
-    cluster = ClusterNode.connect(config.redis_url, node_id)
+    cluster = ClusterNode.connect(config.redis_url, node_id, prefix=config.redis_prefix)
+    cluster.rooms = tuple(room.id for room in config.rooms)
     await cluster.start()
     return cluster
+
+
+def _cluster_gateway(
+    cluster: ClusterNode | None, hall: HallService, matches: MatchHall
+) -> Gateway | None:
+    """Wire the hall into its cluster (a node of several): its rooms, its kept frames in
+    Redis, the matches when this node takes them, what to do when a node stops; the
+    gateway to players held elsewhere."""
+    if cluster is None:
+        return None
+
+    async def taken_over() -> None:
+        await matches.stop()
+        await hall.abandon()
+
+    cluster.info = lambda: {"tables": len(hall.runners), "players": len(hall.players)}
+    cluster.on_stopped = hall.recover
+    cluster.on_taken_over = taken_over
+    cluster.on_matches = matches.start
+    cluster.room_idle = hall.room_idle
+    hall.missed = KeptInRedis(cluster.players)
+    gateway = Gateway(hall, cluster)
+    gateway.matches = matches
+    return gateway
 
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
@@ -135,16 +166,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             entropy_window=config.entropy_window,
             cluster=cluster,
         )
-        if cluster is not None:
-            cluster.info = lambda: {"tables": len(hall.runners), "players": len(hall.players)}
-            cluster.on_stopped = hall.recover
-        await hall.start()
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
-        await matches.start()
+        gateway = _cluster_gateway(cluster, hall, matches)
+        await hall.start()
+        if cluster is None:  # else when this node takes the matches
+            await matches.start()
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
-        services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches)
+        services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches, gateway)
         app.state.hall = hall
         app.state.matches = matches
         try:
@@ -248,7 +278,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         if services is None:
             await socket.close(1013)
             return
-        await PlayerSocket(socket, services.hall, services.accounts).serve()
+        await PlayerSocket(socket, services.hall, services.accounts, services.gateway).serve()
 
     api = _api
     return [
@@ -374,39 +404,28 @@ def _token(request: Request) -> str:
 
 
 def _match_routes(live: Callable[[], _Services]) -> list[Route]:
-    """The matches' API: the list, register / unregister, a run's standings."""
+    """The matches' API: the list, register / unregister, a run's standings (answered by
+    the node that holds the matches, in a cluster)."""
 
-    async def matches(request: Request) -> Response:
-        services = live()
-        user = await _maybe_user(services, request)
-        return JSONResponse(services.matches.listing(None if user is None else user.id))
+    def asking(op: str, param: str | None, signed_in: bool) -> Endpoint:
+        async def endpoint(request: Request) -> Response:
+            services = live()
+            user = await (_user if signed_in else _maybe_user)(services, request)
+            user_id, name = (None, "") if user is None else (user.id, user.name)
+            arg = "" if param is None else request.path_params[param]
+            if services.gateway is None:
+                answer = await services.matches.serve(op, user_id, name, arg)
+            else:
+                answer = await services.gateway.ask_matches(op, user_id, name, arg)
+            return JSONResponse(answer)
 
-    async def match_register(request: Request) -> Response:
-        services = live()
-        user = await _user(services, request)
-        player = services.hall.player(user.id, user.name)
-        match_id = request.path_params["match"]
-        return JSONResponse(await services.matches.register(player, match_id))
-
-    async def match_unregister(request: Request) -> Response:
-        services = live()
-        user = await _user(services, request)
-        player = services.hall.player(user.id, user.name)
-        await services.matches.unregister(player, request.path_params["match"])
-        return JSONResponse({"ok": True})
-
-    async def match_standings(request: Request) -> Response:
-        services = live()
-        user = await _maybe_user(services, request)
-        run_id = request.path_params["run"]
-        standings = await services.matches.standings(run_id, None if user is None else user.id)
-        return JSONResponse(standings)
+        return endpoint
 
     return [
-        _api("/api/matches", matches, ["GET"]),
-        _api("/api/matches/{match}/register", match_register, ["POST"]),
-        _api("/api/matches/{match}/unregister", match_unregister, ["POST"]),
-        _api("/api/runs/{run}", match_standings, ["GET"]),
+        _api("/api/matches", asking("list", None, False), ["GET"]),
+        _api("/api/matches/{match}/register", asking("register", "match", True), ["POST"]),
+        _api("/api/matches/{match}/unregister", asking("unregister", "match", True), ["POST"]),
+        _api("/api/runs/{run}", asking("standings", "run", False), ["GET"]),
     ]
 
 
@@ -432,11 +451,19 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
         return JSONResponse(body, status_code=200 if ready else 503)
 
     async def metrics(request: Request) -> Response:
-        hall = live().hall
+        services = live()
+        hall, gateway = services.hall, services.gateway
         node = "single" if hall.cluster is None else hall.cluster.node_id
         figures = _stats(hall)
+        histograms = [hall.message_seconds]
+        if gateway is not None:
+            mailbox = gateway.cluster.mailbox
+            figures["node_messages_sent"] = mailbox.sent
+            figures["node_messages_received"] = mailbox.received
+            histograms.append(gateway.call_seconds)
         metrics = [Metric(*_METRICS[key], value) for key, value in figures.items()]
-        return Response(prometheus_text(metrics, node), media_type=CONTENT_TYPE)
+        text = prometheus_text(metrics, node, histograms)
+        return Response(text, media_type=CONTENT_TYPE)
 
     return [
         Route("/healthz", healthz),
@@ -477,6 +504,16 @@ _METRICS: dict[str, tuple[str, str, str]] = {
         "Database transactions that settled hands.",
     ),
     "rss_bytes": ("qipai_resident_bytes", "gauge", "Resident memory."),
+    "node_messages_sent": (
+        "qipai_node_messages_sent_total",
+        "counter",
+        "Messages sent to other nodes (through Redis).",
+    ),
+    "node_messages_received": (
+        "qipai_node_messages_received_total",
+        "counter",
+        "Messages received from other nodes.",
+    ),
 }
 """Each figure of :func:`_stats` as a Prometheus metric: name, kind, help."""
 

@@ -8,8 +8,16 @@ back when the table closes.  One task beats and renews every lease a third of th
 live apart; a lease that cannot be renewed is dropped (the store's fence check is the
 safety net: the hand under it can no longer settle).  The same task looks for nodes that
 stopped beating: one node (the one that wins a ``recover:<node>`` lease) voids the hands
-such a node left in play (:attr:`ClusterNode.on_stopped`) and forgets it.  Without
-Redis the hall runs alone, as always, and none of this exists.
+such a node left in play (:attr:`ClusterNode.on_stopped`) and forgets it.
+
+Rooms are owned too, through ``room:<id>`` leases: each node claims the rooms it is the
+first choice for among the nodes alive (:mod:`qipai.cluster.placement`), and gives back an
+idle room that another node would be the first choice for; the leases of a node that
+stopped are cleared when it is taken over, so that its rooms move within a beat.  A node
+that finds itself taken over (it was paused or cut off past its beat's time to live, and
+came back) drops everything it held (:attr:`ClusterNode.on_taken_over`): its hands were
+voided, its players moved on.  Without Redis the hall runs alone, as always, and none of
+this exists.
 """
 
 from __future__ import annotations
@@ -18,18 +26,24 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from qipai.cluster import Lease, Leases, Nodes
+from qipai.cluster.mailbox import Mailbox, Message
+from qipai.cluster.placement import preferred
+from qipai.cluster.players import Players
 from qipai.errors import IllegalActionError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LEASE_TTL_MS = 5_000
 """A table lease's time to live: another node may take a stopped node's tables after it."""
+MATCHES = "matches"
+"""The lease of the one node that runs the matches."""
 BEAT_TTL_MS = 3_000
 """A node beat's time to live: a stopped node is seen within it."""
 
@@ -55,12 +69,32 @@ class ClusterNode:
         """The hall's leases."""
         self.held: dict[str, Lease] = {}
         """The leases this node holds, by resource."""
+        self.players = Players(redis, prefix=prefix)
+        """Where the players are held, and what was kept for them."""
+        self.mailbox = Mailbox(redis, node_id, self._receive, prefix=prefix)
+        """This node's inbox, and its way to the others'."""
         self.info = info
         """What the node says of itself in each beat."""
-        self._releasing: set[asyncio.Task[None]] = set()
+        self.rooms: tuple[str, ...] = ()
+        """The hall's rooms, which the nodes share out."""
+        self.room_idle: Callable[[str], bool] = lambda room: True
+        """Whether a room has nobody in it here (it may move to another node)."""
+        self.alive: set[str] = {node_id}
+        """The nodes alive at the last look."""
+        self.stopped: set[str] = set()
+        """The nodes stopped, not yet taken over, at the last look."""
+        self._background: set[asyncio.Task[None]] = set()
         self.on_stopped: Callable[[str], Awaitable[object]] | None = None
         """Called with a node that stopped, by the one node that takes it over (the hall
         voids the hands it left in play); the node is then forgotten."""
+        self.on_matches: Callable[[], Awaitable[object]] | None = None
+        """Called when this node took the matches (it runs them from now on)."""
+        self.on_taken_over: Callable[[], Awaitable[object]] | None = None
+        """Called when this node finds that it was taken over as stopped."""
+        self.on_message: Callable[[Message], None] = lambda message: None
+        """Called with each message of the inbox."""
+        self.on_census: Callable[[set[str], set[str]], None] = lambda alive, stopped: None
+        """Called after each look at the nodes, with those alive and those stopped."""
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -71,19 +105,40 @@ class ClusterNode:
         )
 
     async def start(self) -> None:
-        """Beat once (Redis must answer) and keep beating and renewing."""
+        """Beat once (Redis must answer), read the inbox, and keep beating and renewing."""
         await self.nodes.beat(self.node_id, self.info())
+        await self.mailbox.start()
+        self.alive = set(await self.nodes.alive())
+        await self._share_rooms()  # its rooms playable at once
         self._task = asyncio.get_running_loop().create_task(self._keep_alive())
 
     async def stop(self) -> None:
-        """Stop beating; give back every lease held."""
+        """Stop beating; give back every lease held; leave the list of nodes (the hall
+        has voided its hands itself)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self.mailbox.stop()
         for lease in list(self.held.values()):
             await self.release(lease.resource)
+        with contextlib.suppress(OSError, RedisError):
+            await self.nodes.leave(self.node_id)
         await self.redis.aclose()
+
+    def _receive(self, message: Message) -> None:
+        self.on_message(message)
+
+    @staticmethod
+    async def guarded(call: Awaitable[T]) -> T:
+        """``call``'s result; a Redis failure as ``cluster_unavailable``.
+
+        :raises IllegalActionError: ``cluster_unavailable``.
+        """
+        try:
+            return await call
+        except (OSError, RedisError) as error:
+            raise IllegalActionError("cluster_unavailable", f"Redis: {error}") from None
 
     async def ping(self) -> bool:
         """Whether Redis answers."""
@@ -91,6 +146,25 @@ class ClusterNode:
             return bool(await self.redis.ping())
         except (OSError, RedisError):
             return False
+
+    def owns(self, room: str) -> bool:
+        """Whether this node holds ``room``'s lease (it seats that room's players)."""
+        return room_resource(room) in self.held
+
+    async def room_owner(self, room: str) -> str | None:
+        """The node holding ``room``'s lease now (``None``: none, it is moving).
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        return await self.holder(room_resource(room))
+
+    async def holder(self, resource: str) -> str | None:
+        """The node holding ``resource``'s lease now (``None``: none).
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        lease = await self.guarded(self.leases.holder(resource))
+        return None if lease is None else lease.node
 
     def table_resource(self, number: int) -> str:
         """The lease name of this node's table ``number``."""
@@ -113,9 +187,22 @@ class ClusterNode:
 
     def release_soon(self, resource: str) -> None:
         """:meth:`release` in a task of its own (from a callback)."""
-        task = asyncio.get_running_loop().create_task(self.release(resource))
-        self._releasing.add(task)
-        task.add_done_callback(self._releasing.discard)
+        self._soon(self.release(resource))
+
+    def unplace_soon(self, user: int) -> None:
+        """This node lets ``user`` go (:meth:`Players.unplace`), in a task of its own."""
+        self._soon(self._unplace(user))
+
+    async def _unplace(self, user: int) -> None:
+        try:
+            await self.players.unplace(user, self.node_id)
+        except (OSError, RedisError) as error:
+            log.warning("could not unplace %d: %s", user, error)
+
+    def _soon(self, work: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(_wait(work))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def release(self, resource: str) -> None:
         """Give back this node's lease on ``resource`` (Redis errors are only logged: an
@@ -132,16 +219,54 @@ class ClusterNode:
         while True:
             await asyncio.sleep(BEAT_TTL_MS / 3000)
             try:
-                await self.nodes.beat(self.node_id, self.info())
-                await self._renew_all()
-                await self._take_over_stopped()
+                await self.look()
             except (OSError, RedisError) as error:
                 log.warning("cluster: Redis did not answer: %s", error)
 
-    async def _take_over_stopped(self) -> None:
+    async def look(self) -> None:
+        """One beat: renew the leases, see who is alive, share out the rooms, take over
+        the nodes that stopped."""
+        if not await self.nodes.beat(self.node_id, self.info()):
+            log.error("cluster: node %s was taken over while away: dropping its work", self.node_id)
+            self.held.clear()  # every lease lapsed long ago
+            if self.on_taken_over is not None:
+                await self.on_taken_over()
+        await self._renew_all()
+        alive, stopped = await self.nodes.census()
+        self.alive, self.stopped = set(alive), set(stopped)
+        await self._take_over_stopped(stopped)  # its rooms free now: shared out at once
+        await self._share_rooms()
+        await self._claim_matches()
+        self.on_census(self.alive, self.stopped)
+
+    async def _share_rooms(self) -> None:
+        """Claim the free rooms this node is the first choice for; give back the idle
+        ones another node is."""
+        for room in self.rooms:
+            resource = room_resource(room)
+            mine = preferred(resource, self.alive) == self.node_id
+            if mine and resource not in self.held:
+                lease = await self.leases.acquire(resource, self.node_id)
+                if lease is not None:
+                    self.held[resource] = lease
+            elif not mine and resource in self.held and self.room_idle(room):
+                await self.release(resource)
+
+    async def _claim_matches(self) -> None:
+        """Take the matches if they are free and this node is their first choice (they
+        stay where they are while their node lives)."""
+        if MATCHES in self.held or preferred(MATCHES, self.alive) != self.node_id:
+            return
+        lease = await self.leases.acquire(MATCHES, self.node_id)
+        if lease is not None:
+            self.held[MATCHES] = lease
+            if self.on_matches is not None:
+                await self.on_matches()
+
+    async def _take_over_stopped(self, stopped: list[str]) -> None:
         """For each node that stopped: if this node wins its recovery lease, run
-        :attr:`on_stopped` for it, then forget it."""
-        for node in await self.nodes.stopped():
+        :attr:`on_stopped` for it, clear its rooms' and matches' leases, then forget it."""
+        for node in stopped:
             resource = f"recover:{node}"
             lease = await self.leases.acquire(resource, self.node_id)
             if lease is None:
@@ -150,13 +275,26 @@ class ClusterNode:
             try:
                 if self.on_stopped is not None:
                     await self.on_stopped(node)
+                for resource in [MATCHES, *map(room_resource, self.rooms)]:
+                    await self.leases.clear(resource, node)
                 await self.nodes.forget(node)
                 log.warning("cluster: took over node %s, which stopped", node)
             finally:
                 await self.release(resource)
 
     async def _renew_all(self) -> None:
-        for resource, lease in list(self.held.items()):
-            if not await self.leases.renew(lease):
-                log.error("cluster: lost the lease on %s", resource)
-                self.held.pop(resource, None)
+        leases = list(self.held.values())
+        for lease, renewed in zip(leases, await self.leases.renew_all(leases), strict=True):
+            if not renewed:
+                log.error("cluster: lost the lease on %s", lease.resource)
+                if self.held.get(lease.resource) == lease:
+                    del self.held[lease.resource]
+
+
+def room_resource(room: str) -> str:
+    """The lease name of ``room``."""
+    return f"room:{room}"
+
+
+async def _wait(work: Awaitable[None]) -> None:
+    await work

@@ -30,6 +30,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -37,19 +38,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from qipai.errors import GameError, InvalidActionError
 
 from . import protocol
+from .accounts import SignedIn
 from .bus import Frame
-from .hall import HallService, Player
-from .protocol import (
-    Act,
-    Entropy,
-    EscapeRequest,
-    Hello,
-    Join,
-    Leave,
-    Ping,
-    Resync,
-    TrusteeSwitch,
-)
+from .gateway import Client, Gateway
+from .hall import HallService
+from .links import Link, LocalLink
+from .protocol import Hello, Join, Ping
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +70,8 @@ CLOSE_UNAUTHORISED = 4001
 """Close code: no valid ``hello``."""
 CLOSE_TOO_SLOW = 4008
 """Close code: the client did not read its frames."""
+CLOSE_RESTART = 1012
+"""Close code: the node was taken over while away; connect again (service restart)."""
 CLOSE_WAIT_SECONDS = 30.0
 """How long a cut-off client's close frame may wait behind his unread frames."""
 
@@ -148,49 +144,78 @@ class RateLimit:
 class PlayerSocket:
     """Serves one WebSocket for the hall."""
 
-    def __init__(self, socket: WebSocket, hall: HallService, sessions: Any) -> None:
+    def __init__(
+        self,
+        socket: WebSocket,
+        hall: HallService,
+        sessions: Any,
+        gateway: Gateway | None = None,
+    ) -> None:
         self.socket = socket
         self.hall = hall
         self._sessions = sessions
+        self._gateway = gateway
+        """This node's way to players held by other nodes (a node of a cluster)."""
+        self._link: Link | None = None
+        self._forget_client: Callable[[], None] = lambda: None
+        self._ended = False
+        self._linking = asyncio.Lock()
+        """Held while the connection's link changes (a join, a relink, a move)."""
         self._out: asyncio.Queue[Frame] = asyncio.Queue(SEND_QUEUE)
         self._limit = RateLimit()
         self._too_slow = asyncio.Event()
+        self._cut = asyncio.Event()
         self._flooding = False
         self._last: dict[str, int] = {}
 
     async def serve(self) -> None:
         """Run the connection to its end."""
         await self.socket.accept()
-        player = await self._sign_in()
-        if player is None:
+        user = await self._sign_in()
+        if user is None:
+            return
+        try:
+            await self._open_link(user)
+        except GameError as error:  # the cluster does not answer: come back later
+            await self._close(protocol.error(error.code, error.message))
             return
         loop = asyncio.get_running_loop()
-        unsubscribe = self._subscribe(player)
         self.hall.connections += 1
+        self.hall.sockets.add(self)
         tasks = [
             loop.create_task(self._write()),
-            loop.create_task(self._read(player)),
+            loop.create_task(self._read(user)),
             loop.create_task(self._too_slow.wait()),
+            loop.create_task(self._cut.wait()),
         ]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self.hall.connections -= 1
-            unsubscribe()
-            if not self.hall.bus.is_connected(player.user):
-                self.hall.disconnected(player)
-            for task in tasks:
+            self.hall.sockets.discard(self)
+            self._ended = True
+            self._forget_client()
+            for task in tasks:  # first: a join under way must not link it anew meanwhile
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        if self._too_slow.is_set() or self._flooding:
+            async with self._linking:  # (a relink or a move under way finishes first)
+                if self._link is not None:
+                    await self._link.close()
+        if self._too_slow.is_set() or self._flooding or self._cut.is_set():
             # the close frame waits behind what the client has not read: it may never go
             code, reason = (
                 (CLOSE_TOO_SLOW, "too slow to read") if self._too_slow.is_set()
-                else (CLOSE_FLOODING, "too many messages")
+                else (CLOSE_FLOODING, "too many messages") if self._flooding
+                else (CLOSE_RESTART, "the hall restarted: connect again")
             )  # fmt: skip
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(CLOSE_WAIT_SECONDS):
                     await self.socket.close(code, reason)
+
+    def cut(self) -> None:
+        """Close the connection (code 1012): the client connects again, to a hall that
+        knows where its player is (this node was taken over while away)."""
+        self._cut.set()
 
     async def _receive(self) -> str | bytes:
         """The next WebSocket message: its text, or its bytes for a binary one.
@@ -218,14 +243,14 @@ class PlayerSocket:
             )
         return protocol.parse(raw)
 
-    async def _sign_in(self) -> Player | None:
+    async def _sign_in(self) -> SignedIn | None:
         try:
             async with asyncio.timeout(HELLO_SECONDS):
                 raw = await self._receive()
             message = self._parse(raw)
             if not isinstance(message, Hello):
                 raise InvalidActionError("hello_first", "the first message must be hello")
-            user = await self._sessions.user_for_token(message.token)
+            user: SignedIn | None = await self._sessions.user_for_token(message.token)
         except (TimeoutError, WebSocketDisconnect):
             return None
         except GameError as error:
@@ -234,23 +259,90 @@ class PlayerSocket:
         if user is None:
             await self._close(protocol.error("bad_token", "unknown or expired session"))
             return None
-        player = self.hall.player(user.id, user.name)
         self._last = message.last
         limit = self._limit
         self._send(
             protocol.welcome(user.id, user.name, user.coins, rate=limit.rate, burst=limit.burst)
         )
-        return player
+        return user
 
     async def _close(self, frame: Frame) -> None:
         with contextlib.suppress(Exception):
             await self.socket.send_text(protocol.encode(frame))
             await self.socket.close(CLOSE_UNAUTHORISED)
 
-    def _subscribe(self, player: Player) -> Any:
-        for frame in self.hall.resume(player, self._last):
-            self._send(frame)
-        return self.hall.bus.subscribe(player.user, self._send)
+    async def _open_link(self, user: SignedIn) -> None:
+        """Link the connection to the hall holding the player, and catch it up."""
+        if self._gateway is None:
+            link = LocalLink(self.hall, self.hall.player(user.id, user.name), self._send)
+            await self._use(link, self._last)
+            return
+        client = self._client(user)
+        self._link = await self._gateway.open_link(client, self._last)
+        self._forget_client = self._gateway.connected(client)
+
+    def _client(self, user: SignedIn) -> Client:
+        relink, move = partial(self._relink, user), partial(self._move, user)
+        return Client(user.id, user.name, self._send, relink, move, self._set_link, self._linked)
+
+    def _set_link(self, link: Link) -> None:
+        """``link`` is the connection's now; the one before it is closed (a relink and a
+        join may race: only the last link stays open)."""
+        old, self._link = self._link, link
+        closing = [old] if old is not None and old is not link else []
+        if self._ended:  # too late: the connection is gone
+            closing.append(link)
+        for stale in closing:
+            task = asyncio.get_running_loop().create_task(stale.close())
+            task.add_done_callback(_log_failure)
+
+    def _move(self, user: SignedIn, node: str | None) -> None:
+        """The player is held by ``node`` from now on (he registered in a match it runs):
+        link the connection there."""
+        assert self._gateway is not None
+        gateway = self._gateway
+
+        def elsewhere(link: Link) -> bool:
+            return link.node != node
+
+        self._switch(elsewhere, lambda: gateway.link_to(node, self._client(user)))
+
+    def _relink(self, user: SignedIn, lost: Link, room: str | None) -> None:
+        """The node holding the player stopped and was taken over: he is held here now,
+        finds what was kept for him (his hand voided), and is out of ``room``."""
+
+        def here() -> Link:
+            return LocalLink(self.hall, self.hall.player(user.id, user.name), self._send)
+
+        left = None if room is None else protocol.left(room, "restart")
+        self._switch(lambda link: link is lost, here, left)
+
+    def _switch(
+        self, wanted: Callable[[Link], bool], make: Callable[[], Link], then: Frame | None = None
+    ) -> None:
+        """In a task, after any other change of link: if the connection's link is still
+        one that ``wanted`` picks, replace it with ``make()`` and send ``then``."""
+
+        async def switch() -> None:
+            async with self._linking:
+                if self._ended or self._link is None or not wanted(self._link):
+                    return
+                await self._use(make(), {})
+            if then is not None:
+                self._send(then)
+
+        task = asyncio.get_running_loop().create_task(switch())
+        task.add_done_callback(_log_failure)
+
+    async def _use(self, link: Link, last: dict[str, int]) -> None:
+        """Make ``link`` the connection's (not once the connection ended: a relink or a
+        move that comes late)."""
+        if self._ended:
+            return
+        self._set_link(link)
+        await link.open(last)
+        if self._ended:  # ended while it opened
+            await link.close()
 
     def _send(self, frame: Frame) -> None:
         if self._too_slow.is_set():
@@ -269,7 +361,7 @@ class PlayerSocket:
                 frames.append(self._out.get_nowait())
             await self.socket.send_text(protocol.encode(frames[0] if len(frames) == 1 else frames))
 
-    async def _read(self, player: Player) -> None:
+    async def _read(self, user: SignedIn) -> None:
         while True:
             raw = await self._receive()
             verdict = self._limit.check()  # every message counts, malformed ones too
@@ -289,7 +381,7 @@ class PlayerSocket:
             if verdict is Verdict.REFUSE:
                 await self._refuse(getattr(message, "id", None))
                 continue
-            await self._handle(player, message)
+            await self._handle(user, message)
 
     async def _refuse(self, message_id: int | None) -> None:
         """Answer ``rate_limited``, then read nothing until the window ends: what the
@@ -299,37 +391,36 @@ class PlayerSocket:
         self._send(protocol.rate_limited(retry_after, message_id))
         await asyncio.sleep(retry_after)
 
-    async def _handle(self, player: Player, message: protocol.ClientMessage) -> None:
+    async def _handle(self, user: SignedIn, message: protocol.ClientMessage) -> None:
         message_id = getattr(message, "id", None)
+        started = time.perf_counter()
         try:
-            reply = await self._dispatch(player, message)
+            reply = await self._dispatch(user, message)
         except GameError as error:
-            self._send(protocol.error(error.code, error.message, message_id))
-            return
+            reply = protocol.error(error.code, error.message, message_id)
         if reply is not None:
             self._send(reply)
         elif message_id is not None:
             self._send(protocol.ack(message_id))
+        self.hall.message_seconds.observe(time.perf_counter() - started)
 
-    async def _dispatch(self, player: Player, message: protocol.ClientMessage) -> Frame | None:
-        hall = self.hall
+    async def _dispatch(self, user: SignedIn, message: protocol.ClientMessage) -> Frame | None:
         match message:
-            case Act(_, action, table):
-                await hall.act(player, action, table)
-            case Entropy(table, hand, value):
-                await hall.contribute(player, table, hand, value)
-            case Join(room):
-                await hall.join(player, room)
-            case Leave():
-                hall.leave(player)
-            case TrusteeSwitch(on):
-                await hall.trustee(player, on)
-            case EscapeRequest():
-                await hall.escape(player)
-            case Resync():
-                return await hall.resync(player)
             case Ping(t):
                 return protocol.pong(t)
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
-        return None
+            case Join() if self._gateway is not None:  # the room may be on another node
+                async with self._linking:  # no relink meanwhile
+                    link = self._linked()
+                    return await self._gateway.join(link, message, self._client(user))
+        return await self._linked().handle(message)
+
+    def _linked(self) -> Link:
+        assert self._link is not None  # linked before reading
+        return self._link
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("relinking a connection failed", exc_info=task.exception())

@@ -21,15 +21,14 @@ import logging
 import random
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
@@ -38,8 +37,11 @@ from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
 from qipai.store import Fence, HandSettlement, HandStart, Store
 
+from . import protocol
 from .batching import Batcher
 from .bus import Bus, Frame
+from .metrics import Histogram
+from .missed import KeptHere, MissedFrames, RecentEndings
 from .tables import (
     Command,
     Contribute,
@@ -62,16 +64,20 @@ ENTROPY_WINDOW = 1.0
 as soon as every connected player's has come: on a good connection, one round trip)."""
 MATCH_INTERVAL = 0.1
 """Seconds between two matchmaking passes."""
+VOID_RETRY = 2.0
+"""Seconds between two tries to void a failed table's hand while the database is down."""
 HOUSEKEEPING_PASSES = 36_000
 """Matchmaking passes between two purges of expired sessions (an hour)."""
 BOT_BALANCE_FACTOR = 100
 """A bot sits down with this many times the room's minimum coins (at least 100,000)."""
-MISSED_KEPT = 2_000
-"""Hand endings (:meth:`~qipai.hall.table.Table.ending`) kept for players who were away
-when their hand ended: one each, the oldest dropped first; 10-16 KiB each
-(``benchmarks/replays.py``)."""
-MISSED_SECONDS = 1800.0
-"""How long such an ending is kept (half an hour; the hand is in his history anyway)."""
+
+
+class Cuttable(Protocol):
+    """A connection the hall may close."""
+
+    def cut(self) -> None:
+        """Close it (its client connects again)."""
+        ...
 
 
 @dataclass
@@ -156,6 +162,8 @@ class HallService:
         self.players: dict[int, Player] = {}
         self.runners: dict[TableRunner, _Seated] = {}
         """The tables in play, with their room and matchmaking table."""
+        self._fences: dict[TableRunner, Fence] = {}
+        """The fence of each table's lease (several nodes)."""
         self._rng = random.Random(secrets.randbits(64))
         self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
         store = db.store
@@ -165,13 +173,23 @@ class HallService:
         self.hands_settled = 0
         self.connections = 0
         """Open WebSocket connections (signed in)."""
+        self.message_seconds = Histogram(
+            "qipai_message_seconds",
+            "Time from a client message read to its answer (ack, error or reply) queued.",
+        )
+        """How long the client messages take here (``/metrics``)."""
+        self.sockets: set[Cuttable] = set()
+        """Those connections, to be cut when this node was taken over while away."""
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
-        self._missed: OrderedDict[int, tuple[float, list[Frame]]] = OrderedDict()
-        """When and how the hand ended (a snapshot, ``hand_over``) for each player who was
-        away then, oldest first (:data:`MISSED_KEPT`, :data:`MISSED_SECONDS`): sent when he
-        returns (:meth:`resume`)."""
+        self.recent = RecentEndings()
+        """How each connected player's last hand ended, for a client that comes back
+        without having had it (:mod:`.missed`)."""
+        self.missed: MissedFrames = KeptHere(clock)
+        """How the hand ended (a snapshot, ``hand_over``) for each player who was away
+        then, and other frames for the absent (:mod:`.missed`): sent when he returns
+        (:meth:`resume`).  A node of a cluster keeps them in Redis."""
 
     # --- life ---------------------------------------------------------------------------
 
@@ -195,24 +213,28 @@ class HallService:
         if voided:
             log.warning("voided %d hands of node %s, which stopped", len(voided), node)
             await self._tell_voided(voided)
+            await self.missed.flush()  # stored before the node is forgotten (and left)
         return voided
 
     async def _tell_voided(self, hand_ids: list[str]) -> None:
         """Keep, for each player of the hands voided at start, a ``hand_voided`` frame
         (reason ``restart``) for when he comes back (:meth:`resume`): his hand was
         cancelled, no coin moved (本局游戏将自动取消，输赢结果无效)."""
-        now = self.clock()
         for seat in await self.db.run(self.db.store.voided_players, hand_ids):
-            frame = voided_frame(seat.hand_id, seat.table, "restart")
-            _, frames = self._missed.pop(seat.user_id, (now, []))
-            self._missed[seat.user_id] = (now, [*frames, frame])
-        self._forget_old_missed(now)
+            self.missed.keep(seat.user_id, [voided_frame(seat.hand_id, seat.table, "restart")])
 
     async def stop(self) -> None:
         """Stop matchmaking and the tables, and void the hands they were playing (a hand
         is never left half-played: its stakes stay where they were)."""
         if self._matcher is not None:
             self._matcher.cancel()
+        voided = await self._stop_tables()
+        if self.cluster is not None:  # no next start of this node to tell them
+            await self._tell_voided(voided)
+            await self.missed.flush()
+
+    async def _stop_tables(self) -> list[str]:
+        """Cancel every table; void the hands they were playing; their ids."""
         runners = list(self.runners)
         tasks = [runner.task for runner in runners if runner.task is not None]
         for task in tasks:
@@ -220,10 +242,18 @@ class HallService:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._starts.close()
         await self._settles.close()
+        voided = []
         for runner in runners:
             hand_id = runner.table.hand_id
-            if hand_id is not None and runner.table.outcome is None:
-                await self.db.run(self.db.store.void_hand, hand_id, _utcnow())
+            if hand_id is None or runner.table.outcome is not None:
+                continue
+            if await self.db.run(self.db.store.void_hand, hand_id, _utcnow()):
+                voided.append(hand_id)
+        return voided
+
+    def _owns(self, room_id: str) -> bool:
+        """Whether this process seats ``room_id``'s players (always, alone)."""
+        return self.cluster is None or self.cluster.owns(room_id)
 
     @property
     def settle_transactions(self) -> int:
@@ -252,10 +282,17 @@ class HallService:
             raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
         if self.in_match(player.user):
             raise IllegalActionError("in_match", "registered in a match: play it first")
+        if not self._owns(room_id):
+            raise IllegalActionError("cluster_unavailable", f"room {room_id!r} moved: try again")
         balance = await self.db.run(self.db.store.balance, player.user)
         check_join(entry.room, balance)
+        if self.cluster is not None:  # his messages come here, from any node
+            cluster = self.cluster
+            await cluster.guarded(cluster.players.place(player.user, cluster.node_id))
         if player.room is not None:  # joined meanwhile, from another connection
             raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+        if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
+            raise IllegalActionError("not_connected", "the connection closed")
         entry.lobby.join(_pid(player.user), self.clock())
         player.room, player.leaving = room_id, False
         self.bus.publish(player.user, {"type": "queued", "room": room_id})
@@ -287,8 +324,11 @@ class HallService:
             runner.post(LeaveEarly(runner.seat_of(user)))
 
     def _left(self, player: Player) -> None:
+        if self.cluster is not None and not self.in_match(player.user):
+            self.cluster.unplace_soon(player.user)  # in no room: held nowhere
         room, player.room, player.leaving = player.room, None, False
-        self.bus.publish(player.user, {"type": "left", "room": room})
+        assert room is not None
+        self.bus.publish(player.user, protocol.left(room))
 
     async def command(self, player: Player, make: Callable[[int], Command]) -> None:
         """Apply a seat command (built from the player's seat) at his table.
@@ -332,22 +372,20 @@ class HallService:
         await self.command(player, SeatEscape)
         player.leaving = True
 
-    def resume(self, player: Player, last: dict[str, int]) -> list[Frame]:
-        """Frames that bring a returning player's view up to date (and mark him present).
+    def resume(self, player: Player, last: dict[str, int], missed: list[Frame]) -> list[Frame]:
+        """Frames that bring a returning player's view up to date (and mark him present):
+        ``missed`` (what was kept for him: :attr:`missed`), then where he is.
 
         Called synchronously, before the player's new connection subscribes, so that no
         frame is lost or doubled between the two.
         """
         runner = player.runner
         if runner is None:
-            ended, missed = self._missed.pop(player.user, (0.0, []))
-            if ended < self.clock() - MISSED_SECONDS:
-                missed = []
             queued = [] if player.room is None else [{"type": "queued", "room": player.room}]
-            return missed + queued
+            return missed + self.recent.unseen(player.user, last) + queued
         frames = _catch_up(runner, player.user, last)
         runner.post(Presence(runner.seat_of(player.user), True))
-        return frames
+        return missed + frames
 
     async def resync(self, player: Player) -> Frame:
         """A full snapshot of the player's table, taken once every frame the table
@@ -372,7 +410,33 @@ class HallService:
                 lobby.leave(_pid(player.user))
                 player.room = None
         if player.room is None and player.runner is None:
-            self.players.pop(player.user, None)  # nothing to keep for him
+            self._forget(player.user)  # nothing to keep for him
+
+    def _forget(self, user: int) -> None:
+        """Nothing more to keep for ``user`` here (in a cluster: he is not held here)."""
+        self.players.pop(user, None)
+        if self.cluster is not None:
+            self.cluster.unplace_soon(user)
+
+    def room_idle(self, room_id: str) -> bool:
+        """Whether nobody waits or plays in ``room_id`` here (it may move to another
+        node)."""
+        return not any(player.room == room_id for player in self.players.values()) and not any(
+            seated.room.id == room_id for seated in self.runners.values()
+        )
+
+    async def abandon(self) -> None:
+        """This node was taken over while away (paused, cut off): its hands were voided
+        and its players told; cut its connections (their clients connect again, to nodes
+        that know where their players are), drop its tables, queues and players."""
+        for socket in list(self.sockets):
+            socket.cut()
+        await self._stop_tables()
+        for entry in self.rooms.values():
+            entry.lobby = matchmaking.Lobby(entry.room.seating)
+        for player in list(self.players.values()):
+            player.room, player.runner = None, None
+        self.players.clear()
 
     # --- matchmaking --------------------------------------------------------------------
 
@@ -391,8 +455,8 @@ class HallService:
     async def match_once(self) -> int:
         """Seat whoever can be seated now; returns the number of tables started."""
         started = 0
-        for entry in self.rooms.values():
-            if not entry.lobby.queue:
+        for room_id, entry in self.rooms.items():
+            if not entry.lobby.queue or not self._owns(room_id):
                 continue
             for seating in entry.lobby.match(self.clock(), self._rng):
                 await self._open_table(entry, seating)
@@ -466,8 +530,24 @@ class HallService:
         return f"机器人{seat + 1}" if user is None else self.players[user].name
 
     async def _start_hand(self, runner: TableRunner) -> None:
-        if self.cluster is not None:  # no hand without the table's lease
-            await self.cluster.lease(self.cluster.table_resource(runner.table.number))
+        """Lease the table (several nodes), record the hand, deal it.
+
+        :raises HandRefusedError: ``cluster_unavailable`` (no lease: Redis does not answer),
+            ``database_unavailable`` (the hand could not be recorded): no hand.
+        """
+        try:
+            if self.cluster is not None:  # no hand without the table's lease
+                lease = await self.cluster.lease(self.cluster.table_resource(runner.table.number))
+                self._fences[runner] = lease.fence
+            await self._record_start(runner)
+        except GameError as error:
+            raise HandRefusedError(error.code, error.message) from None
+        except Exception as error:  # the database does not answer
+            number = runner.table.number
+            log.warning("table %d: no hand, the database failed: %s", number, error)
+            raise HandRefusedError("database_unavailable", "the database does not answer") from None
+
+    async def _record_start(self, runner: TableRunner) -> None:
         seed = secrets.randbits(SEED_BITS)
         hand_id = new_hand_id()
         table = runner.table
@@ -500,12 +580,10 @@ class HallService:
         self.hands_settled += 1
 
     def _fence(self, runner: TableRunner) -> Fence | None:
-        """The fence of the lease ``runner``'s hand was played under (several nodes)."""
-        if self.cluster is None:
-            return None
-        lease = self.cluster.held.get(self.cluster.table_resource(runner.table.number))
-        # a lease lost meanwhile: the last one held, which the store now refuses
-        return None if lease is None else lease.fence
+        """The fence of the lease ``runner``'s hand was played under (several nodes; a
+        lease lost meanwhile still gives its fence, which the store refuses if the table
+        was leased again since)."""
+        return self._fences.get(runner)
 
     def _leavers(self, runner: TableRunner, room: Room) -> list[Player]:
         """The players of ``runner``'s table who go once its hand is over: leaving,
@@ -532,9 +610,13 @@ class HallService:
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         seated = self.runners.pop(runner)
+        self._fences.pop(runner, None)
         if self.cluster is not None:
             self.cluster.release_soon(self.cluster.table_resource(runner.table.number))
-        if task.cancelled() or task.exception() is not None:
+        refused = _refusal(task)
+        if refused is not None:
+            self._refused(runner, refused)
+        elif task.cancelled() or task.exception() is not None:
             self._failed(runner, task)
         if seated.done is not None:
             self._match_table_done(runner, seated.done)
@@ -550,9 +632,10 @@ class HallService:
                 self._left(player)
             else:
                 self.bus.publish(player.user, {"type": "queued", "room": entry.room.id})
-            if not self.bus.is_connected(player.user):
-                self._keep_missed(player.user, runner)
-                self.players.pop(player.user, None)  # away: nothing else to keep for him
+            away = not self.bus.is_connected(player.user)
+            self._keep_ending(player.user, runner, away)
+            if away:
+                self._forget(player.user)  # nothing else to keep for him
 
     def _match_table_done(self, runner: TableRunner, done: Callable[[TableRunner], None]) -> None:
         """A match table's hand is over: its players leave it (the match seats them
@@ -561,35 +644,31 @@ class HallService:
             player = None if user is None else self.players.get(user)
             if player is not None and player.runner is runner:
                 player.runner = None
-                if not self.bus.is_connected(player.user):
-                    self._keep_missed(player.user, runner)
+                self._keep_ending(player.user, runner, not self.bus.is_connected(player.user))
         if not (runner.task is not None and runner.task.cancelled()):
             done(runner)
 
-    def _keep_missed(self, user: int, runner: TableRunner) -> None:
+    def _keep_ending(self, user: int, runner: TableRunner, away: bool) -> None:
+        """Keep how ``user``'s hand at ``runner`` ended: for when he comes back if he is
+        ``away``, else in case his connection was already dead (:class:`RecentEndings`)."""
         table = runner.table
         if table.outcome is None:  # the table failed: its hand was voided, nothing to show
             return
-        self._missed.pop(user, None)
-        self.keep_for_absent(user, table.ending(runner.seat_of(user)))
+        ending = table.ending(runner.seat_of(user))
+        if away:
+            self.missed.keep(user, ending)
+        else:
+            self.recent.note(user, ending)
 
-    def keep_for_absent(self, user: int, frames: list[Frame]) -> None:
-        """Keep ``frames`` for ``user``, away now, to be sent when he returns (after what
-        was kept for him already; :data:`MISSED_KEPT`, :data:`MISSED_SECONDS`)."""
-        now = self.clock()
-        _, kept = self._missed.pop(user, (now, []))
-        self._missed[user] = (now, [*kept, *frames])
-        self._forget_old_missed(now)
-
-    def _forget_old_missed(self, now: float) -> None:
-        """Keep at most :data:`MISSED_KEPT` endings, none older than :data:`MISSED_SECONDS`."""
-        while self._missed and (
-            len(self._missed) > MISSED_KEPT or self._oldest_missed() < now - MISSED_SECONDS
-        ):
-            self._missed.popitem(last=False)
-
-    def _oldest_missed(self) -> float:
-        return next(iter(self._missed.values()))[0]
+    def _refused(self, runner: TableRunner, error: GameError) -> None:
+        """A table that could not start its hand (Redis or the database does not answer):
+        its players are told why, and leave the room (nothing was staked)."""
+        log.warning("table %d: hand refused: %s", runner.table.number, error.message)
+        for user in runner.users:
+            player = None if user is None else self.players.get(user)
+            if player is not None and player.runner is runner:
+                self.bus.publish(player.user, protocol.error(error.code, error.message))
+                player.leaving = True
 
     def _failed(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         """A table that stopped without settling: its hand is voided, its players told."""
@@ -602,9 +681,30 @@ class HallService:
             if user is not None:
                 self.bus.publish(user, voided_frame(hand_id, runner.table.number, "table_failed"))
         if not task.cancelled():
-            asyncio.get_running_loop().create_task(
-                self.db.run(self.db.store.void_hand, hand_id, _utcnow())
-            )
+            asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+
+    async def _void_until_done(self, hand_id: str) -> None:
+        """Void ``hand_id``, again every :data:`VOID_RETRY` seconds while the database
+        does not answer (a hand never stays in play: its stakes are where they were)."""
+        while True:
+            try:
+                await self.db.run(self.db.store.void_hand, hand_id, _utcnow())
+                return
+            except Exception as error:
+                log.warning("could not void hand %s yet: %s", hand_id, error)
+            await asyncio.sleep(VOID_RETRY)
+
+
+class HandRefusedError(IllegalActionError):
+    """A table could not start its hand: nothing was dealt or staked."""
+
+
+def _refusal(task: asyncio.Task[None]) -> HandRefusedError | None:
+    """The refusal that ended ``task`` before its hand started, if that is what did."""
+    if task.cancelled():
+        return None
+    error = task.exception()
+    return error if isinstance(error, HandRefusedError) else None
 
 
 def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Frame]:

@@ -141,10 +141,39 @@ class MatchHall:
         return cancelled
 
     async def stop(self) -> None:
-        """Stop looking at the runs (the hall's stop voids the hands in play; the runs are
-        cancelled and refunded at the next start)."""
+        """Stop looking at the runs and forget them (the hall's stop voids the hands in
+        play; the runs are cancelled and refunded at the next start, here or on the node
+        that holds the matches next)."""
         if self._ticker is not None:
             self._ticker.cancel()
+            self._ticker = None
+        self.live.clear()
+        self.playing.clear()
+
+    @property
+    def active(self) -> bool:
+        """Whether this process runs the matches (in a cluster: the one node that
+        holds them)."""
+        return self._ticker is not None
+
+    async def serve(self, op: str, user: int | None, name: str, arg: str) -> Any:
+        """One request of the match API: ``list``, ``register`` / ``unregister`` (``arg``:
+        the match), ``standings`` (``arg``: the run).
+
+        :raises GameError: as the method it calls; ``not_signed_in`` for a
+            registration without a user.
+        """
+        if op == "list":
+            return self.listing(user)
+        if op == "standings":
+            return await self.standings(arg, user)
+        if user is None:
+            raise IllegalActionError("bad_token", "sign in to register")
+        player = self.hall.player(user, name)
+        if op == "register":
+            return await self.register(player, arg)
+        await self.unregister(player, arg)
+        return {"ok": True}
 
     async def _open(self, match: MatchConfig) -> _Live:
         self._counts[match.id] += 1
@@ -223,6 +252,8 @@ class MatchHall:
         pid = _pid(player.user)
         if pid not in live.run.registered and self.run_of(player.user) is not None:
             raise IllegalActionError("in_match", "already registered in a match")
+        if player.room is not None:
+            raise IllegalActionError("already_in_room", f"in room {player.room!r}: leave it first")
         number = live.run.register(pid)  # the place is taken before the fee is held
         try:
             await self.hall.db.run(
@@ -418,7 +449,7 @@ class MatchHall:
             if self.hall.bus.is_connected(user):
                 self.hall.bus.publish(user, frame)
             else:  # away (托管 finished the match for him): told when he comes back
-                self.hall.keep_for_absent(user, [frame])
+                self.hall.missed.keep(user, [frame])
 
     async def _cancel(self, live: _Live, reason: str) -> None:
         run = live.run

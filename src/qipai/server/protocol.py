@@ -246,6 +246,15 @@ def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str,
     return frame
 
 
+def left(room: str, reason: str | None = None) -> dict[str, Any]:
+    """The player is out of ``room`` (``reason`` ``restart``: the node that held him
+    stopped; none: he left)."""
+    frame: dict[str, Any] = {"type": "left", "room": room}
+    if reason is not None:
+        frame["reason"] = reason
+    return frame
+
+
 def pong(t: float) -> dict[str, Any]:
     """The answer to ``ping``."""
     return {"type": "pong", "t": t}

@@ -1,0 +1,85 @@
+"""Where each player's hall state lives, and what was kept for him while he was away.
+
+A player who joins a room is *placed* on the node that owns the room: his queue entry, his
+table and his 托管 live there, and a socket of his on any other node sends his messages
+there (:mod:`qipai.server.links`).  ``<prefix>:player:<user>`` names that node while it
+holds him; the node removes it when it lets him go (:meth:`Players.unplace` removes only
+its own placing).
+
+Frames kept for a player who was away when they happened (how his hand ended, that it was
+voided) wait in ``<prefix>:missed:<user>``, a list of JSON frames living
+:data:`MISSED_TTL_MS` after the last one kept and capped at :data:`MISSED_FRAMES`, and are
+taken, once, by whichever node he comes back to.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from qipai.cluster.keyspace import Keyspace, text_of
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+MISSED_TTL_MS = 1_800_000
+"""How long kept frames wait for their player (half an hour)."""
+MISSED_FRAMES = 16
+"""Most frames kept for one player (the newest: a hand's ending is two, a snapshot and
+``hand_over``)."""
+
+_UNPLACE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class Players(Keyspace):
+    """The players' whereabouts and kept frames of one hall (one key prefix)."""
+
+    def __init__(self, redis: Redis, *, prefix: str) -> None:
+        super().__init__(redis, prefix=prefix, ttl_ms=MISSED_TTL_MS)
+        self._unplace = redis.register_script(_UNPLACE)
+
+    def key(self, user: int) -> str:
+        """The Redis key naming ``user``'s node."""
+        return f"{self.prefix}:player:{user}"
+
+    def _missed_key(self, user: int) -> str:
+        return f"{self.prefix}:missed:{user}"
+
+    async def place(self, user: int, node: str) -> None:
+        """``user``'s state lives on ``node`` from now on."""
+        await self.redis.set(self.key(user), node)
+
+    async def unplace(self, user: int, node: str) -> bool:
+        """``node`` lets ``user`` go (``False``: another node had placed him since)."""
+        return bool(await self._unplace(keys=[self.key(user)], args=[node]))
+
+    async def where(self, user: int) -> str | None:
+        """The node holding ``user``'s state, if any."""
+        node: Any = await self.redis.get(self.key(user))
+        return None if node is None else text_of(node)
+
+    async def keep(self, user: int, frames: list[dict[str, Any]]) -> None:
+        """Keep ``frames`` for ``user`` after those kept already."""
+        if not frames:
+            return
+        key = self._missed_key(user)
+        texts = [json.dumps(frame, ensure_ascii=False, separators=(",", ":")) for frame in frames]
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, *texts)
+            pipe.ltrim(key, -MISSED_FRAMES, -1)
+            pipe.pexpire(key, self.ttl_ms)
+            await pipe.execute()
+
+    async def take(self, user: int) -> list[dict[str, Any]]:
+        """The frames kept for ``user``, oldest first, forgotten now."""
+        key = self._missed_key(user)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.lrange(key, 0, -1)
+            pipe.delete(key)
+            texts, _ = await pipe.execute()
+        return [json.loads(text_of(text)) for text in texts]

@@ -1,0 +1,441 @@
+"""Players anywhere: a node's sockets reach the players it does not hold, over Redis.
+
+A player's state (queue entry, table, 托管) lives on one node, the one that owns the room
+he joined (:mod:`qipai.cluster.players` names it; :mod:`qipai.cluster.placement` says which
+node owns a room).  His socket may reach any node.  The node of the socket, his
+*gateway*, holds a :class:`RemoteLink` to the node that holds him; that node serves the
+link with a :class:`~qipai.server.links.LocalLink` of its own, exactly as if the socket
+were there, and sends his frames back.  Messages travel in the nodes' inboxes
+(:class:`qipai.cluster.mailbox.Mailbox`), in order, each kind one small JSON object:
+
+- ``attach`` (a connection's player, and his ``last`` event numbers), ``call`` (one client
+  message, as the client sent it), ``release`` (may the player move to another node's
+  room?) and ``detach``, from the gateway; the first three are answered with ``reply``
+  (the answering frame, or the error's code and text);
+- ``frame``, from the holder: one frame for one connection.
+
+A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
+When a node stops, the gateways close what they served for it (its players are away:
+托管), and once another node has taken it over (voided its hands, which are kept for its
+players as ``hand_voided`` frames) they link its players' connections to this node again:
+they find the hand voided and may join a room again, within about the beat's time to
+live of the stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import msgspec
+
+from qipai.cluster.mailbox import Message
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
+
+from . import protocol
+from .bus import Frame, Sink
+from .cluster import MATCHES, ClusterNode
+from .hall import HallService
+from .links import Link, LocalLink
+from .matches import MatchHall
+from .metrics import Histogram
+
+log = logging.getLogger(__name__)
+
+LostHandler = Callable[["Link", str | None], None]
+"""Told that the node holding a connection's player stopped and was taken over: the link
+lost, and the room the player was in there."""
+
+CALL_SECONDS = 3.0
+"""How long a gateway waits for the holder's answer to a call."""
+WAIT_STEP = 0.25
+"""Seconds between two looks at a stopped node that has not been taken over yet."""
+MOVE_SECONDS = 8.0
+"""The longest a join waits for its room to have a live owner (a stopped node is seen
+within a beat's time to live, and its rooms move at once)."""
+TAKEOVER_SECONDS = 15.0
+"""The longest a signing-in player waits for his stopped node to be taken over."""
+
+
+@dataclass(frozen=True)
+class Client:
+    """A connection as the gateway sees it: its player, where his frames go, and what
+    to call if his holder is lost."""
+
+    user: int
+    name: str
+    sink: Sink
+    on_lost: LostHandler
+    moved: Callable[[str | None], None]
+    """Called when the player is held by another node from now on (``None``: this one):
+    he registered in a match, which that node runs."""
+    use: Callable[[Link], None]
+    """Called with the connection's new link when a join moves it."""
+    current: Callable[[], Link]
+    """The connection's link now."""
+
+
+class Gateway:
+    """This node's links to the players held elsewhere, and its service to the
+    gateways of the players it holds."""
+
+    def __init__(self, hall: HallService, cluster: ClusterNode) -> None:
+        self.hall = hall
+        self.cluster = cluster
+        self.node = cluster.node_id
+        self._numbers = itertools.count(1)
+        self._calls: dict[int, asyncio.Future[Message]] = {}
+        self._links: dict[int, RemoteLink] = {}
+        """This node's connections to players held elsewhere, by connection number."""
+        self._served: dict[tuple[str, int], LocalLink] = {}
+        """The connections of other gateways to players held here."""
+        self._serving: set[asyncio.Task[None]] = set()
+        self._order: dict[tuple[str, int], asyncio.Lock] = {}
+        """One lock per served connection: its messages are done one at a time, in order."""
+        self._clients: dict[int, list[Client]] = {}
+        """This node's connections, by player."""
+        self.matches: MatchHall | None = None
+        """The matches (running here when this node holds them)."""
+        self.call_seconds = Histogram(
+            "qipai_node_call_seconds",
+            "Time from a call sent to another node to its answer (through Redis).",
+        )
+        """How long the calls to other nodes take (``/metrics``)."""
+        cluster.on_message = self.receive
+        cluster.on_census = self.census
+
+    def connected(self, client: Client) -> Callable[[], None]:
+        """Note ``client``'s connection (to move it when its player moves); the returned
+        function forgets it."""
+        clients = self._clients.setdefault(client.user, [])
+        clients.append(client)
+
+        def forget() -> None:
+            clients.remove(client)
+            if not clients:
+                self._clients.pop(client.user, None)
+
+        return forget
+
+    # --- a connection's link --------------------------------------------------------------
+
+    async def open_link(self, client: Client, last: dict[str, int]) -> Link:
+        """The link of a new connection of ``user``, open: to the node holding him (this
+        one if none does).  A holder that does not answer is tried again until it does,
+        or is seen stopped and taken over (within :data:`TAKEOVER_SECONDS`).
+
+        :raises IllegalActionError: ``cluster_unavailable``.
+        """
+        give_up = asyncio.get_running_loop().time() + TAKEOVER_SECONDS
+        while True:
+            holder = await self._holder(client.user)
+            link = self.link_to(holder, client)
+            if not isinstance(link, RemoteLink):
+                await link.open(last)
+                return link
+            try:
+                await link.open(last)
+                return link
+            except IllegalActionError:
+                await link.close()
+                if asyncio.get_running_loop().time() > give_up:
+                    raise
+
+    async def _holder(self, user: int) -> str | None:
+        """The other node holding ``user``, if one is alive.
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        cluster = self.cluster
+        node = await cluster.guarded(cluster.players.where(user))
+        for _ in range(round(TAKEOVER_SECONDS / WAIT_STEP)):
+            if node is None or node == self.node:
+                return None
+            alive, stopped = await cluster.guarded(cluster.nodes.census())
+            if node in alive:
+                return node
+            if node not in stopped:  # taken over: its hands voided, the player free
+                await cluster.guarded(cluster.players.unplace(user, node))
+                return None
+            await asyncio.sleep(WAIT_STEP)
+        raise IllegalActionError("cluster_unavailable", f"node {node} is being taken over")
+
+    def link_to(self, node: str | None, client: Client) -> Link:
+        """A new link of ``client``'s connection to ``node`` (``None``: this one)."""
+        if node is None:
+            return LocalLink(self.hall, self.hall.player(client.user, client.name), client.sink)
+        link = RemoteLink(self, node, client.user, client.name, client.sink)
+        link.on_lost = client.on_lost
+        return link
+
+    async def join(self, link: Link, message: protocol.Join, client: Client) -> Frame | None:
+        """``message`` (join a room) sent where the room is, the connection linked there
+        (:attr:`Client.use`); the answer.  While the room moves (its node stopped and is
+        being taken over) the join waits, up to :data:`MOVE_SECONDS`.
+
+        :raises GameError: ``unknown_room``, ``cluster_unavailable`` (the room is still
+            moving), ``already_in_room``, ``in_match``, or the owner's refusal.
+        """
+        if message.room not in self.hall.rooms:
+            raise InvalidActionError("unknown_room", f"no room {message.room!r}")
+        give_up = asyncio.get_running_loop().time() + MOVE_SECONDS
+        while True:
+            owner = await self.cluster.room_owner(message.room)
+            try:
+                if owner is not None:
+                    link = await self._link_at(None if owner == self.node else owner, link, client)
+                    return await link.handle(message)
+            except IllegalActionError as error:
+                if error.code != "cluster_unavailable":
+                    raise
+                link = client.current()  # (a failed move linked it here already)
+                if link.node is not None:  # its node did not answer: the player is free
+                    link = await self._here(link, client)
+            if asyncio.get_running_loop().time() > give_up:
+                raise IllegalActionError("cluster_unavailable", f"room {message.room!r} is moving")
+            await asyncio.sleep(WAIT_STEP)
+
+    async def _link_at(self, node: str | None, link: Link, client: Client) -> Link:
+        """The connection's link to ``node`` (``link`` if it is one already, else a new
+        one, open, once the player may leave ``link``'s node)."""
+        if link.node == node:
+            return link
+        await link.release()
+        await link.close()
+        new = self.link_to(node, client)
+        client.use(new)
+        try:
+            await new.open({})
+        except IllegalActionError:
+            await self._here(new, client)
+            raise
+        return new
+
+    async def _here(self, link: Link, client: Client) -> Link:
+        """Close ``link`` (its node does not answer) and link the connection here."""
+        await link.close()
+        here = self.link_to(None, client)
+        client.use(here)
+        await here.open({})
+        return here
+
+    # --- matches --------------------------------------------------------------------------
+
+    async def ask_matches(self, op: str, user: int | None, name: str, arg: str) -> Any:
+        """One request of the match API (:meth:`MatchHall.serve`), answered by the node
+        that holds the matches.
+
+        :raises GameError: the answer's error; ``cluster_unavailable`` while the matches
+            move to another node.
+        """
+        if self.matches is not None and self.matches.active:
+            return await self._serve_matches(op, user, name, arg)
+        holder = await self.cluster.holder(MATCHES)
+        if holder is None or holder == self.node:
+            raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
+        request = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
+        return await self.call(holder, request)
+
+    async def _serve_matches(self, op: str, user: int | None, name: str, arg: str) -> Any:
+        """:meth:`MatchHall.serve` here; a player who registered is held here from now on,
+        and his connections on every node are moved here."""
+        if self.matches is None or not self.matches.active:
+            raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
+        answer = await self.matches.serve(op, user, name, arg)
+        if op == "register" and user is not None:
+            await self.cluster.guarded(self.cluster.players.place(user, self.node))
+            for node in self.cluster.alive - {self.node}:
+                self.send(node, {"k": "moved", "u": user})
+            self._move(user, self.node)
+        return answer
+
+    def _move(self, user: int, node: str) -> None:
+        """``user`` is held by ``node`` now: move this node's connections of his."""
+        target = None if node == self.node else node
+        for client in list(self._clients.get(user, ())):
+            client.moved(target)
+
+    # --- calls ----------------------------------------------------------------------------
+
+    def send(self, node: str, message: Message) -> None:
+        """Send ``message`` to ``node`` (signed with this node's id)."""
+        message["from"] = self.node
+        self.cluster.mailbox.send(node, message)
+
+    async def call(self, node: str, message: Message) -> Any:
+        """Send ``message`` to ``node`` and wait for its answer.
+
+        :raises GameError: the holder's refusal, or ``cluster_unavailable`` (no answer
+            within :data:`CALL_SECONDS`).
+        """
+        number = message["i"] = next(self._numbers)
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._calls[number] = future
+        self.send(node, message)
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(CALL_SECONDS):
+                reply = await future
+        except TimeoutError:
+            raise IllegalActionError("cluster_unavailable", f"node {node} did not answer") from None
+        finally:
+            self._calls.pop(number, None)
+        self.call_seconds.observe(time.perf_counter() - started)
+        return _answer(reply)
+
+    # --- the inbox ------------------------------------------------------------------------
+
+    def receive(self, message: Message) -> None:
+        """One message from another node."""
+        kind = message["k"]
+        if kind == "moved":
+            self._move(message["u"], message["from"])
+        elif kind == "frame":
+            link = self._links.get(message["c"])
+            if link is not None:
+                link.deliver(message["f"])
+        elif kind == "reply":
+            future = self._calls.pop(message["i"], None)
+            if future is not None and not future.done():
+                future.set_result(message)
+        else:
+            task = asyncio.get_running_loop().create_task(self._serve(message))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+
+    async def _serve(self, message: Message) -> None:
+        """One message of another gateway, after the earlier ones of its connection (an
+        ``attach`` then a ``detach`` are done in that order, even if the first waits)."""
+        origin = message["from"]
+        connection = (origin, message["c"])
+        lock = self._order.setdefault(connection, asyncio.Lock())
+        reply: Message = {"k": "reply", "i": message.get("i")}
+        try:
+            async with lock:
+                reply["f"] = await self._serve_one(message["k"], connection, message)
+        except GameError as error:
+            kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
+            reply.update(e=error.code, t=error.message, x=kind)
+        if reply["i"] is not None:
+            self.send(origin, reply)
+
+    async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Any:
+        if kind == "match":
+            return await self._serve_matches(
+                message["op"], message["u"], message["n"], message["a"]
+            )
+        if kind == "attach":
+            player = self.hall.player(message["u"], message["n"])
+            attached = LocalLink(self.hall, player, partial(self._forward, connection))
+            self._served[connection] = attached
+            await attached.open(message["last"])
+            return None
+        if kind == "detach":
+            self._order.pop(connection, None)
+            detached = self._served.pop(connection, None)
+            if detached is not None:
+                await detached.close()
+            return None
+        link = self._served.get(connection)
+        if link is None:
+            raise IllegalActionError("cluster_unavailable", "this connection is not attached")
+        if kind == "release":
+            await link.release()
+            return None
+        return await link.handle(protocol.parse(message["m"]))
+
+    def _forward(self, connection: tuple[str, int], frame: Frame) -> None:
+        origin, number = connection
+        self.send(origin, {"k": "frame", "c": number, "f": frame})
+
+    # --- nodes that stop ------------------------------------------------------------------
+
+    def census(self, alive: set[str], stopped: set[str]) -> None:
+        """After each look at the nodes: close what was served for nodes that stopped;
+        link the connections whose node was taken over to this node again."""
+        for connection, served in list(self._served.items()):
+            if connection[0] not in alive:
+                del self._served[connection]
+                self._order.pop(connection, None)
+                self._spawn(served.close())
+        for link in list(self._links.values()):
+            if link.node not in alive and link.node not in stopped:
+                link.lost()
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)
+
+
+class RemoteLink:
+    """A connection of this node to a player held by ``node``."""
+
+    def __init__(self, gateway: Gateway, node: str, user: int, name: str, sink: Sink) -> None:
+        self.gateway = gateway
+        self.node = node
+        self.user = user
+        self.name = name
+        self.sink = sink
+        """Where the player's frames go (the connection)."""
+        self.number = next(gateway._numbers)
+        self.room: str | None = None
+        """The room the player is in (from the frames that say so)."""
+        self.on_lost: LostHandler | None = None
+        """Called when the holder stopped and was taken over, with the room the player was
+        in there."""
+
+    def deliver(self, frame: Frame) -> None:
+        """A frame from the holder, to the connection (noting the player's room)."""
+        kind = frame.get("type")
+        if kind == "queued":
+            self.room = frame["room"]
+        elif kind == "left":
+            self.room = None
+        self.sink(frame)
+
+    async def open(self, last: dict[str, int]) -> None:
+        """Attach to the holder: it sends what was missed, then every frame."""
+        self.gateway._links[self.number] = self
+        attach = {"k": "attach", "c": self.number, "u": self.user, "n": self.name, "last": last}
+        await self.gateway.call(self.node, attach)
+
+    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+        """The message, done by the holder."""
+        text = msgspec.json.encode(message).decode()
+        frame: Frame | None = await self.gateway.call(
+            self.node, {"k": "call", "c": self.number, "m": text}
+        )
+        return frame
+
+    async def release(self) -> None:
+        """Asked of the holder."""
+        await self.gateway.call(self.node, {"k": "release", "c": self.number})
+
+    async def close(self) -> None:
+        """Detach from the holder."""
+        if self.gateway._links.pop(self.number, None) is not None:
+            self.gateway.send(self.node, {"k": "detach", "c": self.number})
+
+    def lost(self) -> None:
+        """The holder stopped and was taken over: detach (read if it ever comes back)
+        and tell the connection."""
+        self.gateway._links.pop(self.number, None)
+        self.gateway.send(self.node, {"k": "detach", "c": self.number})
+        if self.on_lost is not None:
+            self.on_lost(self, self.room)
+
+
+def _answer(reply: Message) -> Any:
+    """The answer of a ``reply`` (a frame, the match API's JSON), or its error raised."""
+    code = reply.get("e")
+    if code is None:
+        return reply.get("f")
+    error = InvalidActionError if reply.get("x") == "invalid" else IllegalActionError
+    raise error(code, reply.get("t", ""))

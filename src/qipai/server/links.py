@@ -1,0 +1,130 @@
+"""A connection's link to the hall that holds its player: here, or on another node.
+
+A :class:`~qipai.server.connection.PlayerSocket` reads and writes one WebSocket; what
+its messages do is the business of the hall that holds the player's state (his queue
+entry, his table).  In a hall alone that is always this process: a :class:`LocalLink`.
+On a node of a cluster it may be another node, which the connection reaches through
+:class:`qipai.server.gateway.RemoteLink` (same interface, messages over Redis); the node
+that holds the player serves that remote connection with a :class:`LocalLink` of its own,
+whose frames it sends back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from qipai.errors import IllegalActionError, InvalidActionError
+
+from . import protocol
+from .bus import Frame, Sink
+from .hall import HallService, Player
+from .protocol import Act, Entropy, EscapeRequest, Join, Leave, Resync, TrusteeSwitch
+
+
+class Link(Protocol):
+    """Where a connection's messages go and its frames come from."""
+
+    @property
+    def node(self) -> str | None:
+        """The node holding the player (``None``: this process)."""
+        ...
+
+    async def open(self, last: dict[str, int]) -> None:
+        """Catch the connection up (what it missed since the event numbers ``last``) and
+        send it the player's frames from now on."""
+        ...
+
+    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+        """Do what ``message`` asks; the frame that answers it (``None``: an ``ack``).
+
+        :raises GameError: the hall's refusal, with its code.
+        """
+        ...
+
+    async def release(self) -> None:
+        """Check that the player may move to another node's room.
+
+        :raises IllegalActionError: ``already_in_room``.
+        """
+        ...
+
+    async def close(self) -> None:
+        """No more frames to this connection (its player is away if it was his last)."""
+        ...
+
+
+class LocalLink:
+    """A player held by this process's hall; ``sink`` takes his frames."""
+
+    node = None
+
+    def __init__(self, hall: HallService, player: Player, sink: Sink) -> None:
+        self.hall = hall
+        self.player = player
+        self._sink = sink
+        self._unsubscribe: Callable[[], None] | None = None
+        self._closed = False
+
+    async def open(self, last: dict[str, int]) -> None:
+        """Send what was kept for the player and what he missed, then subscribe (unless
+        the link was closed meanwhile)."""
+        missed = await self.hall.missed.take(self.player.user)
+        if self._closed:
+            self.hall.missed.keep(self.player.user, missed)  # for his next connection
+            return
+        # the hall may have let him go meanwhile (his other connection closed): his record now
+        self.player = self.hall.player(self.player.user, self.player.name)
+        for frame in self.hall.resume(self.player, last, missed):
+            self._sink(frame)
+        self._unsubscribe = self.hall.bus.subscribe(self.player.user, self._sink)
+
+    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+        """:func:`dispatch` for the player."""
+        return await dispatch(self.hall, self.player, message)
+
+    async def release(self) -> None:
+        """Refused while the player is in a room or a match here."""
+        if self.player.room is not None:
+            room = self.player.room
+            raise IllegalActionError("already_in_room", f"already in room {room!r}")
+        if self.hall.in_match(self.player.user):
+            raise IllegalActionError("in_match", "registered in a match: play it first")
+
+    async def close(self) -> None:
+        """Unsubscribe; the hall is told when the player has no connection left."""
+        self._closed = True
+        if self._unsubscribe is None:
+            return
+        self._unsubscribe()
+        self._unsubscribe = None
+        if not self.hall.bus.is_connected(self.player.user):
+            self.hall.disconnected(self.player)
+
+
+async def dispatch(
+    hall: HallService, player: Player, message: protocol.ClientMessage
+) -> Frame | None:
+    """Apply one client message to ``player`` in ``hall``; the answering frame, if any
+    (``hello`` and ``ping`` are the connection's own business).
+
+    :raises GameError: the hall's refusal.
+    """
+    match message:
+        case Act(_, action, table):
+            await hall.act(player, action, table)
+        case Entropy(table, hand, value):
+            await hall.contribute(player, table, hand, value)
+        case Join(room):
+            await hall.join(player, room)
+        case Leave():
+            hall.leave(player)
+        case TrusteeSwitch(on):
+            await hall.trustee(player, on)
+        case EscapeRequest():
+            await hall.escape(player)
+        case Resync():
+            return await hall.resync(player)
+        case _:
+            raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
+    return None

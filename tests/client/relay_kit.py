@@ -1,0 +1,106 @@
+"""Helpers of the load tool's tests: a real hall (``tests/server/server_kit.py``) and a TCP
+relay in front of it that a test can cut, so that the clients see their sockets die as
+when a node of the hall stops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+_SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
+if str(_SERVER_TESTS) not in sys.path:
+    sys.path.insert(0, str(_SERVER_TESTS))
+
+from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
+
+__all__ = ["Relay", "RunningHall", "fast_config", "running_hall"]
+
+
+@dataclass(eq=False)
+class Link:
+    """One connection through the relay: the client's side and the hall's."""
+
+    client: asyncio.StreamWriter
+    hall: asyncio.StreamWriter
+    head: bytes = b""
+    """The first bytes the client sent (``GET /ws`` for a WebSocket)."""
+    down: int = 0
+    """Bytes relayed from the hall to the client."""
+    open: bool = True
+
+    @property
+    def websocket(self) -> bool:
+        """Whether the client opened a WebSocket (not an HTTP request)."""
+        return self.head.startswith(b"GET /ws")
+
+
+@dataclass(eq=False)
+class Relay:
+    """Relays a loopback port to the hall at ``target`` (an ``http://host:port`` URL), in
+    the running event loop; :meth:`cut` stops it: no new connection, and every open one
+    reset on both sides."""
+
+    target: str
+    links: list[Link] = field(default_factory=list)
+    _server: asyncio.Server | None = None
+
+    async def start(self) -> Relay:
+        """Listen on a free port."""
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return self
+
+    @property
+    def url(self) -> str:
+        """The relay's address, as the hall's."""
+        assert self._server is not None
+        port = self._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    def websockets(self) -> list[Link]:
+        """The WebSocket connections through the relay, open or not, oldest first."""
+        return [link for link in self.links if link.websocket]
+
+    def cut(self) -> None:
+        """Stop listening (a new connection is refused) and reset every open connection."""
+        assert self._server is not None
+        self._server.close()
+        for link in self.links:
+            link.open = False
+            for writer in (link.client, link.hall):
+                writer.transport.abort()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        address = urlsplit(self.target)
+        try:
+            hall_reader, hall_writer = await asyncio.open_connection(address.hostname, address.port)
+        except OSError:
+            writer.transport.abort()
+            return
+        link = Link(writer, hall_writer)
+        self.links.append(link)
+        await asyncio.gather(
+            self._pipe(reader, link, up=True),
+            self._pipe(hall_reader, link, up=False),
+            return_exceptions=True,
+        )
+
+    @staticmethod
+    async def _pipe(source: asyncio.StreamReader, link: Link, *, up: bool) -> None:
+        sink = link.hall if up else link.client
+        try:
+            while data := await source.read(65536):
+                if up and not link.head:
+                    link.head = data[:16]
+                if not up:
+                    link.down += len(data)
+                sink.write(data)
+                await sink.drain()
+        finally:
+            link.open = False
+            for writer in (link.client, link.hall):  # one side gone: the other closes
+                with contextlib.suppress(Exception):
+                    writer.close()

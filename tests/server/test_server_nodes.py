@@ -1,0 +1,149 @@
+"""Two hall processes as one hall (``--redis``), in this process, on one PostgreSQL and one
+Redis, over real sockets: a player's socket may reach either node; the node that owns his
+room holds him and plays his hand; his messages and frames cross between the nodes; he
+comes back on either one and finds his hand where it was."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from nodes_kit import REDIS, redis_keys, room_owner
+from server_kit import RunningHall, fast_config, play_hand, running_hall
+from sqlalchemy import select
+from wire_kit import fresh_postgres
+
+from qipai.client.autoplay import AutoPlayer
+from qipai.client.connection import HallClient
+from qipai.store import Store
+from qipai.store.audit import audit
+from qipai.store.schema import hands
+
+
+@dataclasses.dataclass
+class Pair:
+    """Two nodes of one hall, and what they share."""
+
+    nodes: dict[str, RunningHall]
+    db_url: str
+    prefix: str
+    redis: redis.Redis
+
+    def owner(self, room: str) -> str | None:
+        """The node that owns ``room`` now."""
+        return room_owner(self.redis, self.prefix, room)
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[Pair]:
+    with (
+        redis_keys() as (prefix, client),
+        fresh_postgres("nodes") as url,
+        contextlib.ExitStack() as stack,
+    ):
+        nodes = {}
+        for node in ("a", "b"):
+            config = dataclasses.replace(
+                fast_config(url), redis_url=REDIS, node_id=node, redis_prefix=prefix, matches=()
+            )
+            nodes[node] = stack.enter_context(running_hall(config))
+        yield Pair(nodes, url, prefix, client)
+
+
+def _room_of(pair: Pair, node: str) -> str:
+    """A Dou Dizhu room owned by ``node`` (the rooms are shared out as the nodes start:
+    wait until one is)."""
+    rooms = list(pair.nodes[node].hall.rooms)
+    for _ in range(100):
+        for room in rooms:
+            if room.startswith("doudizhu") and pair.owner(room) == node:
+                return room
+        time.sleep(0.1)
+    raise AssertionError(f"node {node} owns no Dou Dizhu room")
+
+
+def test_a_player_on_one_node_plays_in_a_room_of_the_other(pair: Pair) -> None:
+    room = _room_of(pair, "a")
+    calls_before = _metric(pair.nodes["b"].url, "qipai_node_call_seconds_count")
+    user, frames, over = asyncio.run(_hand_through(pair.nodes["b"].url, room))
+    assert [f["type"] for f in frames][:1] == ["queued"]  # from node a, through node b
+    # every message of his crossed to node a: a call each, timed
+    calls = _metric(pair.nodes["b"].url, "qipai_node_call_seconds_count") - calls_before
+    assert calls >= sum(f["type"] == "ack" for f in frames) > 0
+    assert _metric(pair.nodes["a"].url, "qipai_node_messages_sent_total") >= len(frames)
+    with Store.open(pair.db_url) as store:
+        assert audit(store) == []
+        assert [row.hand_id for row in store.history(user, limit=1)] == [over["hand"]]
+        with store.read() as connection:
+            query = select(hands.c.node).where(hands.c.id == over["hand"])
+            assert connection.execute(query).scalar() == "a"  # played where the room is
+
+
+def _metric(url: str, name: str) -> float:
+    """The value of ``name`` in the node's ``/metrics``."""
+    for line in httpx.get(f"{url}/metrics").text.splitlines():
+        if line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no {name}")
+
+
+async def _hand_through(url: str, room: str) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+    """A new guest plays one hand of ``room`` with his socket on ``url``."""
+    async with HallClient(url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            frames, over = await play_hand(conn, room)
+            return session.user, frames, over
+
+
+@pytest.mark.parametrize("back_on", ["a", "b"])
+def test_a_player_comes_back_on_either_node_to_his_hand(pair: Pair, back_on: str) -> None:
+    """He leaves node b's socket at his first decision and comes back on ``back_on`` with
+    his last event numbers: he gets what he missed (or, if 托管 finished the hand
+    meanwhile, how it ended) and the hand's ``hand_over``."""
+    room = _room_of(pair, "a")
+    hand, over = asyncio.run(_come_back(pair, room, pair.nodes[back_on].url))
+    assert over["hand"] == hand
+
+
+async def _come_back(pair: Pair, room: str, back_url: str) -> tuple[str, dict[str, Any]]:
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": room})
+            hand = await _until_first_decision(conn)
+            assert pair.redis.get(f"{pair.prefix}:player:{session.user}") == b"a"
+            last = dict(conn.last)
+    async with HallClient(back_url) as client, client.connect(session.token, last=last) as conn:
+        await conn.send({"type": "leave"})
+        player = AutoPlayer(lambda legal: legal[0])
+        async with asyncio.timeout(60):
+            async for frame in conn:
+                if frame["type"] == "hand_over":
+                    return hand, frame
+                reply = player.on_frame(frame)
+                if reply is not None:
+                    await conn.send(reply)
+    raise AssertionError("unreachable")
+
+
+async def _until_first_decision(conn: Any) -> str:
+    """Play the hand's opening (entropy) up to the player's first decision; the hand id."""
+    player = AutoPlayer(lambda legal: legal[0])
+    hand = ""
+    async with asyncio.timeout(60):
+        async for frame in conn:
+            hand = frame.get("hand", hand) if frame["type"] == "hand_start" else hand
+            if frame["type"] == "turn" and frame.get("legal"):
+                return hand
+            reply = player.on_frame(frame)
+            if reply is not None and reply["type"] != "act":
+                await conn.send(reply)
+    raise AssertionError("unreachable")
