@@ -26,21 +26,23 @@ async def _lapse(leases: Leases, resource: str) -> None:
 
 def test_one_node_at_a_time_and_tokens_only_grow() -> None:
     async def scenario(leases: Leases) -> None:
+        before = await _microseconds(leases)
         first = await leases.acquire("table:1", "a")
-        assert first == Lease("table:1", "a", 1)
+        assert first is not None and first.node == "a"
+        assert before <= first.token <= await _microseconds(leases)  # the first: Redis's clock
         assert await leases.acquire("table:1", "b") is None  # held
         assert await leases.acquire("table:1", "a") == first  # its own: renewed
         assert await leases.holder("table:1") == first
         await _lapse(leases, "table:1")
         assert await leases.holder("table:1") is None
         second = await leases.acquire("table:1", "b")
-        assert second == Lease("table:1", "b", 2)
+        assert second == Lease("table:1", "b", first.token + 1)
         assert not await leases.renew(first)  # the lapsed holder cannot renew
         assert not await leases.release(first)  # nor give back what is not his
         assert await leases.holder("table:1") == second
         assert await leases.renew(second) and await leases.release(second)
         third = await leases.acquire("table:1", "a")
-        assert third is not None and third.token == 3  # never a token given before
+        assert third is not None and third.token == first.token + 2  # never one given before
 
     run(scenario)
 
@@ -50,10 +52,35 @@ def test_resources_are_leased_apart() -> None:
         table = await leases.acquire("table:1", "a")
         match = await leases.acquire("match:r1", "b")
         assert table is not None and match is not None
-        assert (table.token, match.token) == (1, 1)
         assert await leases.holder("match:r1") == match
+        again = await leases.acquire("table:1", "a")
+        assert again == table  # renewed: the same token; the match's counter is its own
+        await leases.release(match)
+        assert (await leases.acquire("match:r1", "b")) == Lease("match:r1", "b", match.token + 1)
 
     run(scenario)
+
+
+def test_tokens_keep_growing_after_redis_lost_its_data() -> None:
+    """Redis restarted empty: a resource's counter begins again from the clock, above
+    every token given before, so the store never refuses the new holder's settlements."""
+
+    async def scenario(leases: Leases) -> None:
+        old = await leases.acquire("room:r1", "a")
+        assert old is not None
+        for _ in range(5):
+            await _lapse(leases, "room:r1")
+            assert await leases.acquire("room:r1", "a") is not None
+        await leases.redis.delete(leases.key("room:r1"), f"{leases.prefix}:token:room:r1")
+        new = await leases.acquire("room:r1", "b")
+        assert new is not None and new.token > old.token + 5
+
+    run(scenario)
+
+
+async def _microseconds(leases: Leases) -> int:
+    seconds, micros = await leases.redis.time()
+    return int(seconds) * 1_000_000 + int(micros)
 
 
 def test_a_lease_lapses_by_itself() -> None:

@@ -47,12 +47,17 @@ class Cluster:
 
     def owner(self, room: str) -> str | None:
         """The node that owns ``room`` now."""
-        return room_owner(self.redis, self.prefix, room)
+        return self.holder(f"room:{room}")
 
     def settled(self, room: str) -> bool:
         """Whether ``room`` is owned by the node it belongs to among all the nodes (it
         moves there from the first node up once idle)."""
         return self.owner(room) == preferred(f"room:{room}", self.nodes)
+
+    def holder(self, resource: str) -> str | None:
+        """The node holding the lease on ``resource`` now (``matches``, ``room:r1``…)."""
+        held = self.redis.get(f"{self.prefix}:lease:{resource}")
+        return None if held is None else held.decode().rpartition("|")[0]
 
     def listed(self) -> set[str]:
         """The nodes listed in Redis (alive, or stopped and not yet taken over)."""
@@ -69,8 +74,7 @@ class Cluster:
 
 def room_owner(client: redis.Redis, prefix: str, room: str) -> str | None:
     """The node that owns ``room`` now, in the hall of key prefix ``prefix``."""
-    held = client.get(f"{prefix}:lease:room:{room}")
-    return None if held is None else held.decode().rpartition("|")[0]
+    return Cluster("", prefix, client).holder(f"room:{room}")
 
 
 @contextlib.contextmanager
@@ -89,9 +93,12 @@ def redis_keys() -> Iterator[tuple[str, redis.Redis]]:
 
 
 @contextlib.contextmanager
-def cluster(names: list[str], rooms: str, tmp: Path, purpose: str) -> Iterator[Cluster]:
-    """Start one ``qipai serve --redis`` per name on one new database, with the rooms
-    TOML ``rooms``; wait until every room has an owner; stop them all at the end."""
+def cluster(
+    names: list[str], rooms: str, tmp: Path, purpose: str, *options: str
+) -> Iterator[Cluster]:
+    """Start one ``qipai serve --redis`` per name (with ``options``) on one new database,
+    with the rooms TOML ``rooms``; wait until every room has an owner; stop them all at the
+    end."""
     config = tmp / "rooms.toml"
     config.write_text(rooms, encoding="utf-8")
     with redis_keys() as (prefix, client), fresh_postgres(purpose) as url:
@@ -101,7 +108,7 @@ def cluster(names: list[str], rooms: str, tmp: Path, purpose: str) -> Iterator[C
                 log = tmp / f"{name}.log"
                 extra = ("--redis", REDIS, "--node-id", name, "--redis-prefix", prefix)
                 process, node_url = stack.enter_context(
-                    serving(url, config, log, *extra, "--no-limits")
+                    serving(url, config, log, *extra, "--no-limits", *options)
                 )
                 found.nodes[name] = Node(name, process, node_url, log)
             room_ids = [line.split('"')[1] for line in rooms.splitlines() if line.startswith("id")]

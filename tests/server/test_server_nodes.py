@@ -147,3 +147,39 @@ async def _until_first_decision(conn: Any) -> str:
             if reply is not None and reply["type"] != "act":
                 await conn.send(reply)
     raise AssertionError("unreachable")
+
+
+def test_a_link_the_holder_forgot_is_linked_again(pair: Pair) -> None:
+    """Node a (the holder) closes what it served for node b, as when b seemed gone for a
+    beat (paused) and came back before being taken over: b's next call is refused
+    ``not_attached``; b links the connection again, and the player plays his hand on."""
+    room = _room_of(pair, "a")
+    frames = asyncio.run(_play_on_after_the_holder_forgot(pair, room))
+    assert any(f["type"] == "error" and f["code"] == "cluster_unavailable" for f in frames)
+    assert frames[-1]["type"] == "hand_over"
+
+
+async def _play_on_after_the_holder_forgot(pair: Pair, room: str) -> list[dict[str, Any]]:
+    holder = pair.nodes["a"]
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": room})
+            await _until_first_decision(conn)
+            loop = holder.hall._matcher.get_loop()
+            loop.call_soon_threadsafe(holder.app.state.gateway.census, {"a"}, set())
+            await asyncio.sleep(0.5)  # b's links there closed
+            await conn.send({"type": "resync"})
+            player = AutoPlayer(lambda legal: legal[0])
+            frames: list[dict[str, Any]] = []
+            async with asyncio.timeout(60):
+                async for frame in conn:
+                    frames.append(frame)
+                    if frame["type"] == "hand_over":
+                        return frames
+                    reply = player.on_frame(frame)
+                    if reply is not None and reply["type"] == "act":
+                        await conn.act(reply["action"], reply.get("table"))
+                    elif reply is not None:
+                        await conn.send(reply)
+    raise AssertionError("unreachable")

@@ -3,7 +3,11 @@ moves no coin.  The node runs on a Redis of the test's own, stopped mid-play: ``
 says so (503, ``redis: false``), a join is refused with ``cluster_unavailable``, and a
 table that plays on (a room that keeps its tables) does not deal its next hand: its
 player is told why (``error`` ``cluster_unavailable``) and is out of the room (``left``).
-His coins are what his one settled hand made them, and the ledger audits clean."""
+His coins are what his one settled hand made them, and the ledger audits clean.
+
+Redis started again, empty (no persistence): the node does not take itself for taken
+over (its connections stay open), takes its room again, and the same player joins and
+plays a hand that settles (its table's lease token is above every one given before)."""
 
 from __future__ import annotations
 
@@ -11,18 +15,21 @@ import asyncio
 import dataclasses
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis
 from process_kit import free_port
 from server_kit import fast_config, running_hall
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
 from qipai.hall.rooms import default_rooms
+from qipai.server.app import ServerConfig
 from qipai.store import Store
 from qipai.store.audit import audit
 
@@ -30,32 +37,56 @@ KEEPS_TABLES = "doudizhu-zhengtu"
 """A room whose tables play on (``regroup = false``)."""
 
 
+class OwnRedis:
+    """A Redis server of a test's own, without persistence, to stop and start again."""
+
+    def __init__(self, folder: Path) -> None:
+        server = shutil.which("redis-server")
+        assert server is not None, "this test needs redis-server (apt-get install redis-server)"
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._command = [server, "--port", str(self.port), "--save", "", "--appendonly", "no",
+                         "--dir", str(folder)]  # fmt: skip
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        """Start it (empty), once it answers."""
+        self.process = subprocess.Popen(self._command, stdout=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        give_up = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < give_up, "redis-server did not start"
+                time.sleep(0.05)
+        client.close()
+        return self.process
+
+    def stop(self) -> None:
+        """Kill it: everything it held is gone."""
+        self.process.kill()
+        self.process.wait(10)
+
+
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A Redis server of this test's own (to stop), and its URL."""
-    server = shutil.which("redis-server")
-    assert server is not None, "this test needs redis-server (Debian: apt-get install redis-server)"
-    port = free_port()
-    command = [server, "--port", str(port), "--save", "", "--appendonly", "no"]
-    process = subprocess.Popen([*command, "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A Redis server of this test's own."""
+    server = OwnRedis(tmp_path)
     try:
-        yield f"redis://127.0.0.1:{port}/0", process
+        yield server
     finally:
-        process.kill()
-        process.wait(10)
+        server.stop()
 
 
 def test_a_node_without_redis_refuses_hands_and_moves_no_coin(
-    tmp_path: Path, own_redis: tuple[str, subprocess.Popen[bytes]]
+    tmp_path: Path, own_redis: OwnRedis
 ) -> None:
-    url, redis_process = own_redis
     db_url = f"sqlite:///{tmp_path / 'hall.db'}"
-    [room] = [room for room in default_rooms() if room.id == KEEPS_TABLES]
-    rooms = (dataclasses.replace(room, bot_wait=0.2),)
-    config = fast_config(db_url, rooms=rooms, hand_pause=3.0, redis_url=url, node_id="lonely")
-    with running_hall(config) as hall:
+    with running_hall(_config(db_url, own_redis)) as hall:
         _wait_ready(hall.url)
-        coins, frames = asyncio.run(_play_then_lose_redis(hall.url, redis_process))
+        coins, frames = asyncio.run(_play_then_lose_redis(hall.url, own_redis))
         refused = [f for f in frames if f["type"] == "error"]
         assert [f["code"] for f in refused] == ["cluster_unavailable"]
         assert any(f["type"] == "left" for f in frames)
@@ -68,8 +99,54 @@ def test_a_node_without_redis_refuses_hands_and_moves_no_coin(
         assert audit(store) == []
 
 
+def test_a_node_plays_on_when_redis_comes_back_empty(tmp_path: Path, own_redis: OwnRedis) -> None:
+    db_url = f"sqlite:///{tmp_path / 'hall.db'}"
+    with running_hall(_config(db_url, own_redis)) as hall:
+        _wait_ready(hall.url)
+        name, first, second = asyncio.run(_play_across_a_redis_restart(hall.url, own_redis))
+        assert first["hand"] != second["hand"]
+    with Store.open(db_url) as store:
+        assert audit(store) == []
+        user = store.user_by_name(name)
+        assert user is not None
+        settled = {row.hand_id for row in store.history(user.id)}
+    assert {first["hand"], second["hand"]} <= settled
+
+
+async def _play_across_a_redis_restart(
+    url: str, server: OwnRedis
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A hand; Redis killed and started again empty; on the same connection, once the
+    node answers again, a join and a second hand: the player's name, both ``hand_over``
+    frames."""
+    async with HallClient(url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            _, first = await _one_hand(conn)
+            server.stop()
+            await _until_left(conn)
+            server.start()
+            async with asyncio.timeout(30):
+                while not httpx.get(f"{url}/readyz").json()["redis"]:
+                    await asyncio.sleep(0.2)
+            async with asyncio.timeout(30):  # the room back at its node (a beat or two)
+                while True:
+                    _, second = await _one_hand(conn, tolerate_refusal=True)
+                    if second:
+                        return session.name, first, second
+                    await asyncio.sleep(0.5)
+
+
+def _config(db_url: str, server: OwnRedis) -> ServerConfig:
+    [room] = [room for room in default_rooms() if room.id == KEEPS_TABLES]
+    rooms = (dataclasses.replace(room, bot_wait=0.2),)
+    return fast_config(
+        db_url, rooms=rooms, hand_pause=3.0, redis_url=server.url, node_id="lonely"
+    )
+
+
 async def _play_then_lose_redis(
-    url: str, redis_process: subprocess.Popen[bytes]
+    url: str, server: OwnRedis
 ) -> tuple[tuple[int, int, int], list[dict[str, Any]]]:
     """A hand played to its end; Redis stopped before the table's next hand; what came
     then (until ``left``), a join refused; the coins before, after and won."""
@@ -77,8 +154,7 @@ async def _play_then_lose_redis(
         session = await client.guest()
         async with client.connect(session.token) as conn:
             frames, over = await _one_hand(conn)
-            redis_process.kill()
-            redis_process.wait(10)
+            server.stop()
             after = await _until_left(conn)
             await conn.send({"type": "join", "room": KEEPS_TABLES})
             async with asyncio.timeout(30):
@@ -89,7 +165,11 @@ async def _play_then_lose_redis(
     return (session.coins, me["coins"], won), after
 
 
-async def _one_hand(conn: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+async def _one_hand(
+    conn: Any, *, tolerate_refusal: bool = False
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Join the room and play a hand: the frames, and ``hand_over`` (``{}``: the join
+    was refused ``cluster_unavailable``, where ``tolerate_refusal``)."""
     player = AutoPlayer(lambda legal: legal[0])
     frames: list[dict[str, Any]] = []
     await conn.send({"type": "join", "room": KEEPS_TABLES})
@@ -98,6 +178,9 @@ async def _one_hand(conn: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             frames.append(frame)
             if frame["type"] == "hand_over":
                 return frames, frame
+            refused = frame["type"] == "error" and frame["code"] == "cluster_unavailable"
+            if refused and tolerate_refusal:
+                return frames, {}
             reply = player.on_frame(frame)
             if reply is not None and reply["type"] == "act":
                 await conn.act(reply["action"], reply.get("table"))

@@ -34,7 +34,7 @@ from store_kit import (
 from store_match_crash_child import PRIZES
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
-from qipai.store import MatchRunRow, Store, database
+from qipai.store import Fence, MatchRunRow, Store, database
 from qipai.store.audit import Problem, audit
 from qipai.store.matches import STEPS
 from qipai.store.schema import transactions
@@ -390,6 +390,46 @@ def test_a_restart_cancels_and_refunds_unfinished_runs(db_url: str) -> None:
         }  # fmt: skip
         assert entries_of(store, "match_cancel:e-empty") == []
         assert audit(store) == []
+
+
+def test_a_running_run_keeps_its_snapshot_and_is_carried_on_not_cancelled(store: Store) -> None:
+    ann, bob = players(store, 2, grant=GRANT)
+    registered(store, "kept", ann)
+    assert store.save_match_snapshot("kept", '{"hands": 1}') is False  # not running yet
+    store.start_match_run("kept", NOW)
+    assert store.save_match_snapshot("kept", '{"hands": 1}')
+    assert store.save_match_snapshot("kept", '{"hands": 2}')
+    registered(store, "dropped", bob)
+    store.start_match_run("dropped", NOW)  # no snapshot: cannot be carried on
+    assert store.match_snapshots() == {"kept": ("tiyan", '{"hands": 2}')}
+    assert store.cancel_interrupted_matches(LATER, keep=["kept"]) == ["dropped"]
+    assert (store.balance(ann), store.balance(bob)) == (GRANT - 100, GRANT)
+    store.finish_match_run("kept", {}, "[]", LATER)
+    assert store.save_match_snapshot("kept", '{"hands": 3}') is False  # finished
+    assert store.match_snapshots() == {}
+    assert audit(store) == []
+
+
+def test_a_stale_matches_fence_changes_no_run(store: Store) -> None:
+    ann, = players(store, 1, grant=GRANT)
+    registered(store, "r1", ann)
+    registered(store, "r2", ann)
+    old, new = Fence("matches", 3), Fence("matches", 4)
+    store.start_match_run("r1", NOW, fence=new)
+    before = dump(store)
+    stale: list[Callable[[], object]] = [
+        lambda: store.start_match_run("r2", NOW, fence=old),
+        lambda: store.save_match_snapshot("r1", "{}", fence=old),
+        lambda: store.finish_match_run("r1", {ann: 50}, "[]", LATER, fence=old),
+        lambda: store.cancel_interrupted_matches(LATER, fence=old),
+    ]
+    for call in stale:
+        with pytest.raises(IllegalActionError, match="stale_lease"):
+            call()
+    assert dump(store) == before
+    assert store.save_match_snapshot("r1", "{}", fence=new)
+    assert store.finish_match_run("r1", {ann: 50}, "[]", LATER, fence=new)
+    assert audit(store) == []
 
 
 # --- crashes -----------------------------------------------------------------------------

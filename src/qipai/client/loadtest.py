@@ -164,12 +164,12 @@ class ClientStats:
     resume_times: list[float] = field(default_factory=list)
     """Seconds from each socket closing to the client being queued or seated again."""
     join_retries: int = 0
+    """``join`` messages sent again after a ``cluster_unavailable`` refusal."""
     node_refusals: int = 0
-    unseen: int = 0
-    """Hands its history holds and no ``hand_over`` told it of."""
     """Messages refused ``cluster_unavailable``: the node holding the client's table had
     stopped (it is told of the hand's voiding next)."""
-    """``join`` messages sent again after a ``cluster_unavailable`` refusal."""
+    unseen: int = 0
+    """Hands its history holds and no ``hand_over`` told it of."""
     voided: set[str] = field(default_factory=set)
     """The hands it was told were voided (``hand_voided``)."""
 

@@ -9,6 +9,16 @@ if TYPE_CHECKING:
     from redis.asyncio import Redis
 
 
+DELETE_IF_EQUAL = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+"""Lua: delete ``KEYS[1]`` only while it still holds ``ARGV[1]`` (one's own lease, one's
+own placement); 1 if deleted."""
+
+
 class Keyspace:
     """Keys of one hall (one prefix) in one Redis, living ``ttl_ms`` once set."""
 

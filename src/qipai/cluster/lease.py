@@ -1,10 +1,15 @@
 """Leases with fencing tokens, in Redis: who owns a table or a match run, and since when.
 
-A lease names its *resource* (``table:12``, ``match:<run id>``), the *node* (hall process)
-that holds it and its *fencing token*, a number Redis raises by one at each new lease of
-the resource (``INCR``), never reused.  The holder renews its lease well before the time
-to live runs out; a node that stops (killed, paused, cut off) lets it lapse, and another
-node may then take the resource with a larger token.  The store refuses a settlement whose
+A lease names its *resource* (``room:<id>``, ``table:<node>:<n>``, ``matches``,
+``recover:<node>``), the *node* (hall process) that holds it and its *fencing token*, a
+number Redis raises by one at each new lease of the resource (``INCR``), never reused.  A
+resource's first token is Redis's clock in microseconds, so tokens keep growing even
+after Redis restarted empty (no persistence): the store, which remembers the tokens it
+saw, would otherwise refuse every settlement of a resource whose counter began again.
+
+The holder renews its lease well before the time to live runs out; a node that stops
+(killed, paused, cut off) lets it lapse, and another node may then take the resource with
+a larger token.  The store refuses a settlement whose
 token is older than one it has seen (:class:`qipai.store.fences.Fence`), so the old holder,
 come back, can never settle over the new one.
 
@@ -18,7 +23,7 @@ Each operation is one Lua script, atomic in Redis:
 
 Keys: ``<prefix>:lease:<resource>`` holds ``"<node>|<token>"`` with the time to live;
 ``<prefix>:token:<resource>`` the last token given out (kept for ever: a few bytes per
-resource, so that tokens only grow).
+resource, so that tokens only grow; the first is the time in microseconds).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import Keyspace, text_of
+from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, text_of
 from qipai.store.models import Fence
 
 if TYPE_CHECKING:
@@ -46,9 +51,17 @@ if held then
   end
   return false
 end
-local token = redis.call('INCR', KEYS[2])
+local token
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('INCR', KEYS[2])
+  token = redis.call('GET', KEYS[2])  -- as text: a Lua number prints as 1.7e+15
+else
+  local now = redis.call('TIME')
+  token = now[1] .. string.sub('000000' .. now[2], -6)
+  redis.call('SET', KEYS[2], token)
+end
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
-return token
+return tonumber(token)
 """
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -56,14 +69,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
-
 _CLEAR = """
 local held = redis.call('GET', KEYS[1])
 if held and string.match(held, '^(.*)|%d+$') == ARGV[1] then
@@ -78,7 +83,7 @@ class Lease:
     """One node's hold on one resource."""
 
     resource: str
-    """What is held (``table:12``, ``match:<run id>``)."""
+    """What is held (``room:<id>``, ``table:<node>:<n>``, ``matches``…)."""
     node: str
     """The holder's node id."""
     token: int
@@ -105,7 +110,7 @@ class Leases(Keyspace):
         super().__init__(redis, prefix=prefix, ttl_ms=ttl_ms)
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
-        self._release = redis.register_script(_RELEASE)
+        self._release = redis.register_script(DELETE_IF_EQUAL)
         self._clear = redis.register_script(_CLEAR)
 
     def key(self, resource: str) -> str:

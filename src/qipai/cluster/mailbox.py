@@ -111,11 +111,15 @@ class Mailbox(Keyspace):
             for _stream, entries in reply or ():
                 for entry_id, fields in entries:
                     last = text_of(entry_id)
-                    self._deliver(fields)
+                    try:
+                        messages = json.loads(text_of(fields.get(b"m") or fields["m"]))
+                    except (KeyError, ValueError):  # not ours: skipped, the inbox goes on
+                        log.error("mailbox %s: entry %s unreadable", self.node, last)
+                        continue
+                    self._deliver(messages)
 
-    def _deliver(self, fields: dict[Any, Any]) -> None:
-        raw = fields[b"m"] if b"m" in fields else fields["m"]
-        for message in json.loads(text_of(raw)):
+    def _deliver(self, messages: list[Message]) -> None:
+        for message in messages:
             self.received += 1
             try:
                 self._handler(message)
@@ -138,6 +142,9 @@ class Mailbox(Keyspace):
             try:
                 await self._send_all(outgoing)
                 self.sent += sum(len(messages) for messages in outgoing.values())
+                return
+            except (TypeError, ValueError):  # a message JSON cannot carry: a bug, logged
+                log.exception("mailbox %s: messages dropped", self.node)
                 return
             except (OSError, RedisError) as error:
                 log.warning("mailbox %s: send failed (%d): %s", self.node, attempt + 1, error)

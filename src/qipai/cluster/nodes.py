@@ -7,7 +7,9 @@ stopped (killed, paused, cut off): :meth:`Nodes.census` names it within the time
 of its last beat, for another node to take over its rooms, tables and matches and then
 :meth:`Nodes.forget` it.  A node that comes back beats again, and its beat says that it
 was forgotten meanwhile (it drops its work); a node that stops on purpose leaves
-(:meth:`Nodes.leave`).
+(:meth:`Nodes.leave`).  Forgetting a node leaves a mark (``<prefix>:forgotten:<id>``, a
+day to live) that its next beat reads and removes: a node is told it was taken over only
+when it was, not when Redis restarted empty and lost the list of nodes.
 """
 
 from __future__ import annotations
@@ -23,11 +25,18 @@ if TYPE_CHECKING:
 DEFAULT_TTL_MS = 3_000
 """How long a beat keeps a node alive: a stopped node is seen within this."""
 
+FORGOTTEN_TTL_MS = 86_400_000
+"""How long the mark of a forgotten node waits for its beat (a day)."""
+
 _FORGET = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-return redis.call('SREM', KEYS[2], ARGV[1])
+local removed = redis.call('SREM', KEYS[2], ARGV[1])
+if removed == 1 then
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[2])
+end
+return removed
 """
 
 
@@ -49,15 +58,18 @@ class Nodes(Keyspace):
     def _members(self) -> str:
         return f"{self.prefix}:nodes"
 
+    def _forgotten(self, node: str) -> str:
+        return f"{self.prefix}:forgotten:{node}"
+
     async def beat(self, node: str, info: dict[str, Any] | None = None) -> bool:
-        """``node`` is alive (for the time to live), saying ``info`` of itself; whether
-        it was listed already (``False`` at its first beat, and after it was forgotten:
-        taken over as stopped)."""
+        """``node`` is alive (for the time to live), saying ``info`` of itself, and
+        listed; whether it was taken over (forgotten as stopped) since its last beat."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(self.key(node), json.dumps(info or {}), px=self.ttl_ms)
             pipe.sadd(self._members, node)
-            _, added = await pipe.execute()
-        return not added
+            pipe.delete(self._forgotten(node))
+            _, _, forgotten = await pipe.execute()
+        return bool(forgotten)
 
     async def leave(self, node: str) -> None:
         """``node`` stops on purpose, having handed its work back: not listed any more."""
@@ -89,4 +101,5 @@ class Nodes(Keyspace):
     async def forget(self, node: str) -> bool:
         """Stop listing ``node`` (its work was taken over); ``False`` if it was alive again
         or not listed (one script, atomic: a node beating meanwhile stays)."""
-        return bool(await self._forget(keys=[self.key(node), self._members], args=[node]))
+        keys = [self.key(node), self._members, self._forgotten(node)]
+        return bool(await self._forget(keys=keys, args=[node, FORGOTTEN_TTL_MS]))

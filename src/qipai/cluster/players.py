@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import Keyspace, text_of
+from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, text_of
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -28,20 +28,12 @@ MISSED_FRAMES = 16
 """Most frames kept for one player (the newest: a hand's ending is two, a snapshot and
 ``hand_over``)."""
 
-_UNPLACE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
-
 class Players(Keyspace):
     """The players' whereabouts and kept frames of one hall (one key prefix)."""
 
     def __init__(self, redis: Redis, *, prefix: str) -> None:
         super().__init__(redis, prefix=prefix, ttl_ms=MISSED_TTL_MS)
-        self._unplace = redis.register_script(_UNPLACE)
+        self._unplace = redis.register_script(DELETE_IF_EQUAL)
 
     def key(self, user: int) -> str:
         """The Redis key naming ``user``'s node."""

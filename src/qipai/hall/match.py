@@ -22,6 +22,11 @@ points with :meth:`MatchRun.finish_hand`.  The rules it follows are those of
   their carry (带分); the final ranking is the last stage's ranking, then the players out
   in later stages and later hands above those out earlier.
 
+A running run is saved as plain JSON data with :meth:`MatchRun.snapshot` (after each
+finished hand, by the hall) and carried on from it with :meth:`MatchRun.restore`: the
+hands that were in play when it was saved are dealt again (their players back to be
+seated, the tables' hands not counted), everything finished stays as it was.
+
 >>> import random
 >>> from qipai.hall.matchconfig import default_matches
 >>> [tiyan] = [m for m in default_matches() if m.id == "tiyan-9"]
@@ -39,6 +44,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import minimise_scores
@@ -47,6 +53,8 @@ from qipai.hall.standings import LastHand, rank_players
 
 BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
+SNAPSHOT_VERSION = 1
+"""The version of :meth:`MatchRun.snapshot`'s data (:meth:`MatchRun.restore` refuses others)."""
 
 
 class RunState(enum.Enum):
@@ -379,6 +387,84 @@ class MatchRun:
         """Players still in."""
         return 0 if self._stage is None else len(self._stage.players)
 
+    # --- saved and carried on ---------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The running run as JSON-ready data (everything :meth:`restore` needs but the
+        config).
+
+        :raises IllegalActionError: ``match_not_running``.
+        """
+        run = self._running()
+        return {
+            "version": SNAPSHOT_VERSION,
+            "run_id": self.run_id,
+            "hands": self.hands,
+            "rng": _rng_data(self._rng),
+            "numbers": self._numbers,
+            "scores": self._scores,
+            "last": {p: [last.hand, last.points] for p, last in self._last.items()},
+            "reached": self._reached,
+            "out": self._out,
+            "met": sorted(sorted(pair) for pair in self._met),
+            "stage": {
+                "index": run.index,
+                "players": run.players,
+                "keeps": run.keeps,
+                "hands_started": run.hands_started,
+                "free": run.free,
+                "tables": [[t.number, list(t.players), t.played, t.in_play] for t in run.tables],
+                "round": run.round,
+                "in_play": [[hand, list(players)] for hand, players in run.in_play.items()],
+            },
+        }
+
+    @classmethod
+    def restore(cls, config: MatchConfig, data: dict[str, Any]) -> MatchRun:
+        """The run ``data`` (:meth:`snapshot`) describes, running ``config``, with the
+        hands that were in play given back to be dealt again.
+
+        :raises InvalidActionError: ``bad_snapshot`` for data of another version, or that
+            does not fit ``config``.
+        """
+        if data.get("version") != SNAPSHOT_VERSION:
+            raise InvalidActionError("bad_snapshot", f"version {data.get('version')!r}")
+        try:
+            run = cls(config, data["run_id"], _rng_of(data["rng"]))
+            run._load(data)
+        except (KeyError, IndexError, StopIteration, TypeError, ValueError) as error:
+            raise InvalidActionError("bad_snapshot", f"{type(error).__name__}: {error}") from None
+        return run
+
+    def _load(self, data: dict[str, Any]) -> None:
+        self.state = RunState.RUNNING
+        self.hands = int(data["hands"])
+        self._numbers = {p: int(n) for p, n in data["numbers"].items()}
+        self._scores = {p: int(score) for p, score in data["scores"].items()}
+        self._last = {p: LastHand(int(h), int(pts)) for p, (h, pts) in data["last"].items()}
+        self._reached = {p: int(index) for p, index in data["reached"].items()}
+        self._out = [list(batch) for batch in data["out"]]
+        self._met = {frozenset(pair) for pair in data["met"]}
+        stage = data["stage"]
+        run = _StageRun(
+            int(stage["index"]),
+            self.config.stages[int(stage["index"])],
+            list(stage["players"]),
+            int(stage["keeps"]),
+            int(stage["hands_started"]),
+            list(stage["free"]),
+            [_Table(int(n), tuple(ps), int(played), bool(busy))
+             for n, ps, played, busy in stage["tables"]],
+            int(stage["round"]),
+        )  # fmt: skip
+        for _, players in stage["in_play"]:  # dealt again
+            if run.stage.kind is StageKind.KNOCKOUT:
+                run.free += players
+                run.hands_started -= 1
+            else:
+                next(t for t in run.tables if list(t.players) == players).in_play = False
+        self._stage = run
+
     # --- inside ---------------------------------------------------------------------------
 
     def _running(self) -> _StageRun:
@@ -565,3 +651,15 @@ class MatchRun:
             Standing(n, p, self._scores[p], self._reached[p], p not in finalists)
             for n, p in enumerate(order, 1)
         ]
+
+
+def _rng_data(rng: random.Random) -> list[Any]:
+    version, state, gauss = rng.getstate()
+    return [version, list(state), gauss]
+
+
+def _rng_of(data: list[Any]) -> random.Random:
+    rng = random.Random()
+    version, state, gauss = data
+    rng.setstate((version, tuple(state), gauss))
+    return rng

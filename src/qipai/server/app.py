@@ -110,14 +110,14 @@ class _Services:
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-async def _join_cluster(config: ServerConfig) -> ClusterNode | None:
-    """This process as a node of the hall's cluster, beating already; ``None`` alone."""
+def _cluster_node(config: ServerConfig) -> ClusterNode | None:
+    """This process as a node of the hall's cluster (started once the hall is); ``None``
+    alone."""
     if config.redis_url is None:
         return None
     node_id = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
     cluster = ClusterNode.connect(config.redis_url, node_id, prefix=config.redis_prefix)
     cluster.rooms = tuple(room.id for room in config.rooms)
-    await cluster.start()
     return cluster
 
 
@@ -142,6 +142,7 @@ def _cluster_gateway(
     hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
+    matches.hold = gateway.hold_here
     return gateway
 
 
@@ -155,7 +156,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         quiet_client_noise()
         store = Store.open(config.db_url)
         db = Database(store)
-        cluster = await _join_cluster(config)
+        cluster = _cluster_node(config)
         hall = HallService(
             db,
             config.rooms,
@@ -169,24 +170,29 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
         gateway = _cluster_gateway(cluster, hall, matches)
-        await hall.start()
-        if cluster is None:  # else when this node takes the matches
+        await hall.start()  # its own hands left in play voided first
+        if cluster is None:
             await matches.start()
+        else:  # it beats, takes its rooms, and the matches if they fall to it
+            await cluster.start()
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
         services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches, gateway)
         app.state.hall = hall
         app.state.matches = matches
+        app.state.gateway = gateway
         try:
             yield
         finally:
             services.clear()
-            await matches.stop()
-            await hall.stop()
-            if cluster is not None:
-                await cluster.stop()
-            db.close()
-            store.close()
+            try:
+                await matches.stop()
+                await hall.stop()
+            finally:
+                if cluster is not None:
+                    await cluster.stop()
+                db.close()
+                store.close()
 
     def live() -> _Services:
         found = services.get("live")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -32,7 +33,9 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from qipai.cluster import Lease, Leases, Nodes
+from qipai.cluster.lease import DEFAULT_TTL_MS as DEFAULT_LEASE_TTL_MS
 from qipai.cluster.mailbox import Mailbox, Message
+from qipai.cluster.nodes import DEFAULT_TTL_MS as DEFAULT_BEAT_TTL_MS
 from qipai.cluster.placement import preferred
 from qipai.cluster.players import Players
 from qipai.errors import IllegalActionError
@@ -40,12 +43,12 @@ from qipai.errors import IllegalActionError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-LEASE_TTL_MS = 5_000
-"""A table lease's time to live: another node may take a stopped node's tables after it."""
+LEASE_TTL_MS = DEFAULT_LEASE_TTL_MS
+"""A lease's time to live (5 s): a lease of a node that stopped is free after it."""
 MATCHES = "matches"
 """The lease of the one node that runs the matches."""
-BEAT_TTL_MS = 3_000
-"""A node beat's time to live: a stopped node is seen within it."""
+BEAT_TTL_MS = DEFAULT_BEAT_TTL_MS
+"""A node beat's time to live (3 s): a stopped node is seen within it."""
 
 
 class ClusterNode:
@@ -90,7 +93,14 @@ class ClusterNode:
         self.on_matches: Callable[[], Awaitable[object]] | None = None
         """Called when this node took the matches (it runs them from now on)."""
         self.on_taken_over: Callable[[], Awaitable[object]] | None = None
-        """Called when this node finds that it was taken over as stopped."""
+        """Called when this node finds that it was taken over as stopped, or that another
+        node took the matches it ran: it drops all its work."""
+        self.matches_here = False
+        """Whether this node runs the matches (:attr:`on_matches` was called, and it was
+        not taken over since)."""
+        self.clock: Callable[[], float] = time.monotonic
+        self._answering_since: float | None = None
+        """When Redis began answering again (``None``: the last look failed)."""
         self.on_message: Callable[[Message], None] = lambda message: None
         """Called with each message of the inbox."""
         self.on_census: Callable[[set[str], set[str]], None] = lambda alive, stopped: None
@@ -107,6 +117,7 @@ class ClusterNode:
     async def start(self) -> None:
         """Beat once (Redis must answer), read the inbox, and keep beating and renewing."""
         await self.nodes.beat(self.node_id, self.info())
+        self._answering_since = self.clock()
         await self.mailbox.start()
         self.alive = set(await self.nodes.alive())
         await self._share_rooms()  # its rooms playable at once
@@ -221,23 +232,35 @@ class ClusterNode:
             try:
                 await self.look()
             except (OSError, RedisError) as error:
+                self._answering_since = None
                 log.warning("cluster: Redis did not answer: %s", error)
+            except Exception:  # a failed callback (the database down…) must not stop the beat
+                log.exception("cluster: a look failed")
 
     async def look(self) -> None:
-        """One beat: renew the leases, see who is alive, share out the rooms, take over
-        the nodes that stopped."""
-        if not await self.nodes.beat(self.node_id, self.info()):
-            log.error("cluster: node %s was taken over while away: dropping its work", self.node_id)
-            self.held.clear()  # every lease lapsed long ago
-            if self.on_taken_over is not None:
-                await self.on_taken_over()
+        """One beat: renew the leases, see who is alive, take over the nodes that stopped
+        (not until every node had a beat's time to beat again after Redis came back),
+        share out the rooms, take (or hold on to) the matches."""
+        if await self.nodes.beat(self.node_id, self.info()):
+            await self._drop_everything("node %s was taken over while away", self.node_id)
+        now = self.clock()
+        if self._answering_since is None:
+            self._answering_since = now
         await self._renew_all()
         alive, stopped = await self.nodes.census()
         self.alive, self.stopped = set(alive), set(stopped)
-        await self._take_over_stopped(stopped)  # its rooms free now: shared out at once
+        if now - self._answering_since >= BEAT_TTL_MS / 1000:
+            await self._take_over_stopped(stopped)  # its rooms free now: shared out at once
         await self._share_rooms()
         await self._claim_matches()
         self.on_census(self.alive, self.stopped)
+
+    async def _drop_everything(self, why: str, *args: object) -> None:
+        log.error("cluster: " + why + ": dropping its work", *args)
+        self.held.clear()
+        self.matches_here = False
+        if self.on_taken_over is not None:
+            await self.on_taken_over()
 
     async def _share_rooms(self) -> None:
         """Claim the free rooms this node is the first choice for; give back the idle
@@ -254,33 +277,48 @@ class ClusterNode:
 
     async def _claim_matches(self) -> None:
         """Take the matches if they are free and this node is their first choice (they
-        stay where they are while their node lives)."""
-        if MATCHES in self.held or preferred(MATCHES, self.alive) != self.node_id:
+        stay where they are while their node lives).  A node that runs them and lost
+        their lease (Redis away past its time to live) takes it again; if another node
+        has it, this one drops all its work, as a node taken over does."""
+        if MATCHES in self.held:
+            return
+        if not self.matches_here and preferred(MATCHES, self.alive) != self.node_id:
             return
         lease = await self.leases.acquire(MATCHES, self.node_id)
-        if lease is not None:
-            self.held[MATCHES] = lease
-            if self.on_matches is not None:
-                await self.on_matches()
+        if lease is None:
+            if self.matches_here:
+                await self._drop_everything("node %s lost the matches", self.node_id)
+            return
+        self.held[MATCHES] = lease
+        if self.matches_here or self.on_matches is None:
+            self.matches_here = True
+            return
+        try:
+            await self.on_matches()
+        except Exception:  # the database down: give them back, try again at a next look
+            log.exception("cluster: could not start the matches")
+            await self.release(MATCHES)
+            return
+        self.matches_here = True
 
     async def _take_over_stopped(self, stopped: list[str]) -> None:
         """For each node that stopped: if this node wins its recovery lease, run
         :attr:`on_stopped` for it, clear its rooms' and matches' leases, then forget it."""
         for node in stopped:
-            resource = f"recover:{node}"
-            lease = await self.leases.acquire(resource, self.node_id)
+            recovery = f"recover:{node}"
+            lease = await self.leases.acquire(recovery, self.node_id)
             if lease is None:
                 continue  # another node is on it
-            self.held[resource] = lease
+            self.held[recovery] = lease
             try:
                 if self.on_stopped is not None:
                     await self.on_stopped(node)
-                for resource in [MATCHES, *map(room_resource, self.rooms)]:
-                    await self.leases.clear(resource, node)
+                for its in [MATCHES, *map(room_resource, self.rooms)]:
+                    await self.leases.clear(its, node)
                 await self.nodes.forget(node)
                 log.warning("cluster: took over node %s, which stopped", node)
             finally:
-                await self.release(resource)
+                await self.release(recovery)
 
     async def _renew_all(self) -> None:
         leases = list(self.held.values())

@@ -177,7 +177,7 @@ class PlayerSocket:
         try:
             await self._open_link(user)
         except GameError as error:  # the cluster does not answer: come back later
-            await self._close(protocol.error(error.code, error.message))
+            await self._close(protocol.error(error.code, error.message), CLOSE_RESTART)
             return
         loop = asyncio.get_running_loop()
         self.hall.connections += 1
@@ -266,10 +266,10 @@ class PlayerSocket:
         )
         return user
 
-    async def _close(self, frame: Frame) -> None:
+    async def _close(self, frame: Frame, code: int = CLOSE_UNAUTHORISED) -> None:
         with contextlib.suppress(Exception):
             await self.socket.send_text(protocol.encode(frame))
-            await self.socket.close(CLOSE_UNAUTHORISED)
+            await self.socket.close(code)
 
     async def _open_link(self, user: SignedIn) -> None:
         """Link the connection to the hall holding the player, and catch it up."""

@@ -12,7 +12,10 @@ were there, and sends his frames back.  Messages travel in the nodes' inboxes
   message, as the client sent it), ``release`` (may the player move to another node's
   room?) and ``detach``, from the gateway; the first three are answered with ``reply``
   (the answering frame, or the error's code and text);
-- ``frame``, from the holder: one frame for one connection.
+- ``frame``, from the holder: one frame for one connection;
+- ``match`` (one request of the match API, answered with ``reply``), to the node that
+  runs the matches, and ``moved`` from it (a player it holds from now on: his
+  connections on every node link to it).
 
 A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
 When a node stops, the gateways close what they served for it (its players are away:
@@ -59,6 +62,9 @@ WAIT_STEP = 0.25
 MOVE_SECONDS = 8.0
 """The longest a join waits for its room to have a live owner (a stopped node is seen
 within a beat's time to live, and its rooms move at once)."""
+NOT_ATTACHED = "not_attached"
+"""Between nodes only: the holder does not serve this link (it dropped it while this node
+seemed gone, or it restarted); the gateway links the connection again."""
 TAKEOVER_SECONDS = 15.0
 """The longest a signing-in player waits for his stopped node to be taken over."""
 
@@ -249,11 +255,20 @@ class Gateway:
             raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
         answer = await self.matches.serve(op, user, name, arg)
         if op == "register" and user is not None:
-            await self.cluster.guarded(self.cluster.players.place(user, self.node))
-            for node in self.cluster.alive - {self.node}:
-                self.send(node, {"k": "moved", "u": user})
-            self._move(user, self.node)
+            await self.hold_here(user)
         return answer
+
+    async def hold_here(self, user: int) -> None:
+        """``user``'s player is held by this node from now on: his connections on every
+        node are moved here (a player registered for a match, or in a run this node
+        carries on).
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        await self.cluster.guarded(self.cluster.players.place(user, self.node))
+        for node in self.cluster.alive - {self.node}:
+            self.send(node, {"k": "moved", "u": user})
+        self._move(user, self.node)
 
     def _move(self, user: int, node: str) -> None:
         """``user`` is held by ``node`` now: move this node's connections of his."""
@@ -322,6 +337,9 @@ class Gateway:
         except GameError as error:
             kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
             reply.update(e=error.code, t=error.message, x=kind)
+        except Exception as error:  # the database down…: answered now, not after a timeout
+            log.exception("serving %s for node %s failed", message["k"], origin)
+            reply.update(e="cluster_unavailable", t=f"node {self.node}: {error}", x="illegal")
         if reply["i"] is not None:
             self.send(origin, reply)
 
@@ -343,8 +361,8 @@ class Gateway:
                 await detached.close()
             return None
         link = self._served.get(connection)
-        if link is None:
-            raise IllegalActionError("cluster_unavailable", "this connection is not attached")
+        if link is None:  # closed here while its node seemed gone, or this node restarted
+            raise IllegalActionError(NOT_ATTACHED, "this connection is not attached")
         if kind == "release":
             await link.release()
             return None
@@ -407,16 +425,27 @@ class RemoteLink:
         await self.gateway.call(self.node, attach)
 
     async def handle(self, message: protocol.ClientMessage) -> Frame | None:
-        """The message, done by the holder."""
+        """The message, done by the holder.
+
+        :raises GameError: the holder's refusal; ``cluster_unavailable`` when it does not
+            answer, or no longer serves this link (the connection links again).
+        """
         text = msgspec.json.encode(message).decode()
-        frame: Frame | None = await self.gateway.call(
-            self.node, {"k": "call", "c": self.number, "m": text}
-        )
+        frame: Frame | None = await self._call({"k": "call", "c": self.number, "m": text})
         return frame
 
     async def release(self) -> None:
         """Asked of the holder."""
-        await self.gateway.call(self.node, {"k": "release", "c": self.number})
+        await self._call({"k": "release", "c": self.number})
+
+    async def _call(self, message: Message) -> Any:
+        try:
+            return await self.gateway.call(self.node, message)
+        except IllegalActionError as error:
+            if error.code != NOT_ATTACHED:
+                raise
+            self.lost()  # the holder forgot this link: link the connection again
+            raise IllegalActionError("cluster_unavailable", "linking again: try again") from None
 
     async def close(self) -> None:
         """Detach from the holder."""
@@ -424,8 +453,8 @@ class RemoteLink:
             self.gateway.send(self.node, {"k": "detach", "c": self.number})
 
     def lost(self) -> None:
-        """The holder stopped and was taken over: detach (read if it ever comes back)
-        and tell the connection."""
+        """The holder stopped and was taken over, or forgot this link: detach (read if it
+        ever comes back) and tell the connection, which links again."""
         self.gateway._links.pop(self.number, None)
         self.gateway.send(self.node, {"k": "detach", "c": self.number})
         if self.on_lost is not None:

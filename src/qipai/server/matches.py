@@ -16,24 +16,32 @@ points only), and each finished hand moves the run on.  Players are told with fr
 player keeps his place when he leaves or drops: his seat is played by 托管, and he
 finishes the match.
 
-When the hall stops (or a process dies) a run in progress cannot be resumed: at the next
-start every run still registering or running is cancelled and every entry refunded, once
-(``store.cancel_interrupted_matches``).
+A running run is saved after each finished hand (:meth:`MatchRun.snapshot
+<qipai.hall.match.MatchRun.snapshot>`, with the players' names, in the run's row).  When
+the hall stops or its process dies, the hall that runs the matches next (the same one
+started again, or, with several processes, the node that takes the matches over) carries
+every running run on from its last finished hand: the hands then in play were voided with
+the rest of that process's hands and are dealt again.  A run it cannot carry on (no hand
+saved yet, a match no longer configured or configured differently) and every run still
+registering are cancelled and every entry refunded, once
+(``store.cancel_interrupted_matches``).  With several processes every call that drives a
+run carries the matches' lease fence: a node that lost the matches changes no run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.match import (
     BOT_PREFIX,
     Eliminated,
@@ -47,8 +55,10 @@ from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
 from qipai.registry import Payout
+from qipai.store import Fence
 
 from .bus import Frame
+from .cluster import MATCHES
 from .hall import HallService, Player
 from .tables import TableRunner
 
@@ -97,6 +107,10 @@ class _Live:
     """When the first player registered (a regular run's bot wait counts from it)."""
     starts_at: float | None = None
     """A scheduled run's start time."""
+    unsaved: bool = False
+    """Whether the run moved on since it was last saved."""
+    saver: asyncio.Task[None] | None = None
+    """The task writing its snapshots, while one runs."""
 
 
 def _pid(user: int) -> str:
@@ -123,32 +137,91 @@ class MatchHall:
         """Runs in play by run id (a match may have one in play and the next open)."""
         self._counts: dict[str, int] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self._last_fence: Fence | None = None
+        self.hold: Callable[[int], Awaitable[None]] | None = None
+        """Several processes: hold a user's player on this node (his connections on every
+        node move here), for the people of a run carried on here."""
 
     # --- life ------------------------------------------------------------------------------
 
     async def start(self) -> list[str]:
-        """Cancel (and refund) the runs a previous process left unfinished, open a run of
-        every match, and start looking at them."""
+        """Carry on the running runs a previous process left (from their snapshots), cancel
+        (and refund) the others it left unfinished, open a run of every match, and start
+        looking at them; the ids of the runs cancelled."""
+        if self.active:
+            return []
         store = self.hall.db.store
-        cancelled = await self.hall.db.run(store.cancel_interrupted_matches, _utcnow())
+        saved = await self.hall.db.run(store.match_snapshots)
+        carried = [live for live in map(self._restored, saved.items()) if live is not None]
+        cancelled = await self.hall.db.run(
+            store.cancel_interrupted_matches,
+            _utcnow(),
+            keep=[live.run.run_id for live in carried],
+            fence=self._fence,
+        )
         if cancelled:
             log.warning("cancelled %d match runs interrupted by the last shutdown", len(cancelled))
         for match in self.matches:
             runs = await self.hall.db.run(store.match_runs, match_id=match.id, limit=1)
             self._counts[match.id] = _run_number(runs[0].id) if runs else 0
             await self._open(match)
+        for live in carried:
+            await self._carry_on(live)
         self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
         return cancelled
 
+    async def _carry_on(self, live: _Live) -> None:
+        """Play a restored run on from here: its people held here, told, dealt to."""
+        log.warning("carrying on match run %s after hand %d", live.run.run_id, live.run.hands)
+        self.playing[live.run.run_id] = live
+        for pid, user in live.users.items():
+            if self.hold is not None:
+                try:
+                    await self.hold(user)
+                except GameError as error:  # he is moved when he connects again
+                    log.warning("could not hold user %d here: %s", user, error)
+            self._publish(live, pid, self._update(live, pid))
+        self._deal(live)
+
+    def _restored(self, saved: tuple[str, tuple[str, str]]) -> _Live | None:
+        """The run a snapshot describes, ready to deal again; ``None`` (it is cancelled)
+        for a match no longer configured, configured differently, or a bad snapshot."""
+        run_id, (match_id, text) = saved
+        config = next((match for match in self.matches if match.id == match_id), None)
+        try:
+            data = json.loads(text)
+            if config is None or data["config"] != config_digest(config):
+                raise InvalidActionError("bad_snapshot", f"match {match_id!r} changed")
+            run = MatchRun.restore(config, data["run"])
+            users = {pid: int(user) for pid, user in data["users"].items()}
+            names = {pid: str(name) for pid, name in data["names"].items()}
+        except (GameError, KeyError, TypeError, ValueError) as error:
+            log.warning("cannot carry on match run %s (cancelled): %s", run_id, error)
+            return None
+        return _Live(config, run, match_room(config), users, names)
+
     async def stop(self) -> None:
-        """Stop looking at the runs and forget them (the hall's stop voids the hands in
-        play; the runs are cancelled and refunded at the next start, here or on the node
-        that holds the matches next)."""
+        """Stop looking at the runs, finish saving them, and forget them (the hall's stop
+        voids the hands in play, which the runs do not count: they are carried on from
+        their last finished hand at the next start, here or on the node that takes the
+        matches next)."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        savers = [live.saver for live in self.playing.values() if live.saver is not None]
+        await asyncio.gather(*savers, return_exceptions=True)
         self.live.clear()
         self.playing.clear()
+
+    @property
+    def _fence(self) -> Fence | None:
+        """The matches' lease fence (several processes): the lease held now, or the last
+        one held (which the store refuses once another node took the matches)."""
+        cluster = self.hall.cluster
+        lease = None if cluster is None else cluster.held.get(MATCHES)
+        if lease is not None:
+            self._last_fence = lease.fence
+        return self._last_fence
 
     @property
     def active(self) -> bool:
@@ -356,7 +429,9 @@ class MatchHall:
 
     async def _start(self, live: _Live) -> None:
         run = live.run
-        await self.hall.db.run(self.hall.db.store.start_match_run, run.run_id, _utcnow())
+        await self.hall.db.run(
+            self.hall.db.store.start_match_run, run.run_id, _utcnow(), fence=self._fence
+        )
         run.start()
         self.playing[run.run_id] = live
         await self._open(live.config)  # the next run takes registrations at once
@@ -365,8 +440,35 @@ class MatchHall:
         self._deal(live)
 
     def _deal(self, live: _Live) -> None:
+        """Open a table for each hand the run deals now; save the run."""
         for seating in live.run.seat():
             self._open_table(live, seating)
+        self._save(live)
+
+    def _save(self, live: _Live) -> None:
+        """Save the run soon: one writer per run, each write the run as it is then (so a
+        burst of hands costs one or two writes, never one behind another)."""
+        live.unsaved = True
+        if live.saver is None or live.saver.done():
+            live.saver = asyncio.get_running_loop().create_task(self._write_snapshots(live))
+
+    async def _write_snapshots(self, live: _Live) -> None:
+        store = self.hall.db.store
+        while live.unsaved and live.run.state is RunState.RUNNING:
+            live.unsaved = False
+            data = {
+                "config": config_digest(live.config),
+                "run": live.run.snapshot(),
+                "users": live.users,
+                "names": live.names,
+            }
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            try:
+                await self.hall.db.run(
+                    store.save_match_snapshot, live.run.run_id, text, fence=self._fence
+                )
+            except Exception as error:  # the next hand saves again; a stale fence stays so
+                log.warning("match run %s not saved: %s", live.run.run_id, error)
 
     def _open_table(self, live: _Live, seating: Seating) -> None:
         users = tuple(live.users.get(pid) for pid in seating.players)
@@ -391,7 +493,11 @@ class MatchHall:
         )
 
     def _hand_done(self, live: _Live, seating: Seating, runner: TableRunner) -> None:
-        """A match table's hand is over (or its table failed): score it, move the run on."""
+        """A match table's hand is over (or its table failed): score it, move the run on.
+        Not once the matches stopped: the hand was voided by the stop, and is dealt again
+        where the run is carried on."""
+        if not self.active:
+            return
         outcome = runner.table.outcome
         points = (0,) * len(seating.players)
         if outcome is not None and not outcome.voided:
@@ -433,6 +539,7 @@ class MatchHall:
             prizes,
             json.dumps(standings, ensure_ascii=False),
             _utcnow(),
+            fence=self._fence,
         )
         self.playing.pop(run.run_id, None)
         ranks = {row["player"]: row for row in standings}
@@ -502,6 +609,11 @@ class MatchHall:
     def _tell(self, live: _Live, frame: Frame) -> None:
         for user in live.users.values():
             self.hall.bus.publish(user, frame)
+
+
+def config_digest(config: MatchConfig) -> str:
+    """A short digest of ``config``: a saved run is carried on only under the same one."""
+    return hashlib.sha256(repr(config).encode()).hexdigest()[:16]
 
 
 def _run_number(run_id: str) -> int:

@@ -5,7 +5,7 @@ One gauge or counter per figure, and histograms of how long things take
 or ``single`` for a hall alone), so that a Prometheus scraping every node of a hall keeps
 them apart.  Format: the text exposition format 0.0.4, which every Prometheus-compatible
 scraper reads (written here: a few lines, where ``prometheus_client`` would bring a global
-registry for four figures and two histograms).
+registry for a handful of figures and histograms).
 
 >>> tables = Metric("qipai_tables", "gauge", "Tables with a hand in play.", 3)
 >>> print(prometheus_text([tables], "n1"))
@@ -77,7 +77,7 @@ class Histogram:
         for bound, count in zip([*map(str, BUCKETS), "+Inf"], self._counts, strict=True):
             running += count
             lines.append(f'{self.name}_bucket{{{label},le="{bound}"}} {running}')
-        lines.append(f"{self.name}_sum{{{label}}} {self.sum:g}")
+        lines.append(f"{self.name}_sum{{{label}}} {_number(self.sum)}")
         lines.append(f"{self.name}_count{{{label}}} {self.count}")
         return lines
 
@@ -93,8 +93,19 @@ def prometheus_text(
         lines += [
             f"# HELP {metric.name} {metric.help}",
             f"# TYPE {metric.name} {metric.kind}",
-            f"{metric.name}{{{label}}} {metric.value:g}",
+            f"{metric.name}{{{label}}} {_number(metric.value)}",
         ]
     for histogram in histograms:
         lines += histogram.lines(label)
     return "\n".join(lines) + "\n"
+
+
+def _number(value: float) -> str:
+    """``value`` in full (a counter past a million must not lose its last digits).
+
+    >>> _number(1234567), _number(0.25), _number(3.0)
+    ('1234567', '0.25', '3')
+    """
+    if float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))

@@ -19,6 +19,13 @@ registration (the audit checks that none is refunded twice).  A user has at most
 current registration per run (checked here under the run's lock, and by a partial unique
 index).
 
+A running run keeps its state after its last finished hand (``snapshot_json``,
+:func:`save_snapshot`): the hall that runs the matches next carries it on from there
+(:func:`snapshots`) and cancels only the runs it cannot (:func:`cancel_open`).  With
+several hall processes the calls that drive a run (start, save, finish, cancel at start)
+carry the matches' lease :class:`~qipai.store.models.Fence`, checked in their own
+transaction (:mod:`qipai.store.fences`): a process that lost the matches can change no run.
+
 Every function works on a connection inside a transaction the caller opened, and the
 caller rolls the whole back when one raises.  Those that change a run lock its row first
 (PostgreSQL ``FOR NO KEY UPDATE``; an SQLite writer holds the whole database): calls on
@@ -38,9 +45,9 @@ from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.store import accounts as players
-from qipai.store import ledger
+from qipai.store import fences, ledger
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
-from qipai.store.models import NAME_LENGTH, MatchRunRow, check_aware, check_text
+from qipai.store.models import NAME_LENGTH, Fence, MatchRunRow, check_aware, check_text
 from qipai.store.schema import MATCH_STATES, accounts, match_entries, match_runs
 
 ESCROW_PREFIX = "match:"
@@ -48,7 +55,8 @@ ESCROW_PREFIX = "match:"
 RUN_ID_LENGTH = NAME_LENGTH - len(ESCROW_PREFIX)
 """The longest run id: its escrow's name must fit the accounts' 64 characters."""
 OPEN_STATES = ("registering", "running")
-"""A run in these states holds entry fees; a hall that stops leaves them to be cancelled."""
+"""A run in these states holds entry fees; a hall that stops leaves them to be carried on
+(running, with a snapshot) or cancelled."""
 STEPS = ("transaction", "entries", "balances", "match")
 """The steps of a call that moves coins, as its fault hook sees them: the ledger's three
 (:func:`qipai.store.ledger.post`), then ``match`` (the registration or the run's state)."""
@@ -201,13 +209,14 @@ def registrations(connection: Connection, run_id: str) -> list[tuple[int, int]]:
     return [(r.user, r.number) for r in _current(connection, [run_id])[run_id]]
 
 
-def start(connection: Connection, run_id: str, now: datetime) -> None:
-    """``registering`` → ``running`` (no coins move).
+def start(connection: Connection, run_id: str, now: datetime, fence: Fence | None = None) -> None:
+    """``registering`` → ``running`` (no coins move), under ``fence`` if given.
 
     :raises InvalidActionError: ``unknown_run``, ``naive_datetime``.
-    :raises IllegalActionError: ``match_closed`` (not registering).
+    :raises IllegalActionError: ``match_closed`` (not registering), ``stale_lease``.
     """
     check_aware(now, "now")
+    fences.check_all(connection, [fence])
     run = _lock(connection, run_id)
     if run.state != "registering":
         raise IllegalActionError("match_closed", f"run {run_id} is {run.state}")
@@ -225,6 +234,7 @@ def finish(
     *,
     now: datetime,
     fault: Fault,
+    fence: Fence | None = None,
 ) -> bool:
     """Pay the prizes and close the escrow: one transaction ``match_payout:<run>``.
 
@@ -237,11 +247,12 @@ def finish(
         ``naive_datetime``.
     :raises IllegalActionError: ``match_not_running`` (still registering),
         ``match_cancelled``, ``not_registered`` (a prize for a user not currently
-        registered in the run).
+        registered in the run), ``stale_lease`` (``fence`` is not the newest).
     """
     check_aware(now, "now")
     if any(coins <= 0 for coins in prizes.values()):
         raise InvalidActionError("bad_amount", f"prizes are positive: {dict(prizes)}")
+    fences.check_all(connection, [fence])
     run = _lock(connection, run_id)
     if run.state == "finished":
         return False
@@ -303,22 +314,61 @@ def cancel(connection: Connection, run_id: str, now: datetime, fault: Fault) -> 
     return True
 
 
-def cancel_open(connection: Connection, now: datetime, fault: Fault) -> list[str]:
-    """Cancel, with refunds, every run still registering or running; their ids, sorted.
+def cancel_open(
+    connection: Connection,
+    now: datetime,
+    fault: Fault,
+    *,
+    keep: Collection[str] = (),
+    fence: Fence | None = None,
+) -> list[str]:
+    """Cancel, with refunds, every run still registering or running but those in
+    ``keep``; their ids, sorted.
 
-    What a hall does when it starts: a run interrupted by the last stop is never resumed.
+    What the hall that takes the matches does (at its start, or on taking them over):
+    ``keep`` holds the running runs it carries on from their snapshots.
+
+    :raises IllegalActionError: ``stale_lease`` (``fence`` is not the newest).
     """
     check_aware(now, "now")
+    fences.check_all(connection, [fence])
     rows = connection.execute(
         select(match_runs.c.id, match_runs.c.state, match_runs.c.entry_fee,
                match_runs.c.account_id)
-        .where(match_runs.c.state.in_(OPEN_STATES))
+        .where(match_runs.c.state.in_(OPEN_STATES), match_runs.c.id.not_in(list(keep)))
         .order_by(match_runs.c.id)
         .with_for_update(key_share=True)
     ).all()  # fmt: skip
     runs = [_Run(*row) for row in rows]
     _cancel(connection, runs, now, fault)
     return [run.id for run in runs]
+
+
+def save_snapshot(
+    connection: Connection, run_id: str, snapshot_json: str, fence: Fence | None = None
+) -> bool:
+    """Keep ``snapshot_json`` as the running run's state; ``False`` (nothing kept) if the
+    run is not running (finished or cancelled meanwhile).
+
+    :raises IllegalActionError: ``stale_lease`` (``fence`` is not the newest).
+    """
+    fences.check_all(connection, [fence])
+    saved = connection.execute(
+        update(match_runs)
+        .where(match_runs.c.id == run_id, match_runs.c.state == "running")
+        .values(snapshot_json=snapshot_json)
+    )
+    return bool(saved.rowcount)
+
+
+def snapshots(connection: Connection) -> dict[str, tuple[str, str]]:
+    """The running runs that have a snapshot: run id → (match id, snapshot JSON)."""
+    rows = connection.execute(
+        select(match_runs.c.id, match_runs.c.match_id, match_runs.c.snapshot_json)
+        .where(match_runs.c.state == "running", match_runs.c.snapshot_json.is_not(None))
+        .order_by(match_runs.c.id)
+    )
+    return {run_id: (match_id, data) for run_id, match_id, data in rows}
 
 
 def _cancel(connection: Connection, runs: Sequence[_Run], now: datetime, fault: Fault) -> None:

@@ -122,7 +122,7 @@ class Fence:
     (several hall processes, :mod:`qipai.store.fences`)."""
 
     resource: str
-    """What the lease is for (``table:<node>:12``, ``match:<run id>``)."""
+    """What the lease is for (``table:<node>:12``, ``matches``)."""
     token: int
     """The lease's fencing token (larger: newer)."""
 

@@ -180,13 +180,16 @@ match_runs = Table(
     Column("started_at", UTCDateTime),
     Column("ended_at", UTCDateTime),
     Column("standings_json", Text),
+    Column("snapshot_json", Text),
     CheckConstraint(_in("state", MATCH_STATES), name="state"),
     CheckConstraint("entry_fee >= 0", name="entry_fee_not_negative"),
     Index(None, "state"),
     Index(None, "match_id", "created_at"),
 )
 """Runs of matches 比赛 (migration ``0003``): each holds its entry fees in its own escrow
-account ``match:<run id>`` until it finishes (prizes) or is cancelled (refunds)."""
+account ``match:<run id>`` until it finishes (prizes) or is cancelled (refunds).  A running
+run keeps its state after its last finished hand in ``snapshot_json`` (migration
+``0005``), from which a hall carries it on after a stop or a lost node."""
 
 match_entries = Table(
     "match_entries",

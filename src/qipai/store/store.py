@@ -32,6 +32,7 @@ from qipai.errors import InvalidActionError
 from qipai.store import accounts, database, fences, hands, matches
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
+    Fence,
     HandSettlement,
     HandStart,
     HistoryRow,
@@ -359,14 +360,31 @@ class Store:
         with self.read() as connection:
             return matches.registrations(connection, run_id)
 
-    def start_match_run(self, run_id: str, now: datetime) -> None:
-        """Close registration and start the run (``registering`` → ``running``).
+    def start_match_run(self, run_id: str, now: datetime, *, fence: Fence | None = None) -> None:
+        """Close registration and start the run (``registering`` → ``running``), under the
+        matches' ``fence`` where several halls share the database.
 
         :raises InvalidActionError: ``unknown_run``, ``naive_datetime``.
-        :raises IllegalActionError: ``match_closed``.
+        :raises IllegalActionError: ``match_closed``, ``stale_lease``.
         """
         with self.write() as connection:
-            matches.start(connection, run_id, now)
+            matches.start(connection, run_id, now, fence)
+
+    def save_match_snapshot(
+        self, run_id: str, snapshot_json: str, *, fence: Fence | None = None
+    ) -> bool:
+        """Keep a running run's state after its last finished hand (``False``: the run is
+        no longer running, nothing kept); ``fence`` as :meth:`start_match_run`.
+
+        :raises IllegalActionError: ``stale_lease``.
+        """
+        with self.write() as connection:
+            return matches.save_snapshot(connection, run_id, snapshot_json, fence)
+
+    def match_snapshots(self) -> dict[str, tuple[str, str]]:
+        """The running runs that have a snapshot: run id → (match id, snapshot JSON)."""
+        with self.read() as connection:
+            return matches.snapshots(connection)
 
     def finish_match_run(
         self,
@@ -376,20 +394,21 @@ class Store:
         now: datetime,
         *,
         fault: Fault | None = None,
+        fence: Fence | None = None,
     ) -> bool:
         """Pay ``prizes`` (user id → coins) from the escrow, ``house:matches`` covering a
         shortfall and keeping the rest (``match_payout:<run>``), and finish the run with
         its standings.  ``False``, paying nothing, if it was finished before; ``fault`` as
-        :meth:`register_for_match`.
+        :meth:`register_for_match`, ``fence`` as :meth:`start_match_run`.
 
         :raises InvalidActionError: ``unknown_run``, ``bad_amount``, ``naive_datetime``.
         :raises IllegalActionError: ``match_not_running``, ``match_cancelled``,
-            ``not_registered``.
+            ``not_registered``, ``stale_lease``.
         """
         with self.write() as connection:
             return matches.finish(
                 connection, self._system, run_id, prizes, standings_json, now=now,
-                fault=fault or no_fault,
+                fault=fault or no_fault, fence=fence,
             )  # fmt: skip
 
     def cancel_match_run(self, run_id: str, now: datetime, *, fault: Fault | None = None) -> bool:
@@ -402,14 +421,26 @@ class Store:
         with self.write() as connection:
             return matches.cancel(connection, run_id, now, fault or no_fault)
 
-    def cancel_interrupted_matches(self, now: datetime, *, fault: Fault | None = None) -> list[str]:
-        """Cancel, with refunds, every run still registering or running (call once at
-        start, like :meth:`void_interrupted`); returns their ids, sorted.
+    def cancel_interrupted_matches(
+        self,
+        now: datetime,
+        *,
+        keep: Collection[str] = (),
+        fault: Fault | None = None,
+        fence: Fence | None = None,
+    ) -> list[str]:
+        """Cancel, with refunds, every run still registering or running but the running
+        ones in ``keep`` (carried on from their snapshots): what the hall that takes the
+        matches does first; returns their ids, sorted.  ``fence`` as
+        :meth:`start_match_run`.
 
         :raises InvalidActionError: ``naive_datetime``.
+        :raises IllegalActionError: ``stale_lease``.
         """
         with self.write() as connection:
-            return matches.cancel_open(connection, now, fault or no_fault)
+            return matches.cancel_open(
+                connection, now, fault or no_fault, keep=keep, fence=fence
+            )
 
     def match_run(self, run_id: str) -> MatchRunRow | None:
         """The run, with its count of current registrations; ``None`` if there is none."""
