@@ -40,11 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serve
 from nodes_kit import Cluster, cluster
 from process_kit import CLI
 
-ROOMS = "".join(
-    f'[[room]]\nid = "r{n}"\nname = "斗地主 {n}"\ngame = "doudizhu"\nrules = "yifa"\n'
-    "bot_wait = 0.5\n\n"
-    for n in (1, 2, 3)
-)
+
+def rooms(bot_wait: float) -> str:
+    """Three Dou Dizhu rooms whose bots fill a table after ``bot_wait`` seconds."""
+    return "".join(
+        f'[[room]]\nid = "r{n}"\nname = "斗地主 {n}"\ngame = "doudizhu"\nrules = "yifa"\n'
+        f"bot_wait = {bot_wait}\n\n"
+        for n in (1, 2, 3)
+    )
 
 
 def main() -> None:
@@ -54,11 +57,16 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=75.0)
     parser.add_argument("--warmup", type=float, default=25.0, help="seconds before the window")
     parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--nodes", default="1,2,3", help="the node counts, in turn")
+    parser.add_argument(
+        "--bot-wait", type=float, default=0.5, help="seconds before bots fill a table"
+    )
     args = parser.parse_args()
-    for count in (1, 2, 3):
+    for count in map(int, args.nodes.split(",")):
         with tempfile.TemporaryDirectory() as folder:
             names = [f"n{i + 1}" for i in range(count)]
-            with cluster(names, ROOMS, Path(folder), f"load{count}") as hall:
+            config = rooms(args.bot_wait)
+            with cluster(names, config, Path(folder), f"load{count}") as hall:
                 print(json.dumps({"nodes": count, **_measure(hall, args)}), flush=True)
 
 

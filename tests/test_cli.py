@@ -200,3 +200,20 @@ def test_verify_hand_accepts_a_v1_record(
     old.write_text(lines[0])
     assert main(["verify-hand", str(old)]) == 0
     assert capsys.readouterr().out.startswith("ok: result ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "count"), [([], "shipped"), (["--no-matches"], 0)], ids=["default", "no-matches"]
+)
+def test_serve_runs_the_shipped_matches_or_none(
+    argv: list[str], count: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import qipai.server.serve  # noqa: PLC0415
+    from qipai.hall.matchconfig import default_matches  # noqa: PLC0415
+
+    served: list[object] = []
+    monkeypatch.setattr(qipai.server.serve, "serve", lambda config, *a, **k: served.append(config))
+    assert main(["serve", *argv]) == 0
+    [config] = served
+    expected = len(default_matches()) if count == "shipped" else count
+    assert len(config.matches) == expected  # type: ignore[attr-defined]

@@ -503,8 +503,8 @@ MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
 
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE]
-    [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]
+    """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE |
+    --no-matches] [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]
     [--redis-prefix P]``."""
     parser = parsers.add_parser(
         "serve",
@@ -522,6 +522,11 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     parser.add_argument("--config", metavar="FILE", help="rooms TOML file")
     parser.add_argument(
         "--matches", metavar="FILE", help="matches TOML file (default: the shipped matches)"
+    )
+    parser.add_argument(
+        "--no-matches",
+        action="store_true",
+        help="run no match (a shard of a hall whose matches another shard runs)",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, metavar="S", help="seconds a bot takes to act"
@@ -567,7 +572,7 @@ def run_serve(args: argparse.Namespace) -> int:
         rooms_from(args.config),
         db_url=args.db,
         bot_delay=args.bot_delay,
-        matches=matches_from(args.matches),
+        matches=() if args.no_matches else matches_from(args.matches),
         redis_url=args.redis,
         node_id=args.node_id,
         redis_prefix=args.redis_prefix,

@@ -12,6 +12,7 @@ hall cannot carry on: ``tests/store/test_store_matches.py``.)
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -75,3 +76,17 @@ def test_a_match_killed_mid_play_is_carried_on_from_its_last_finished_hand(
     assert total == expected
     audited = audit_cli(db_url)
     assert audited.returncode == 0, audited.stdout + audited.stderr
+
+
+def test_a_hall_without_matches_leaves_the_runs_of_others_alone(tmp_path: Path) -> None:
+    """A shard that runs no match (``--no-matches``) starting on a database where another
+    hall's run is open: the run stays as it was (no refund, no fence written)."""
+    db_url = f"sqlite:///{tmp_path / 'hall.db'}"
+    with Store.open(db_url) as store:
+        store.open_match_run("crash-trio#7", "crash-trio", 40, datetime.now(UTC))
+    rooms = tmp_path / "rooms.toml"
+    rooms.write_text(ROOMS, encoding="utf-8")
+    with serving(db_url, rooms, tmp_path / "shard.log", "--no-matches") as (process, url):
+        assert httpx.get(f"{url}/api/matches", timeout=30).json() == []
+        kill(process)
+    assert run_state(db_url, "crash-trio#7") == "registering"

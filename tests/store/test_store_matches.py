@@ -402,7 +402,10 @@ def test_a_running_run_keeps_its_snapshot_and_is_carried_on_not_cancelled(store:
     registered(store, "dropped", bob)
     store.start_match_run("dropped", NOW)  # no snapshot: cannot be carried on
     assert store.match_snapshots() == {"kept": ("tiyan", '{"hands": 2}')}
-    assert store.cancel_interrupted_matches(LATER, keep=["kept"]) == ["dropped"]
+    store.open_match_run("elsewhere", "another-halls-match", 0, NOW)  # not this hall's
+    cancelled = store.cancel_interrupted_matches(LATER, keep=["kept"], match_ids=["tiyan"])
+    assert cancelled == ["dropped"]
+    assert store.match_run("elsewhere").state == "registering"  # type: ignore[union-attr]
     assert (store.balance(ann), store.balance(bob)) == (GRANT - 100, GRANT)
     store.finish_match_run("kept", {}, "[]", LATER)
     assert store.save_match_snapshot("kept", '{"hands": 3}') is False  # finished

@@ -391,28 +391,31 @@ class MatchRun:
 
     def snapshot(self) -> dict[str, Any]:
         """The running run as JSON-ready data (everything :meth:`restore` needs but the
-        config).
+        config), in containers of its own (the caller may encode it in another thread
+        while the run goes on).  The meetings kept are those between players still in
+        (the others never meet again).
 
         :raises IllegalActionError: ``match_not_running``.
         """
         run = self._running()
+        alive = set(run.players)
         return {
             "version": SNAPSHOT_VERSION,
             "run_id": self.run_id,
             "hands": self.hands,
             "rng": _rng_data(self._rng),
-            "numbers": self._numbers,
-            "scores": self._scores,
+            "numbers": dict(self._numbers),
+            "scores": dict(self._scores),
             "last": {p: [last.hand, last.points] for p, last in self._last.items()},
-            "reached": self._reached,
-            "out": self._out,
-            "met": sorted(sorted(pair) for pair in self._met),
+            "reached": dict(self._reached),
+            "out": [list(batch) for batch in self._out],
+            "met": [list(pair) for pair in self._met if pair <= alive],
             "stage": {
                 "index": run.index,
-                "players": run.players,
+                "players": list(run.players),
                 "keeps": run.keeps,
                 "hands_started": run.hands_started,
-                "free": run.free,
+                "free": list(run.free),
                 "tables": [[t.number, list(t.players), t.played, t.in_play] for t in run.tables],
                 "round": run.round,
                 "in_play": [[hand, list(players)] for hand, players in run.in_play.items()],

@@ -148,15 +148,18 @@ class MatchHall:
         """Carry on the running runs a previous process left (from their snapshots), cancel
         (and refund) the others it left unfinished, open a run of every match, and start
         looking at them; the ids of the runs cancelled."""
-        if self.active:
+        if self.active or not self.matches:  # no match: nothing here, no run touched
             return []
         store = self.hall.db.store
+        ours = {match.id for match in self.matches}
         saved = await self.hall.db.run(store.match_snapshots)
-        carried = [live for live in map(self._restored, saved.items()) if live is not None]
+        mine = {run: found for run, found in saved.items() if found[0] in ours}
+        carried = [live for live in map(self._restored, mine.items()) if live is not None]
         cancelled = await self.hall.db.run(
             store.cancel_interrupted_matches,
             _utcnow(),
             keep=[live.run.run_id for live in carried],
+            match_ids=ours,
             fence=self._fence,
         )
         if cancelled:
@@ -459,11 +462,11 @@ class MatchHall:
             data = {
                 "config": config_digest(live.config),
                 "run": live.run.snapshot(),
-                "users": live.users,
-                "names": live.names,
+                "users": dict(live.users),
+                "names": dict(live.names),
             }
-            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            try:
+            try:  # encoded in a thread: a 3,000-player run is about half a MiB
+                text = await asyncio.to_thread(_encode, data)
                 await self.hall.db.run(
                     store.save_match_snapshot, live.run.run_id, text, fence=self._fence
                 )
@@ -609,6 +612,10 @@ class MatchHall:
     def _tell(self, live: _Live, frame: Frame) -> None:
         for user in live.users.values():
             self.hall.bus.publish(user, frame)
+
+
+def _encode(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def config_digest(config: MatchConfig) -> str:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, insert, select, update
+from sqlalchemy import Connection, Select, func, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
@@ -320,13 +320,15 @@ def cancel_open(
     fault: Fault,
     *,
     keep: Collection[str] = (),
+    match_ids: Collection[str] | None = None,
     fence: Fence | None = None,
 ) -> list[str]:
-    """Cancel, with refunds, every run still registering or running but those in
-    ``keep``; their ids, sorted.
+    """Cancel, with refunds, every run still registering or running (of the matches
+    ``match_ids`` names, if given) but those in ``keep``; their ids, sorted.
 
     What the hall that takes the matches does (at its start, or on taking them over):
-    ``keep`` holds the running runs it carries on from their snapshots.
+    ``keep`` holds the running runs it carries on from their snapshots, ``match_ids``
+    the matches it runs (another hall on the same database may run others).
 
     :raises IllegalActionError: ``stale_lease`` (``fence`` is not the newest).
     """
@@ -335,7 +337,8 @@ def cancel_open(
     rows = connection.execute(
         select(match_runs.c.id, match_runs.c.state, match_runs.c.entry_fee,
                match_runs.c.account_id)
-        .where(match_runs.c.state.in_(OPEN_STATES), match_runs.c.id.not_in(list(keep)))
+        .where(match_runs.c.state.in_(OPEN_STATES), match_runs.c.id.not_in(list(keep)),
+               true() if match_ids is None else match_runs.c.match_id.in_(list(match_ids)))
         .order_by(match_runs.c.id)
         .with_for_update(key_share=True)
     ).all()  # fmt: skip

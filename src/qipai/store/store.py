@@ -426,20 +426,21 @@ class Store:
         now: datetime,
         *,
         keep: Collection[str] = (),
+        match_ids: Collection[str] | None = None,
         fault: Fault | None = None,
         fence: Fence | None = None,
     ) -> list[str]:
-        """Cancel, with refunds, every run still registering or running but the running
-        ones in ``keep`` (carried on from their snapshots): what the hall that takes the
-        matches does first; returns their ids, sorted.  ``fence`` as
-        :meth:`start_match_run`.
+        """Cancel, with refunds, every run still registering or running (of the
+        matches ``match_ids`` names, if given: the hall's own) but the running ones in ``keep``
+        (carried on from their snapshots): what the hall that takes the matches does
+        first; returns their ids, sorted.  ``fence`` as :meth:`start_match_run`.
 
         :raises InvalidActionError: ``naive_datetime``.
         :raises IllegalActionError: ``stale_lease``.
         """
         with self.write() as connection:
             return matches.cancel_open(
-                connection, now, fault or no_fault, keep=keep, fence=fence
+                connection, now, fault or no_fault, keep=keep, match_ids=match_ids, fence=fence
             )
 
     def match_run(self, run_id: str) -> MatchRunRow | None:
