@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 import pytest
+from websockets.exceptions import ConnectionClosedError
 
 from qipai import cli
 from qipai.client import loadtest
@@ -340,3 +342,42 @@ def test_forgetting_decides_anew_and_keeps_the_contributions() -> None:
     player.forget()
     assert player.on_frame(_turn(6)) is not None
     assert player.on_frame(start) is None and "h1" in player.contributed
+
+
+class Closed(Recorder):
+    """A connection whose socket died (its node was killed) before anything was sent."""
+
+    async def send(self, message: Frame) -> None:
+        raise ConnectionClosedError(None, None)
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Closed already: closing does nothing."""
+
+
+def test_a_socket_dead_before_the_first_join_connects_again_then_joins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Clients wait for one another before they join; a node killed meanwhile leaves them
+    a dead socket: the first ``join`` fails, the client connects again (the next
+    address) and joins there, as after any drop."""
+
+    async def scenario() -> None:
+        again = Recorder()
+        opened: list[object] = []
+
+        async def reopen(hall: object, token: str, last: object) -> Recorder:
+            opened.append(hall)
+            return again
+
+        monkeypatch.setattr(loadtest, "_open", reopen)
+        play = _play(Closed())
+        play.halls = ["first", "second"]  # type: ignore[list-item]
+        await loadtest._first_join(play)
+        assert opened == ["second"] and play.conn is again and play.stats.reconnects == 1
+        assert play.check_at is not None  # where it stands is asked, then it joins
+        play.check_at = 0.0
+        later = time.time() + 3600
+        assert not await _due(play, stop_at=later, deadline=later)
+        assert again.kinds() == ["join"]
+
+    _run(scenario)

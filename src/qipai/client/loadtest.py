@@ -306,7 +306,7 @@ async def run_client(
         try:
             stop_at = await asyncio.shield(start)
             if config.match is None:
-                await _join(play)
+                await _first_join(play)
             else:
                 path = f"/api/matches/{config.match}/register"
                 await halls[index].request("POST", path, session.token)
@@ -373,26 +373,25 @@ async def _entry_fee(hall: HallClient, match: str) -> int:
 async def _play(play: _Play, stop_at: float) -> None:
     deadline = stop_at + FINISH_SECONDS
     while True:
-        if await _due(play, stop_at, deadline):
-            return
         try:
-            frame = await _next_frame(play, stop_at, deadline)
-        except TimeoutError:
-            continue  # something may be due: _due says
-        except Exception as error:
+            if await _step(play, stop_at, deadline):
+                return
+        except Exception as error:  # a socket closed while reading or sending: connect again
             if not _is_closed(error):
                 raise
             await _reconnect(play)
-            continue
-        try:
-            done = await _handle(play, frame)
-        except Exception as error:
-            if not _is_closed(error):
-                raise
-            await _reconnect(play)
-            continue
-        if done:
-            return
+
+
+async def _step(play: _Play, stop_at: float, deadline: float) -> bool:
+    """Send what is due, then read and answer one frame (if one comes before something
+    else falls due); whether the client is done."""
+    if await _due(play, stop_at, deadline):
+        return True
+    try:
+        frame = await _next_frame(play, stop_at, deadline)
+    except TimeoutError:
+        return False  # something may be due: _due says
+    return await _handle(play, frame)
 
 
 async def _next_frame(play: _Play, stop_at: float, deadline: float) -> Frame:
@@ -440,6 +439,17 @@ async def _due(play: _Play, stop_at: float, deadline: float) -> bool:
     return False
 
 
+async def _first_join(play: _Play) -> None:
+    """Join the room; if the socket closed while the clients waited for the start (its
+    node died), connect again: the client joins once back (:func:`_back`)."""
+    try:
+        await _join(play)
+    except Exception as error:
+        if not _is_closed(error):
+            raise
+        await _reconnect(play)
+
+
 async def _join(play: _Play) -> None:
     """Join the room (again)."""
     assert play.room is not None
@@ -482,23 +492,23 @@ async def _reconnect(play: _Play) -> None:
 
     :raises Exception: the last attempt's error, after :data:`RECONNECT_SECONDS`.
     """
-    _dropped(play)
-    await _close(play.conn)
     give_up = time.monotonic() + RECONNECT_SECONDS
     count = len(play.halls)
     while True:
+        _dropped(play)
+        await _close(play.conn)
         play.index = (play.index + 1) % count
         try:
             async with asyncio.timeout(max(0.5, min(5.0, give_up - time.monotonic()))):
                 conn = await _open(play.halls[play.index], play.token, play.conn.last)
-            break
+                await _back(play, conn)  # (it may close again at once: then once more)
+            return
         except Exception as error:
             if isinstance(error, HallError) and error.code == "bad_token":
                 raise
             if time.monotonic() >= give_up:
                 raise
             await asyncio.sleep(RECONNECT_EVERY)
-    await _back(play, conn)
 
 
 def _dropped(play: _Play) -> None:
