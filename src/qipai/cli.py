@@ -504,8 +504,8 @@ MATCH_COMMANDS: tuple[Command, ...] = (add_match_list, add_match_simulate)
 
 def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
     """``qipai serve [--host H] [--port P] [--db URL] [--config FILE] [--matches FILE |
-    --no-matches] [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL] [--node-id ID]
-    [--redis-prefix P]``."""
+    --no-matches] [--bot-delay S] [--forwarded-allow-ips IPS] [--no-limits] [--redis URL]
+    [--node-id ID] [--redis-prefix P]``."""
     parser = parsers.add_parser(
         "serve",
         help="run the hall (HTTP JSON API and WebSocket) in one process",

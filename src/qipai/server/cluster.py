@@ -16,8 +16,11 @@ idle room that another node would be the first choice for; the leases of a node 
 stopped are cleared when it is taken over, so that its rooms move within a beat.  A node
 that finds itself taken over (it was paused or cut off past its beat's time to live, and
 came back) drops everything it held (:attr:`ClusterNode.on_taken_over`): its hands were
-voided, its players moved on.  Without Redis the hall runs alone, as always, and none of
-this exists.
+voided, its players moved on.  The matches run on one node (lease ``matches``,
+:attr:`ClusterNode.on_matches`), which carries on the runs a lost node left.  After Redis
+did not answer, a node waits a beat's time to live before taking anyone over, so that
+the nodes whose beats lapsed meanwhile can beat again first.  Without Redis the hall runs
+alone, as always, and none of this exists.
 """
 
 from __future__ import annotations
@@ -313,8 +316,8 @@ class ClusterNode:
             try:
                 if self.on_stopped is not None:
                     await self.on_stopped(node)
-                for its in [MATCHES, *map(room_resource, self.rooms)]:
-                    await self.leases.clear(its, node)
+                for theirs in [MATCHES, *map(room_resource, self.rooms)]:
+                    await self.leases.clear(theirs, node)
                 await self.nodes.forget(node)
                 log.warning("cluster: took over node %s, which stopped", node)
             finally:

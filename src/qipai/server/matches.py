@@ -21,11 +21,13 @@ A running run is saved after each finished hand (:meth:`MatchRun.snapshot
 the hall stops or its process dies, the hall that runs the matches next (the same one
 started again, or, with several processes, the node that takes the matches over) carries
 every running run on from its last finished hand: the hands then in play were voided with
-the rest of that process's hands and are dealt again.  A run it cannot carry on (no hand
-saved yet, a match no longer configured or configured differently) and every run still
-registering are cancelled and every entry refunded, once
-(``store.cancel_interrupted_matches``).  With several processes every call that drives a
-run carries the matches' lease fence: a node that lost the matches changes no run.
+the rest of that process's hands and are dealt again.  A run of its matches it cannot
+carry on (not saved yet, or its match configured differently since) and every run of its
+matches still registering are cancelled and every entry refunded, once
+(``store.cancel_interrupted_matches``); the runs of matches it does not run are left
+alone (another hall on the database may run them).  With several processes, starting a
+run, saving it, paying it and those cancellations carry the matches' lease fence: a node
+that lost the matches cannot do any of them.
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ class MatchHall:
 
     def _restored(self, saved: tuple[str, tuple[str, str]]) -> _Live | None:
         """The run a snapshot describes, ready to deal again; ``None`` (it is cancelled)
-        for a match no longer configured, configured differently, or a bad snapshot."""
+        for a match configured differently since, or a bad snapshot."""
         run_id, (match_id, text) = saved
         config = next((match for match in self.matches if match.id == match_id), None)
         try:
