@@ -28,14 +28,14 @@ _OVERLAPS = """() => {
 seats' (name boxes, cards)."""
 
 
-def _inside(page: Any, selector: str) -> list[str]:
+def _inside(page: Any, selector: str, width: int = WIDTH, height: int = HEIGHT) -> list[str]:
     """The elements of ``selector`` that stick out of the screen (their test ids or text)."""
     outside: list[str] = page.eval_on_selector_all(
         selector,
         f"""els => els.filter(e => {{
               const r = e.getBoundingClientRect();
-              return r.width > 0 && (r.left < 0 || r.top < 0 || r.right > {WIDTH} + 0.5
-                                     || r.bottom > {HEIGHT} + 0.5);
+              return r.width > 0 && (r.left < 0 || r.top < 0 || r.right > {width} + 0.5
+                                     || r.bottom > {height} + 0.5);
             }}).map(e => e.dataset.testid || e.dataset.card || e.textContent)""",
     )
     return outside
@@ -65,3 +65,26 @@ def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path,
     assert _inside(page, f"{REPLAY} [data-testid=seat] .who") == []
     assert page.evaluate(_OVERLAPS) == 0  # every hand face up, none over another
     screenshot(page, tmp_path, f"replay-{game}-phone")
+
+
+LANDSCAPE = 844, 390
+"""A phone turned sideways, as most people hold it for cards."""
+
+
+@pytest.mark.parametrize("room", ["doudizhu-yifa", "zhajinhua-yifa", "showhand-yifa"])
+def test_a_phone_turned_sideways_shows_the_players_cards_and_seat(
+    hall: Any, new_page: Any, tmp_path: Path, room: str
+) -> None:
+    width, height = LANDSCAPE
+    page = new_page(width=width, height=height, is_mobile=True, has_touch=True)
+    page.goto(hall.url)
+    page.click("[data-testid=guest]")
+    page.wait_for_selector("[data-testid=room]")
+    join(page, room)
+    next_decision(page, None)
+    game = room.split("-", maxsplit=1)[0]
+    screenshot(page, tmp_path, f"table-{game}-landscape")
+    selector = "[data-testid=actions] button, .toolbar button, [data-testid=hand] > *, " \
+        "[data-testid=seat] .who"
+    assert _inside(page, selector, width, height) == []
+    assert page.evaluate(_OVERLAPS) == 0
