@@ -40,9 +40,16 @@ def _act(page: Any, legal: list[str], done: list[str]) -> None:
         button(page, "open").click()
         done.append("open")
     elif bets and "bet" not in done and "swap" in done:  # after card 3: the hand goes on
-        button(page, "bet").click()
+        amount = bets[0].split()[1]
+        words = f"下注 {amount}（付 {amount}）"  # the level and its cost, as Zha Jin Hua says
         if len(bets) > 1:
-            page.click(f"[data-testid=choices] [data-action='{bets[0]}']")
+            button(page, "bet").click()
+            choice = f"[data-testid=choices] [data-action='{bets[0]}']"
+            assert page.inner_text(choice).strip() == words
+            page.click(choice)
+        else:
+            assert button(page, "bet").inner_text().strip() == words
+            button(page, "bet").click()
         done.append("bet")
     elif "check" in legal:
         button(page, "check").click()

@@ -26,12 +26,13 @@ def _pot(page: Any) -> int:
     return int(page.get_attribute("[data-testid=pot]", "data-value") or -1)
 
 
-def _choose_first(page: Any, name: str) -> str:
+def _choose_first(page: Any, name: str) -> tuple[str, str]:
+    """Open the chooser of ``name`` and take its first choice: its action and its words."""
     button(page, name).click()
     choice = page.locator("[data-testid=choices] [data-testid=choice]").first
-    action = choice.get_attribute("data-action")
+    action, words = choice.get_attribute("data-action"), choice.inner_text().strip()
     choice.click()
-    return action
+    return action, words
 
 
 def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
@@ -53,7 +54,13 @@ def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
             page.wait_for_selector(".myplayed [data-testid=category]")  # 对子, 金花…
             done.append("look")
         elif any(a.startswith("raise ") for a in legal) and "raise" not in done:
-            assert _choose_first(page, "raise").startswith("raise ")
+            action, words = _choose_first(page, "raise")
+            assert action.startswith("raise ") and words.startswith("加到")  # 加到 N（付 M）
+            # the player's seat then says it the same way, not "加注 M"
+            page.wait_for_function(
+                "w => [...document.querySelectorAll('.mine .said')]"
+                ".some(e => e.textContent.trim() === w)", arg=words, timeout=10_000,
+            )
             done.append("raise")
         elif "reload" not in done and hand(page):
             # reload at my turn, my cards seen in this hand (a new hand starts blind): the
@@ -77,7 +84,7 @@ def _play_hand(page: Any, tmp_path: Path, done: list[str]) -> None:
             done.append("drop")
             last = None
         elif any(a.startswith("compare ") for a in legal) and "compare" not in done:
-            assert _choose_first(page, "compare").startswith("compare ")
+            assert _choose_first(page, "compare")[0].startswith("compare ")
             done.append("compare")
         elif "autocall on" in legal and "autocall" not in done:
             assert "自动跟注" in button(page, "autocall").inner_text()

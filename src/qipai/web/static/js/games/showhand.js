@@ -95,7 +95,7 @@ const HANDLERS = {
     m.bets[e.seat] = e.total;
     m.level = Math.max(m.level, e.round_bet);
     if (e.action === "fold") m.folded[e.seat] = true;
-    m.said[e.seat] = e.action;
+    m.said[e.seat] = e.action.startsWith("raise ") ? `${e.action} ${e.put}` : e.action;
   },
   Opened(m, e) {
     m.said[e.seat] = "open";
@@ -133,7 +133,8 @@ function categoryOf(m, seat) {
 
 function saidText(action) {
   if (!action) return null;
-  const [word, amount] = action.split(" ");
+  const [word, amount, cost] = action.split(" ");
+  if (word === "raise" && cost !== undefined) return t("sh.raiseTo", { n: amount, cost });
   return t(`sh.${word}`, { n: amount ?? "" });
 }
 
@@ -204,11 +205,14 @@ function handView(T) {
 
 function amountButton(T, id, actions, title) {
   if (!actions.length) return null;
-  if (actions.length === 1) {
-    const amount = actions[0].split(" ")[1];
-    return T.button(id, `${title} ${amount}`, () => T.act(actions[0]), "");
-  }
-  const choices = actions.map((a) => ({ action: a, label: a.split(" ")[1] }));
+  const m = T.state.model;
+  // "加到 N（付 M）" as in Zha Jin Hua: the level, and what it costs this seat now
+  const label = (action) => {
+    const level = Number(action.split(" ")[1]);
+    return t(`sh.${id}To`, { n: level, cost: level - m.roundBets[T.seat] });
+  };
+  if (actions.length === 1) return T.button(id, label(actions[0]), () => T.act(actions[0]), "");
+  const choices = actions.map((a) => ({ action: a, label: label(a) }));
   return T.button(id, title, () => T.choose(title, choices), "");
 }
 

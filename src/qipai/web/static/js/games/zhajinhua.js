@@ -88,7 +88,7 @@ const HANDLERS = {
   Raised(m, e) {
     m.stake = e.stake;
     pay(m, e.seat, e.amount);
-    m.said[e.seat] = ["raised", e.amount];
+    m.said[e.seat] = ["raised", e.stake, e.amount]; // as its button said: 加到 N（付 M）
   },
   Folded(m, e) {
     m.folded[e.seat] = true;
@@ -131,8 +131,8 @@ function apply(m, e, ctx) {
 
 function saidText(said) {
   if (!said) return null;
-  const [word, value] = said;
-  return t(`zjh.${word}`, { n: value, name: value });
+  const [word, value, cost] = said;
+  return t(`zjh.${word}`, { n: value, name: value, cost });
 }
 
 function callCost(m, seat) {
