@@ -171,7 +171,7 @@ export async function renderReplay(app, root, arg) {
   const title = `${t(`game.${record.game}`)} · ${t(`rules.${record.rules}`)}`;
   const table = new ReplayTable(GAMES[record.game], names, title);
   const total = record.actions.length;
-  let step = total;
+  let step = 0; // a replay opens at the deal, as the platforms' do
 
   const log = h("ol", { class: "replay-log" });
   const counter = h("span", { "data-testid": "replay-step" });
