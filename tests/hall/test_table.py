@@ -129,8 +129,12 @@ def test_events_are_numbered_per_seat_with_placeholders() -> None:
 def test_bots_get_no_frames_and_act_after_the_delay() -> None:
     table = make_table("doudizhu-zhengtu", humans=(1,), bot_delay=2.5)
     table.start_hand("h", 1, now=10.0)  # seat 0 bids first (seat order)
-    assert {item.seat for item in table.drain()} == {1}
+    items = table.drain()
+    assert {item.seat for item in items} == {1}
     assert table.deadline() == 12.5
+    # the human sees the bot's clock as a player's (20 s), not its 2.5 s of thinking
+    turn = [item.frame for item in items if item.frame["type"] == "turn"][-1]
+    assert turn["seat"] == 0 and turn["deadline"] == 10.0 + 20.0
     table.tick(12.4)
     assert table.drain() == [] and table.game_state.current_player == 0
     table.tick(12.5)

@@ -311,8 +311,12 @@ class Table:
 
     def _shown_deadline(self) -> float | None:
         """The deadline the players are shown: the turn's, or the time limit that the
-        seats choosing at the same time share (not a bot's earlier move among them)."""
+        seats choosing at the same time share (not a bot's earlier move among them); a
+        bot's turn shows a player's time limit (it moves sooner, as a quick player)."""
         if self._playing and self._engine.deciding(self._state):
+            return self._since + self.room.decision_seconds
+        actor = self._state.current_player if self._playing else None
+        if actor is not None and self.seats[actor].is_bot:
             return self._since + self.room.decision_seconds
         return self._turn_deadline()
 
