@@ -41,15 +41,21 @@ def _inside(page: Any, selector: str, width: int = WIDTH, height: int = HEIGHT) 
     return outside
 
 
-@pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
-def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path, room: str) -> None:
-    page = new_page(width=WIDTH, height=HEIGHT, is_mobile=True, has_touch=True)
+def _seated(hall: Any, new_page: Any, room: str, width: int, height: int) -> tuple[Any, str]:
+    """A guest on a phone of ``width`` × ``height`` at a table of ``room``, at his first
+    decision: the page, and the room's game."""
+    page = new_page(width=width, height=height, is_mobile=True, has_touch=True)
     page.goto(hall.url)
     page.click("[data-testid=guest]")
     page.wait_for_selector("[data-testid=room]")
     join(page, room)
     next_decision(page, None)
-    game = room.split("-", maxsplit=1)[0]
+    return page, room.split("-", maxsplit=1)[0]
+
+
+@pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
+def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path, room: str) -> None:
+    page, game = _seated(hall, new_page, room, WIDTH, HEIGHT)
     seats = page.locator("[data-testid=seat]").count()
     assert seats == (5 if game == "zhajinhua" else 4)
     assert _inside(page, "[data-testid=actions] button, .toolbar button") == []
@@ -76,13 +82,7 @@ def test_a_phone_turned_sideways_shows_the_players_cards_and_seat(
     hall: Any, new_page: Any, tmp_path: Path, room: str
 ) -> None:
     width, height = LANDSCAPE
-    page = new_page(width=width, height=height, is_mobile=True, has_touch=True)
-    page.goto(hall.url)
-    page.click("[data-testid=guest]")
-    page.wait_for_selector("[data-testid=room]")
-    join(page, room)
-    next_decision(page, None)
-    game = room.split("-", maxsplit=1)[0]
+    page, game = _seated(hall, new_page, room, width, height)
     screenshot(page, tmp_path, f"table-{game}-landscape")
     selector = "[data-testid=actions] button, .toolbar button, [data-testid=hand] > *, " \
         "[data-testid=seat] .who"
