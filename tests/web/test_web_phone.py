@@ -28,6 +28,20 @@ _OVERLAPS = """() => {
 seats' (name boxes, cards)."""
 
 
+_LONGEST_SAID = """() => {
+  const sides = "[data-testid=table] .arena [data-testid=seat] .side";
+  for (const side of document.querySelectorAll(sides)) {
+    side.querySelector(".said")?.remove();
+    const said = document.createElement("div");
+    said.className = "said";
+    said.textContent = "加到 100（付 200）";
+    side.prepend(said);
+  }
+}"""
+"""Every seat says the longest thing a seat says (a Zha Jin Hua raise), as bots may have
+just before the player's turn: the layout must hold whatever was said."""
+
+
 def _inside(page: Any, selector: str, width: int = WIDTH, height: int = HEIGHT) -> list[str]:
     """The elements of ``selector`` that stick out of the screen (their test ids or text)."""
     outside: list[str] = page.eval_on_selector_all(
@@ -62,6 +76,8 @@ def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path,
     assert _inside(page, "[data-testid=hand] > *, [data-testid=seat] .who") == []
     assert page.evaluate(_OVERLAPS) == 0  # the pot, the seats and their cards apart
     screenshot(page, tmp_path, f"table-{game}-phone")
+    page.evaluate(_LONGEST_SAID)
+    assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
     button(page, "trustee").click()  # the system plays on (folds) to the end
     page.wait_for_selector("[data-testid=result]")
     seat = table_data(page)["seat"]
@@ -88,3 +104,5 @@ def test_a_phone_turned_sideways_shows_the_players_cards_and_seat(
         "[data-testid=seat] .who"
     assert _inside(page, selector, width, height) == []
     assert page.evaluate(_OVERLAPS) == 0
+    page.evaluate(_LONGEST_SAID)
+    assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
