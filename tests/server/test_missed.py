@@ -48,3 +48,15 @@ def test_a_recent_ending_goes_to_a_client_that_missed_it() -> None:
     assert recent.unseen(1, {"7": 3}) == []  # another table: not his concern
     assert recent.unseen(1, {"5": 33}) == _ending(5, 40)  # short of the end
     assert recent.unseen(1, {"5": 33}) == []  # once
+
+
+def test_an_ending_sent_with_the_kept_frames_is_not_sent_again() -> None:
+    recent = RecentEndings()
+    recent.note(1, _ending(5, 40))
+    recent.forget_if_in(1, _ending(7, 40))  # another table's ending: his is still owed
+    recent.forget_if_in(1, _ending(5, 39))  # an earlier hand's
+    recent.forget_if_in(1, [])
+    assert recent.unseen(1, {"5": 33}) == _ending(5, 40)
+    recent.note(1, _ending(5, 40))
+    recent.forget_if_in(1, _ending(5, 40))  # sent with what was kept for him
+    assert recent.unseen(1, {"5": 33}) == []

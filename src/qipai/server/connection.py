@@ -283,7 +283,10 @@ class PlayerSocket:
 
     def _client(self, user: SignedIn) -> Client:
         relink, move = partial(self._relink, user), partial(self._move, user)
-        return Client(user.id, user.name, self._send, relink, move, self._set_link, self._linked)
+        reattach = partial(self._reattach, user)
+        return Client(
+            user.id, user.name, self._send, relink, move, self._set_link, self._linked, reattach
+        )
 
     def _set_link(self, link: Link) -> None:
         """``link`` is the connection's now; the one before it is closed (a relink and a
@@ -316,6 +319,21 @@ class PlayerSocket:
 
         left = None if room is None else protocol.left(room, "restart")
         self._switch(lambda link: link is lost, here, left)
+
+    def _reattach(self, user: SignedIn, forgotten: Link) -> None:
+        """The holder, alive, forgot the connection's link (it took this node for gone a
+        moment): attach to him again, in a task; he sends the player's table afresh."""
+        assert self._gateway is not None
+        gateway = self._gateway
+
+        async def reattach() -> None:
+            async with self._linking:
+                if self._ended or self._link is not forgotten:
+                    return
+                self._set_link(await gateway.open_link(self._client(user), {}))
+
+        task = asyncio.get_running_loop().create_task(reattach())
+        task.add_done_callback(_log_failure)
 
     def _switch(
         self, wanted: Callable[[Link], bool], make: Callable[[], Link], then: Frame | None = None

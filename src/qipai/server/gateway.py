@@ -85,6 +85,9 @@ class Client:
     """Called with the connection's new link when a join moves it."""
     current: Callable[[], Link]
     """The connection's link now."""
+    reattach: Callable[[Link], None]
+    """Called with the link when its holder, alive, forgot it (it took this node for
+    gone a moment): the connection attaches there again."""
 
 
 class Gateway:
@@ -178,6 +181,7 @@ class Gateway:
             return LocalLink(self.hall, self.hall.player(client.user, client.name), client.sink)
         link = RemoteLink(self, node, client.user, client.name, client.sink)
         link.on_lost = client.on_lost
+        link.on_forgotten = client.reattach
         return link
 
     async def join(self, link: Link, message: protocol.Join, client: Client) -> Frame | None:
@@ -408,6 +412,8 @@ class RemoteLink:
         self.on_lost: LostHandler | None = None
         """Called when the holder stopped and was taken over, with the room the player was
         in there."""
+        self.on_forgotten: Callable[[Link], None] | None = None
+        """Called when the holder, alive, no longer serves this link."""
 
     def deliver(self, frame: Frame) -> None:
         """A frame from the holder, to the connection (noting the player's room)."""
@@ -444,13 +450,20 @@ class RemoteLink:
         except IllegalActionError as error:
             if error.code != NOT_ATTACHED:
                 raise
-            self.lost()  # the holder forgot this link: link the connection again
+            self._forgotten()
             raise IllegalActionError("cluster_unavailable", "linking again: try again") from None
 
     async def close(self) -> None:
         """Detach from the holder."""
         if self.gateway._links.pop(self.number, None) is not None:
             self.gateway.send(self.node, {"k": "detach", "c": self.number})
+
+    def _forgotten(self) -> None:
+        """The holder, alive, forgot this link: drop it, and tell the connection, which
+        attaches to the holder again."""
+        self.gateway._links.pop(self.number, None)
+        if self.on_forgotten is not None:
+            self.on_forgotten(self)
 
     def lost(self) -> None:
         """The holder stopped and was taken over, or forgot this link: detach (read if it

@@ -382,6 +382,7 @@ class HallService:
         runner = player.runner
         if runner is None:
             queued = [] if player.room is None else [{"type": "queued", "room": player.room}]
+            self.recent.forget_if_in(player.user, missed)  # told now: never again
             return missed + self.recent.unseen(player.user, last) + queued
         frames = _catch_up(runner, player.user, last)
         runner.post(Presence(runner.seat_of(player.user), True))
@@ -657,8 +658,9 @@ class HallService:
         ending = table.ending(runner.seat_of(user))
         if away:
             self.missed.keep(user, ending)
-        else:
-            self.recent.note(user, ending)
+        # noted here too: a connection may be dead before anybody knows, and kept frames
+        # may still be on their way to Redis when he comes back (resume shows it once)
+        self.recent.note(user, ending)
 
     def _refused(self, runner: TableRunner, error: GameError) -> None:
         """A table that could not start its hand (Redis or the database does not answer):

@@ -79,10 +79,11 @@ class KeptHere:
 
 
 class RecentEndings:
-    """How the last hand of each player ended, kept although he was connected then: a
-    connection can be dead before anybody knows (a half-open TCP connection; a node of a
-    cluster, his socket's, killed), and his client, come back with event numbers short of
-    the hand's end, must still be told how it ended.  At most :data:`MISSED_KEPT` players,
+    """How the last hand of each player ended, kept whether he was connected then or not:
+    a connection can be dead before anybody knows (a half-open TCP connection; a node of a
+    cluster, his socket's, killed), and the frames kept for a player away may still be on
+    their way to Redis when he comes back; his client, come back with event numbers short
+    of the hand's end, must still be told how it ended (once).  At most :data:`MISSED_KEPT` players,
     the oldest dropped first.
     """
 
@@ -96,6 +97,16 @@ class RecentEndings:
         self._endings[user] = (str(over["table"]), int(over["n"]), ending)
         if len(self._endings) > MISSED_KEPT:
             self._endings.popitem(last=False)
+
+    def forget_if_in(self, user: int, frames: list[Frame]) -> None:
+        """Forget ``user``'s last ending if ``frames`` (what was kept for him, sent now)
+        hold its ``hand_over``."""
+        table, n, _ = self._endings.get(user, ("", 0, []))
+        if any(
+            f.get("type") == "hand_over" and str(f.get("table")) == table and f.get("n") == n
+            for f in frames
+        ):
+            del self._endings[user]
 
     def unseen(self, user: int, last: dict[str, int]) -> list[Frame]:
         """The ending of ``user``'s last hand if ``last`` (his client's event numbers)
