@@ -64,7 +64,9 @@ def test_the_code_is_read() -> None:
     """The two readers find what they must (so that an empty result cannot pass)."""
     assert client_types() == list(protocol.TYPES)
     assert {"welcome", "ack", "error", "event", "turn", "hand_over"} <= frame_types()
-    assert not frame_types() & set(client_types()) - {"leave"}  # no mix-up of the two
+    # no mix-up of the two (a chat message is answered by chat frames of the same name, an
+    # escape_cost question by its escape_cost answer)
+    assert not frame_types() & set(client_types()) - {"leave", "chat", "escape_cost"}
 
 
 @pytest.mark.parametrize("kind", client_types())

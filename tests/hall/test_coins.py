@@ -22,6 +22,7 @@ from qipai.hall.coins import (
     Payout,
     Settlement,
     limit_transfers,
+    limited,
     minimise_scores,
     rake_on,
     settle,
@@ -439,3 +440,12 @@ def test_huanle_settlement_invariants(
     uncapped = tuple(p * 10 for p in points)
     if all(abs(u) <= b for u, b in zip(uncapped, balances, strict=True)):
         assert s.stakes == uncapped
+
+
+def test_limited_names_what_the_balances_changed() -> None:
+    yifa = room("doudizhu", "yifa", coefficient=10)
+    # the landlord holds 100: he wins 100, not 120; each farmer pays 50, not 60
+    assert limited(yifa, settle(yifa, (12, -6, -6), (100, 1000, 1000))) == (-20, 10, 10)
+    assert limited(yifa, settle(yifa, (12, -6, -6), (1000, 1000, 1000))) == (0, 0, 0)
+    zjh = room("zhajinhua", "yifa", seats=2)
+    assert limited(zjh, settle(zjh, (-5, 5), (200, 200))) == (0, 0)  # chips: no limit

@@ -13,7 +13,7 @@ from qipai.games.showhand.rules import Rules as ShowhandRules
 from qipai.games.zhajinhua.rules import RULES as ZHAJINHUA
 from qipai.games.zhajinhua.rules import Rules as ZhajinhuaRules
 from qipai.hall.matchmaking import Lobby
-from qipai.hall.rooms import Room, check_join, default_rooms, load_rooms, may_join
+from qipai.hall.rooms import LEVELS, Room, check_join, default_rooms, load_rooms, may_join
 
 
 def room_text(**fields: object) -> str:
@@ -60,6 +60,32 @@ def test_a_lone_player_starts_a_hand_in_every_shipped_room(room: Room) -> None:
     [table] = lobby.match(now=room.bot_wait + 0.5, rng=random.Random(1))
     assert table.humans == ("newcomer",)
     assert table.bots == room.seats - 1
+
+
+LADDERS = {
+    ("doudizhu", "yifa"): ("coefficient", (1, 10, 50, 200), (96, 960, 4800, 19_200)),
+    ("zhajinhua", "yifa"): ("base", (1, 5, 20, 100), (200, 1000, 4000, 20_000)),
+    ("showhand", "yifa"): ("base", (1, 5, 20, 100), (100, 500, 2000, 10_000)),
+}
+"""The shipped stake levels 场次: each ladder's stake field, its values and minimum coins by
+level, 新手场 to 高级场."""
+
+
+@pytest.mark.parametrize(("game", "rules"), sorted(LADDERS))
+def test_the_shipped_stake_levels_rise(game: str, rules: str) -> None:
+    field, stakes, minimums = LADDERS[(game, rules)]
+    ladder = [r for r in default_rooms() if (r.game, r.rules) == (game, rules)]
+    assert [room.level for room in ladder] == list(LEVELS)  # one room a level, in order
+    assert [getattr(room, field) for room in ladder] == list(stakes)
+    assert [room.min_coins for room in ladder] == list(minimums)
+    assert ladder[0].id == f"{game}-{rules}"  # the room every test knows is its 新手场
+    assert [room.id for room in ladder[1:]] == [f"{game}-{rules}-{level}" for level in LEVELS[1:]]
+    assert all(room.bots and room.game_rules().name == rules for room in ladder)
+
+
+def test_every_other_shipped_room_is_a_novice_room() -> None:
+    others = [r for r in default_rooms() if (r.game, r.rules) not in LADDERS]
+    assert others and {room.level for room in others} == {"novice"}
 
 
 def test_shipped_ids_are_unique_and_rules_resolve() -> None:
@@ -149,6 +175,13 @@ def test_given_values_win_over_defaults() -> None:
     assert not one(rules="huanle", escape_before_start=False).escape_before_start
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_room_is_of_a_stake_level_novice_by_default(level: str) -> None:
+    assert one().level == "novice" == LEVELS[0]
+    assert one(level=level).level == level
+    assert one(game="showhand", level=level).level == level  # every game has levels
+
+
 # --- errors --------------------------------------------------------------------------
 
 BAD_ROOMS = {
@@ -172,6 +205,7 @@ BAD_ROOMS = {
     "zhajinhua": room_text(game="zhajinhua", base=20, top_bet=10),
     "showhand": room_text(game="showhand", base=3, cap=100),
     "regroup": room_text(regroup="no"),
+    "level": room_text(level="expert"),
     "escape_before_start": room_text(game="zhajinhua", escape_before_start=True),
 }
 
@@ -191,6 +225,13 @@ def test_the_minimum_cannot_be_below_what_a_hand_may_cost(game: str, minimum: in
     assert one(game=game, min_coins=minimum).min_coins == minimum
     with pytest.raises(InvalidActionError, match="field 'min_coins'"):
         one(game=game, min_coins=minimum - 1)
+
+
+def test_a_level_must_be_one_of_the_levels_and_a_string() -> None:
+    with pytest.raises(InvalidActionError, match="must be one of novice, junior, middle, senior"):
+        one(level="Novice")
+    with pytest.raises(InvalidActionError, match="field 'level': must be str"):
+        one(level=1)
 
 
 def test_a_room_without_an_id_is_named_by_its_position() -> None:
@@ -221,6 +262,8 @@ def test_a_direct_room_is_validated_too() -> None:
         Room(**{**fields, "ante": 1})
     with pytest.raises(InvalidActionError, match="field 'game'"):
         Room(**{**fields, "game": "go"})
+    with pytest.raises(InvalidActionError, match="field 'level'"):
+        Room(**{**fields, "level": "vip"})
 
 
 # --- 托管 style ------------------------------------------------------------------------

@@ -324,14 +324,17 @@ def test_escape_ends_a_dou_dizhu_hand_with_the_presets_penalty(room_id: str) -> 
     table = make_table(room_id, bot_delay=0.0, deal_step=0.0)
     table.start_hand("h", 5, now=0.0)
     table.tick(0.0)  # dealt
+    asked = table.escape_cost(1)  # what the player is told before he leaves
     table.escape(1, now=1.0)
     state = table.game_state
     expected = escape_points(state.facts(), 1)
+    assert asked is not None and asked[0] == -expected[1]
     assert state.returns() == expected
     outcome = table.outcome
     assert outcome is not None and table.is_over and not table.in_hand
     assert outcome.escaper == 1 and outcome.winners == ()
     assert outcome.settlement.points == expected and expected[1] < 0
+    assert asked[1] == -outcome.settlement.stakes[1]  # the coins he was told
     room = ROOMS[room_id]
     if room.rules == "zhengtu":
         assert outcome.settlement.net == (0, 0, 0)
@@ -348,6 +351,7 @@ def test_escape_without_an_escape_model_plays_the_seat_in_trustee(room_id: str) 
     table = make_table(room_id, humans=(0,), bot_delay=0.0, deal_step=0.0)
     table.start_hand("h", 5, now=0.0)
     table.tick(0.0)
+    assert table.escape_cost(0) is None  # 托管 plays his seat on: the hand's result
     table.escape(0, now=1.0)
     assert table.in_hand or table.outcome is not None
     assert table.snapshot(0)["players"][0] == {
@@ -373,6 +377,7 @@ def test_escape_in_a_betting_game_folds_the_seat(room_id: str) -> None:
     table = make_table(room_id, bot_delay=5.0)
     table.start_hand("h", 4, now=0.0)
     actor = table.game_state.current_player
+    asked = table.escape_cost(actor)  # the chips he has in the pot (the ante)
     table.escape(actor, now=1.0)  # his turn: he folds at once
     state = table.game_state
     assert state.folded[actor] and state.history[-1].seat == actor
@@ -384,6 +389,7 @@ def test_escape_in_a_betting_game_folds_the_seat(room_id: str) -> None:
     outcome = table.outcome
     assert outcome is not None and outcome.escaper == actor
     assert outcome.settlement.net[actor] < 0 and actor not in outcome.winners
+    assert asked is not None and outcome.settlement.net[actor] == -asked[1] == -asked[0]
 
 
 # --- the paced deal ---------------------------------------------------------------------
@@ -626,3 +632,50 @@ def test_the_ending_of_a_hand_is_a_snapshot_and_its_hand_over() -> None:
     published = [f for f in frames_of(table)[0] if f["type"] == "hand_over"]
     assert published == [over]  # the very frame the seat was sent
     assert refused(table.ending, 9) == "bad_seat"
+
+
+def _played_out(table: Table, seed: int) -> Frame:
+    """The hand_over frame of a hand at ``table`` with seat 0 (its only player) in 托管."""
+    table.start_hand("h", seed, now=0.0)
+    table.set_trustee(0, True, now=0.0)
+    now = 0.0
+    while not table.is_over:
+        now += 1.0
+        table.tick(now)
+    [over] = [f for f in frames_of(table)[0] if f["type"] == "hand_over"]
+    return over
+
+
+@pytest.mark.parametrize("room_id", ["doudizhu-yifa", "doudizhu-jj", "doudizhu-caishen"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hand_over_shows_every_seats_cards_and_why_the_points(room_id: str, seed: int) -> None:
+    over = _played_out(make_table(room_id, humans=(0,), bot_delay=0.0, deal_step=0.0), seed)
+    cards = over["cards"]
+    left = sum(len(hand) for hand in cards["hands"])
+    played = sum(len(play) for play in cards["played"])
+    assert left + played == (55 if room_id.endswith("caishen") else 54)
+    assert min(len(hand) for hand in cards["hands"]) == 0  # the winner's hand is empty
+    explain = over["explain"]
+    points = over["points"]
+    for pair in explain["pairs"]:
+        product = 1
+        for _reason, _count, factor in pair["factors"]:
+            product *= factor
+        assert pair["multiplier"] == product or pair["capped"]
+        if not explain["liable"]:  # jj's 托管 liability moves the farmers' points
+            assert abs(points[pair["farmer"]]) == explain["base"] * pair["multiplier"]
+    farmers = [pair["farmer"] for pair in explain["pairs"]]
+    held = room_id == "doudizhu-jj" and 0 in farmers  # seat 0 played in 托管 from the start
+    assert explain["liable"] == ([0] if held else [])
+    assert over["limited"] == [0, 0, 0]  # rich seats: no limit
+
+
+def test_hand_over_names_what_the_balances_limited() -> None:
+    room = dataclasses.replace(ROOMS["doudizhu-yifa"], min_coins=0, coefficient=100)
+    seats = [SeatInfo("p0", "seat0", 30), SeatInfo(None, "seat1", 30), SeatInfo(None, "seat2", 30)]
+    table = Table(room, 7, seats, now=0.0, bot_delay=0.0, rng=random.Random(0), deal_step=0.0)
+    over = _played_out(table, 5)
+    stakes = [n + r + f for n, r, f in zip(over["result"], over["rake"], over["fees"], strict=True)]
+    coins = [p * room.coefficient for p in over["points"]]
+    assert over["limited"] == [s - c for s, c in zip(stakes, coins, strict=True)]
+    assert any(over["limited"])  # 30 coins cannot pay a room of this coefficient in full

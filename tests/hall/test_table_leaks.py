@@ -11,6 +11,9 @@ After every call each seat's frames are drained and checked:
   engine state, independently of the views;
 - nothing but the cards of the seat's own view at that moment and of the events visible to
   it (the game's view is the reference);
+- the ``hand_over`` frame's ``cards``, every card of the finished hand (shown when it ends,
+  with its seed), are exactly the game's reveal of the final state; the rest of the frame
+  passes the checks above;
 - ``legal`` only in the copy for the seat to act; event numbers without gaps;
 - every snapshot and ``frames_since`` replay passes the same checks and agrees with the
   frames the seat received;
@@ -33,7 +36,8 @@ from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import Frame, SeatInfo, Table
-from qipai.hall.wire import action_text, event_json, view_json
+from qipai.hall.wire import action_text, event_json, to_json, view_json
+from qipai.registry import game_type
 
 ROOMS = {room.id: room for room in default_rooms()}
 CARD_TEXTS = frozenset(
@@ -150,6 +154,13 @@ class Checker:
 
     def check_cards(self, seat: int, frame: Frame) -> None:
         state = self.table.game_state
+        if frame["type"] == "hand_over" and frame["hand"] != self.table.hand_id:
+            return  # an earlier hand's end, replayed: checked when it was first sent
+        if frame["type"] == "hand_over" and "cards" in frame:
+            reveal = game_type(self.table.room.game).reveal(state)
+            shown = {name: to_json(cards) for name, cards in reveal.items()}
+            assert frame["cards"] == shown, f"the end shows other cards than the hand's: {frame}"
+            frame = {key: value for key, value in frame.items() if key != "cards"}
         found = cards_in(frame)
         if not found or state is None:
             return

@@ -27,6 +27,7 @@ ENDPOINTS = (
     ("POST", "/api/logout"),
     ("GET", "/api/me"),
     ("GET", "/api/rooms"),
+    ("GET", "/api/rooms/online"),
     ("GET", "/api/history"),
     ("GET", "/api/hands/{}"),
     ("GET", "/api/hands/{}/replay"),

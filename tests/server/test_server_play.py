@@ -16,7 +16,7 @@ from qipai.hall.rooms import default_rooms
 from qipai.store import Store
 from qipai.store.audit import audit
 
-ROOMS = [room.id for room in default_rooms()]
+ROOMS = {room.id: room for room in default_rooms()}
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +27,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
         yield running
 
 
-@pytest.mark.parametrize("room", ROOMS)
+@pytest.mark.parametrize("room", list(ROOMS))
 def test_a_lone_player_plays_a_hand_of_every_room(hall: RunningHall, room: str) -> None:
-    result = asyncio.run(_one_hand(hall.url, room))
+    result = asyncio.run(_one_hand(hall, room))
     frames, over, me_before, me_after, record = result
     seat = next(f["seat"] for f in frames if f["type"] == "snapshot")
     start = next(f for f in frames if f["type"] == "hand_start")
@@ -45,10 +45,11 @@ def test_a_lone_player_plays_a_hand_of_every_room(hall: RunningHall, room: str) 
 
 
 async def _one_hand(
-    url: str, room: str
+    hall: RunningHall, room: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any], Any, Any, Any]:
-    async with HallClient(url) as client:
+    async with HallClient(hall.url) as client:
         session = await client.guest()
+        _afford(hall, session.user, ROOMS[room].min_coins - session.coins)
         before = await client.me(session.token)
         async with client.connect(session.token) as conn:
             frames, over = await play_hand(conn, room)
@@ -57,6 +58,14 @@ async def _one_hand(
         history = await client.request("GET", "/api/history", session.token)
         assert history[0]["hand_id"] == over["hand"]
         return frames, over, before, after, record
+
+
+def _afford(hall: RunningHall, user: int, missing: int) -> None:
+    """Give a new player the coins he lacks for a room's minimum (a 高级场's is more than a
+    new account's 10,000)."""
+    if missing > 0:
+        with Store.open(hall.db_url) as store:
+            store.grant(user, missing, f"test:afford:{user}")
 
 
 def _json(value: Any) -> str:
@@ -104,7 +113,7 @@ def test_answers_over_a_kibibyte_are_gzipped(hall: RunningHall) -> None:
 def test_the_ledger_is_clean_after_the_hands(
     hall: RunningHall, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    asyncio.run(_one_hand(hall.url, "doudizhu-huanle"))
+    asyncio.run(_one_hand(hall, "doudizhu-huanle"))
     store = Store.open(hall.db_url)
     try:
         assert audit(store) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections import Counter, defaultdict
@@ -203,6 +204,19 @@ def test_history_pages_newest_first(store: Store) -> None:
         store.history(ann, limit=0)
     with pytest.raises(InvalidActionError, match="unknown_hand"):
         store.history(ann, before="nope")
+
+
+def test_history_says_who_won_and_in_what_role(store: Store) -> None:
+    ann, bob = players(store, 2)
+    store.start_hands([deal("h1", [ann, bob, None]), deal("h2", [ann, bob])])
+    roles = ("landlord", "farmer", "farmer")
+    store.settle_hands([dataclasses.replace(outcome("h1", [2, -1, -1]), roles=roles)])
+    store.settle_hands([outcome("h2", [-3, 3])])  # a game without roles
+    rows = {row.hand_id: row for row in store.history(ann)}
+    assert (rows["h1"].won, rows["h1"].role) == (True, "landlord")
+    assert (rows["h2"].won, rows["h2"].role) == (False, None)
+    bob_h1 = next(row for row in store.history(bob) if row.hand_id == "h1")
+    assert (bob_h1.won, bob_h1.role) == (False, "farmer")
 
 
 def test_concurrent_settlements_settle_each_hand_once(store: Store) -> None:

@@ -13,6 +13,7 @@ from web_kit import (
     CHROMIUM,
     HUANLE_HUMANS_ROOM,
     HUMANS_ROOM,
+    NO_COUNTER_ROOM,
     WEB_MATCHES,
     RunningHall,
     fast_config,
@@ -30,7 +31,8 @@ def _rooms() -> tuple[Any, ...]:
     huanle = dataclasses.replace(
         rooms["doudizhu-huanle"], id=HUANLE_HUMANS_ROOM, name="欢乐三人场", bots=False
     )
-    return (humans, huanle)
+    bare = dataclasses.replace(rooms["doudizhu-yifa"], id=NO_COUNTER_ROOM, card_counter=False)
+    return (humans, huanle, bare)
 
 
 @pytest.fixture(scope="session")

@@ -324,7 +324,9 @@ def test_escape_ends_the_hand_with_its_penalty(hall: Any, new_page: Any) -> None
     join(page, "doudizhu-caishen")  # caishen prices an escape and ends the hand
     next_decision(page, None)
     button(page, "escape").click()
+    told = page.text_content("[data-testid=escape-cost]") or ""  # what leaving costs
     page.click("[data-testid=confirm]")
     page.wait_for_selector("[data-testid=result]")
     seat = int(table_data(page)["seat"])
     assert result_coins(page)[seat] < 0
+    assert f"扣除 {-result_coins(page)[seat]} 游戏币" in told

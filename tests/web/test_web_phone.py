@@ -28,7 +28,7 @@ _OVERLAPS = """() => {
 seats' (name boxes, cards)."""
 
 
-_LONGEST_SAID = """() => {
+_CROWDED = """() => {
   const sides = "[data-testid=table] .arena [data-testid=seat] .side";
   for (const side of document.querySelectorAll(sides)) {
     side.querySelector(".said")?.remove();
@@ -37,9 +37,17 @@ _LONGEST_SAID = """() => {
     said.textContent = "加到 100（付 200）";
     side.prepend(said);
   }
+  for (const tags of document.querySelectorAll(sides.replace(".side", ".tags"))) {
+    for (const word of ["先手", "已看牌", "托管"]) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = word;
+      tags.append(tag);
+    }
+  }
 }"""
-"""Every seat says the longest thing a seat says (a Zha Jin Hua raise), as bots may have
-just before the player's turn: the layout must hold whatever was said."""
+"""Every seat says the longest thing a seat says (a Zha Jin Hua raise) and wears three
+tags, as bots may just before the player's turn: the layout must hold it."""
 
 
 def _inside(page: Any, selector: str, width: int = WIDTH, height: int = HEIGHT) -> list[str]:
@@ -76,7 +84,8 @@ def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path,
     assert _inside(page, "[data-testid=hand] > *, [data-testid=seat] .who") == []
     assert page.evaluate(_OVERLAPS) == 0  # the pot, the seats and their cards apart
     screenshot(page, tmp_path, f"table-{game}-phone")
-    page.evaluate(_LONGEST_SAID)
+    page.evaluate(_CROWDED)
+    screenshot(page, tmp_path, f"table-{game}-phone-crowded")
     assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
     button(page, "trustee").click()  # the system plays on (folds) to the end
     page.wait_for_selector("[data-testid=result]")
@@ -104,5 +113,30 @@ def test_a_phone_turned_sideways_shows_the_players_cards_and_seat(
         "[data-testid=seat] .who"
     assert _inside(page, selector, width, height) == []
     assert page.evaluate(_OVERLAPS) == 0
-    page.evaluate(_LONGEST_SAID)
+    page.evaluate(_CROWDED)
+    screenshot(page, tmp_path, f"table-{game}-landscape-crowded")
     assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
+
+
+@pytest.mark.parametrize("room", ["doudizhu-yifa", "zhajinhua-yifa"])
+def test_the_upright_phones_toolbar_is_one_row_of_tools_and_a_menu(
+    hall: Any, new_page: Any, tmp_path: Path, room: str
+) -> None:
+    page, game = _seated(hall, new_page, room, WIDTH, HEIGHT)
+    tops = page.eval_on_selector_all(
+        ".toolbar > button",
+        "els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect().top)",
+    )
+    assert len(tops) >= 2 and max(tops) - min(tops) < 4  # 托管 … ⋯: one row, nothing wrapped
+    # the header: every tab whole (none scrolled or cut off), the sound switch one line
+    assert page.evaluate("() => { const n = document.querySelector('nav.tabs');"
+                         " return n.scrollWidth <= n.clientWidth; }")
+    assert _inside(page, "#top button, nav.tabs a") == []
+    assert not page.is_visible("[data-testid=action-scores]")  # in the menu
+    button(page, "scores").click()  # opens the menu, then the scores
+    page.wait_for_selector("[data-testid=scores]")
+    assert not page.is_visible("[data-testid=more-tools]")  # closed by the choice
+    page.keyboard.press("Escape")
+    page.click("[data-testid=action-more]")
+    screenshot(page, tmp_path, f"toolbar-menu-{game}-phone")
+    assert _inside(page, "[data-testid=more-tools] button") == []

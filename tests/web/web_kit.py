@@ -39,6 +39,8 @@ HUMANS_ROOM = "doudizhu-humans"
 """A zhengtu room without bots (added by conftest), for several browser players together."""
 HUANLE_HUMANS_ROOM = "doudizhu-huanle-humans"
 """A huanle room without bots (added by conftest): three browser players rob and 加倍."""
+NO_COUNTER_ROOM = "doudizhu-no-counter"
+"""A yifa room without the 记牌器 (added by conftest)."""
 
 Page = Any
 
@@ -94,8 +96,13 @@ def decision_now(page: Page, last: str | None) -> dict[str, Any] | None:
 
 
 def button(page: Page, name: str) -> Any:
-    """The action button ``data-testid="action-NAME"``."""
-    return page.locator(f"[data-testid=action-{name}]")
+    """The action button ``data-testid="action-NAME"``; on a phone held upright a tool of
+    the toolbar's ⋯ menu, which is opened for it."""
+    found = page.locator(f"[data-testid=action-{name}]")
+    more = page.locator("[data-testid=action-more]")
+    if found.count() and not found.first.is_visible() and more.is_visible():
+        more.click()
+    return found
 
 
 def hand(page: Page) -> list[str]:

@@ -334,6 +334,21 @@ _PAYOUTS: Mapping[Payout, Callable[[Room, Sequence[int], Sequence[int]], Settlem
 """The arithmetic of each :class:`Payout` (the table in the module docstring)."""
 
 
+_HELD_WITHIN = frozenset({Payout.WITHIN_BALANCES, Payout.LOSERS_TO_ZERO, Payout.MINIMISED})
+"""The payouts that turn points into coins (× N) and hold them within limits."""
+
+
+def limited(room: Room, settlement: Settlement, payout: Payout | None = None) -> tuple[int, ...]:
+    """What the limits (each balance; 积分最小化) changed each seat's stake by: the
+    stake less ``points × N``, for the result panel to name (0 for payouts without
+    limits: chips, points only).
+    """
+    if (room.payout if payout is None else payout) not in _HELD_WITHIN:
+        return (0,) * len(settlement.points)
+    coins = to_coins(settlement.points, room.coefficient)
+    return tuple(stake - coin for stake, coin in zip(settlement.stakes, coins, strict=True))
+
+
 def settle(
     room: Room,
     returns: Sequence[int],

@@ -312,6 +312,12 @@ class Lobby:
         """The tables formed and not yet finished, oldest first."""
         return tuple(self._playing.values())
 
+    @property
+    def headcount(self) -> int:
+        """The players in the room now: waiting in its queue plus seated at its tables that
+        have not finished (bots are not players, and are not counted)."""
+        return len(self._queue) + len(self._seated)
+
     def is_queued(self, player: PlayerId) -> bool:
         """Whether ``player`` waits in the queue."""
         return player in self._queue

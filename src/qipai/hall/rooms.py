@@ -45,11 +45,15 @@ NEUTRAL: Mapping[str, object] = {
     "doubling_threshold": None,
     "escape_before_start": False,
     "trustee": BASIC_TRUSTEE,
+    "card_counter": False,
 }
 """The value of each game-specific field in a room whose game and preset lack it."""
 
 REQUIRED = ("id", "name", "game", "rules")
 """The keys every ``[[room]]`` table must have."""
+LEVELS = ("novice", "junior", "middle", "senior")
+"""The stake levels 场次 a room may be of, lowest first: 新手场, 初级场, 中级场, 高级场."""
+DEFAULT_LEVEL = LEVELS[0]
 _SECONDS = ("decision_seconds", "grace_seconds", "bot_wait")
 
 
@@ -83,6 +87,8 @@ class Room:
     """The game's name in the registry (:func:`~qipai.registry.game_names`)."""
     rules: str
     """The name of one of the game's presets."""
+    level: str
+    """Its stake level 场次, one of :data:`LEVELS` (the lobby orders a game's rooms by it)."""
     seats: int
     """Seats at each table, within the game's range (:meth:`Seating.for_game`)."""
     coefficient: int
@@ -122,6 +128,9 @@ class Room:
     trustee: str
     """托管 style: ``basic``, the game's own 托管 (every game has it), or another of its
     game's :attr:`~qipai.registry.GameType.trustee_styles` (a strong bot, say)."""
+    card_counter: bool
+    """Whether the browser offers its players the 记牌器 (how many of each rank are still
+    out), where its game counts cards (its registry's room fields say so)."""
 
     def __post_init__(self) -> None:
         _check_game(self.id, self.game, self.rules)
@@ -130,6 +139,8 @@ class Room:
             if field not in own and getattr(self, field) != neutral:
                 raise _bad(self.id, field, f"does not apply to {self.game}/{self.rules}")
         self._check_numbers()
+        if self.level not in LEVELS:
+            raise _bad(self.id, "level", f"must be one of {', '.join(LEVELS)}, not {self.level!r}")
         if self.trustee not in self.game_type.trustee_styles:
             styles = ", ".join(self.game_type.trustee_styles)
             raise _bad(self.id, "trustee", f"must be one of {styles}, not {self.trustee!r}")
@@ -210,6 +221,7 @@ def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]
         bots=True,
         bot_wait=DEFAULT_BOT_WAIT,
         regroup=True,
+        level=DEFAULT_LEVEL,
     )
     values.update(kind.room_defaults(rules, given.get("base", 1)))
     values.update(given)
@@ -227,7 +239,9 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     **dict.fromkeys(_SECONDS, (int, float)),
     "bots": (bool,),
     "regroup": (bool,),
+    "level": (str,),
     "escape_before_start": (bool,),
+    "card_counter": (bool,),
     "trustee": (str,),
 }
 """The TOML types each key accepts (an ``int`` key refuses booleans)."""

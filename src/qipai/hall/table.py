@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.coins import Settlement, settle
+from qipai.hall.coins import Settlement, limited, settle
 from qipai.hall.records import (
     Entropy,
     HandRecord,
@@ -59,7 +59,7 @@ from qipai.hall.records import (
     record_hand,
 )
 from qipai.hall.rooms import Room
-from qipai.hall.wire import action_text, event_json, parse_action, view_json
+from qipai.hall.wire import action_text, event_json, parse_action, to_json, view_json
 from qipai.registry import BASIC_TRUSTEE, GameType, HandSetup, Payout
 
 HISTORY_LIMIT = 1024
@@ -145,6 +145,13 @@ class HandOutcome:
     entropy: Entropy = ()
     """Each seat's contribution mixed into the seed (lowercase hex or ``None``); empty for
     a hand dealt straight from its seed (a table without an entropy window)."""
+    roles: tuple[str | None, ...] = ()
+    """Each seat's role (:meth:`~qipai.registry.GameType.roles`); empty for a voided hand."""
+    shown: dict[str, Any] = field(default_factory=dict)
+    """What the end of the hand shows every seat (JSON): ``cards``, every seat's cards
+    (:meth:`~qipai.registry.GameType.reveal`: no secret once the seed is revealed), and
+    ``explain``, why the points are what they are
+    (:meth:`~qipai.registry.GameType.explain`); empty for a voided hand."""
 
 
 @dataclass(slots=True)
@@ -700,6 +707,24 @@ class Table:
             self._leave_trustee(seat, now)
         self._flush()
 
+    def escape_cost(self, seat: int) -> tuple[int, int] | None:
+        """What leaving the hand now (:meth:`escape`) would cost ``seat``: its points (or
+        chips) and its coins (at most its balance; 0 in a points-only room): the preset's
+        penalty, or the chips a betting game's seat has in the pot; ``None`` where 托管
+        then plays the seat to the end (the hand's result).
+
+        :raises InvalidActionError: ``bad_seat``.
+        :raises IllegalActionError: ``no_hand``, ``hand_over``.
+        """
+        self._check_seat(seat)
+        self._check_in_hand()
+        cost = self._engine.escape_cost(self._state, seat)
+        if cost is None:
+            return None
+        by_payout = {Payout.CHIPS: cost, Payout.POINTS_ONLY: 0}
+        coins = by_payout.get(self.terms.payout, cost * self.room.coefficient)
+        return cost, min(coins, self.seats[seat].balance)
+
     def escape(self, seat: int, now: float) -> None:
         """逃跑: ``seat`` leaves the hand on purpose, with the preset's penalty.
 
@@ -816,11 +841,14 @@ class Table:
     def _finish(self) -> None:
         state, room = self._state, self.room
         winners: tuple[int, ...]
+        shown: dict[str, Any] = {}
+        roles: tuple[str | None, ...] = ()
         if self._voided:
             settlement, record, winners = Settlement.nothing(len(self.seats)), None, ()
         else:
             settlement = settle(room, state.returns(), self._balances, self.terms.payout)
             record, winners = self._record(), self._engine.winners(state)
+            shown, roles = self._shown(state), self._engine.roles(state)
         assert self.hand_id is not None and self.commitment is not None
         self.outcome = HandOutcome(
             hand_id=self.hand_id,
@@ -837,12 +865,19 @@ class Table:
             balances=self._balances,
             voided=self._voided,
             entropy=tuple(self._entropy) if self.entropy_window > 0 else (),
+            shown=shown,
+            roles=roles,
         )
         self.seats = tuple(
             dataclasses.replace(info, balance=info.balance + net)
             for info, net in zip(self.seats, settlement.net, strict=True)
         )
         self._public(self._hand_over_frame(self.outcome))
+
+    def _shown(self, state: Any) -> dict[str, Any]:
+        """:attr:`HandOutcome.shown` of the finished ``state``."""
+        cards = {name: to_json(value) for name, value in self._engine.reveal(state).items()}
+        return {"cards": cards, "explain": self._engine.explain(state)}
 
     def _record(self) -> HandRecord | None:
         try:
@@ -866,11 +901,14 @@ class Table:
             "points": list(s.points),
             "rake": list(s.rake),
             "fees": list(s.fees),
+            "limited": list(limited(self.room, s, self.terms.payout)),
+            "coins": [b + n for b, n in zip(outcome.balances, s.net, strict=True)],
             "winners": list(outcome.winners),
             "escaper": outcome.escaper,
             "voided": outcome.voided,
             "seed": str(outcome.seed),
             "record": record,
+            **outcome.shown,
         }
 
     @property

@@ -31,6 +31,7 @@ leaving before the start as an escape.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -40,6 +41,7 @@ from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.legal import legal_moves
 from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
+from qipai.games.doudizhu.scoring import liable_farmers, multiplier_breakdown
 from qipai.games.doudizhu.state import SEATS, State, replay
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
@@ -100,7 +102,7 @@ class DoudizhuGame(GameType):
     engine_version = ENGINE_VERSION
     record_options = ("first_seat", "hand_number", "balances")
     room_fields: ClassVar[frozenset[str]] = frozenset(
-        {"coefficient", "escape_before_start", "trustee"}
+        {"coefficient", "escape_before_start", "trustee", "card_counter"}
     )
     trustee_styles = (BASIC_TRUSTEE, STRONG_TRUSTEE)
 
@@ -131,7 +133,7 @@ class DoudizhuGame(GameType):
 
     def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
         """The preset's 加倍 threshold, yifa's rake, zhengtu's kept tables, huanle's
-        escape before the start, strong 托管 but in jj."""
+        escape before the start, strong 托管 but in jj, the 记牌器 offered."""
         del base
         return {
             "trustee": BASIC_TRUSTEE if preset == "jj" else STRONG_TRUSTEE,
@@ -139,6 +141,7 @@ class DoudizhuGame(GameType):
             "rake_percent": YIFA_RAKE_PERCENT if preset == "yifa" else 0,
             "escape_before_start": preset == "huanle",
             "regroup": preset != "zhengtu",
+            "card_counter": True,
         }
 
     def default_min_coins(self, room: RoomNumbers) -> int:
@@ -227,6 +230,43 @@ class DoudizhuGame(GameType):
         (``played``, in order; the view's plays carry their ranks only)."""
         played = [event.cards for event in state.events if isinstance(event, Played)]
         return {"hands": state.hands, "bottom": state.bottom, "played": played}
+
+    def escape_cost(self, state: State, seat: int) -> int | None:
+        """caishen, huanle, zhengtu: the penalty the engine would charge now (tried on a
+        copy of the hand); yifa, jj: ``None`` (托管 plays the seat on)."""
+        if state.rules.escape is EscapeModel.NONE:
+            return None
+        trial = copy.deepcopy(state)
+        trial.escape(seat)
+        return -trial.returns()[seat]
+
+    def roles(self, state: State) -> tuple[str | None, ...]:
+        """``landlord`` and ``farmer``; nobody's before a landlord is known."""
+        landlord = state.landlord
+        if landlord is None:
+            return (None,) * SEATS
+        return tuple("landlord" if seat == landlord else "farmer" for seat in range(SEATS))
+
+    def explain(self, state: State) -> dict[str, Any]:
+        """底分 (``base``: the winning bid, or the room's base), each farmer's multiplier
+        with the landlord and its reasons (``pairs``: ``farmer``, ``factors`` as
+        ``[reason, count, factor]`` with the reasons of
+        :data:`~qipai.games.doudizhu.scoring.REASONS`, ``multiplier``, ``capped``), and the
+        farmers jj's 托管 liability holds to account (``liable``).  Nothing before a
+        landlord is known (an escape during the bidding)."""
+        if state.landlord is None:
+            return {}
+        facts = state.facts()
+        pairs = [
+            {
+                "farmer": pair.farmer,
+                "factors": [[f.reason, f.count, f.factor] for f in pair.factors],
+                "multiplier": pair.multiplier,
+                "capped": pair.is_capped,
+            }
+            for pair in multiplier_breakdown(facts)
+        ]
+        return {"base": facts.base, "pairs": pairs, "liable": list(liable_farmers(facts))}
 
     def dealt(self, state: State, seats: int) -> dict[str, Any]:
         """Each seat's cards of the last deal (a redeal starts again), the number of

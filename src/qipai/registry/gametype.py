@@ -369,6 +369,25 @@ class GameType:
         ``hands``, each seat's cards (never for a hand in play)."""
         raise NotImplementedError
 
+    def escape_cost(self, state: Any, seat: int) -> int | None:
+        """What leaving the hand in play now would cost ``seat`` (points or chips, as
+        ``returns()``), for the player to see before he leaves; ``None`` where the seat
+        is then played by 托管 to the end, so that the cost is the hand's result (the
+        default)."""
+        del state, seat
+        return None
+
+    def roles(self, state: Any) -> tuple[str | None, ...]:
+        """Each seat's role in the finished hand, for the history (Dou Dizhu's
+        ``landlord`` / ``farmer``); ``None`` for games without roles (the default)."""
+        return (None,) * len(state.returns())
+
+    def explain(self, state: Any) -> dict[str, Any]:
+        """Why the finished hand's points are what they are, for the result panel (JSON
+        values; game-specific keys).  Default: nothing beyond the points themselves."""
+        del state
+        return {}
+
     def dealt(self, state: Any, seats: int) -> dict[str, Any]:
         """What the finished hand dealt, for the replay page's re-deal in the browser: at
         least ``seats``, each seat's cards in the order dealt (default: from the events
@@ -400,6 +419,12 @@ class GameType:
         """The :attr:`record_options` of a hand, read from its state (default: the state's
         attributes of the same names)."""
         return {name: getattr(state, name, None) for name in self.record_options}
+
+
+def chips_put_in(state: Any, seat: int) -> int:
+    """The chips ``seat`` has put in the pot of a betting game's hand so far: what it
+    loses by folding (a betting game's escape: 托管 folds it)."""
+    return int(state.start_stacks[seat] - state.stacks[seat])
 
 
 def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:

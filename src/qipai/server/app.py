@@ -242,6 +242,9 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
     async def rooms(request: Request) -> Response:
         return JSONResponse([_room_json(entry.room) for entry in live().hall.rooms.values()])
 
+    async def online(request: Request) -> Response:
+        return JSONResponse(live().hall.online())
+
     async def history(request: Request) -> Response:
         user = await _user(live(), request)
         limit = _int_param(request, "limit", 50, 1, 200)
@@ -295,6 +298,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/logout", sign_out, ["POST"]),
         api("/api/me", me, ["GET"]),
         api("/api/rooms", rooms, ["GET"]),
+        api("/api/rooms/online", online, ["GET"]),
         api("/api/history", history, ["GET"]),
         api("/api/hands/{hand}", hand, ["GET"]),
         api("/api/hands/{hand}/replay", replay, ["GET"]),

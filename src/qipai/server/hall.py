@@ -23,13 +23,14 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
+from qipai.hall.chat import ChatLimit, chat_frame, check_phrase
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
 from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, HandTerms, SeatInfo, Table
@@ -46,6 +47,7 @@ from .tables import (
     Command,
     Contribute,
     LeaveEarly,
+    Leaving,
     Presence,
     SeatAct,
     SeatEscape,
@@ -89,6 +91,8 @@ class Player:
     room: str | None = None
     runner: TableRunner | None = None
     leaving: bool = False
+    chat: ChatLimit = field(default_factory=ChatLimit)
+    """His quick-chat allowance (:meth:`HallService.chat`)."""
 
 
 @dataclass
@@ -313,6 +317,7 @@ class HallService:
             self.bus.publish(player.user, {"type": "leaving", "room": player.room})
             if player.runner is not None:
                 self._leave_early(player.runner, player.user, entry.room)
+                player.runner.post(Leaving(player.runner.seat_of(player.user)))
             return
         entry.lobby.leave(_pid(player.user))
         self._left(player)
@@ -372,6 +377,43 @@ class HallService:
         await self.command(player, SeatEscape)
         player.leaving = True
 
+    def escape_cost(self, player: Player) -> Frame:
+        """What leaving his hand now would cost the player: ``{"type": "escape_cost",
+        "table", "points", "coins"}``, both null where 托管 would play his seat to the end.
+
+        :raises IllegalActionError: ``not_seated``, or the table's ``no_hand`` /
+            ``hand_over``.
+        """
+        runner = player.runner
+        if runner is None:
+            raise IllegalActionError("not_seated", "not at a table")
+        cost = runner.table.escape_cost(runner.seat_of(player.user))
+        points, coins = (None, None) if cost is None else cost
+        return {"type": "escape_cost", "table": runner.table.number, "points": points,
+                "coins": coins}  # fmt: skip
+
+    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> Frame | None:
+        """Quick chat: the player says ``phrase`` (an id of :mod:`qipai.hall.chat`) to
+        everyone seated at his table, himself included; no event of the hand, no record.
+        Over his allowance the answer is ``chat_too_fast`` (with ``retry_after``), and
+        nothing is said.
+
+        :raises IllegalActionError: ``not_seated``.
+        :raises InvalidActionError: ``unknown_phrase``.
+        """
+        runner = player.runner
+        if runner is None:
+            raise IllegalActionError("not_seated", "not at a table")
+        check_phrase(phrase)
+        wait = player.chat.take(self.clock())
+        if wait > 0:
+            return protocol.chat_too_fast(wait, message_id)
+        number, seat = runner.table.number, runner.seat_of(player.user)
+        for user in runner.users:
+            if user is not None:
+                self.bus.publish(user, chat_frame(number, seat, phrase))
+        return None
+
     def resume(self, player: Player, last: dict[str, int], missed: list[Frame]) -> list[Frame]:
         """Frames that bring a returning player's view up to date (and mark him present):
         ``missed`` (what was kept for him: :attr:`missed`), then where he is.
@@ -425,6 +467,15 @@ class HallService:
         return not any(player.room == room_id for player in self.players.values()) and not any(
             seated.room.id == room_id for seated in self.runners.values()
         )
+
+    def online(self) -> dict[str, int]:
+        """How many players are in each room this process seats (its queue and its tables,
+        bots not counted; a room another node owns is left out: its count is there)."""
+        return {
+            room_id: entry.lobby.headcount
+            for room_id, entry in self.rooms.items()
+            if self._owns(room_id)
+        }
 
     async def abandon(self) -> None:
         """This node was taken over while away (paused, cut off): its hands were voided
@@ -748,6 +799,7 @@ def settlement_of(outcome: HandOutcome, fence: Fence | None = None) -> HandSettl
         record_json="null" if outcome.record is None else outcome.record.to_json(),
         ended_at=_utcnow(),
         escaper=outcome.escaper,
+        roles=outcome.roles,
         fence=fence,
     )
 

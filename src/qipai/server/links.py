@@ -19,7 +19,17 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from . import protocol
 from .bus import Frame, Sink
 from .hall import HallService, Player
-from .protocol import Act, Entropy, EscapeRequest, Join, Leave, Resync, TrusteeSwitch
+from .protocol import (
+    Act,
+    Chat,
+    Entropy,
+    EscapeCost,
+    EscapeRequest,
+    Join,
+    Leave,
+    Resync,
+    TrusteeSwitch,
+)
 
 
 class Link(Protocol):
@@ -123,8 +133,12 @@ async def dispatch(
             await hall.trustee(player, on)
         case EscapeRequest():
             await hall.escape(player)
+        case EscapeCost():
+            return hall.escape_cost(player)
         case Resync():
             return await hall.resync(player)
+        case Chat(phrase, message_id):
+            return hall.chat(player, phrase, message_id)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
     return None

@@ -110,6 +110,11 @@ class EscapeRequest(msgspec.Struct, tag="escape", forbid_unknown_fields=True):
     id: int = 0
 
 
+class EscapeCost(msgspec.Struct, tag="escape_cost", forbid_unknown_fields=True):
+    """How much leaving my hand now would cost (逃跑 asks before it leaves): answered by
+    an ``escape_cost`` frame."""
+
+
 class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True):
     """Ask for a full snapshot of my table (after a gap in the event numbers)."""
 
@@ -120,13 +125,37 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     t: float = 0.0
 
 
-ClientMessage = Hello | Join | Leave | Act | Entropy | TrusteeSwitch | EscapeRequest | Resync | Ping
+class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
+    """Quick chat 快捷聊天: say one of the fixed phrases or emoji (its id,
+    :mod:`qipai.hall.chat`) to everyone at my table.  ``id``, when given, is answered by
+    ``ack``."""
+
+    phrase: str
+    id: int | None = None
+
+
+ClientMessage = (
+    Hello
+    | Join
+    | Leave
+    | Act
+    | Entropy
+    | TrusteeSwitch
+    | EscapeRequest
+    | EscapeCost
+    | Resync
+    | Ping
+    | Chat
+)
 """Everything a client may send."""
 
 _DECODER = msgspec.json.Decoder(ClientMessage)
 
 
-TYPES = ("hello", "join", "leave", "act", "entropy", "trustee", "escape", "resync", "ping")
+TYPES = (
+    "hello", "join", "leave", "act", "entropy", "trustee", "escape", "escape_cost", "resync",
+    "ping", "chat",
+)
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"
 """The ``bad_json`` message for ``"\\ud800"`` and the like: JSON text must be Unicode."""
@@ -242,6 +271,14 @@ def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str,
     comes meanwhile is dropped unread, unanswered)."""
     text = f"too many messages: send nothing for {retry_after:g} s"
     frame = error("rate_limited", text, message_id)
+    frame["retry_after"] = retry_after
+    return frame
+
+
+def chat_too_fast(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
+    """A quick-chat message refused for the chat's own rate (:mod:`qipai.hall.chat`):
+    nothing was said; the next may go in ``retry_after`` seconds."""
+    frame = error("chat_too_fast", f"chatting too fast: wait {retry_after:g} s", message_id)
     frame["retry_after"] = retry_after
     return frame
 

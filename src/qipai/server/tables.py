@@ -75,7 +75,15 @@ class LeaveEarly:
     seat: int
 
 
-Command = SeatAct | Contribute | SetTrustee | SeatEscape | Presence | LeaveEarly
+@dataclass(frozen=True)
+class Leaving:
+    """A seat's player leaves the room once the hand is over (离开, 换桌): a table that
+    plays on stops waiting for him in the pause between two hands."""
+
+    seat: int
+
+
+Command = SeatAct | Contribute | SetTrustee | SeatEscape | Presence | LeaveEarly | Leaving
 """What a runner's inbox holds."""
 
 
@@ -185,6 +193,8 @@ class TableRunner:
             if pending is not None:
                 self._apply(pending, self._clock())
                 self.flush()
+                if isinstance(pending.command, Leaving) and not self._again(self):
+                    return False  # a player leaves: the table breaks up now
         return self._again(self)
 
     async def _next_command(self) -> _Pending | None:
@@ -222,6 +232,8 @@ class TableRunner:
                 case LeaveEarly(seat):
                     if self.table.is_dealing:
                         self.table.escape(seat, now)
+                case Leaving():
+                    pass  # nothing at the table: the pause between hands looks again
         except GameError as error:
             pending.done.set_exception(error)
         else:

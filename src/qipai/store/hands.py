@@ -231,20 +231,21 @@ def _finish(connection: Connection, settled: Sequence[HandSettlement]) -> None:
     )  # fmt: skip
     seat_types: dict[str, TypeEngine[Any]] = {
         "b_id": String(), "b_seat": Integer(), "b_net": BigInteger(), "b_points": BigInteger(),
-        "b_won": Boolean(),
+        "b_won": Boolean(), "b_role": String(),
     }  # fmt: skip
     update_rows(
         connection, hand_seats, seat_types,
         [
             {"b_id": hand.id, "b_seat": seat, "b_net": net, "b_points": hand.points[seat],
-             "b_won": seat in hand.winners}
+             "b_won": seat in hand.winners,
+             "b_role": hand.roles[seat] if hand.roles else None}
             for hand in settled
             for seat, net in enumerate(hand.net)
         ],
         match=lambda row: [hand_seats.c.hand_id == row["b_id"],
                            hand_seats.c.seat == row["b_seat"]],
         changes=lambda row: {"net": row["b_net"], "points": row["b_points"],
-                             "won": row["b_won"]},
+                             "won": row["b_won"], "role": row["b_role"]},
     )  # fmt: skip
 
 
@@ -323,8 +324,8 @@ def history(
     players.check_limit(limit)
     query = (
         select(hands.c.id, hands.c.room_id, hands.c.game, hands.c.rules, hand_seats.c.seat,
-               hand_seats.c.net, hand_seats.c.points, hands.c.started_at, hands.c.ended_at,
-               hands.c.status)
+               hand_seats.c.net, hand_seats.c.points, hand_seats.c.won, hand_seats.c.role,
+               hands.c.started_at, hands.c.ended_at, hands.c.status)
         .join_from(hand_seats, hands, hands.c.id == hand_seats.c.hand_id)
         .where(hand_seats.c.user_id == user_id)
         .order_by(hands.c.started_at.desc(), hands.c.id.desc())
@@ -342,7 +343,7 @@ def history(
         )  # fmt: skip
     return [
         HistoryRow(row.id, row.room_id, row.game, row.rules, row.seat, row.net, row.points,
-                   row.started_at, row.ended_at, row.status)
+                   row.started_at, row.ended_at, row.status, row.won, row.role)
         for row in connection.execute(query)
     ]  # fmt: skip
 

@@ -157,6 +157,9 @@ class HandSettlement:
     """When the hand ended (aware)."""
     escaper: int | None = None
     """The seat that left on purpose, if any: its loss is booked as ``escape``."""
+    roles: tuple[str | None, ...] = ()
+    """Each seat's role (Dou Dizhu's ``landlord`` / ``farmer``), for the history; empty or
+    ``None`` where the game has none."""
     fence: Fence | None = None
     """The lease the hand was played under (several hall processes): checked in the
     settlement's transaction, which it refuses when the lease was lost."""
@@ -165,6 +168,8 @@ class HandSettlement:
         seats = len(self.net)
         if not seats or {len(self.rake), len(self.fees), len(self.points)} != {seats}:
             raise InvalidActionError("bad_settlement", "net, rake, fees and points per seat")
+        if self.roles and len(self.roles) != seats:
+            raise InvalidActionError("bad_settlement", "one role per seat, or none")
         if min(self.rake) < 0 or min(self.fees) < 0:
             raise InvalidActionError("bad_settlement", "rake and fees are never negative")
         total = sum(self.net) + sum(self.rake) + sum(self.fees)
@@ -211,6 +216,11 @@ class HistoryRow:
     """When it was settled or voided."""
     status: str
     """``playing``, ``settled`` or ``voided``."""
+    won: bool | None = None
+    """Whether the player won the hand (``None`` while playing)."""
+    role: str | None = None
+    """His role in it (Dou Dizhu's ``landlord`` / ``farmer``; ``None`` where the game has
+    none, while playing, and for hands settled before migration ``0006``)."""
 
 
 @dataclass(frozen=True)

@@ -163,10 +163,13 @@ hand_seats = Table(
     Column("net", BigInteger),
     Column("points", BigInteger),
     Column("won", Boolean),
+    Column("role", String(16)),
     PrimaryKeyConstraint("hand_id", "seat"),
     Index(None, "user_id", "hand_id"),
 )
-"""Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got."""
+"""Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got
+and its role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled
+before migration ``0006``)."""
 
 match_runs = Table(
     "match_runs",

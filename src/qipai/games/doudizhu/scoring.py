@@ -403,15 +403,22 @@ def split_evenly(total: int, seats: Sequence[int]) -> dict[int, int]:
     return {seat: sign * (whole + (i < extra)) for i, seat in enumerate(seats)}
 
 
-def _is_liable(facts: HandFacts, seat: int) -> bool:
-    return facts.trustee[seat] and not facts.trustee_last_card[seat]
+def liable_farmers(facts: HandFacts) -> tuple[int, ...]:
+    """The farmers that jj's 托管 liability holds to account: in 托管 when the hand
+    ended, not with one card left; none under rules without the liability."""
+    if not facts.rules.trustee_liability:
+        return ()
+    return tuple(
+        f for f in farmers_of(facts.landlord)
+        if facts.trustee[f] and not facts.trustee_last_card[f]
+    )
 
 
 def _apply_liability(facts: HandFacts, results: dict[int, int]) -> dict[int, int]:
     """jj 托管 liability on the farmers' results (see the module docstring)."""
     order = farmers_of(facts.landlord)
-    liable = [f for f in order if _is_liable(facts, f)]
-    if not (facts.rules.trustee_liability and liable):
+    liable = list(liable_farmers(facts))
+    if not liable:
         return results
     total = sum(results.values())
     takers = liable if total < 0 else [f for f in order if f not in liable]

@@ -28,6 +28,22 @@ function label(rank) {
   return rank === "T" ? "10" : rank;
 }
 
+/** A card's name for a screen reader and a tooltip ("黑桃10" / "10 of spades"). */
+export function cardName(code) {
+  if (!code) return t("card.back");
+  if (code === "W") return t("card.wild");
+  if (code[0] === "B" || code[0] === "R") return t(code[0] === "R" ? "card.bigJoker" : "card.smallJoker");
+  const rank = RANK_WORDS[code[0]] || code[0];
+  return code[1] ? t("card.named", { rank, suit: t(`suit.${code[1]}`) }) : rank;
+}
+
+/** A card is an image to assistive technology, named by :func:`cardName`. */
+function named(el, code) {
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", cardName(code));
+  return el;
+}
+
 function jokerFace(code, size) {
   const big = code[0] === "R";
   return h(
@@ -54,14 +70,14 @@ function wildFace(size) {
 export function cardEl(code, { small = false, back = false, testid = null } = {}) {
   const size = small ? "sm" : "";
   if (back || !code) {
-    return h("div", { class: `card back ${size}`, "data-testid": testid, "aria-label": "?" });
+    return named(h("div", { class: `card back ${size}`, "data-testid": testid }), null);
   }
   let el;
   if (code === "W") el = wildFace(size);
   else if (code[0] === "B" || code[0] === "R") el = jokerFace(code, size);
   else el = suitFace(code, size);
   if (testid) el.dataset.testid = testid;
-  return el;
+  return named(el, code);
 }
 
 function suitFace(code, size) {
@@ -73,7 +89,7 @@ function suitFace(code, size) {
   let middle = null;
   if ("JQK".includes(rank)) middle = h("div", { class: "face", text: rank });
   else if (suit) middle = icon(`suit-${suit}`, "pip");
-  return h("div", { class: classes, "data-card": code, "aria-label": code }, corner, middle);
+  return h("div", { class: classes, "data-card": code }, corner, middle);
 }
 
 const RANK_WORDS = { T: "10", B: "小王", R: "大王", W: "财神" };

@@ -26,6 +26,23 @@ export function t(key, vars = {}) {
   return text;
 }
 
+/** A player's name as shown: the hall's bots (机器人N) and guests (游客…) are named in
+ * the current language; every other name is the player's own. */
+export function playerName(name) {
+  if (current === "zh" || !name) return name;
+  const bot = /^机器人(\d+)$/.exec(name);
+  if (bot) return `Bot ${bot[1]}`;
+  return name.startsWith("游客") ? `Guest ${name.slice(2)}` : name;
+}
+
+/** A room's name as shown: its operator's name, or in English, when that name is
+ * Chinese, its game, preset and level in English. */
+export function roomTitle(room) {
+  if (current === "zh" || !/[\u4e00-\u9fff]/.test(room.name)) return room.name;
+  const level = room.level && has(`stake.${room.level}`) ? ` · ${t(`stake.${room.level}`)}` : "";
+  return `${t(`game.${room.game}`)} · ${t(`rules.${room.rules}`)}${level}`;
+}
+
 /** Whether a key has a text (used for server codes: error and reason words). */
 export function has(key) {
   return key in STRINGS;

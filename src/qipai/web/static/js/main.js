@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { h, fill, icon, toast } from "./dom.js";
-import { has, lang, setLang, t } from "./i18n.js";
+import { has, lang, playerName, setLang, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
 import { Table } from "./table.js";
@@ -11,6 +11,7 @@ import { renderAuth } from "./views/auth.js";
 import { renderLobby, queueOverlay } from "./views/lobby.js";
 import { drawMatches, renderMatches } from "./views/matches.js";
 import * as matches from "./match.js";
+import { soundToggle } from "./sound.js";
 
 const app = {
   session: storage.session(),
@@ -265,11 +266,12 @@ function renderHeader() {
           "div",
           { class: "userchip" },
           h("span", { class: `netdot ${app.net === "open" ? "on" : app.net === "connecting" ? "wait" : ""}`, title: t(`net.${app.net}`), "data-testid": "net", "data-status": app.net }),
-          h("span", { "data-testid": "me-name", text: me.name }),
+          h("span", { "data-testid": "me-name", text: playerName(me.name) }),
           h("span", { class: "coins", "data-testid": "me-coins" }, icon("coin", "coin-icon"), String(me.coins)),
           h("span", { class: "title", "data-testid": "me-title", text: levelTitle(me.level.title) }),
         )
       : null,
+    app.session ? soundToggle() : null,
     h("button", {
       class: "btn small quiet",
       "data-testid": "lang",

@@ -10,7 +10,7 @@
 
 import { api } from "./api.js";
 import { h, fill, dialog, toast, signed, signClass } from "./dom.js";
-import { has, lang, t } from "./i18n.js";
+import { has, lang, playerName, t } from "./i18n.js";
 import { storage } from "./storage.js";
 
 const MATCH_ROOM = "match:";
@@ -388,7 +388,7 @@ function standingsRows(app, rows, myName) {
       "tr",
       { class: row.name === myName ? "me" : "", "data-testid": "standing-row", "data-rank": row.rank, "data-name": row.name },
       h("td", { class: "num", text: String(row.rank) }),
-      h("td", {}, row.name, row.out ? h("span", { class: "tag away", text: t("match.outTag") }) : null),
+      h("td", {}, playerName(row.name), row.out ? h("span", { class: "tag away", text: t("match.outTag") }) : null),
       h("td", { class: "num", text: String(row.score) }),
     ),
   );

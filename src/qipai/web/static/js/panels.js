@@ -2,7 +2,7 @@
 // this session (历史得分), a choice among actions, a confirmation.
 
 import { h, dialog, toast, signed, signClass } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { cardRow } from "./cards.js";
 import { tricks } from "./ddzplays.js";
 import { commitmentOf } from "./sha256.js";
@@ -33,11 +33,11 @@ export function choose(title, choices, onChoose) {
   );
 }
 
-export function confirm(text, onYes) {
+export function confirm(text, onYes, testid = null) {
   let close = null;
   close = dialog(
     [
-      h("p", { text }),
+      h("p", { text, "data-testid": testid }),
       h(
         "div",
         { class: "buttons" },
@@ -107,8 +107,16 @@ export function result(T, onClose) {
     h(
       "tr",
       { class: seat === s.seat ? "me" : "", "data-testid": "result-row", "data-seat": seat },
-      h("td", {}, player.name, " ", over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null),
-      h("td", {}, rows[seat].role || (rows[seat].cards ? [cardRow(rows[seat].cards, { small: true, fan: false }), rows[seat].category] : "")),
+      h(
+        "td",
+        { class: "who-cell" },
+        h("span", { class: "nm", text: playerName(player.name) }),
+        " ",
+        over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null,
+        rows[seat].role ? h("span", { class: "tag", text: rows[seat].role }) : null,
+        rows[seat].category || null,
+        leftover(rows[seat].cards || (over.hands ? over.hands[seat] : null), seat),
+      ),
       h("td", { class: signClass(over.points[seat]), "data-testid": "result-points", text: signed(over.points[seat]) }),
       match ? null : h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),
       match ? null : h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),
@@ -126,6 +134,7 @@ export function result(T, onClose) {
         h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
         h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
         h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
+        T.playsOn ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeTable") }) : null,
         h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
       ];
   let close = null;
@@ -144,7 +153,6 @@ export function result(T, onClose) {
             "tr",
             {},
             h("th", { text: t("table.player") }),
-            h("th", {}),
             h("th", { class: "num", text: match ? t("match.handPoints") : t("table.points") }),
             match ? null : h("th", { class: "num", text: t("table.coins") }),
             match ? null : h("th", { class: "num", text: t("table.house") }),
@@ -152,12 +160,41 @@ export function result(T, onClose) {
         ),
         h("tbody", {}, body),
       ),
+      match ? null : adjustments(T, over),
       fairness(over.seed, over.commitment, over.entropyOk),
       h("div", { class: "buttons" }, buttons),
     ],
     { testid: "result", onClose, attrs: { "data-hand": over.hand || "", "data-match": match ? "1" : "0" } },
   );
   return close;
+}
+
+/** A seat's cards at the end of the hand (Dou Dizhu: those left in his hand; the poker
+ * games: his hand), or 出完 when none are left. */
+function leftover(cards, seat) {
+  if (!cards) return null;
+  return h(
+    "div",
+    { class: "leftover", "data-testid": "leftover", "data-seat": seat, "data-cards": cards.join(" ") },
+    cards.length ? cardRow(cards, { small: true }) : h("span", { class: "muted", text: t("table.noneLeft") }),
+  );
+}
+
+/** What changed the coins beyond the points, seat by seat, each named: the rake, the
+ * service fee, and the limit of what a seat holds (a loser pays at most what he has, a
+ * winner wins at most what he brought). */
+function adjustments(T, over) {
+  const lines = [];
+  over.result.forEach((_, seat) => {
+    const name = T.name(seat);
+    const rake = over.rake ? over.rake[seat] : 0;
+    const fee = over.fees ? over.fees[seat] : 0;
+    const limit = over.limited ? over.limited[seat] : 0;
+    if (rake) lines.push(h("li", { "data-kind": "rake", text: t("adjust.rake", { name, n: rake }) }));
+    if (fee) lines.push(h("li", { "data-kind": "fee", text: t("adjust.fee", { name, n: fee }) }));
+    if (limit) lines.push(h("li", { "data-kind": "limit", text: t(limit < 0 ? "adjust.limitWin" : "adjust.limitLoss", { name, n: Math.abs(limit) }) }));
+  });
+  return lines.length ? h("ul", { class: "adjustments", "data-testid": "adjustments" }, lines) : null;
 }
 
 /** 上手牌: the trick before the current one. */

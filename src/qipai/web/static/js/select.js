@@ -56,6 +56,13 @@ export function attachSelection(handEl, { enabled, onSweep }) {
   };
   handEl.addEventListener("pointerup", (event) => finish(event, true));
   handEl.addEventListener("pointercancel", (event) => finish(event, false));
+  // the keyboard: Tab to a card, Space or Enter lifts it or puts it down
+  handEl.addEventListener("keydown", (event) => {
+    const card = event.target.closest(".card[data-card]");
+    if (!card || !enabled() || (event.key !== " " && event.key !== "Enter")) return;
+    event.preventDefault();
+    onSweep([card.dataset.card]);
+  });
 }
 
 /** The new set of lifted cards after pressing or sweeping ``codes``. */

@@ -1,4 +1,6 @@
-// What the client keeps in localStorage: the session, the language, and for the table the
+// What the client keeps in localStorage: the session, the language, the sound switch
+// (js/sound.js: true / false, absent until the player turns it), the 记牌器 switch
+// (js/counter.js, the same way), and for the table the
 // player sits at, the number of the last event received with the table as it stood then
 // (so a reload sends `last` in `hello` and rebuilds the table from the replayed frames),
 // and the match he plays (its standing, for the in-match panel after a reload).
@@ -7,6 +9,9 @@ const SESSION = "qipai.session";
 const LANG = "qipai.lang";
 const TABLES = "qipai.tables";
 const MATCH = "qipai.match";
+const MUTED = "qipai.muted";
+const SOUND = "qipai.sound";
+const COUNTER = "qipai.counter";
 
 function read(key) {
   try {
@@ -30,6 +35,11 @@ export const storage = {
   setSession: (session) => write(SESSION, session),
   lang: () => read(LANG),
   setLang: (lang) => write(LANG, lang),
+  sound: () => read(SOUND),
+  setSound: (on) => write(SOUND, on),
+  /** The 记牌器 shown (true / false; absent until the player turns it: js/counter.js). */
+  counter: () => read(COUNTER),
+  setCounter: (on) => write(COUNTER, on),
   /** {"12": {n, state}} for the table(s) being played. */
   tables: () => read(TABLES) || {},
   /** The `last` map of `hello`: table number -> last event number. */
@@ -49,4 +59,21 @@ export const storage = {
   /** The match the player plays (js/match.js), or null. */
   match: () => read(MATCH),
   setMatch: (match) => write(MATCH, match || null),
+  /** The names of the players whose quick chat is muted (js/chat.js): in sessionStorage,
+   * for this tab only, across its reloads. */
+  muted() {
+    try {
+      const names = JSON.parse(sessionStorage.getItem(MUTED) || "[]");
+      return Array.isArray(names) ? names : [];
+    } catch {
+      return [];
+    }
+  },
+  setMuted(names) {
+    try {
+      sessionStorage.setItem(MUTED, JSON.stringify(names));
+    } catch {
+      // storage disabled: the mute lasts as long as the page
+    }
+  },
 };

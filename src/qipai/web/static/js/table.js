@@ -11,7 +11,7 @@
 // holds them.
 
 import { toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { storage } from "./storage.js";
 import { readingLabel } from "./games/doudizhu.js";
 import { GAMES } from "./games/index.js";
@@ -20,6 +20,8 @@ import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
 import { listed, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
+import { Chat } from "./chat.js";
+import { effects } from "./fx.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 const ENTROPY_BYTES = 32;
@@ -50,6 +52,16 @@ export class Table {
     this.view = new TableView(this);
     this.closeResult = null;
     this.carried = null; // the match's table before this one: {scores, from}
+    this.chat = new Chat(this); // quick chat 快捷聊天: the panel, the bubbles
+    // the hall's welcomes when this table last settled a batch (see `live`); -1: a table the
+    // player comes back to, whose first frames replay what he missed
+    this.welcomes = saved || storage.loadTable(number) ? -1 : app.frameCounts.welcome || 0;
+  }
+
+  /** Whether frames come as they happen (their effects play: js/fx.js): not the batch that
+   * catches up after a reload or a reconnection (a new welcome since the last batch). */
+  get live() {
+    return this.welcomes === (this.app.frameCounts.welcome || 0);
   }
 
   /** The match's table before this one: its scores go on; its result (shown when its
@@ -82,7 +94,7 @@ export class Table {
   /** A seat's display name. */
   name(seat) {
     const player = this.state.players[seat];
-    return player ? player.name : `#${seat}`;
+    return player ? playerName(player.name) : `#${seat}`;
   }
 
   // ---------------------------------------------------------------- frames
@@ -125,6 +137,7 @@ export class Table {
       scores: prev ? prev.scores : this.carried ? [...this.carried.scores] : [],
       entropy: prev ? prev.entropy : null,
     };
+    this.showEnd();
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
   }
 
@@ -169,6 +182,7 @@ export class Table {
     const ctx = { seat: s.seat, name: (seat) => this.name(seat), note: (text) => this.notes.push(text) };
     if (frame.event.kind === "TrusteeChanged") s.players[frame.event.seat].trustee = frame.event.on;
     if (this.game.apply(s.model, frame.event, ctx)) this.needResync = true;
+    effects(this, frame);
   }
 
   on_turn(frame) {
@@ -204,12 +218,30 @@ export class Table {
       seed: frame.seed,
       commitment: s.commitment,
       entropyOk: this.entropyInRecord(frame),
+      limited: frame.limited || null,
+      explain: frame.explain || null,
+      cards: frame.cards || null,
+      hands: frame.cards ? frame.cards.hands : null,
+      coins: frame.coins || null,
     };
+    this.showEnd();
     Object.assign(s, { legal: [], options: [], turnSeat: null, deciding: [], deadline: null });
     s.scores.push({ hand: frame.hand, net: frame.result[s.seat], points: frame.points[s.seat], voided: frame.voided });
     this.ui.lifted = new Set();
     this.justEnded = true;
     if (this.isMatch) onMatchHand(this.app, s.room);
+    effects(this, frame);
+  }
+
+  /** The end of the hand on the felt (again after a snapshot of it): every seat's cards
+   * face up, and what the game shows of the result (the coins each seat holds after
+   * settlement, the final multipliers). */
+  showEnd() {
+    const s = this.state;
+    const over = s.over;
+    if (!over || !over.cards) return;
+    this.game.reveal(s.model, over.cards, s.seat);
+    this.game.ended(s.model, over);
   }
 
   /** Whether the hand's record holds the entropy this seat sent and the hall took: true or
@@ -219,6 +251,10 @@ export class Table {
     if (!mine || mine.hand !== frame.hand || !mine.accepted || !frame.record) return null;
     const recorded = frame.record.entropy;
     return Array.isArray(recorded) && recorded[this.state.seat] === mine.value;
+  }
+
+  on_chat(frame) {
+    this.chat.heard(frame);
   }
 
   on_hand_voided(frame) {
@@ -250,6 +286,7 @@ export class Table {
   settle() {
     const s = this.state;
     if (!s) return;
+    this.welcomes = this.app.frameCounts.welcome || 0;
     if (s.over) storage.forgetTables();
     else storage.saveTable(this.number, s.n, s);
     if (this.needResync && !s.over) this.app.send({ type: "resync" });
@@ -287,8 +324,16 @@ export class Table {
     this.app.send({ type: "trustee", on });
   }
 
+  /** 逃跑: ask what leaving costs; the confirmation says it (on_escape_cost). */
   escape() {
-    panels.confirm(t("table.escapeConfirm"), () => this.app.send({ type: "escape" }));
+    this.app.send({ type: "escape_cost" });
+  }
+
+  on_escape_cost(frame) {
+    let text = t("table.escapeTrustee");
+    if (frame.coins) text = t("table.escapeCost", { n: frame.coins });
+    else if (frame.points !== null) text = t("table.escapePoints", { n: frame.points });
+    panels.confirm(text, () => this.app.send({ type: "escape" }), "escape-cost");
   }
 
   /** A button of the action bar: data-testid="action-ID". */
@@ -373,6 +418,15 @@ export class Table {
   again() {
     if (this.closeResult) this.closeResult();
     if (!this.playsOn) this.app.join(this.state.room);
+  }
+
+  /** 换桌: leave a table that plays on (it breaks up once the hand is over) and queue
+   * again in its room: the hall seats the player with whoever is waiting. */
+  changeTable() {
+    if (this.closeResult) this.closeResult();
+    const room = this.state.room;
+    this.app.send({ type: "leave" });
+    this.app.join(room);
   }
 
   toLobby() {

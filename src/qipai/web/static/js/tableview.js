@@ -3,14 +3,17 @@
 // A replay draws its steps with the same page, read-only (`table.readOnly`): no tools, no
 // buttons, no clock, no card selection.
 
+import * as counter from "./counter.js";
 import { h, fill, icon } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerName, roomTitle, t } from "./i18n.js";
 import { cardEl, ddzKey, ddzRank } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
 import { matchStrip } from "./match.js";
 
 const TICK_MS = 250;
+/** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
+const PRIMARY_TOOLS = new Set(["action-trustee", "chat"]);
 
 function sortedHand(cards, mode) {
   const byRank = (a, b) => ddzKey(b) - ddzKey(a); // big cards on the left
@@ -127,6 +130,7 @@ export class TableView {
     this.renderMatch();
     this.renderArena();
     this.renderMine();
+    if (T.chat) T.chat.decorate(this.el); // the chat bubbles shown now, on their seats
     this.renderHand();
     this.tick();
   }
@@ -149,7 +153,14 @@ export class TableView {
       tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
       tools.push(this.tool("last-trick", t("ddz.lastTrick"), () => panels.lastTrick(T)));
     }
+    if (counter.offered(T)) {
+      const on = counter.wanted();
+      const toggle = this.tool("counter", t("counter.title"), () => { counter.toggle(); this.render(); }, on ? "on" : "quiet");
+      toggle.setAttribute("aria-pressed", String(on));
+      tools.push(toggle);
+    }
     if (!T.readOnly) {
+      if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
       tools.push(this.tool("result", t("table.result"), () => T.showResult()));
       // a match keeps the player's seat to the end (托管 plays when he is away): no 逃跑, no 离开
@@ -162,13 +173,39 @@ export class TableView {
       h(
         "div",
         { class: "info" },
-        h("b", { text: room ? room.name : s.room }),
+        h("b", { text: room ? (T.isMatch ? room.name : roomTitle(room)) : s.room }),
         s.handNumber !== null && s.handNumber !== undefined && !T.isMatch ? h("span", { class: "pill", text: t("table.handNo", { n: s.handNumber + 1 }) }) : null,
         T.game.info(T),
       ),
       h("div", { class: "spacer" }),
-      ...tools,
+      ...this.toolGroups(tools),
     );
+  }
+
+  /** The tools as shown: on a phone held upright only 托管 and 聊天 stay in the row, the
+   * others go into the ⋯ menu (CSS; on wider screens the menu's button is hidden and its
+   * tools stand in the row). */
+  toolGroups(tools) {
+    const inRow = tools.filter((el) => PRIMARY_TOOLS.has(el.dataset.testid));
+    const more = tools.filter((el) => !PRIMARY_TOOLS.has(el.dataset.testid));
+    if (!more.length) return inRow;
+    const menu = h("div", { class: `more-tools ${this.moreOpen ? "open" : ""}`, "data-testid": "more-tools" }, more);
+    menu.addEventListener("click", () => {
+      this.moreOpen = false;
+      menu.classList.remove("open");
+    });
+    const toggle = h("button", {
+      class: "btn small quiet more-toggle",
+      "data-testid": "action-more",
+      "aria-expanded": String(Boolean(this.moreOpen)),
+      "aria-label": t("table.more"),
+      onclick: () => {
+        this.moreOpen = !this.moreOpen;
+        this.renderToolbar();
+      },
+      text: "⋯",
+    });
+    return [...inRow, toggle, menu];
   }
 
   /** The in-match panel (rank, players left, base, line, stage, hands, score). */
@@ -200,7 +237,7 @@ export class TableView {
       "div",
       { class: "who" },
       h("div", { class: `avatar ${player.bot ? "bot" : ""}`, text: (player.name || "?").slice(0, 1) }),
-      h("div", { class: "nm", title: player.name, text: player.name }),
+      h("div", { class: "nm", title: playerName(player.name), text: playerName(player.name) }),
       extra.meta,
       h("div", { class: "tags" }, tags),
       acting ? h("div", { class: "timer", "data-testid": "timer", "data-seat": seat }, h("span")) : null,
@@ -227,7 +264,7 @@ export class TableView {
     }
     const center = s.hand === null ? [h("div", { class: "note", text: t("table.waitingHand") })] : T.game.center(T);
     this.arenaEl.dataset.seats = String(n);
-    fill(this.arenaEl, ...seats, h("div", { class: "center" }, center));
+    fill(this.arenaEl, counter.counterStrip(T), ...seats, h("div", { class: "center" }, center));
   }
 
   renderMine() {
@@ -284,10 +321,16 @@ export class TableView {
       fill(hand, cards.map((code) => cardEl(code, { testid: "card" })));
       this.fitHand();
     }
+    const fresh = new Set(T.game.freshCards ? T.game.freshCards(T) : []);
     for (const el of hand.children) {
       const up = T.ui.lifted.has(el.dataset.card);
+      el.classList.toggle("fresh", fresh.has(el.dataset.card));
       el.classList.toggle("lifted", up);
       el.dataset.lifted = up ? "1" : "0";
+      // a card of the hand is a control: reached with Tab, lifted with Space or Enter
+      el.tabIndex = 0;
+      el.setAttribute("role", "checkbox");
+      el.setAttribute("aria-checked", String(up));
     }
     hand.classList.toggle("locked", !T.state.legal.some((a) => a.startsWith("play ")));
   }

@@ -75,6 +75,7 @@ function fromView(view) {
 function merge(old, fresh) {
   if (old && old.plays.length === fresh.plays.length && old.rules === fresh.rules) {
     fresh.plays = old.plays;
+    fresh.fresh = old.fresh || [];
     fresh.said = fresh.plays.length === 0 ? old.said : fresh.said;
   }
   return fresh;
@@ -138,7 +139,10 @@ const HANDLERS = {
     m.bottom = [...e.cards];
     m.phase = "double";
     m.counts[e.landlord] += e.cards.length;
-    if (e.landlord === ctx.seat) m.hand = sortHand([...m.hand, ...e.cards]);
+    if (e.landlord === ctx.seat) {
+      m.hand = sortHand([...m.hand, ...e.cards]);
+      m.fresh = [...e.cards]; // the bottom cards he took: highlighted until his first play
+    }
     if (m.shown[e.landlord]) m.shown[e.landlord] = sortHand([...m.shown[e.landlord], ...e.cards]);
     m.said = m.said.map(() => null);
   },
@@ -162,7 +166,10 @@ const HANDLERS = {
     m.phase = "play";
     m.plays.push({ seat: e.seat, move: e.move, cards: [...e.cards] });
     m.counts[e.seat] = e.cards_left;
-    if (e.seat === ctx.seat) m.hand = removeCards(m.hand, e.cards);
+    if (e.seat === ctx.seat) {
+      m.hand = removeCards(m.hand, e.cards);
+      m.fresh = [];
+    }
     m.shown[e.seat] = removeCards(m.shown[e.seat], e.cards);
     return e.move !== "pass" && isBomb(e.move);
   },
@@ -248,7 +255,7 @@ function seatView(T, seat) {
   const open = m.shown[seat] || m.open[seat];
   const side = [
     said ? h("div", { class: "said", text: said }) : null,
-    open && seat !== T.seat ? cardRow(open, { small: true }) : null,
+    open && seat !== T.seat ? cardRow(open, { small: true, testid: "open-hand" }) : null,
     playedBy(m, seat, T.state.n),
   ];
   return { tags, meta, side };
@@ -366,7 +373,44 @@ function resultRows(T, over) {
   const m = T.state.model;
   return over.result.map((_, seat) => ({
     role: m.landlord === null ? "" : seat === m.landlord ? t("ddz.landlord") : t("ddz.farmer"),
+    cards: over.hands ? sortHand(over.hands[seat]) : null,
   }));
+}
+
+/** The hand settled: the multipliers are the final ones (a last bomb, a spring). */
+function ended(m, over) {
+  const pairs = over.explain && over.explain.pairs;
+  if (pairs) m.multipliers = pairs.map((pair) => [pair.farmer, pair.multiplier]);
+}
+
+/** One farmer's multiplier with the landlord, reason by reason: 底分 3 × 抢地主 ×2 × … */
+function pairLine(T, base, pair) {
+  const factors = pair.factors.map(([reason, count, factor]) =>
+    h("span", { class: "factor", "data-reason": reason }, count > 1 ? t("ddz.reasonTimes", { name: t(`ddz.reason.${reason}`), n: count }) : t(`ddz.reason.${reason}`), ` ×${factor}`),
+  );
+  return h(
+    "div",
+    { class: "pair", "data-farmer": pair.farmer, "data-multiplier": pair.multiplier },
+    h("b", { text: `${T.name(pair.farmer)}` }),
+    h("span", { text: `${t("ddz.base")} ${base}` }),
+    ...factors,
+    h("span", { class: "total", text: `= ${t("ddz.multiplier")} ×${pair.multiplier}${pair.capped ? ` ${t("ddz.capped")}` : ""}` }),
+  );
+}
+
+/** 倍数明细: each of the player's multipliers broken down (the landlord has one per
+ * farmer), and 托管包赔 when jj's liability moved the farmers' points. */
+function breakdown(T, explain) {
+  if (!explain || !explain.pairs) return null;
+  const m = T.state.model;
+  const mine = explain.pairs.filter((pair) => T.seat === m.landlord || pair.farmer === T.seat);
+  const liable = explain.liable || [];
+  return h(
+    "div",
+    { class: "breakdown", "data-testid": "multiplier-breakdown" },
+    (mine.length ? mine : explain.pairs).map((pair) => pairLine(T, explain.base, pair)),
+    liable.length ? h("p", { class: "liable", "data-testid": "liability", text: t("ddz.liable", { names: liable.map((seat) => T.name(seat)).join("、") }) }) : null,
+  );
 }
 
 function resultExtra(T) {
@@ -376,7 +420,7 @@ function resultExtra(T) {
   if (m.antiSpring) parts.push(t("ddz.antispring"));
   const multi = multiplierOf(m, T.seat);
   if (multi !== null) parts.push(`${t("ddz.multiplier")} ×${multi}`);
-  return parts.length ? h("p", { text: parts.join(" · ") }) : null;
+  return [parts.length ? h("p", { text: parts.join(" · ") }) : null, breakdown(T, T.state.over.explain)];
 }
 
 export const doudizhu = {
@@ -393,7 +437,9 @@ export const doudizhu = {
   buttons,
   resultRows,
   resultExtra,
+  ended,
   handCards: (T) => T.state.model.hand,
+  freshCards: (T) => T.state.model.fresh || [],
   reveal,
   rank: ddzRank,
 };

@@ -16,6 +16,10 @@ export function pokerGame(name, parts, shownOf) {
       const m = T.state.model;
       return shownOf(m).map((cards, seat) => ({ cards, category: cards ? categoryTag(name, m.categories[seat]) : null }));
     },
+    /** The hand settled: each seat holds ``over.coins`` now (its stack is its coins). */
+    ended(m, over) {
+      if (over.coins) m.stacks = [...over.coins];
+    },
     ...parts,
   };
 }

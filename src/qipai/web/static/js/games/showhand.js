@@ -150,7 +150,7 @@ function seatView(T, seat) {
   if (m.folded[seat]) tags.push(h("span", { class: "tag away", text: t("sh.folded") }));
   if (m.leader === seat && m.phase === "bet") tags.push(h("span", { class: "tag gold", text: t("sh.leader") }));
   if (m.winners.includes(seat)) tags.push(h("span", { class: "tag gold", text: t("sh.winner") }));
-  const meta = h("div", { class: "meta" }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${m.bets[seat]}`);
+  const meta = h("div", { class: "meta", "data-testid": "seat-coins", "data-coins": m.stacks[seat] }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${m.bets[seat]}`);
   const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
   return { tags, meta, side: [said, seatCards(m, seat), categoryOf(m, seat)] };
 }

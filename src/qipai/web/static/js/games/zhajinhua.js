@@ -157,7 +157,7 @@ function seatView(T, seat) {
     : inHand ? backs(3) : null;
   const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
   const side = [said, cards, m.known[seat] ? categoryTag("zhajinhua", m.categories[seat]) : null];
-  const meta = h("div", { class: "meta" }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("zjh.put")} ${m.put[seat]}`);
+  const meta = h("div", { class: "meta", "data-testid": "seat-coins", "data-coins": m.stacks[seat] }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("zjh.put")} ${m.put[seat]}`);
   return { tags: tags(m, seat), meta, side };
 }
 

@@ -18,6 +18,12 @@ function row(app, hand) {
     { "data-testid": "history-row", "data-hand": hand.hand_id },
     h("td", { text: when(hand.ended_at || hand.started_at) }),
     h("td", { text: `${t(`game.${hand.game}`)} · ${t(`rules.${hand.rules}`)}` }),
+    h(
+      "td",
+      { "data-testid": "history-outcome", "data-won": hand.won === null ? "" : hand.won ? "1" : "0", "data-role": hand.role || "" },
+      hand.won === null ? null : h("span", { class: `tag ${hand.won ? "gold" : ""}`, text: hand.won ? t("history.won") : t("history.lost") }),
+      hand.role ? h("span", { class: `tag ${hand.role}`, text: t(`ddz.${hand.role}`) }) : null,
+    ),
     h("td", { class: signClass(hand.points), text: signed(hand.points) }),
     h("td", { class: signClass(hand.net), text: signed(hand.net) }),
     h("td", { class: "muted", text: t(`status.${hand.status}`) }),
@@ -41,7 +47,7 @@ export async function renderHistory(app, root) {
         h(
           "table",
           { class: "grid" },
-          h("thead", {}, h("tr", {}, [t("history.time"), t("history.game"), t("table.points"), t("table.coins"), t("history.status"), ""].map((text) => h("th", { text })))),
+          h("thead", {}, h("tr", {}, [t("history.time"), t("history.game"), t("history.outcome"), t("table.points"), t("table.coins"), t("history.status"), ""].map((text) => h("th", { text })))),
           body,
         ),
         empty,

@@ -2,7 +2,7 @@
 
 import { api } from "../api.js";
 import { h, fill } from "../dom.js";
-import { t } from "../i18n.js";
+import { playerName, t } from "../i18n.js";
 
 const BOARDS = ["coins", "wins", "points"];
 let chosen = "coins";
@@ -48,7 +48,7 @@ export async function renderLeaders(app, root) {
         "tr",
         { "data-testid": "leader-row", "data-user": row.user_id, style: mine ? { color: "var(--gold)", fontWeight: 700 } : null },
         h("td", { text: String(row.rank) }),
-        h("td", { text: row.name }),
+        h("td", { text: playerName(row.name) }),
         h("td", { class: "num", text: String(row.value) }),
       ),
     );

@@ -1,8 +1,18 @@
-// The lobby 大厅: the player's coins, title and wins, and every room with its numbers.
+// The lobby 大厅: 快速开始 (quick start), the player's coins, title and wins, and every room
+// with its numbers, each game's rooms by stake level 场次, each with its players online.
 
-import { h, fill, icon } from "../dom.js";
-import { t } from "../i18n.js";
+import { api } from "../api.js";
+import { h, fill, icon, toast } from "../dom.js";
+import { roomTitle, t } from "../i18n.js";
 import { GAME_NAMES } from "../games/index.js";
+import { byLevel, leastMinimum, levelRank, LEVELS, quickPick, SHARE } from "../stakes.js";
+
+/** How often the open lobby asks for the players in each room (GET /api/rooms/online). */
+const ONLINE_EVERY_MS = 10_000;
+
+let online = {}; // room id → players in it now, as last fetched
+let poller = null; // the interval fetching them while the lobby is shown
+let quickGame = null; // the game chosen for quick start (the first game until one is chosen)
 
 
 function numbers(room) {
@@ -27,13 +37,36 @@ function numbers(room) {
   return rows;
 }
 
+function levelOf(room) {
+  return LEVELS[levelRank(room)] ?? room.level;
+}
+
+/** The 场次 tag of a room. */
+function levelTag(room) {
+  const level = levelOf(room);
+  return h("span", { class: `tag level ${level}`, "data-testid": "level", text: t(`stake.${level}`) });
+}
+
+/** The players in a room now (empty until known: this process may not hold the room). */
+function onlineBadge(room) {
+  const count = online[room.id];
+  const known = Number.isInteger(count);
+  return h("span", {
+    class: "online",
+    "data-testid": "online",
+    "data-count": known ? String(count) : "",
+    text: known ? t("lobby.online", { n: count }) : "",
+  });
+}
+
 function roomCard(app, room) {
   const coins = app.me ? app.me.coins : 0;
   const poor = coins < room.min_coins;
   return h(
     "div",
-    { class: "room", "data-testid": "room", "data-game": room.game, "data-rules": room.rules, "data-room": room.id },
-    h("div", { class: "name", text: room.name }),
+    { class: "room", "data-testid": "room", "data-game": room.game, "data-rules": room.rules, "data-room": room.id, "data-level": levelOf(room) },
+    h("div", { class: "head" }, levelTag(room), onlineBadge(room)),
+    h("div", { class: "name", text: roomTitle(room) }),
     h("div", { class: "preset", text: `${t(`game.${room.game}`)} · ${t(`rules.${room.rules}`)}` }),
     h("dl", {}, numbers(room).map(([key, value]) => [h("dt", { text: key }), h("dd", { text: value })])),
     h("div", { class: "rules", text: t(`rules.desc.${room.game}.${room.rules}`) }),
@@ -65,9 +98,72 @@ function profile(app) {
   );
 }
 
+/** 快速开始: the game to play (one button each), and the button that joins the room
+ * quickPick chooses for the player's coins (it names the room's game and level). */
+function quickStart(app, redraw) {
+  const games = GAME_NAMES.filter((game) => app.rooms.some((room) => room.game === game));
+  if (!games.length) return null;
+  const game = games.includes(quickGame) ? quickGame : games[0];
+  const room = quickPick(app.rooms, game, app.me ? app.me.coins : 0);
+  const choose = (name) => () => {
+    quickGame = name;
+    redraw();
+  };
+  return h(
+    "div",
+    { class: "quick panel", "data-testid": "quick" },
+    h(
+      "div",
+      { class: "quick-games", role: "group", "aria-label": t("lobby.quickGame") },
+      games.map((name) =>
+        h("button", { class: `btn small ${name === game ? "on" : "quiet"}`, "data-testid": "quick-game", "data-game": name, "aria-pressed": String(name === game), onclick: choose(name), text: t(`game.${name}`) }),
+      ),
+    ),
+    h("div", { class: "quick-hint muted", text: t("lobby.quickHint", { n: SHARE }) }),
+    h(
+      "button",
+      { class: "btn primary quick-start", "data-testid": "quick-start", "data-game": game, "data-room": room ? room.id : "", disabled: Boolean(app.queued), onclick: () => quickJoin(app, game) },
+      h("b", { text: t("lobby.quickStart") }),
+      h("span", { class: "quick-room", text: room ? `${t(`game.${game}`)} · ${t(`stake.${levelOf(room)}`)}` : t("room.tooPoor") }),
+    ),
+  );
+}
+
+/** Join the room quick start picks now, or say why there is none (a toast). */
+function quickJoin(app, game) {
+  const room = quickPick(app.rooms, game, app.me ? app.me.coins : 0);
+  if (room) app.join(room.id);
+  else toast(t("lobby.quickNone", { game: t(`game.${game}`), n: leastMinimum(app.rooms, game) }));
+}
+
+/** Fetch the players online now and then while the lobby is shown; stop once it is not. */
+function watchOnline() {
+  if (poller !== null) return;
+  poller = setInterval(fetchOnline, ONLINE_EVERY_MS);
+  fetchOnline();
+}
+
+async function fetchOnline() {
+  if (!document.querySelector("[data-testid=lobby]")) {
+    clearInterval(poller);
+    poller = null;
+    return;
+  }
+  if (document.hidden) return;
+  try {
+    online = await api("GET", "/api/rooms/online");
+  } catch {
+    return; // the last counts stay until the next try
+  }
+  for (const card of document.querySelectorAll("[data-testid=room]")) {
+    const room = { id: card.dataset.room };
+    card.querySelector("[data-testid=online]").replaceWith(onlineBadge(room));
+  }
+}
+
 export function renderLobby(app, root) {
   const groups = GAME_NAMES.map((game) => {
-    const rooms = app.rooms.filter((room) => room.game === game);
+    const rooms = byLevel(app.rooms.filter((room) => room.game === game));
     if (!rooms.length) return null;
     return h(
       "section",
@@ -79,7 +175,9 @@ export function renderLobby(app, root) {
   const back = app.table && app.table.state && !app.table.state.over
     ? h("div", { class: "panel", style: { marginBottom: "12px" } }, t("lobby.atTable"), " ", h("button", { class: "btn primary small", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") }))
     : null;
-  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, profile(app), h("div", { class: "games" }, groups)));
+  const quick = quickStart(app, () => renderLobby(app, root));
+  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, quick, profile(app), h("div", { class: "games" }, groups)));
+  watchOnline();
 }
 
 /** The "looking for a table" layer while queued in a room. */
@@ -93,7 +191,7 @@ export function queueOverlay(app) {
       { class: "dialog queued", "data-testid": "queued" },
       h("div", { class: "spinner" }),
       h("h2", { style: { justifyContent: "center" }, text: t("lobby.matching") }),
-      h("p", { class: "muted", text: room ? room.name : app.queued }),
+      h("p", { class: "muted", text: room ? roomTitle(room) : app.queued }),
       h("div", { class: "buttons", style: { justifyContent: "center" } }, h("button", { class: "btn", "data-testid": "cancel-queue", onclick: () => app.leaveQueue(), text: t("common.cancel") })),
     ),
   );

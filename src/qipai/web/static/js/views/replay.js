@@ -173,9 +173,9 @@ export async function renderReplay(app, root, arg) {
   const total = record.actions.length;
   let step = 0; // a replay opens at the deal, as the platforms' do
 
-  const log = h("ol", { class: "replay-log" });
+  const log = h("ol", { class: "replay-log", tabindex: "0", "aria-label": t("replay.actions") });
   const counter = h("span", { "data-testid": "replay-step" });
-  const slider = h("input", { type: "range", min: "0", max: String(total), value: String(step), "data-testid": "replay-slider" });
+  const slider = h("input", { type: "range", min: "0", max: String(total), value: String(step), "data-testid": "replay-slider", "aria-label": t("replay.step") });
   const viewers = h("div", { class: "viewers" });
   const board = h("div", { class: "replay-table" });
 

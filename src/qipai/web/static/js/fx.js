@@ -1,0 +1,205 @@
+// The live table's effects: the sound (js/sound.js) and the animation of what just
+// happened. Cards dealt fly in from the centre of the felt; a Dou Dizhu play (or 不出) slides
+// from its player to the felt; a bomb, the rocket, a plane, a spring (Dou Dizhu) and a
+// compare (Zha Jin Hua) get a short full-felt burst with a big label; the hand's result a
+// win / lose flourish.
+//
+// table.js calls effects() for each event and hand_over frame it applies as they happen:
+// never for the frames replayed after a reload or a reconnection, and the replay viewer
+// (which draws steps, not events) never calls it. Every animation is short (about a
+// second at most), drawn by CSS (css/app.css, "sound and animation") in elements that take
+// no pointer event; under `prefers-reduced-motion: reduce` none is made (the sounds still
+// follow the switch). Bursts take turns: one waits for the one before it to end.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { play } from "./sound.js";
+import { isBomb, reading, sortRanks } from "./ddzplays.js";
+
+const BURST_MS = 1100; // a burst's life (its CSS animations end before)
+const STAGGER_MS = 22; // between two cards dealt
+const CHAIN_RANKS = "3456789TJQKA"; // the ranks a chain may hold (no 2, no joker)
+
+/** The sound of an event with no burst, by game and event kind. */
+const EVENT_SOUNDS = {
+  doudizhu: { CardsDealt: "deal" },
+  zhajinhua: { CardsDealt: "deal", Looked: "play", Called: "chip", Raised: "chip", Folded: "pass" },
+  showhand: { CardDealt: "deal", CardTurned: "deal", SwapChosen: "play" },
+};
+
+let freeAt = 0; // performance.now() when the felt is free for the next burst
+const dealt = new WeakMap(); // table -> {hand, keys}: the cards of my hand flown in already
+
+// ------------------------------------------------------------------ what an event is
+
+/**
+ * The full-felt effect an event calls for: "bomb", "rocket" or "plane" for a Dou Dizhu play
+ * (`{kind: "Played", move: "3333"}`), "spring" for a hand ended in 春天 or 反春 (`{kind:
+ * "HandEnded", spring: true}`), "compare" for a Zha Jin Hua compare; null otherwise.
+ */
+export function kindOf(event) {
+  if (event.kind === "Played" && event.move !== "pass") return playKind(event.move);
+  if (event.kind === "HandEnded" && (event.spring || event.anti_spring)) return "spring";
+  if (event.kind === "Compared") return "compare";
+  return null;
+}
+
+function playKind(move) {
+  const { physical: phys, as } = reading(move);
+  if (sortRanks(as || phys) === "BR") return "rocket";
+  if (isBomb(move)) return "bomb";
+  return isPlane(move) ? "plane" : null;
+}
+
+/** Whether a Dou Dizhu move is a plane 飞机: two trios of consecutive ranks or more, alone
+ * (三顺) or with as many singles or pairs (wild cards read as what they stand for). */
+export function isPlane(move) {
+  const { physical: phys, as, kind } = reading(move);
+  if (kind) return /^(plane|trio_chain)/.test(kind); // the reading the server named
+  const ranks = as || phys;
+  const longest = trioRun(ranks);
+  for (let trios = 2; trios <= longest; trios++) {
+    if ([3, 4, 5].some((each) => each * trios === ranks.length)) return true;
+  }
+  return false;
+}
+
+/** The longest run of consecutive ranks held three times or more. */
+function trioRun(ranks) {
+  let best = 0;
+  let run = 0;
+  for (const rank of CHAIN_RANKS) {
+    run = [...ranks].filter((r) => r === rank).length >= 3 ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
+}
+
+// ------------------------------------------------------------------ cues
+
+/** What an event shows and sounds: {sound, burst, label, slide (a seat), deal}, or null. */
+function eventCue(T, event) {
+  const burst = kindOf(event);
+  const sounds = EVENT_SOUNDS[T.game.name] || {};
+  let sound = burst || sounds[event.kind] || null;
+  if (!sound && event.kind === "Played") sound = event.move === "pass" ? "pass" : "play";
+  if (!sound && event.kind === "Acted") sound = event.put > 0 ? "chip" : "pass"; // Showhand
+  if (!sound) return null;
+  const label = burst === "spring" && !event.spring ? t("fx.antispring") : burst ? t(`fx.${burst}`) : null;
+  return { sound, burst, label, slide: event.kind === "Played" ? event.seat : null, deal: sound === "deal" };
+}
+
+/** The result's flourish: win when my seat is among the winners, else lose. */
+function resultCue(T, frame) {
+  if (frame.voided) return null;
+  const kind = (frame.winners || []).includes(T.seat) ? "win" : "lose";
+  return { sound: kind, burst: kind, label: t(`fx.${kind}`), slide: null, deal: false };
+}
+
+/**
+ * The effects of a frame the table has just applied (`event` or `hand_over`): its sound and
+ * its animation. Does nothing for the frames a reload or a reconnection replays
+ * (`T.live` false).
+ */
+export function effects(T, frame) {
+  if (!T.live) return;
+  const cue = frame.type === "hand_over" ? resultCue(T, frame) : eventCue(T, frame.event);
+  if (!cue) return;
+  if (moving(T)) flyIn(T, cue);
+  if (!cue.burst) {
+    play(cue.sound);
+    return;
+  }
+  const wait = turnOfBurst();
+  if (wait > 0) setTimeout(() => announce(T, cue), wait);
+  else announce(T, cue);
+}
+
+/** How long a new burst waits for the one before it to end (ms); books its turn. */
+function turnOfBurst() {
+  const now = performance.now();
+  const start = Math.max(now, freeAt);
+  freeAt = start + BURST_MS;
+  return start - now;
+}
+
+/** A play's or a deal's cards fly in at once, once the table has drawn them. */
+function flyIn(T, cue) {
+  if (cue.slide !== null) requestAnimationFrame(() => slide(T, cue.slide));
+  if (cue.deal) requestAnimationFrame(() => dealIn(T));
+}
+
+/** A burst in its turn, with its sound. */
+function announce(T, cue) {
+  play(cue.sound);
+  if (moving(T)) burst(T, cue.burst, cue.label);
+}
+
+/** Whether to animate: the table is on screen and the system does not ask for less motion. */
+function moving(T) {
+  if (document.hidden || !T.view || !T.view.mounted) return false;
+  return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// ------------------------------------------------------------------ animations
+
+/** A full-felt burst: rays and a big label over the felt (the result's over the whole
+ * table, where its panel opens), gone after BURST_MS. */
+function burst(T, kind, label) {
+  const el = h(
+    "div",
+    { class: `fx fx-${kind}`, "data-testid": "fx", "data-kind": kind, "aria-hidden": "true" },
+    h("div", { class: "fx-rays" }),
+    h("div", { class: "fx-label", text: label }),
+  );
+  const over = kind === "win" || kind === "lose" ? T.view.el : T.view.arenaEl;
+  const felt = over.getBoundingClientRect();
+  Object.assign(el.style, { left: `${felt.left}px`, top: `${felt.top}px`, width: `${felt.width}px`, height: `${felt.height}px` });
+  document.body.append(el);
+  setTimeout(() => el.remove(), BURST_MS);
+}
+
+/** The cards (or 不出) a seat just played slide from the player to the felt: from the seat's
+ * box, or from my hand for my own play. */
+function slide(T, seat) {
+  const view = T.view;
+  const played = view.el.querySelector(`[data-testid=played][data-seat="${seat}"]`);
+  const from = seat === T.seat ? view.handEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
+  if (played && from) fly(played, centreOf(from), 0);
+}
+
+/** The cards new in my hand fly in from the centre of the felt, one after another. */
+function dealIn(T) {
+  const view = T.view;
+  let seen = dealt.get(T);
+  if (!seen || seen.hand !== T.state.hand) {
+    seen = { hand: T.state.hand, keys: new Set() };
+    dealt.set(T, seen);
+  }
+  const from = centreOf(view.arenaEl.querySelector(".center") || view.arenaEl);
+  let order = 0;
+  [...view.handEl.children].forEach((card, i) => {
+    const key = card.dataset.card || `back${i}`;
+    if (seen.keys.has(key)) return;
+    seen.keys.add(key);
+    fly(card, from, order++ * STAGGER_MS);
+  });
+}
+
+/** Animate `el` in from `point` (the page's coordinates) after `delay` ms (css: .fx-fly). */
+function fly(el, point, delay) {
+  const here = centreOf(el);
+  el.style.setProperty("--fx-dx", `${Math.round(point.x - here.x)}px`);
+  el.style.setProperty("--fx-dy", `${Math.round(point.y - here.y)}px`);
+  el.style.animationDelay = `${delay}ms`;
+  el.classList.add("fx-fly");
+  el.addEventListener("animationend", () => {
+    el.classList.remove("fx-fly");
+    el.style.animationDelay = "";
+  }, { once: true });
+}
+
+function centreOf(el) {
+  const box = el.getBoundingClientRect();
+  return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+}

@@ -1,0 +1,34 @@
+"""The client in English names the hall's bots, guests and rooms in English too (their
+names are Chinese on the server); a player's own name is his."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from web_kit import join, next_decision
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_bots_guests_and_rooms_are_named_in_english(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(hall.url)
+    page.click("[data-testid=lang]")  # English
+    page.click("[data-testid=guest]")
+    page.wait_for_selector("[data-testid=room]")
+    me = page.text_content("[data-testid=me-name]") or ""
+    assert me.startswith("Guest ") and not CJK.search(me)
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    seats = page.eval_on_selector_all(
+        "[data-testid=table] .arena [data-testid=seat] .nm", "els => els.map(e => e.textContent)"
+    )
+    assert seats and all(re.fullmatch(r"Bot \d+", name) for name in seats), seats
+    title = page.text_content("[data-testid=table] .toolbar .info b") or ""
+    assert title and not CJK.search(title), title
+    page.click("[data-testid=lang]")  # back to Chinese: the hall's own names
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.arena [data-testid=seat] .nm')]"
+        ".every(e => e.textContent.startsWith('机器人'))"
+    )

@@ -1,0 +1,210 @@
+"""The result of a hand in full: every seat's cards left (on the panel and face up on the
+felt), the multiplier reason by reason, each adjustment to the coins named (rake, fee, the
+limit of what a seat holds, jj's 托管 liability), and the seats' coins after settlement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_kit import (
+    button,
+    ddz_act,
+    join,
+    next_decision,
+    screenshot,
+    sign_up,
+    table_data,
+    wait_coins,
+)
+
+RESULT = "[data-testid=result]"
+
+
+def _trustee_hand(page: Any, room: str) -> None:
+    """Join ``room``, hand the first decision to 托管, and wait for the result."""
+    join(page, room)
+    next_decision(page, None)
+    button(page, "trustee").click()
+    page.wait_for_selector(RESULT)
+
+
+def _leftovers(page: Any) -> dict[int, list[str]]:
+    cells = page.eval_on_selector_all(
+        f"{RESULT} [data-testid=leftover]", "els => els.map(e => [e.dataset.seat, e.dataset.cards])"
+    )
+    return {int(seat): cards.split() for seat, cards in cells}
+
+
+def test_a_dou_dizhu_result_shows_every_hand_left_and_the_multiplier_reason_by_reason(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "result_ddz")
+    _trustee_hand(page, "doudizhu-yifa")
+    me = int(table_data(page)["seat"])
+    left = _leftovers(page)
+    assert sorted(left) == [0, 1, 2]
+    assert min(len(cards) for cards in left.values()) == 0  # the winner went out: 出完
+    for seat, cards in left.items():  # the same cards face up on the felt, by his seat
+        where = (
+            "[data-testid=hand]" if seat == me
+            else f"[data-testid=seat][data-seat='{seat}'] [data-testid=open-hand]"
+        )
+        shown = page.eval_on_selector_all(
+            f"[data-testid=table] {where} [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        assert sorted(shown) == sorted(cards), (seat, me)
+    # the multiplier broken down: each pair's reasons multiply to its value, and the
+    # player's own multiplier is what the toolbar said
+    pairs = page.eval_on_selector_all(
+        f"{RESULT} [data-testid=multiplier-breakdown] .pair",
+        "els => els.map(e => [+e.dataset.farmer, +e.dataset.multiplier,"
+        " [...e.querySelectorAll('.factor')].map(f => f.textContent)])",
+    )
+    assert pairs
+    for _farmer, multiplier, factors in pairs:
+        product = 1
+        for factor in factors:
+            product *= int(factor.rsplit("×", 1)[1])
+        assert product >= multiplier  # equal, or capped
+    shown = int(page.get_attribute("[data-testid=multiplier]", "data-value") or 0)
+    assert sum(m for _f, m, _r in pairs) == shown or [m for f, m, _r in pairs if f == me] == [shown]
+    # the rake is named for every seat the house took coins from
+    house = page.eval_on_selector_all(
+        f"{RESULT} [data-testid=result-row]", "els => els.map(e => +e.lastElementChild.textContent)"
+    )
+    named = page.locator(f"{RESULT} [data-testid=adjustments] li[data-kind=rake]").count()
+    assert named == sum(1 for coins in house if coins > 0)
+    screenshot(page, tmp_path, "result-doudizhu")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, tmp_path, "result-doudizhu-phone")
+    headers = page.eval_on_selector_all(
+        f"{RESULT} th", "els => els.map(e => e.getBoundingClientRect().height)"
+    )
+    assert max(headers) < 2 * min(headers) + 1  # no header wraps inside its word
+
+
+def test_a_jj_farmer_in_trustee_is_told_why_he_wins_nothing(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "result_jj")
+    for _ in range(4):  # until the player is a farmer (托管 never bids: he mostly is)
+        _trustee_hand(page, "doudizhu-jj")
+        me = int(table_data(page)["seat"])
+        farmers = page.eval_on_selector_all(
+            f"{RESULT} [data-testid=multiplier-breakdown] .pair",
+            "els => els.map(e => +e.dataset.farmer)",
+        )
+        if me in farmers:
+            break
+        page.click(f"{RESULT} [data-testid=action-again]")
+        page.wait_for_selector(RESULT, state="detached")
+    else:
+        pytest.fail("never a farmer in four hands")
+    name = page.text_content("[data-testid=me-name]") or ""
+    liability = page.text_content(f"{RESULT} [data-testid=liability]") or ""
+    assert "托管包赔" in liability and name.strip() in liability
+    screenshot(page, tmp_path, "result-jj-liability")
+
+
+@pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])
+def test_a_poker_seat_shows_its_coins_after_settlement(hall: Any, new_page: Any, room: str) -> None:
+    page = new_page()
+    sign_up(page, hall.url, f"result_{room[:2]}")
+    _trustee_hand(page, room)
+    coins = int(page.get_attribute(".me-info [data-testid=seat-coins]", "data-coins") or -1)
+    wait_coins(page, coins)  # the header's coins (from the ledger) are the seat's
+    left = _leftovers(page)
+    assert len(left) == page.locator(f"{RESULT} [data-testid=result-row]").count()
+    assert all(len(cards) in (3, 5) for cards in left.values())  # every hand, face up
+
+
+_TOAST_OVER_RESULT = """async () => {
+  const dom = await import('./js/dom.js');
+  dom.toast('机器人1 与 机器人2 比牌，机器人2 输了');
+  const box = (e) => e.getBoundingClientRect();
+  const note = box(document.querySelector('#toast div'));
+  const heads = [...document.querySelectorAll('[data-testid=result] h2, [data-testid=result] th')];
+  return heads.filter((e) => {
+    const r = box(e);
+    return r.left < note.right && note.left < r.right && r.top < note.bottom && note.top < r.bottom;
+  }).length;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_note_at_the_end_of_a_hand_leaves_the_results_headers_readable(
+    hall: Any, new_page: Any, size: tuple[int, int]
+) -> None:
+    page = new_page(width=size[0], height=size[1])
+    sign_up(page, hall.url, f"result_note{size[0]}")
+    _trustee_hand(page, "zhajinhua-yifa")
+    assert page.evaluate(_TOAST_OVER_RESULT) == 0
+
+
+def test_the_history_says_who_won_and_as_landlord_or_farmer(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "result_history")
+    _trustee_hand(page, "doudizhu-yifa")
+    me = table_data(page)["seat"]
+    won = page.locator(f"{RESULT} .result-title.win").count() == 1
+    role = page.text_content(f"{RESULT} [data-testid=result-row][data-seat='{me}'] .tag:not(.gold)")
+    page.click(f"{RESULT} [data-testid=action-lobby]")
+    page.click("[data-testid=nav-history]")
+    cell = page.locator("[data-testid=history-row] [data-testid=history-outcome]").first
+    cell.wait_for()
+    assert cell.get_attribute("data-won") == ("1" if won else "0")
+    expected = {"地主": "landlord", "农民": "farmer"}[(role or "").strip()]
+    assert cell.get_attribute("data-role") == expected
+
+
+def test_the_landlord_sees_the_bottom_cards_he_took_until_he_plays(
+    hall: Any, new_page: Any
+) -> None:
+    page = new_page()
+    sign_up(page, hall.url, "result_bottom")
+    for _ in range(6):  # until the player bids 3 (nobody can outbid him) and is landlord
+        join(page, "doudizhu-yifa")
+        decision = next_decision(page, None)
+        if "bid 3" in decision["legal"]:
+            break
+        button(page, "trustee").click()
+        page.wait_for_selector(RESULT)
+        page.click(f"{RESULT} [data-testid=action-lobby]")
+    else:
+        pytest.fail("never offered bid 3 in six hands")
+    ddz_act(page, "bid 3")
+    play = next_decision(page, decision["decision"])
+    while not any(action.startswith("play ") for action in play["legal"]):
+        ddz_act(page, play["legal"][-1])  # 加倍 or not, whatever comes before the play
+        play = next_decision(page, play["decision"])
+    bottom = page.eval_on_selector_all(
+        "[data-testid=bottom] [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    fresh = page.eval_on_selector_all(
+        "[data-testid=hand] .card.fresh", "els => els.map(e => e.dataset.card)"
+    )
+    assert len(bottom) == 3 and sorted(fresh) == sorted(bottom)
+    ddz_act(page, next(a for a in play["legal"] if a.startswith("play ") and a != "play pass"))
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand] .card.fresh')")
+
+
+def test_change_table_at_a_table_that_plays_on(hall: Any, new_page: Any) -> None:
+    """征途's tables play on while their players stay: 换桌 leaves the table (it breaks up)
+    and seats the player at another one of the room."""
+    page = new_page()
+    sign_up(page, hall.url, "result_change")
+    _trustee_hand(page, "doudizhu-zhengtu")
+    before = page.get_attribute("[data-testid=table]", "data-hand")
+    page.click(f"{RESULT} [data-testid=action-change-table]")
+    page.wait_for_selector(RESULT, state="detached")
+    page.wait_for_function(
+        "(before) => { const t = document.querySelector('[data-testid=table]');"
+        " return t && t.dataset.hand && t.dataset.hand !== before; }",
+        arg=before,
+    )
+    number = page.evaluate("() => window.qipai.app.table.state.handNumber")
+    assert number == 0  # the first hand of a new table, not the next of the old one
