@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from web_kit import (
+    HUANLE_HUMANS_ROOM,
     HUMANS_ROOM,
     WAIT_MS,
     ddz_act,
@@ -138,3 +139,61 @@ def test_three_players_see_each_play_at_once(hall: Any, new_page: Any, tmp_path:
     assert latencies, "no play was measured"
     # the time from the click to each other screen: printed for benchmarks/pace.py browser
     print("\n" + " ".join(f"play_shown_ms={value:.1f}" for value in latencies))
+
+
+_WATCH_NEXT_HAND = """([before]) => {
+  window.__dealtAt = null;
+  const look = () => {
+    const table = document.querySelector('[data-testid=table]');
+    const dealt = table && table.dataset.hand && table.dataset.hand !== before
+      && document.querySelector('[data-testid=hand] [data-card]');
+    if (dealt) window.__dealtAt = performance.timeOrigin + performance.now();
+    else setTimeout(look, 5);
+  };
+  look();
+}"""
+
+
+def _play_to_the_end(pages: list[Any]) -> None:
+    """Answer every decision of ``pages`` (the usual choice) until each shows the result."""
+    last: dict[int, str | None] = {id(page): None for page in pages}
+    finished: set[int] = set()
+    give_up = time.monotonic() + 90
+    while len(finished) < len(pages) and time.monotonic() < give_up:
+        for page in pages:
+            decision = None if id(page) in finished else decision_now(page, last[id(page)])
+            if decision is not None and decision["kind"] == "result":
+                finished.add(id(page))
+            elif decision is not None:
+                last[id(page)] = decision["decision"]
+                ddz_act(page, ddz_choice(decision["legal"]))
+        time.sleep(0.005)
+    assert len(finished) == len(pages), "the hand did not end on every screen"
+
+
+def test_again_seats_the_waiting_players_at_once(hall: Any, new_page: Any) -> None:
+    """再来一局 in a room that regroups after every hand: the three players press it, and
+    the hall deals them the next hand (the time from the last press to the cards on each
+    screen is printed for ``benchmarks/pace.py browser``)."""
+    pages = [new_page() for _ in range(3)]
+    for i, page in enumerate(pages):
+        sign_up(page, hall.url, f"again_{i}")
+    for page in pages:
+        page.click(f"[data-testid=room][data-room='{HUANLE_HUMANS_ROOM}'] [data-testid=join]")
+    for page in pages:
+        page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    _play_to_the_end(pages)
+    before = table_data(pages[0])["hand"]
+    for page in pages:
+        page.evaluate(_WATCH_NEXT_HAND, [before])
+    pressed = []
+    for page in pages:
+        page.click("[data-testid=result] [data-testid=action-again]")
+        pressed.append(page.evaluate("() => performance.timeOrigin + performance.now()"))
+    dealt = []
+    for page in pages:
+        page.wait_for_function("() => window.__dealtAt !== null", timeout=WAIT_MS)
+        dealt.append(page.evaluate("() => window.__dealtAt"))
+    hands = {table_data(page)["hand"] for page in pages}
+    assert len(hands) == 1 and before not in hands  # one new hand, for the three of them
+    print("\n" + " ".join(f"again_dealt_ms={at - max(pressed):.1f}" for at in dealt))
