@@ -119,7 +119,7 @@ def test_a_poker_seat_shows_its_coins_after_settlement(hall: Any, new_page: Any,
     wait_coins(page, coins)  # the header's coins (from the ledger) are the seat's
     left = _leftovers(page)
     assert len(left) == page.locator(f"{RESULT} [data-testid=result-row]").count()
-    assert all(len(cards) in (3, 5) for cards in left.values())  # every hand, face up
+    assert all(2 <= len(cards) <= 5 for cards in left.values())  # every hand, face up
 
 
 _TOAST_OVER_RESULT = """async () => {

@@ -21,6 +21,7 @@ const app = {
   net: "closed",
   queued: null,
   leaving: false,
+  rejoin: null, // 换桌: the room to join again once the hall says the player left his table
   table: null,
   matches: null, // GET /api/matches
   matchesError: null,
@@ -137,6 +138,8 @@ function onFrames(frames) {
     } else if (frame.type === "left") {
       app.queued = null;
       app.leaving = false;
+      if (app.rejoin) app.join(app.rejoin); // 换桌: out of the old table, into the queue
+      app.rejoin = null;
     } else if (frame.type === "leaving") {
       app.leaving = true;
     } else if (frame.type === "pong") {

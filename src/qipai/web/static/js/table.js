@@ -424,9 +424,8 @@ export class Table {
    * again in its room: the hall seats the player with whoever is waiting. */
   changeTable() {
     if (this.closeResult) this.closeResult();
-    const room = this.state.room;
+    this.app.rejoin = this.state.room; // joined again once the hall says he left (main.js)
     this.app.send({ type: "leave" });
-    this.app.join(room);
   }
 
   toLobby() {
