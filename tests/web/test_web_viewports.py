@@ -13,6 +13,15 @@ from web_kit import button, join, next_decision, screenshot, sign_up
 
 SIZES = {"desktop": (1280, 800), "portrait": (390, 844), "landscape": (844, 390)}
 
+_COVERS = """(selector) => {
+  const r = (e) => e.getBoundingClientRect();
+  const strip = r(document.querySelector('[data-testid=card-counter]'));
+  return [...document.querySelectorAll(selector)].map(r).filter((b) => b.width > 0
+    && b.left < strip.right && strip.left < b.right && b.top < strip.bottom
+    && strip.top < b.bottom).length;
+}"""
+"""How many of ``selector``'s elements the 记牌器 covers."""
+
 
 def _outside(page: Any, selector: str, width: int, height: int) -> list[str]:
     """The elements of ``selector`` shown but not wholly inside the screen."""
@@ -42,6 +51,8 @@ def test_the_new_parts_of_the_table_fit_every_screen(
         assert _outside(page, part, width, height) == [], part
     heights = page.eval_on_selector_all("#top .btn", "els => els.map(e => e.offsetHeight)")
     assert max(heights) < 2 * min(heights)  # no header button wraps its words
+    assert page.evaluate(_COVERS, "[data-testid=table] .arena .center > *") == 0
+    assert page.evaluate(_COVERS, "[data-testid=table] .arena [data-testid=seat] > *") == 0
     screenshot(page, tmp_path, f"counter-{size}")
     page.click("[data-testid=chat]")
     page.wait_for_selector("[data-testid=chat-panel]")
