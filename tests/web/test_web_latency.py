@@ -96,14 +96,20 @@ def _reload(page: Any) -> None:
     page.wait_for_selector("[data-testid=trustee-banner]", state="hidden")
 
 
-def test_three_players_see_each_play_at_once(hall: Any, new_page: Any, tmp_path: Path) -> None:
+def _three_at_a_table(hall: Any, new_page: Any, room: str, prefix: str) -> list[Any]:
+    """Three new players in three pages, dealt their cards at one table of ``room``."""
     pages = [new_page() for _ in range(3)]
     for i, page in enumerate(pages):
-        sign_up(page, hall.url, f"trio_{i}")
+        sign_up(page, hall.url, f"{prefix}_{i}")
     for page in pages:
-        page.click(f"[data-testid=room][data-room='{HUMANS_ROOM}'] [data-testid=join]")
+        page.click(f"[data-testid=room][data-room='{room}'] [data-testid=join]")
     for page in pages:
         page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    return pages
+
+
+def test_three_players_see_each_play_at_once(hall: Any, new_page: Any, tmp_path: Path) -> None:
+    pages = _three_at_a_table(hall, new_page, HUMANS_ROOM, "trio")
     last: dict[int, str | None] = {id(page): None for page in pages}
     finished: set[int] = set()
     latencies: list[float] = []
@@ -175,13 +181,7 @@ def test_again_seats_the_waiting_players_at_once(hall: Any, new_page: Any) -> No
     """再来一局 in a room that regroups after every hand: the three players press it, and
     the hall deals them the next hand (the time from the last press to the cards on each
     screen is printed for ``benchmarks/pace.py browser``)."""
-    pages = [new_page() for _ in range(3)]
-    for i, page in enumerate(pages):
-        sign_up(page, hall.url, f"again_{i}")
-    for page in pages:
-        page.click(f"[data-testid=room][data-room='{HUANLE_HUMANS_ROOM}'] [data-testid=join]")
-    for page in pages:
-        page.wait_for_selector("[data-testid=hand] [data-testid=card]")
+    pages = _three_at_a_table(hall, new_page, HUANLE_HUMANS_ROOM, "again")
     _play_to_the_end(pages)
     before = table_data(pages[0])["hand"]
     for page in pages:
