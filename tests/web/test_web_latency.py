@@ -184,7 +184,8 @@ def test_again_seats_the_waiting_players_at_once(hall: Any, new_page: Any) -> No
     pages = _three_at_a_table(hall, new_page, HUANLE_HUMANS_ROOM, "again")
     _play_to_the_end(pages)
     before = table_data(pages[0])["hand"]
-    for page in pages:
+    for page in pages:  # the page left the finished table (it does when a hand ends)
+        page.wait_for_function("() => (window.qipai.app.frameCounts.left || 0) >= 1")
         page.evaluate(_WATCH_NEXT_HAND, [before])
     pressed = []
     for page in pages:
