@@ -338,6 +338,20 @@ _HELD_WITHIN = frozenset({Payout.WITHIN_BALANCES, Payout.LOSERS_TO_ZERO, Payout.
 """The payouts that turn points into coins (× N) and hold them within limits."""
 
 
+def coins_of(room: Room, points: int, payout: Payout | None = None) -> int:
+    """What ``points`` of one seat (chips in a chip game) are in coins, before any limit:
+    × N where the payout turns points into coins, the chips themselves, 0 in points only.
+
+    >>> from qipai.hall.rooms import default_rooms
+    >>> [coins_of(room, 3) for room in default_rooms()[:1]]
+    [3]
+    """
+    payout = room.payout if payout is None else payout
+    if payout is Payout.CHIPS:
+        return points
+    return 0 if payout is Payout.POINTS_ONLY else points * room.coefficient
+
+
 def limited(room: Room, settlement: Settlement, payout: Payout | None = None) -> tuple[int, ...]:
     """What the limits (each balance; 积分最小化) changed each seat's stake by: the
     stake less ``points × N``, for the result panel to name (0 for payouts without

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.coins import Settlement, limited, settle
+from qipai.hall.coins import Settlement, coins_of, limited, settle
 from qipai.hall.records import (
     Entropy,
     HandRecord,
@@ -721,8 +721,7 @@ class Table:
         cost = self._engine.escape_cost(self._state, seat)
         if cost is None:
             return None
-        by_payout = {Payout.CHIPS: cost, Payout.POINTS_ONLY: 0}
-        coins = by_payout.get(self.terms.payout, cost * self.room.coefficient)
+        coins = coins_of(self.room, cost, self.terms.payout)
         return cost, min(coins, self.seats[seat].balance)
 
     def escape(self, seat: int, now: float) -> None:

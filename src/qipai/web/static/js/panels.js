@@ -115,7 +115,7 @@ export function result(T, onClose) {
         over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null,
         rows[seat].role ? h("span", { class: "tag", text: rows[seat].role }) : null,
         rows[seat].category || null,
-        leftover(rows[seat].cards || (over.hands ? over.hands[seat] : null), seat),
+        leftover(rows[seat].cards || (over.cards ? over.cards.hands[seat] : null), seat),
       ),
       h("td", { class: signClass(over.points[seat]), "data-testid": "result-points", text: signed(over.points[seat]) }),
       match ? null : h("td", { class: signClass(over.result[seat]), "data-testid": "result-coins", text: signed(over.result[seat]) }),

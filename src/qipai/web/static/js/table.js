@@ -221,7 +221,6 @@ export class Table {
       limited: frame.limited || null,
       explain: frame.explain || null,
       cards: frame.cards || null,
-      hands: frame.cards ? frame.cards.hands : null,
       coins: frame.coins || null,
     };
     this.showEnd();

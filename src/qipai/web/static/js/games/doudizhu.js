@@ -373,7 +373,7 @@ function resultRows(T, over) {
   const m = T.state.model;
   return over.result.map((_, seat) => ({
     role: m.landlord === null ? "" : seat === m.landlord ? t("ddz.landlord") : t("ddz.farmer"),
-    cards: over.hands ? sortHand(over.hands[seat]) : null,
+    cards: over.cards ? sortHand(over.cards.hands[seat]) : null,
   }));
 }
 
