@@ -13,19 +13,27 @@ WIDTH, HEIGHT = 390, 844
 
 
 _OVERLAPS = """() => {
-  const boxes = (sel) => [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect())
-    .filter(r => r.width > 0);
-  const meet = (a, b) =>
+  const boxes = (sel) => [...document.querySelectorAll(sel)]
+    .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width > 0);
+  const meet = ([, a], [, b]) =>
     a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const name = ([e, r]) => {
+    const seat = e.closest("[data-testid=seat]");
+    const where = seat ? `seat ${[...seat.classList].join(".")}` : "centre";
+    return `${where} ${e.className || e.tagName} [${Math.round(r.left)},${Math.round(r.top)},`
+      + `${Math.round(r.right)},${Math.round(r.bottom)}] ${e.textContent.slice(0, 20)}`;
+  };
   const centre = boxes("[data-testid=table] .center > *");
   const seats = boxes("[data-testid=table] .arena [data-testid=seat] > *");
-  let count = 0;
-  for (const a of centre) for (const b of seats) if (meet(a, b)) count++;
-  for (const [i, a] of seats.entries()) for (const b of seats.slice(i + 1)) if (meet(a, b)) count++;
-  return count;
+  const pairs = [];
+  for (const a of centre) for (const b of seats) if (meet(a, b)) pairs.push([name(a), name(b)]);
+  for (const [i, a] of seats.entries()) {
+    for (const b of seats.slice(i + 1)) if (meet(a, b)) pairs.push([name(a), name(b)]);
+  }
+  return pairs;
 }"""
-"""How many pairs of the felt's things cover each other: the centre's (pot, notes) and the
-seats' (name boxes, cards)."""
+"""The pairs of the felt's things that cover each other (where and what each is): the
+centre's (pot, notes) and the seats' (name boxes, cards)."""
 
 
 _CROWDED = """() => {
@@ -82,11 +90,11 @@ def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path,
     assert seats == (5 if game == "zhajinhua" else 4)
     assert _inside(page, "[data-testid=actions] button, .toolbar button") == []
     assert _inside(page, "[data-testid=hand] > *, [data-testid=seat] .who") == []
-    assert page.evaluate(_OVERLAPS) == 0  # the pot, the seats and their cards apart
+    assert page.evaluate(_OVERLAPS) == []  # the pot, the seats and their cards apart
     screenshot(page, tmp_path, f"table-{game}-phone")
     page.evaluate(_CROWDED)
     screenshot(page, tmp_path, f"table-{game}-phone-crowded")
-    assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
+    assert page.evaluate(_OVERLAPS) == [], "what a seat said covers another seat"
     button(page, "trustee").click()  # the system plays on (folds) to the end
     page.wait_for_selector("[data-testid=result]")
     seat = table_data(page)["seat"]
@@ -94,7 +102,7 @@ def test_a_phone_table_fits_the_screen(hall: Any, new_page: Any, tmp_path: Path,
     page.wait_for_selector(f"{REPLAY} [data-testid=table][data-seat='{seat}']")
     page.click("[data-testid=replay-first]")
     assert _inside(page, f"{REPLAY} [data-testid=seat] .who") == []
-    assert page.evaluate(_OVERLAPS) == 0  # every hand face up, none over another
+    assert page.evaluate(_OVERLAPS) == []  # every hand face up, none over another
     screenshot(page, tmp_path, f"replay-{game}-phone")
 
 
@@ -112,10 +120,10 @@ def test_a_phone_turned_sideways_shows_the_players_cards_and_seat(
     selector = "[data-testid=actions] button, .toolbar button, [data-testid=hand] > *, " \
         "[data-testid=seat] .who"
     assert _inside(page, selector, width, height) == []
-    assert page.evaluate(_OVERLAPS) == 0
+    assert page.evaluate(_OVERLAPS) == []
     page.evaluate(_CROWDED)
     screenshot(page, tmp_path, f"table-{game}-landscape-crowded")
-    assert page.evaluate(_OVERLAPS) == 0, "what a seat said covers another seat"
+    assert page.evaluate(_OVERLAPS) == [], "what a seat said covers another seat"
 
 
 @pytest.mark.parametrize("room", ["doudizhu-yifa", "zhajinhua-yifa"])

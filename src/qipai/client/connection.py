@@ -98,12 +98,20 @@ class ClientSession:
     coins: int
 
 
+KEEPALIVE_SECONDS = 2.0
+"""How long the client keeps an idle HTTP connection for its next request."""
+
+
 class HallClient:
     """The hall's HTTP API (an :class:`httpx.AsyncClient`) and WebSocket connections."""
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
-        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        # an idle connection is dropped well before the server's keep-alive (uvicorn: 5 s),
+        # so that a request never goes out on one the server is closing at that moment
+        limits = httpx.Limits(
+            max_connections=64, max_keepalive_connections=64, keepalive_expiry=KEEPALIVE_SECONDS
+        )
         self._http = httpx.AsyncClient(base_url=self.url, timeout=timeout, limits=limits)
 
     async def __aenter__(self) -> HallClient:
@@ -129,10 +137,11 @@ class HallClient:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
             response = await self._http.request(method, path, headers=headers, **kwargs)
-        except httpx.RemoteProtocolError:
+        except (httpx.RemoteProtocolError, httpx.ReadError):
             if method != "GET":
                 raise
-            # a kept-alive connection the server closed as we reused it: once more, anew
+            # a kept-alive connection the server closed as we reused it (seen as a protocol
+            # error or as a reset while reading): once more, anew
             response = await self._http.request(method, path, headers=headers, **kwargs)
         body = response.json()
         if response.is_error:
