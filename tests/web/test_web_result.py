@@ -208,3 +208,42 @@ def test_change_table_at_a_table_that_plays_on(hall: Any, new_page: Any) -> None
     )
     number = page.evaluate("() => window.qipai.app.table.state.handNumber")
     assert number == 0  # the first hand of a new table, not the next of the old one
+
+
+_HOLD_JOINS = """() => {
+  const app = window.qipai.app;
+  window.__held = [];
+  window.__send = app.send;
+  app.send = (message) => message.type === "join" ? window.__held.push(message.room)
+    : window.__send(message);
+}"""
+"""Keep the page's ``join`` messages from the hall (listed in ``window.__held``)."""
+
+
+def test_again_pressed_before_the_hall_lets_the_player_go_joins_once_it_has(
+    hall: Any, new_page: Any
+) -> None:
+    """再来一局 pressed in the moment between the result and ``left`` (the hall has not let
+    the player go yet) is refused ``already_in_room``: the page says nothing of it and joins
+    when ``left`` comes, so that one press always gets the next hand.  The hall's side is
+    replayed into the page (its join held back, the refusal and ``left`` handed to it), since
+    the moment is a few milliseconds long."""
+    page = new_page()
+    sign_up(page, hall.url, "again_early")
+    _trustee_hand(page, "doudizhu-yifa")
+    page.wait_for_function("() => (window.qipai.app.frameCounts.left || 0) >= 1")
+    before = table_data(page)["hand"]
+    page.evaluate(_HOLD_JOINS)
+    page.click(f"{RESULT} [data-testid=action-again]")
+    assert page.evaluate("() => window.__held") == ["doudizhu-yifa"]
+    page.evaluate("""() => { window.qipai.app.send = window.__send;
+      window.qipai.onFrames([{type: "error", code: "already_in_room", message: "in a room"}]); }""")
+    assert page.evaluate("() => document.getElementById('toast').textContent") == ""
+    assert page.evaluate("() => window.qipai.app.rejoin") == "doudizhu-yifa"
+    page.evaluate("() => window.qipai.onFrames([{type: 'left', room: 'doudizhu-yifa'}])")
+    page.wait_for_function(
+        "([before]) => { const t = document.querySelector('[data-testid=table]');"
+        " return t && t.dataset.hand && t.dataset.hand !== before; }",
+        arg=[before],
+    )
+    assert page.evaluate("() => window.qipai.app.rejoin") is None

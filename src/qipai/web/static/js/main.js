@@ -22,6 +22,7 @@ const app = {
   queued: null,
   leaving: false,
   rejoin: null, // 换桌: the room to join again once the hall says the player left his table
+  again: null, // 再来一局: the room joined again after a hand, until the hall answers the join
   table: null,
   matches: null, // GET /api/matches
   matchesError: null,
@@ -93,6 +94,12 @@ app.redraw = () => {
 };
 
 app.join = (roomId) => app.send({ type: "join", room: roomId });
+/** 再来一局: join the room again; pressed before the hall let the player go from the finished
+ * table (refused already_in_room), the join is sent again once it has (`left`). */
+app.playAgain = (roomId) => {
+  app.again = roomId;
+  app.join(roomId);
+};
 app.leaveQueue = () => app.send({ type: "leave" });
 app.route = () => render();
 app.go = (route) => go(route);
@@ -135,6 +142,7 @@ function onFrames(frames) {
       if (app.me) app.me.coins = frame.coins;
     } else if (frame.type === "queued") {
       app.queued = frame.room;
+      app.again = null;
     } else if (frame.type === "left") {
       app.queued = null;
       app.leaving = false;
@@ -156,6 +164,8 @@ function onFrames(frames) {
       matches.onOver(app, frame);
     } else if (frame.type === "match_cancelled") {
       matches.onCancelled(app, frame);
+    } else if (frame.type === "error" && againTooSoon(frame)) {
+      // nothing to say: joined once the hall lets the player go
     } else {
       const table = tableFor(frame);
       if (table) {
@@ -175,6 +185,17 @@ function onFrames(frames) {
   if (route === "lobby" && app.session) renderLobby(app, document.getElementById("app"));
   else if (route === "matches" && app.session) drawMatches(app, document.getElementById("app"));
   else if (route === "table" && app.table && !touched.includes(app.table)) app.table.view.render(); // the match panel
+}
+
+/** Whether the error `frame` refused a 再来一局 sent before the hall let the player go from his
+ * finished table: then the join waits for `left`, as 换桌's does. Any error ends the wait for
+ * the join's answer. */
+function againTooSoon(frame) {
+  const room = app.again;
+  app.again = null;
+  if (room === null || frame.code !== "already_in_room") return false;
+  app.rejoin = room;
+  return true;
 }
 
 function tableFor(frame) {

@@ -416,7 +416,7 @@ export class Table {
 
   again() {
     if (this.closeResult) this.closeResult();
-    if (!this.playsOn) this.app.join(this.state.room);
+    if (!this.playsOn) this.app.playAgain(this.state.room);
   }
 
   /** 换桌: leave a table that plays on (it breaks up once the hand is over) and queue
