@@ -133,6 +133,14 @@ def test_a_muted_seat_shows_no_bubble_even_after_a_reload(
     feed_chat(page, (muted, "cool"))
     page.wait_for_selector(f"{bubble(muted)}[data-phrase=cool]")
 
+    open_panel(page)  # muted again, then signed out: the next player of this tab mutes nobody
+    page.click(f"[data-testid=chat-mute][data-seat='{muted}']")
+    assert page.evaluate("() => JSON.parse(sessionStorage.getItem('qipai.muted'))") != []
+    page.keyboard.press("Escape")
+    page.click("[data-testid=sign-out]")
+    page.wait_for_selector("[data-testid=guest]")
+    assert page.evaluate("() => JSON.parse(sessionStorage.getItem('qipai.muted'))") == []
+
 
 def test_the_panel_and_a_bubble_on_a_phone(hall: Any, new_page: Any, tmp_path: Path) -> None:
     page = new_page(390, 844, is_mobile=True, has_touch=True)

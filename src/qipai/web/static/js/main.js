@@ -51,6 +51,7 @@ app.signOut = async () => {
   app.matches = null;
   storage.setSession(null);
   storage.forgetTables();
+  storage.setMuted([]); // whoever signs in next on this tab hears everybody
   app.forgetMatch();
   if (app.socket) app.socket.close();
   app.socket = null;
