@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from relay_kit import Relay, RunningHall, fast_config, running_hall
+from server_kit import CROWDED_ENTROPY_WINDOW
 
 from qipai.client.loadtest import LoadConfig, run
 
@@ -31,7 +32,7 @@ WAIT = 30.0
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     url = f"sqlite:///{tmp_path_factory.mktemp('loadtest') / 'hall.db'}"
-    with running_hall(fast_config(url)) as running:
+    with running_hall(fast_config(url, entropy_window=CROWDED_ENTROPY_WINDOW)) as running:
         yield running
 
 

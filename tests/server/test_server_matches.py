@@ -13,8 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from server_kit import RunningHall, running_hall
-from wire_kit import CROWDED_ENTROPY_WINDOW, WAIT, Frame, Player, config_with, guests
+from server_kit import CROWDED_ENTROPY_WINDOW, RunningHall, running_hall
+from wire_kit import WAIT, Frame, Player, config_with, guests
 
 from qipai.client.connection import HallClient
 from qipai.client.loadtest import LoadConfig, run

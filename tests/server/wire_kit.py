@@ -37,11 +37,6 @@ WAIT = 20.0
 """Seconds any one awaited frame may take before the test fails (never reached when the
 hall works: frames come in milliseconds)."""
 
-CROWDED_ENTROPY_WINDOW = 3.0
-"""The entropy window of a test whose many clients share one process with the hall: on a
-loaded machine a client's contribution can take longer than the fast window (0.25 s) and is
-refused ``entropy_closed``; the hand still deals as soon as every contribution is in."""
-
 
 def room_like(base: str, new_id: str, **changes: Any) -> Room:
     """A copy of the shipped room ``base`` called ``new_id``, bots after 0.2 s, with
