@@ -183,3 +183,28 @@ async def _play_on_after_the_holder_forgot(pair: Pair, room: str) -> list[dict[s
                     elif reply is not None:
                         await conn.send(reply)
     raise AssertionError("unreachable")
+
+
+def test_either_node_counts_the_players_of_every_room(pair: Pair) -> None:
+    """The lobby's 在线 N 人 (``GET /api/rooms/online``) from any node: a player seated in a
+    room of node a, his socket on node b, is counted by both (node b from a's beat)."""
+    room = _room_of(pair, "a")
+    counts = asyncio.run(_counts_while_seated(pair, room))
+    assert counts["b"] == counts["a"] >= 1, counts  # (earlier tests' players may be there)
+
+
+async def _counts_while_seated(pair: Pair, room: str) -> dict[str, int]:
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": room})
+            await _until_first_decision(conn)
+            counts: dict[str, int] = {}
+            async with asyncio.timeout(10):  # node a beats every second
+                while not counts or not counts["b"] == counts["a"] >= 1:
+                    await asyncio.sleep(0.2)
+                    for node, running in pair.nodes.items():
+                        async with httpx.AsyncClient() as http:
+                            online = (await http.get(f"{running.url}/api/rooms/online")).json()
+                        counts[node] = online.get(room, 0)
+            return counts

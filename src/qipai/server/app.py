@@ -134,7 +134,9 @@ def _cluster_gateway(
         await matches.stop()
         await hall.abandon()
 
-    cluster.info = lambda: {"tables": len(hall.runners), "players": len(hall.players)}
+    cluster.info = lambda: {
+        "tables": len(hall.runners), "players": len(hall.players), "online": hall.online_here()
+    }  # fmt: skip
     cluster.on_stopped = hall.recover
     cluster.on_taken_over = taken_over
     cluster.on_matches = matches.start

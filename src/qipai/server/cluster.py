@@ -87,6 +87,9 @@ class ClusterNode:
         """Whether a room has nobody in it here (it may move to another node)."""
         self.alive: set[str] = {node_id}
         """The nodes alive at the last look."""
+        self.said: dict[str, dict[str, Any]] = {}
+        """What each node alive at the last look said of itself (:attr:`info`) at its
+        last beat: at most a beat old."""
         self.stopped: set[str] = set()
         """The nodes stopped, not yet taken over, at the last look."""
         self._background: set[asyncio.Task[None]] = set()
@@ -251,7 +254,7 @@ class ClusterNode:
             self._answering_since = now
         await self._renew_all()
         alive, stopped = await self.nodes.census()
-        self.alive, self.stopped = set(alive), set(stopped)
+        self.alive, self.stopped, self.said = set(alive), set(stopped), alive
         if now - self._answering_since >= BEAT_TTL_MS / 1000:
             await self._take_over_stopped(stopped)  # its rooms free now: shared out at once
         await self._share_rooms()

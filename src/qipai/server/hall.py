@@ -469,8 +469,19 @@ class HallService:
         )
 
     def online(self) -> dict[str, int]:
-        """How many players are in each room this process seats (its queue and its tables,
-        bots not counted; a room another node owns is left out: its count is there)."""
+        """How many players are in each room (its queue and its tables, bots not counted):
+        a room another node owns as that node said at its last beat (at most a beat old)."""
+        if self.cluster is None:
+            return self.online_here()
+        elsewhere: dict[str, int] = {}
+        for node, said in sorted(self.cluster.said.items()):
+            if node != self.cluster.node_id:
+                elsewhere.update(said.get("online", {}))
+        return {**elsewhere, **self.online_here()}
+
+    def online_here(self) -> dict[str, int]:
+        """How many players are in each room this process seats (a room another node owns
+        is left out: its count is there)."""
         return {
             room_id: entry.lobby.headcount
             for room_id, entry in self.rooms.items()
