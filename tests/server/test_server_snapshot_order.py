@@ -62,9 +62,14 @@ async def _hands(url: str, count: int) -> list[list[dict[str, Any]]]:
 
 
 async def _one_hand(conn: Any) -> list[dict[str, Any]]:
+    """One hand, every action followed by a ``resync``; the player asks to leave at his
+    first action (out once the hand is over: a ``leave`` sent after ``hand_over`` could
+    find him already seated at the room's next table, bots joining at once, and playing
+    its hand first); its frames until ``left``."""
     player = AutoPlayer(lambda legal: "showhand" if "showhand" in legal else legal[0])
     await conn.send({"type": "join", "room": ROOM.id})
     frames: list[dict[str, Any]] = []
+    asked = False
     async with asyncio.timeout(30):
         async for frame in conn:
             frames.append(frame)
@@ -72,11 +77,10 @@ async def _one_hand(conn: Any) -> list[dict[str, Any]]:
             if reply is not None and reply["type"] == "act":
                 await conn.act(reply["action"], reply.get("table"))
                 await conn.send({"type": "resync"})
-            if frame["type"] == "hand_over":
-                await conn.send({"type": "leave"})
-                break
-    async with asyncio.timeout(5):  # until he is out of the room
-        async for frame in conn:
+                if not asked:
+                    await conn.send({"type": "leave"})
+                    asked = True
             if frame["type"] == "left":
                 break
+    assert any(f["type"] == "hand_over" for f in frames)
     return frames
