@@ -20,7 +20,7 @@ from typing import Any
 
 from qipai.errors import InvalidActionError
 from qipai.hall.records import HandRecord, replay_steps
-from qipai.hall.wire import Json, to_json, view_json
+from qipai.hall.wire import Json, reveal_json, to_json, view_json
 from qipai.registry import game_type
 
 
@@ -37,7 +37,6 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
     seats = len(record.result)
     if not 0 <= seat < seats:
         raise InvalidActionError("bad_seat", f"the hand had seats 0 to {seats - 1}, not {seat}")
-    engine = game_type(record.game)
     steps: list[Json] = []
     state: Any = None
     for step, state in replay_steps(record):
@@ -48,7 +47,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
                 "seat": None if step is None else step[0],
                 "action": None if step is None else step[1],
                 "view": view,
-                "cards": {name: to_json(cards) for name, cards in engine.reveal(state).items()},
+                "cards": reveal_json(record.game, state),
             }
         )
     return {

@@ -59,7 +59,7 @@ from qipai.hall.records import (
     record_hand,
 )
 from qipai.hall.rooms import Room
-from qipai.hall.wire import action_text, event_json, parse_action, to_json, view_json
+from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
 from qipai.registry import BASIC_TRUSTEE, GameType, HandSetup, Payout
 
 HISTORY_LIMIT = 1024
@@ -875,8 +875,7 @@ class Table:
 
     def _shown(self, state: Any) -> dict[str, Any]:
         """:attr:`HandOutcome.shown` of the finished ``state``."""
-        cards = {name: to_json(value) for name, value in self._engine.reveal(state).items()}
-        return {"cards": cards, "explain": self._engine.explain(state)}
+        return {"cards": reveal_json(self.room.game, state), "explain": self._engine.explain(state)}
 
     def _record(self) -> HandRecord | None:
         try:

@@ -129,6 +129,15 @@ def view_json(game: str, view: object) -> dict[str, Json]:
     return data
 
 
+def reveal_json(game: str, state: object) -> dict[str, Json]:
+    """Every seat's cards of ``game``'s ``state`` as JSON
+    (:meth:`~qipai.registry.GameType.reveal`): for a finished hand or a replay only.
+
+    :raises InvalidActionError: ``unknown_game``.
+    """
+    return {name: to_json(value) for name, value in game_type(game).reveal(state).items()}
+
+
 def event_json(event: object) -> dict[str, Json]:
     """An event as a JSON object: ``{"kind": class name, **fields}``.
 

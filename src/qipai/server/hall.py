@@ -340,9 +340,7 @@ class HallService:
 
         :raises IllegalActionError: ``not_seated`` or the table's own error.
         """
-        runner = player.runner
-        if runner is None:
-            raise IllegalActionError("not_seated", "not at a table")
+        runner = _runner_of(player)
         await runner.submit(make(runner.seat_of(player.user)))
 
     async def act(self, player: Player, text: str, table: int | None = None) -> None:
@@ -384,9 +382,7 @@ class HallService:
         :raises IllegalActionError: ``not_seated``, or the table's ``no_hand`` /
             ``hand_over``.
         """
-        runner = player.runner
-        if runner is None:
-            raise IllegalActionError("not_seated", "not at a table")
+        runner = _runner_of(player)
         cost = runner.table.escape_cost(runner.seat_of(player.user))
         points, coins = (None, None) if cost is None else cost
         return {"type": "escape_cost", "table": runner.table.number, "points": points,
@@ -401,9 +397,7 @@ class HallService:
         :raises IllegalActionError: ``not_seated``.
         :raises InvalidActionError: ``unknown_phrase``.
         """
-        runner = player.runner
-        if runner is None:
-            raise IllegalActionError("not_seated", "not at a table")
+        runner = _runner_of(player)
         check_phrase(phrase)
         wait = player.chat.take(self.clock())
         if wait > 0:
@@ -437,9 +431,7 @@ class HallService:
 
         :raises IllegalActionError: ``not_seated``.
         """
-        runner = player.runner
-        if runner is None:
-            raise IllegalActionError("not_seated", "not at a table")
+        runner = _runner_of(player)
         await runner.published()  # (the table, finished, may have let him go meanwhile)
         return runner.table.snapshot(runner.seat_of(player.user))
 
@@ -795,6 +787,16 @@ def voided_frame(hand_id: str, table: int, reason: str) -> Frame:
     stakes are only taken at settlement), ``reason`` ``restart`` (the hall stopped during
     the hand) or ``table_failed``."""
     return {"type": "hand_voided", "hand": hand_id, "table": table, "reason": reason}
+
+
+def _runner_of(player: Player) -> TableRunner:
+    """The runner of the player's table.
+
+    :raises IllegalActionError: ``not_seated``.
+    """
+    if player.runner is None:
+        raise IllegalActionError("not_seated", "not at a table")
+    return player.runner
 
 
 def settlement_of(outcome: HandOutcome, fence: Fence | None = None) -> HandSettlement:

@@ -33,7 +33,7 @@ export function cardName(code) {
   if (!code) return t("card.back");
   if (code === "W") return t("card.wild");
   if (code[0] === "B" || code[0] === "R") return t(code[0] === "R" ? "card.bigJoker" : "card.smallJoker");
-  const rank = RANK_WORDS[code[0]] || code[0];
+  const rank = label(code[0]);
   return code[1] ? t("card.named", { rank, suit: t(`suit.${code[1]}`) }) : rank;
 }
 

@@ -64,8 +64,7 @@ export class Chat {
     for (const [seat, { phrase }] of this.bubbles) {
       const box = root.querySelector(`[data-testid=seat][data-seat="${seat}"]`);
       const who = box && (box.classList.contains("who") ? box : box.querySelector(".who"));
-      if (!who) continue;
-      for (const old of who.querySelectorAll("[data-testid=chat-bubble]")) old.remove();
+      if (!who) continue; // (a new box each render: no old bubble in it)
       who.append(this.bubble(seat, phrase, who));
     }
   }
@@ -94,13 +93,13 @@ export class Chat {
   /** The panel: the phrases, the emoji, and a mute toggle per other seated player. */
   open() {
     if (this.closePanel) this.closePanel();
-    const pick = (phrase, cls) =>
-      h("button", { class: `btn quiet ${cls}`, "data-testid": "chat-phrase", "data-phrase": phrase, onclick: () => this.say(phrase), text: t(`chat.${phrase}`) });
+    const pick = (phrase) =>
+      h("button", { class: "btn quiet", "data-testid": "chat-phrase", "data-phrase": phrase, onclick: () => this.say(phrase), text: t(`chat.${phrase}`) });
     this.closePanel = dialog(
       [
         h("h2", { text: t("chat.title") }),
-        h("div", { class: "chat-phrases" }, PHRASES.map((phrase) => pick(phrase, "chat-line"))),
-        h("div", { class: "chat-emoji" }, EMOJI.map((phrase) => pick(phrase, "chat-face"))),
+        h("div", { class: "chat-phrases" }, PHRASES.map(pick)),
+        h("div", { class: "chat-emoji" }, EMOJI.map(pick)),
         this.muteRow(),
         h("div", { class: "buttons" }, h("button", { class: "btn quiet", onclick: () => this.closePanel(), text: t("common.close") })),
       ],
@@ -129,9 +128,9 @@ export class Chat {
       on ? h("span", { class: "tag away", text: t("chat.mutedTag") }) : null,
     );
     el.addEventListener("click", () => {
-      setMuted(name, !isMuted(name));
+      setMuted(name, !on);
       el.replaceWith(this.muteToggle(name, seat));
-      if (isMuted(name)) this.expire(seat);
+      if (!on) this.expire(seat);
     });
     return el;
   }

@@ -10,9 +10,6 @@ import { DDZ_ORDER, ddzRank, rankText } from "./cards.js";
 import { physical } from "./ddzplays.js";
 import { storage } from "./storage.js";
 
-/** The ranks as the counter lists them, high to low (the 财神 first in a 55-card deck). */
-const SHOWN = [..."RB2AKQJT9876543"];
-
 /** Every rank's count in a full deck of ``rules`` (54 cards; 55 with the 财神). */
 export function fullDeck(rules) {
   const deck = {};
@@ -57,7 +54,7 @@ export function counterStrip(T) {
   const dealt = m && ((m.hand && m.hand.length) || (m.plays && m.plays.length));
   if (!offered(T) || !wanted() || !dealt) return null;
   const out = remaining(m.rules || T.state.rules, m.hand, m.plays || []);
-  const ranks = "W" in out ? ["W", ...SHOWN] : SHOWN;
+  const ranks = [...DDZ_ORDER].reverse().filter((rank) => rank in out); // high to low, 财神 first
   return h(
     "div",
     { class: "card-counter", "data-testid": "card-counter", role: "status", "aria-label": t("counter.title") },

@@ -135,10 +135,12 @@ function announce(T, cue) {
   if (moving(T)) burst(T, cue.burst, cue.label);
 }
 
+const LESS_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
 /** Whether to animate: the table is on screen and the system does not ask for less motion. */
 function moving(T) {
   if (document.hidden || !T.view || !T.view.mounted) return false;
-  return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return !LESS_MOTION.matches;
 }
 
 // ------------------------------------------------------------------ animations

@@ -89,11 +89,6 @@ const playing = new Set(); // the sounds of this task (one batch of frames): eac
 
 window.__qipaiSounds = [];
 
-/** Whether the sound switch is on. */
-export function soundOn() {
-  return enabled;
-}
-
 /** Turn the sounds on or off (kept in localStorage). */
 export function setSoundOn(on) {
   enabled = Boolean(on);

@@ -13,18 +13,18 @@ const MUTED = "qipai.muted";
 const SOUND = "qipai.sound";
 const COUNTER = "qipai.counter";
 
-function read(key) {
+function read(key, store = localStorage) {
   try {
-    return JSON.parse(localStorage.getItem(key) || "null");
+    return JSON.parse(store.getItem(key) || "null");
   } catch {
     return null;
   }
 }
 
-function write(key, value) {
+function write(key, value, store = localStorage) {
   try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, JSON.stringify(value));
   } catch {
     // storage full or disabled: the client still works, without resuming from it
   }
@@ -62,18 +62,8 @@ export const storage = {
   /** The names of the players whose quick chat is muted (js/chat.js): in sessionStorage,
    * for this tab only, across its reloads. */
   muted() {
-    try {
-      const names = JSON.parse(sessionStorage.getItem(MUTED) || "[]");
-      return Array.isArray(names) ? names : [];
-    } catch {
-      return [];
-    }
+    const names = read(MUTED, sessionStorage);
+    return Array.isArray(names) ? names : [];
   },
-  setMuted(names) {
-    try {
-      sessionStorage.setItem(MUTED, JSON.stringify(names));
-    } catch {
-      // storage disabled: the mute lasts as long as the page
-    }
-  },
+  setMuted: (names) => write(MUTED, names, sessionStorage),
 };

@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
 import { roomTitle, t } from "../i18n.js";
 import { GAME_NAMES } from "../games/index.js";
-import { byLevel, leastMinimum, levelRank, LEVELS, quickPick, SHARE } from "../stakes.js";
+import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
 
 /** How often the open lobby asks for the players in each room (GET /api/rooms/online). */
 const ONLINE_EVERY_MS = 10_000;
@@ -38,7 +38,7 @@ function numbers(room) {
 }
 
 function levelOf(room) {
-  return LEVELS[levelRank(room)] ?? room.level;
+  return room.level ?? LEVELS[0];
 }
 
 /** The 场次 tag of a room. */
