@@ -638,10 +638,7 @@ def _played_out(table: Table, seed: int) -> Frame:
     """The hand_over frame of a hand at ``table`` with seat 0 (its only player) in 托管."""
     table.start_hand("h", seed, now=0.0)
     table.set_trustee(0, True, now=0.0)
-    now = 0.0
-    while not table.is_over:
-        now += 1.0
-        table.tick(now)
+    run_out(table)
     [over] = [f for f in frames_of(table)[0] if f["type"] == "hand_over"]
     return over
 

@@ -62,7 +62,7 @@ def test_the_new_parts_of_the_table_fit_every_screen(
     page.wait_for_selector("[data-testid=chat-panel]", state="detached")
     button(page, "trustee").click()
     page.wait_for_selector("[data-testid=result] [data-testid=multiplier-breakdown]")
-    page.wait_for_timeout(1200)  # the result's flourish is over
+    page.wait_for_selector("[data-testid=fx]", state="detached")  # the result's flourish is over
     assert page.locator("[data-testid=result] [data-testid=leftover]").count() == 3
     assert _outside(page, "[data-testid=result] .buttons button", width, height) == []
     screenshot(page, tmp_path, f"result-{size}")
