@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from web_kit import REPLAY, button, join, next_decision, sign_up
+from web_kit import REPLAY, join, next_decision, sign_up, trustee_to_result
 
 SEVERE = ("serious", "critical")
 
@@ -35,8 +35,7 @@ def test_the_pages_a_player_meets_pass_axe(hall: Any, new_page: Any, size: tuple
     join(page, "doudizhu-yifa")
     next_decision(page, None)
     assert _severe(page) == [], "table"
-    button(page, "trustee").click()
-    page.wait_for_selector("[data-testid=result]")
+    trustee_to_result(page)
     assert _severe(page) == [], "result"
     page.click("[data-testid=result] [data-testid=action-replay]")
     page.wait_for_selector(f"{REPLAY} [data-testid=table]")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from web_kit import WAIT_MS, join, next_decision, screenshot, table_data
+from web_kit import WAIT_MS, feed, join, next_decision, screenshot, table_data
 
 from qipai.hall.chat import EMOJI, PHRASES
 
@@ -47,14 +47,8 @@ def bubble(seat: int) -> str:
 
 def feed_chat(page: Any, *said: tuple[int, str]) -> None:
     """Feed the page ``chat`` frames of its table, as the hall sends them."""
-    page.evaluate(
-        """(said) => {
-          const table = window.qipai.app.table.number;
-          const frames = said.map(([seat, phrase]) => ({type: 'chat', table, seat, phrase}));
-          window.qipai.onFrames(frames);
-        }""",
-        [list(pair) for pair in said],
-    )
+    table = page.evaluate("window.qipai.app.table.number")
+    feed(page, *({"type": "chat", "table": table, "seat": s, "phrase": p} for s, p in said))
 
 
 def mute_states(page: Any) -> dict[int, str]:

@@ -7,7 +7,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from web_kit import NO_COUNTER_ROOM, button, join, next_decision, screenshot, sign_up
+from web_kit import (
+    NO_COUNTER_ROOM,
+    at_my_turn,
+    button,
+    join,
+    next_decision,
+    screenshot,
+    sign_up,
+    trustee_to_result,
+)
 
 COUNTER = "[data-testid=table] [data-testid=card-counter]"
 RESULT = "[data-testid=result]"
@@ -23,14 +32,10 @@ def _counted(page: Any) -> dict[str, int]:
 def test_the_counter_counts_what_the_others_still_hold(
     hall: Any, new_page: Any, tmp_path: Path
 ) -> None:
-    page = new_page()
-    sign_up(page, hall.url, "counter_ddz")
-    join(page, "doudizhu-yifa")
-    next_decision(page, None)
+    page = at_my_turn(new_page(), hall.url, "counter_ddz", "doudizhu-yifa")
     assert sum(_counted(page).values()) == 54 - 17  # before anybody played: all but mine
     screenshot(page, tmp_path, "counter-doudizhu")
-    button(page, "trustee").click()
-    page.wait_for_selector(RESULT)
+    trustee_to_result(page)
     me = page.get_attribute("[data-testid=table]", "data-seat")
     others = page.eval_on_selector_all(
         f"{RESULT} [data-testid=leftover]",

@@ -9,17 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_kit import button, join, me, next_decision, screenshot, sign_up, table_data
+from web_kit import at_my_turn, button, me, screenshot, table_data
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def at_my_turn(page: Any, url: str, name: str, room: str) -> Any:
-    """``page`` signed up as ``name``, at a table of ``room``, at his first decision."""
-    sign_up(page, url, name)
-    join(page, room)
-    next_decision(page, None)
-    return page
 
 
 @pytest.mark.parametrize("room", ["zhajinhua-yifa", "showhand-yifa"])

@@ -16,6 +16,7 @@ from web_kit import (
     TRIO_PRIZES,
     ddz_act,
     ddz_choice,
+    feed,
     match_card,
     me,
     open_matches,
@@ -44,11 +45,6 @@ def listing(page: Any) -> dict[str, Any]:
 def card_text(page: Any, name: str, testid: str) -> str:
     text: str = page.inner_text(f"{match_card(name)} [data-testid={testid}]")
     return text.strip()
-
-
-def feed(page: Any, *frames: dict[str, Any]) -> None:
-    """Hand frames to the page as if the hall had sent them."""
-    page.evaluate("(frames) => window.qipai.onFrames(frames)", list(frames))
 
 
 LOCAL_TIME = """(s) => new Date(s * 1000)

@@ -7,17 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from web_kit import button, join, next_decision, sign_up, table_data
+from web_kit import at_my_turn, table_data, trustee_to_result
 
 DEAL = "[data-testid=replay] [data-testid=replay-deal]"
 
 
 def _finished_hand(page: Any, url: str, name: str) -> str:
-    sign_up(page, url, name)
-    join(page, "doudizhu-yifa")
-    next_decision(page, None)
-    button(page, "trustee").click()  # 托管 plays the hand to its end
-    page.wait_for_selector("[data-testid=result]")
+    at_my_turn(page, url, name, "doudizhu-yifa")
+    trustee_to_result(page)
     return table_data(page)["hand"]
 
 

@@ -11,11 +11,13 @@ import pytest
 from web_kit import (
     button,
     ddz_act,
+    feed,
     join,
     next_decision,
     screenshot,
     sign_up,
     table_data,
+    trustee_to_result,
     wait_coins,
 )
 
@@ -26,8 +28,7 @@ def _trustee_hand(page: Any, room: str) -> None:
     """Join ``room``, hand the first decision to 托管, and wait for the result."""
     join(page, room)
     next_decision(page, None)
-    button(page, "trustee").click()
-    page.wait_for_selector(RESULT)
+    trustee_to_result(page)
 
 
 def _leftovers(page: Any) -> dict[int, list[str]]:
@@ -237,11 +238,11 @@ def test_again_pressed_before_the_hall_lets_the_player_go_joins_once_it_has(
     page.evaluate(_HOLD_JOINS)
     page.click(f"{RESULT} [data-testid=action-again]")
     assert page.evaluate("() => window.__held") == ["doudizhu-yifa"]
-    page.evaluate("""() => { window.qipai.app.send = window.__send;
-      window.qipai.onFrames([{type: "error", code: "already_in_room", message: "in a room"}]); }""")
+    page.evaluate("() => { window.qipai.app.send = window.__send; }")
+    feed(page, {"type": "error", "code": "already_in_room", "message": "in a room"})
     assert page.evaluate("() => document.getElementById('toast').textContent") == ""
     assert page.evaluate("() => window.qipai.app.rejoin") == "doudizhu-yifa"
-    page.evaluate("() => window.qipai.onFrames([{type: 'left', room: 'doudizhu-yifa'}])")
+    feed(page, {"type": "left", "room": "doudizhu-yifa"})
     page.wait_for_function(
         "([before]) => { const t = document.querySelector('[data-testid=table]');"
         " return t && t.dataset.hand && t.dataset.hand !== before; }",

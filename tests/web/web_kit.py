@@ -89,6 +89,25 @@ def next_decision(page: Page, last: str | None) -> dict[str, Any]:
     return value
 
 
+def at_my_turn(page: Page, url: str, name: str, room: str) -> Page:
+    """``page`` signed up as ``name``, at a table of ``room``, at his first decision."""
+    sign_up(page, url, name)
+    join(page, room)
+    next_decision(page, None)
+    return page
+
+
+def trustee_to_result(page: Page) -> None:
+    """Hand the player's seat to 托管 and wait for the hand's result panel."""
+    button(page, "trustee").click()
+    page.wait_for_selector("[data-testid=result]")
+
+
+def feed(page: Page, *frames: dict[str, Any]) -> None:
+    """Hand frames to the page as if the hall had sent them."""
+    page.evaluate("(frames) => window.qipai.onFrames(frames)", list(frames))
+
+
 def decision_now(page: Page, last: str | None) -> dict[str, Any] | None:
     """The page's new decision or result now, without waiting (``None``: nothing new)."""
     value: dict[str, Any] | None = page.evaluate(_NEXT, [last or ""])
