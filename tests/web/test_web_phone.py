@@ -144,6 +144,7 @@ def test_the_upright_phones_toolbar_is_one_row_of_tools_and_a_menu(
     button(page, "scores").click()  # opens the menu, then the scores
     page.wait_for_selector("[data-testid=scores]")
     assert not page.is_visible("[data-testid=more-tools]")  # closed by the choice
+    assert page.get_attribute("[data-testid=action-more]", "aria-expanded") == "false"
     page.keyboard.press("Escape")
     page.click("[data-testid=action-more]")
     screenshot(page, tmp_path, f"toolbar-menu-{game}-phone")

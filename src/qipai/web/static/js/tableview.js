@@ -193,6 +193,7 @@ export class TableView {
     menu.addEventListener("click", () => {
       this.moreOpen = false;
       menu.classList.remove("open");
+      toggle.setAttribute("aria-expanded", "false"); // (the toggle is made just below)
     });
     const toggle = h("button", {
       class: "btn small quiet more-toggle",
