@@ -27,6 +27,7 @@ ROOMS = {
     "pair": room_like("doudizhu-zhengtu", "sit-pair", bot_wait=0.5),
     "early": room_like("doudizhu-huanle", "sit-early"),
     "late": room_like("doudizhu-huanle", "sit-late"),
+    "once": room_like("doudizhu-huanle", "sit-once"),
 }
 DEAL_STEP = 0.3
 """Seconds per step of a paced deal in this module's hall."""
@@ -158,3 +159,28 @@ async def _late(url: str) -> None:
         over = await _play_until(ann, "hand_over", auto)
         assert over["escaper"] is None
         await ann.until(of_type("left"))
+
+
+# --- one hand at a time: join with once -----------------------------------------------------
+
+
+def test_a_player_who_joined_for_one_hand_leaves_with_the_table(hall: RunningHall) -> None:
+    """``join`` with ``once`` (the browser's): after the hand the hall lets him go (``left``,
+    with no escape in a room that counts leaving before the start as one), where a plain
+    join waits again (``queued``) and may be seated at once at the room's next table."""
+    asyncio.run(_once(hall.url))
+
+
+async def _once(url: str) -> None:
+    async with HallClient(url) as client, guests(client, 2) as (ann, bob):
+        auto = AutoPlayer(lambda legal: legal[0])
+        await ann.conn.send({"type": "join", "room": ROOMS["once"].id, "once": True})
+        over = await _play_until(ann, "hand_over", auto)
+        after = await ann.until(lambda f: f["type"] in ("left", "queued"))
+        assert after == {"type": "left", "room": ROOMS["once"].id}
+        assert over["escaper"] is None
+        await bob.conn.send({"type": "join", "room": ROOMS["once"].id})
+        await _play_until(bob, "hand_over", AutoPlayer(lambda legal: legal[0]))
+        again = await bob.until(lambda f: f["type"] in ("left", "queued"))
+        assert again["type"] == "queued"
+        await bob.conn.send({"type": "leave"})

@@ -91,6 +91,9 @@ class Player:
     room: str | None = None
     runner: TableRunner | None = None
     leaving: bool = False
+    one_hand: bool = False
+    """Joined for one hand (``join`` with ``once``, in a room that regroups): out of the
+    room after it, as if he had asked to leave, but with no escape before its start."""
     chat: ChatLimit = field(default_factory=ChatLimit)
     """His quick-chat allowance (:meth:`HallService.chat`)."""
 
@@ -273,8 +276,9 @@ class HallService:
             player = self.players[user] = Player(user, name)
         return player
 
-    async def join(self, player: Player, room_id: str) -> None:
-        """Queue ``player`` in a room.
+    async def join(self, player: Player, room_id: str, *, once: bool = False) -> None:
+        """Queue ``player`` in a room; ``once``: for one hand (in a room that regroups after
+        every hand: he leaves it with the table instead of waiting again).
 
         :raises InvalidActionError: ``unknown_room``.
         :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
@@ -299,6 +303,7 @@ class HallService:
             raise IllegalActionError("not_connected", "the connection closed")
         entry.lobby.join(_pid(player.user), self.clock())
         player.room, player.leaving = room_id, False
+        player.one_hand = once and entry.room.regroup
         self.bus.publish(player.user, {"type": "queued", "room": room_id})
 
     def leave(self, player: Player) -> None:
@@ -331,7 +336,7 @@ class HallService:
     def _left(self, player: Player) -> None:
         if self.cluster is not None and not self.in_match(player.user):
             self.cluster.unplace_soon(player.user)  # in no room: held nowhere
-        room, player.room, player.leaving = player.room, None, False
+        room, player.room, player.leaving, player.one_hand = player.room, None, False, False
         assert room is not None
         self.bus.publish(player.user, protocol.left(room))
 
@@ -641,8 +646,8 @@ class HallService:
         return self._fences.get(runner)
 
     def _leavers(self, runner: TableRunner, room: Room) -> list[Player]:
-        """The players of ``runner``'s table who go once its hand is over: leaving,
-        disconnected, or below the room's minimum."""
+        """The players of ``runner``'s table who go once its hand is over: leaving, there
+        for one hand, disconnected, or below the room's minimum."""
         seats = runner.table.seats
         return [
             self.players[user]
@@ -650,6 +655,7 @@ class HallService:
             if user is not None
             and (
                 self.players[user].leaving
+                or self.players[user].one_hand
                 or not self.bus.is_connected(user)
                 or seats[seat].balance < room.min_coins
             )

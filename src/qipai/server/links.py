@@ -125,8 +125,8 @@ async def dispatch(
             await hall.act(player, action, table)
         case Entropy(table, hand, value):
             await hall.contribute(player, table, hand, value)
-        case Join(room):
-            await hall.join(player, room)
+        case Join(room, once):
+            await hall.join(player, room, once=once)
         case Leave():
             hall.leave(player)
         case TrusteeSwitch(on):

@@ -59,9 +59,11 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
 
 
 class Join(msgspec.Struct, tag="join", forbid_unknown_fields=True):
-    """Wait for a seat in a room (自动撮合)."""
+    """Wait for a seat in a room (自动撮合); ``once``: for one hand, out of the room after
+    it (in a room that regroups; a table that plays on keeps him)."""
 
     room: str
+    once: bool = False
 
 
 class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):

@@ -94,7 +94,9 @@ app.redraw = () => {
   else if (route === "table" && app.table) app.table.view.render();
 };
 
-app.join = (roomId) => app.send({ type: "join", room: roomId });
+/** Join a room for one hand (`once`): after it the hall lets the player go (`left`) and the
+ * next hand is his choice (再来一局); a table that plays on (征途) keeps him. */
+app.join = (roomId) => app.send({ type: "join", room: roomId, once: true });
 /** 再来一局: join the room again; pressed before the hall let the player go from the finished
  * table (refused already_in_room), the join is sent again once it has (`left`). */
 app.playAgain = (roomId) => {

@@ -298,9 +298,9 @@ export class Table {
     for (const note of this.notes.splice(0)) toast(note);
     if (this.justEnded) {
       this.justEnded = false;
-      // out of the queue: the player chooses what next; a table that plays on (征途) deals
-      // its next hand to the same players by itself, and a match seats him by itself
-      if (!this.playsOn && !this.isMatch) this.app.send({ type: "leave" });
+      // the hall lets him go (he joined for one hand): the player chooses what next; a table
+      // that plays on (征途) deals its next hand to the same players by itself, and a match
+      // seats him by itself
       this.app.refreshMe();
       this.showResult();
     }
