@@ -244,3 +244,25 @@ def test_a_client_keeps_under_the_rate_by_itself(hall: RunningHall) -> None:
             return [await next_frame(ann.conn) for _ in range(160)]
 
     assert asyncio.run(pings()) == [{"type": "pong", "t": t} for t in range(160)]
+
+
+def test_no_hello_in_time_closes_with_4001(
+    hall: RunningHall, monkeypatch: pytest.MonkeyPatch, server_log: list[logging.LogRecord]
+) -> None:
+    """A connection that sends nothing is told and closed with 4001 (docs/protocol.md),
+    not dropped without a close frame (1006)."""
+    monkeypatch.setattr(connection_module, "HELLO_SECONDS", 0.2)
+
+    async def silent() -> tuple[Frame, int | None, str | None]:
+        async with connect(ws_url(hall.url), compression=None) as raw:
+            async with asyncio.timeout(WAIT):
+                frame = json.loads(await raw.recv())
+                with contextlib.suppress(ConnectionClosed):
+                    await raw.recv()
+            return frame, raw.close_code, raw.close_reason
+
+    frame, code, reason = asyncio.run(silent())
+    assert frame["type"] == "error" and frame["code"] == "hello_first", frame
+    assert code == connection_module.CLOSE_UNAUTHORISED == 4001
+    assert reason
+    assert problems(server_log) == []

@@ -54,6 +54,7 @@ from .logs import quiet_client_noise
 from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
 from .missed import KeptInRedis
+from .params import ascii_number, check_params, int_param
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +250,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
 
     async def history(request: Request) -> Response:
         user = await _user(live(), request)
-        limit = _int_param(request, "limit", 50, 1, 200)
+        limit = int_param(request, "limit", 50, 1, 200)
         before = request.query_params.get("before")
         rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
         return JSONResponse([_plain(row) for row in rows])
@@ -271,13 +272,13 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
     async def replay(request: Request) -> Response:
         text = await finished(request.path_params["hand"])
         seats = len(HandRecord.from_json(text).result)
-        seat = _int_param(request, "seat", 0, 0, seats - 1)
+        seat = int_param(request, "seat", 0, 0, seats - 1)
         body = await asyncio.to_thread(_replay_body, text, seat)
         return Response(body, media_type="application/json")
 
     async def leaderboard(request: Request) -> Response:
         by = request.query_params.get("by", "coins")
-        limit = _int_param(request, "limit", 20, 1, 100)
+        limit = int_param(request, "limit", 20, 1, 100)
         rows = await live().db.run(live().db.store.leaderboard, by, limit=limit)
         return JSONResponse([_plain(row) for row in rows])
 
@@ -371,6 +372,7 @@ async def _unknown_path(request: Request) -> Response:
 def _errors_as_json(endpoint: Endpoint) -> Endpoint:
     async def guarded(request: Request) -> Response:
         try:
+            check_params(request)
             return await endpoint(request)
         except (RateLimitedError, BusyError) as error:
             status = 429 if isinstance(error, RateLimitedError) else 503
@@ -385,8 +387,8 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
 
 async def _body(request: Request) -> dict[str, Any]:
     too_large = InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
+    declared = ascii_number(request.headers.get("content-length", "0"))
+    if declared is None or declared > MAX_BODY:
         raise too_large  # refused before reading: nobody makes the hall buffer a huge body
     raw = b""
     async for chunk in request.stream():
@@ -552,15 +554,6 @@ def _session(session: Session) -> Response:
             "user": {"id": session.user.id, "name": session.user.name, "coins": session.user.coins},
         }
     )
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise InvalidActionError("bad_parameter", f"{name} is an integer {low}..{high}")
-    return int(raw)
 
 
 def _room_json(room: Room) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from qipai.errors import InvalidActionError
 
+from .params import has_surrogate
+
 NAME_LETTERS = "A-Za-z0-9\u3400-\u4dbf\u4e00-\u9fff"
 """What a name is made of (a regular expression class): ASCII letters and digits, and the
 CJK Unified Ideographs of the basic block (U+4E00..U+9FFF) and Extension A (U+3400..U+4DBF)."""
@@ -126,10 +128,13 @@ def check_sign_in(name: object, password: object) -> tuple[str, str]:
     rules (a name registered under older rules must still sign in); the caller looks it up
     as typed, then in NFKC form (:func:`sign_in_names`).
 
-    :raises InvalidActionError: ``bad_name`` (not a string) or ``bad_password``.
+    :raises InvalidActionError: ``bad_name`` (not a string, or one no name can be: a lone
+        surrogate, a NUL) or ``bad_password``.
     """
     if not isinstance(name, str):
         raise InvalidActionError("bad_name", f"a name is a string, not {type(name).__name__}")
+    if has_surrogate(name) or "\x00" in name:
+        raise InvalidActionError("bad_name", "a name holds no lone surrogate and no NUL")
     return name, check_password(password)
 
 
@@ -144,11 +149,17 @@ def sign_in_names(name: str) -> list[str]:
 
 
 def check_password(password: object) -> str:
-    """:raises InvalidActionError: ``bad_password`` unless 6 to 128 characters."""
+    """A password, once it is 6 to 128 characters of Unicode text.
+
+    :raises InvalidActionError: ``bad_password`` (also for a lone surrogate: it has no
+        UTF-8, so it cannot be hashed).
+    """
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InvalidActionError(
             "bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters"
         )
+    if has_surrogate(password):
+        raise InvalidActionError("bad_password", "a password holds no lone surrogate")
     return password
 
 

@@ -251,7 +251,11 @@ class PlayerSocket:
             if not isinstance(message, Hello):
                 raise InvalidActionError("hello_first", "the first message must be hello")
             user: SignedIn | None = await self._sessions.user_for_token(message.token)
-        except (TimeoutError, WebSocketDisconnect):
+        except WebSocketDisconnect:
+            return None
+        except TimeoutError:  # told, and closed with 4001 (not dropped: 1006)
+            text = f"the first message must be hello, within {HELLO_SECONDS:g} s"
+            await self._close(protocol.error("hello_first", text), reason="no hello in time")
             return None
         except GameError as error:
             await self._close(protocol.error(error.code, error.message))
@@ -266,10 +270,10 @@ class PlayerSocket:
         )
         return user
 
-    async def _close(self, frame: Frame, code: int = CLOSE_UNAUTHORISED) -> None:
+    async def _close(self, frame: Frame, code: int = CLOSE_UNAUTHORISED, reason: str = "") -> None:
         with contextlib.suppress(Exception):
             await self.socket.send_text(protocol.encode(frame))
-            await self.socket.close(code)
+            await self.socket.close(code, reason)
 
     async def _open_link(self, user: SignedIn) -> None:
         """Link the connection to the hall holding the player, and catch it up."""
