@@ -559,6 +559,22 @@ class Table:
             if self._state.current_player == seat and not self._engine.deciding(self._state):
                 self._since = now  # a fresh decision time
 
+    def check_start(self) -> None:
+        """Refuse now what :meth:`start_hand` would refuse whatever its hand and seed: the
+        hall asks before it records a hand, so that no hand is recorded that the table
+        then refuses to deal.
+
+        :raises IllegalActionError: ``hand_in_progress``, ``not_enough_coins`` (a seat
+            below the room's minimum).
+        """
+        if self.in_hand:
+            raise IllegalActionError("hand_in_progress", "the hand in progress is not over")
+        for seat, info in enumerate(self.seats):
+            if info.balance < self.room.min_coins:
+                raise IllegalActionError(
+                    "not_enough_coins", f"seat {seat} holds {info.balance} < {self.room.min_coins}"
+                )
+
     def start_hand(self, hand_id: str, seed: int, now: float) -> None:
         """Start a new hand from the house ``seed`` (drawn by the caller from :mod:`secrets`).
 
@@ -571,19 +587,12 @@ class Table:
 
         :raises InvalidActionError: ``bad_hand`` (``hand_id`` not a non-empty string),
             ``bad_seed``.
-        :raises IllegalActionError: ``hand_in_progress``, ``not_enough_coins`` (a seat
-            below the room's minimum).
+        :raises IllegalActionError: as :meth:`check_start`.
         """
-        if self.in_hand:
-            raise IllegalActionError("hand_in_progress", "the hand in progress is not over")
+        self.check_start()
         if not isinstance(hand_id, str) or not hand_id:
             raise InvalidActionError("bad_hand", f"a hand id is a non-empty string: {hand_id!r}")
         published = commitment(seed)
-        for seat, info in enumerate(self.seats):
-            if info.balance < self.room.min_coins:
-                raise IllegalActionError(
-                    "not_enough_coins", f"seat {seat} holds {info.balance} < {self.room.min_coins}"
-                )
         balances = tuple(info.balance for info in self.seats)
         entropy: list[str | None] = [None] * len(self.seats)
         # dealt without entropy: the hand itself when it is dealt at once, else a trial

@@ -171,6 +171,9 @@ class HallService:
         """The tables in play, with their room and matchmaking table."""
         self._fences: dict[TableRunner, Fence] = {}
         """The fence of each table's lease (several nodes)."""
+        self._unstarted: dict[TableRunner, str] = {}
+        """The hand each table is recording and has not started yet (voided if the table
+        stops before it starts it)."""
         self._rng = random.Random(secrets.randbits(64))
         self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
         store = db.store
@@ -251,10 +254,10 @@ class HallService:
         await self._settles.close()
         voided = []
         for runner in runners:
-            hand_id = runner.table.hand_id
-            if hand_id is None or runner.table.outcome is not None:
-                continue
-            if await self.db.run(self.db.store.void_hand, hand_id, _utcnow()):
+            hand_id = self._unstarted.pop(runner, None) or _hand_in_play(runner.table)
+            if hand_id is not None and await self.db.run(
+                self.db.store.void_hand, hand_id, _utcnow()
+            ):
                 voided.append(hand_id)
         return voided
 
@@ -608,27 +611,38 @@ class HallService:
             raise HandRefusedError("database_unavailable", "the database does not answer") from None
 
     async def _record_start(self, runner: TableRunner) -> None:
+        """Record the hand, then start it at the table: what the table would refuse is
+        refused before anything is recorded; a hand recorded (or perhaps recorded: the
+        write failed) that the table did not start is voided, at once on a failure, by
+        :meth:`stop` if the table is stopped meanwhile (:attr:`_unstarted`)."""
         seed = secrets.randbits(SEED_BITS)
         hand_id = new_hand_id()
         table = runner.table
         room = self.runners[runner].room
+        table.check_start()
         for seat, user in enumerate(runner.users):
             if user is not None and table.hands_started == 0:  # seated: the table, no hand
                 self.bus.publish(user, table.snapshot(seat))
-        await self._starts.submit(
-            HandStart(
-                id=hand_id,
-                room_id=room.id,
-                game=room.game,
-                rules=room.rules,
-                table=table.number,
-                commitment=commitment(seed),
-                players=runner.users,
-                started_at=_utcnow(),
-                node=None if self.cluster is None else self.cluster.node_id,
-            ),
+        start = HandStart(
+            id=hand_id,
+            room_id=room.id,
+            game=room.game,
+            rules=room.rules,
+            table=table.number,
+            commitment=commitment(seed),
+            players=runner.users,
+            started_at=_utcnow(),
+            node=None if self.cluster is None else self.cluster.node_id,
         )
-        table.start_hand(hand_id, seed, self.clock())
+        self._unstarted[runner] = hand_id
+        try:
+            await self._starts.submit(start)
+            table.start_hand(hand_id, seed, self.clock())
+        except Exception:
+            del self._unstarted[runner]
+            asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+            raise
+        del self._unstarted[runner]
 
     async def _end_hand(self, runner: TableRunner) -> None:
         outcome = runner.table.outcome
@@ -759,6 +773,11 @@ class HallService:
 
 class HandRefusedError(IllegalActionError):
     """A table could not start its hand: nothing was dealt or staked."""
+
+
+def _hand_in_play(table: Table) -> str | None:
+    """The id of the hand ``table`` has started and not finished, if any."""
+    return table.hand_id if table.outcome is None else None
 
 
 def _refusal(task: asyncio.Task[None]) -> HandRefusedError | None:
