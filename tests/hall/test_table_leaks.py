@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hidden_kit import CARD_TEXTS, HIDDEN
 
 from json_kit import strings
-from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import Frame, SeatInfo, Table
@@ -40,66 +40,11 @@ from qipai.hall.wire import action_text, event_json, to_json, view_json
 from qipai.registry import game_type
 
 ROOMS = {room.id: room for room in default_rooms()}
-CARD_TEXTS = frozenset(
-    str(Card(r, s)) for r in "23456789TJQKA" for s in __import__("qipai.cards").cards.SUITS
-) | {"BJ", "RJ", "W"}
 JUNK = ["", "  ", "dance", "play", "play 3x", "bid 9", "raise -1", "compare", "bet 0", "x" * 500]
 
 
 def cards_in(value: object) -> set[str]:
     return {s for s in strings(value) if s in CARD_TEXTS}
-
-
-def texts(cards: Any) -> set[str]:
-    return {str(c) for c in cards if c is not None}
-
-
-# --- what each game hides from a seat, read from the engine state ------------------------
-
-
-def hidden_doudizhu(state: Any, seat: int) -> set[str]:
-    hidden: set[str] = set()
-    for other, hand in enumerate(state.hands):
-        if other != seat and other not in state.show_order:
-            hidden |= texts(hand)
-    bottom_public = state.landlord is not None or (
-        state.rules.bottom_face_up and state.phase.name != "DEAL"
-    )
-    hidden -= texts([state.marker])  # yifa's marker card lies face up
-    if bottom_public:  # in the landlord's hand now, but everyone saw it
-        return hidden - texts(state.bottom)
-    return hidden | texts(state.bottom)
-
-
-def hidden_zhajinhua(state: Any, seat: int) -> set[str]:
-    """Before the end, every hand but one's own once looked at: a compare shows nobody
-    the two hands ("所有玩家看不到两人的牌面"), its two players included."""
-    if state.is_terminal:
-        return set()
-    hidden: set[str] = set()
-    for other, hand in enumerate(state.hands):
-        if other != seat or not state.seen[seat]:
-            hidden |= texts(hand)
-    return hidden
-
-
-def hidden_showhand(state: Any, seat: int) -> set[str]:
-    shown = state.is_terminal and state.reason == "showdown"
-    hidden: set[str] = set()
-    for other in range(state.players):
-        if other == seat:
-            continue
-        if not (shown and not state.folded[other]):
-            hidden |= texts([state.hole[other]])
-        hidden |= texts([state.pending[other]])
-    return hidden
-
-
-HIDDEN = {
-    "doudizhu": hidden_doudizhu,
-    "zhajinhua": hidden_zhajinhua,
-    "showhand": hidden_showhand,
-}
 
 
 # --- the checker -------------------------------------------------------------------------

@@ -60,7 +60,7 @@ from qipai.hall.records import (
 )
 from qipai.hall.rooms import Room
 from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
-from qipai.registry import BASIC_TRUSTEE, GameType, HandSetup, Payout
+from qipai.registry import BASIC_TRUSTEE, EscapeCost, GameType, HandSetup, Payout
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
@@ -716,11 +716,13 @@ class Table:
             self._leave_trustee(seat, now)
         self._flush()
 
-    def escape_cost(self, seat: int) -> tuple[int, int] | None:
-        """What leaving the hand now (:meth:`escape`) would cost ``seat``: its points (or
-        chips) and its coins (at most its balance; 0 in a points-only room): the preset's
-        penalty, or the chips a betting game's seat has in the pot; ``None`` where 托管
-        then plays the seat to the end (the hand's result).
+    def escape_cost(self, seat: int) -> tuple[EscapeCost, EscapeCost] | None:
+        """What leaving the hand now (:meth:`escape`) would cost ``seat``, from its view
+        alone: its points (or chips) and its coins (at most its balance; 0 in a
+        points-only room), each at least and at most (a range where the price depends on
+        what the seat may not see, such as cards in other hands): the preset's penalty,
+        or the chips a betting game's seat has in the pot; ``None`` where 托管 then plays
+        the seat to the end (the hand's result).
 
         :raises InvalidActionError: ``bad_seat``.
         :raises IllegalActionError: ``no_hand``, ``hand_over``.
@@ -730,8 +732,12 @@ class Table:
         cost = self._engine.escape_cost(self._state, seat)
         if cost is None:
             return None
-        coins = coins_of(self.room, cost, self.terms.payout)
-        return cost, min(coins, self.seats[seat].balance)
+        balance = self.seats[seat].balance
+        least, most = (
+            min(coins_of(self.room, points, self.terms.payout), balance)
+            for points in (cost.least, cost.most)
+        )
+        return cost, EscapeCost(least, most)
 
     def escape(self, seat: int, now: float) -> None:
         """逃跑: ``seat`` leaves the hand on purpose, with the preset's penalty.

@@ -22,6 +22,7 @@ qipai.errors.InvalidActionError: unknown_game: a game is one of doudizhu, ...: '
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
     BUILTIN,
+    EscapeCost,
     GameState,
     GameType,
     HandSetup,
@@ -36,6 +37,7 @@ from qipai.registry.gametype import (
 __all__ = [
     "BASIC_TRUSTEE",
     "BUILTIN",
+    "EscapeCost",
     "GameState",
     "GameType",
     "HandSetup",

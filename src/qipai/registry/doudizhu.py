@@ -31,7 +31,6 @@ leaving before the start as an escape.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -40,11 +39,13 @@ from qipai.games.doudizhu.actions import HAND_CARDS, Action, Deal, Escape, Trust
 from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.legal import legal_moves
+from qipai.games.doudizhu.quote import escape_quote
 from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
 from qipai.games.doudizhu.scoring import liable_farmers, multiplier_breakdown
 from qipai.games.doudizhu.state import SEATS, State, replay
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
+    EscapeCost,
     GameType,
     HandSetup,
     Payout,
@@ -231,14 +232,15 @@ class DoudizhuGame(GameType):
         played = [event.cards for event in state.events if isinstance(event, Played)]
         return {"hands": state.hands, "bottom": state.bottom, "played": played}
 
-    def escape_cost(self, state: State, seat: int) -> int | None:
-        """caishen, huanle, zhengtu: the penalty the engine would charge now (tried on a
-        copy of the hand); yifa, jj: ``None`` (托管 plays the seat on)."""
+    def escape_cost(self, state: State, seat: int) -> EscapeCost | None:
+        """caishen, huanle, zhengtu: the penalty, priced from the seat's view
+        (:func:`~qipai.games.doudizhu.quote.escape_quote`: huanle's counts the bombs in
+        hands the seat cannot see, so it is a range); yifa, jj: ``None`` (托管 plays the
+        seat on)."""
         if state.rules.escape is EscapeModel.NONE:
             return None
-        trial = copy.deepcopy(state)
-        trial.escape(seat)
-        return -trial.returns()[seat]
+        least, most = escape_quote(state.rules, state.view(seat))
+        return EscapeCost(least, most)
 
     def roles(self, state: State) -> tuple[str | None, ...]:
         """``landlord`` and ``farmer``; nobody's before a landlord is known."""

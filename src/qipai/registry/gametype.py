@@ -31,6 +31,23 @@ BUILTIN: Mapping[str, str] = {
 ``GAME``), imported on first use: importing the registry loads no game."""
 
 
+@dataclass(frozen=True)
+class EscapeCost:
+    """What leaving the hand now costs a seat, as far as that seat can know: at least
+    :attr:`least`, at most :attr:`most` (equal where nothing hidden from it changes the
+    price; the escape itself is charged the true price, which lies between)."""
+
+    least: int
+    """The least it can cost (points or chips)."""
+    most: int
+    """The most it can cost."""
+
+    @classmethod
+    def exact(cls, cost: int) -> EscapeCost:
+        """A price nothing hidden changes."""
+        return cls(cost, cost)
+
+
 class GameState(Protocol):
     """One hand of any game: the protocol every engine's ``State`` follows.
 
@@ -369,10 +386,11 @@ class GameType:
         ``hands``, each seat's cards (never for a hand in play)."""
         raise NotImplementedError
 
-    def escape_cost(self, state: Any, seat: int) -> int | None:
+    def escape_cost(self, state: Any, seat: int) -> EscapeCost | None:
         """What leaving the hand in play now would cost ``seat`` (points or chips, as
-        ``returns()``), for the player to see before he leaves; ``None`` where the seat
-        is then played by 托管 to the end, so that the cost is the hand's result (the
+        ``returns()``), for the player to see before he leaves: computed from his view
+        alone (a range where the price depends on what he may not see); ``None`` where the
+        seat is then played by 托管 to the end, so that the cost is the hand's result (the
         default)."""
         del state, seat
         return None

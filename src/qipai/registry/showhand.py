@@ -20,7 +20,14 @@ from qipai.games.showhand import hands
 from qipai.games.showhand.actions import Action
 from qipai.games.showhand.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.showhand.state import State, replay
-from qipai.registry.gametype import GameType, HandSetup, RoomNumbers, chips_put_in, register
+from qipai.registry.gametype import (
+    EscapeCost,
+    GameType,
+    HandSetup,
+    RoomNumbers,
+    chips_put_in,
+    register,
+)
 
 MIN_COINS_UNITS = 100
 """A room's default minimum coins, in units of its base."""
@@ -83,9 +90,9 @@ class ShowhandGame(GameType):
         """The winner (several only in a tie)."""
         return tuple(state.winners)
 
-    def escape_cost(self, state: State, seat: int) -> int:
-        """Leaving folds: the chips already in the pot."""
-        return chips_put_in(state, seat)
+    def escape_cost(self, state: State, seat: int) -> EscapeCost:
+        """Leaving folds: the chips already in the pot (public)."""
+        return EscapeCost.exact(chips_put_in(state, seat))
 
     def reveal(self, state: State) -> dict[str, Any]:
         """Each seat's cards, the hole card first (``hands``), their ``categories`` (of

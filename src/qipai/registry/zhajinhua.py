@@ -21,7 +21,14 @@ from qipai.games.zhajinhua import hands
 from qipai.games.zhajinhua.actions import Action, AutoCall
 from qipai.games.zhajinhua.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.zhajinhua.state import State
-from qipai.registry.gametype import GameType, HandSetup, RoomNumbers, chips_put_in, register
+from qipai.registry.gametype import (
+    EscapeCost,
+    GameType,
+    HandSetup,
+    RoomNumbers,
+    chips_put_in,
+    register,
+)
 
 RAKE_PERCENT = 5
 """The house's share of the winner's gain in a room that sets none (抽水)."""
@@ -106,9 +113,9 @@ class ZhajinhuaGame(GameType):
         """The one winner."""
         return () if state.winner is None else (state.winner,)
 
-    def escape_cost(self, state: State, seat: int) -> int:
-        """Leaving folds: the chips already in the pot."""
-        return chips_put_in(state, seat)
+    def escape_cost(self, state: State, seat: int) -> EscapeCost:
+        """Leaving folds: the chips already in the pot (public)."""
+        return EscapeCost.exact(chips_put_in(state, seat))
 
     def reveal(self, state: State) -> dict[str, Any]:
         """Each seat's three cards (``hands``) and their ``categories``."""

@@ -384,17 +384,24 @@ class HallService:
         player.leaving = True
 
     def escape_cost(self, player: Player) -> Frame:
-        """What leaving his hand now would cost the player: ``{"type": "escape_cost",
-        "table", "points", "coins"}``, both null where 托管 would play his seat to the end.
+        """What leaving his hand now would cost the player, from his view alone:
+        ``{"type": "escape_cost", "table", "points", "coins", "least_points",
+        "least_coins"}``: at most ``points`` and ``coins``, at least the ``least_`` ones
+        (equal but where the price depends on what he may not see); all null where 托管
+        would play his seat to the end.
 
         :raises IllegalActionError: ``not_seated``, or the table's ``no_hand`` /
             ``hand_over``.
         """
         runner = _runner_of(player)
         cost = runner.table.escape_cost(runner.seat_of(player.user))
+        frame: Frame = {"type": "escape_cost", "table": runner.table.number}
         points, coins = (None, None) if cost is None else cost
-        return {"type": "escape_cost", "table": runner.table.number, "points": points,
-                "coins": coins}  # fmt: skip
+        frame["points"] = None if points is None else points.most
+        frame["coins"] = None if coins is None else coins.most
+        frame["least_points"] = None if points is None else points.least
+        frame["least_coins"] = None if coins is None else coins.least
+        return frame
 
     def chat(self, player: Player, phrase: str, message_id: int | None = None) -> Frame | None:
         """Quick chat: the player says ``phrase`` (an id of :mod:`qipai.hall.chat`) to

@@ -457,6 +457,23 @@ def score_hand(facts: HandFacts) -> tuple[int, ...]:
 # --- escapes -------------------------------------------------------------------------------
 
 
+def priced_landlord(
+    landlord: int | None, base: int, candidate: int | None, bid: int, *, escaper: int | None
+) -> tuple[int, int]:
+    """The landlord and 底分 an escape is priced with: the landlord once known; before
+    that the standing bidder, caller or robber at the bid so far (at least 1), else the
+    seat after the escaper at 1 (a reading: the escaper is then priced as a farmer).
+
+    >>> priced_landlord(None, 1, None, 0, escaper=2)
+    (0, 1)
+    """
+    if landlord is not None:
+        return landlord, base
+    if candidate is not None:
+        return candidate, max(bid, 1)
+    return ((escaper or 0) + 1) % SEATS, 1
+
+
 def _escaper_pairs(facts: HandFacts, escaper: int) -> list[PairMultiplier]:
     pairs = multiplier_breakdown(facts)
     return [p for p in pairs if escaper in (facts.landlord, p.farmer)]

@@ -143,7 +143,7 @@ from qipai.games.doudizhu.hand import (
 )
 from qipai.games.doudizhu.legal import is_valid_move, moves_for
 from qipai.games.doudizhu.rules import Bidding, EscapeModel, Rules, get_rules
-from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
+from qipai.games.doudizhu.scoring import HandFacts, escape_points, priced_landlord, score_hand
 from qipai.games.doudizhu.view import View, make_view
 
 __all__ = [
@@ -321,11 +321,9 @@ class State(Auction):
         )
 
     def _scored_landlord(self) -> tuple[int, int]:
-        if self.landlord is not None:
-            return self.landlord, self.base
-        if self.candidate is not None:
-            return self.candidate, max(self.bid, 1)
-        return ((self.escaper or 0) + 1) % SEATS, 1
+        return priced_landlord(
+            self.landlord, self.base, self.candidate, self.bid, escaper=self.escaper
+        )
 
     def returns(self) -> tuple[int, int, int]:
         """Points per seat: :func:`.score_hand` or :func:`.escape_points`; zeros until over."""

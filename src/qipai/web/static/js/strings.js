@@ -93,6 +93,8 @@ export const STRINGS = {
   "table.escape": ["逃跑", "Escape"],
   "table.escapeCost": ["现在逃跑将扣除 {n} 游戏币。确定离开本局？", "Leaving now costs {n} coins. Leave this hand?"],
   "table.escapePoints": ["现在逃跑将扣 {n} 分。确定离开本局？", "Leaving now costs {n} points. Leave this hand?"],
+  "table.escapeCostRange": ["现在逃跑将扣除 {least}–{n} 游戏币（按各家手中未出的炸弹计）。确定离开本局？", "Leaving now costs {least}–{n} coins (by the bombs still in every hand). Leave this hand?"],
+  "table.escapePointsRange": ["现在逃跑将扣 {least}–{n} 分（按各家手中未出的炸弹计）。确定离开本局？", "Leaving now costs {least}–{n} points (by the bombs still in every hand). Leave this hand?"],
   "table.escapeTrustee": ["逃跑后由系统托管打完本局，输赢照常结算。确定离开？", "The system plays your seat to the end of the hand and it settles as usual. Leave?"],
   "table.leave": ["离开", "Leave"],
   "table.leaveAfter": ["本局结束后离开", "You leave after this hand"],

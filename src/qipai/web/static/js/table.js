@@ -26,6 +26,12 @@ import { effects } from "./fx.js";
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 const ENTROPY_BYTES = 32;
 
+/** An escape's price: one number, or least–most where it depends on unseen cards. */
+function escapeText(key, least, most) {
+  if (least === undefined || least === null || least === most) return t(key, { n: most });
+  return t(`${key}Range`, { least, n: most });
+}
+
 function gameOf(app, roomId, view) {
   const room = app.rooms.find((r) => r.id === roomId);
   if (room) return room.game;
@@ -328,10 +334,14 @@ export class Table {
     this.app.send({ type: "escape_cost" });
   }
 
+  /** The price is a range where it depends on cards this player cannot see (huanle's
+   * unplayed bombs): least_coins–coins. */
   on_escape_cost(frame) {
     let text = t("table.escapeTrustee");
-    if (frame.coins) text = t("table.escapeCost", { n: frame.coins });
-    else if (frame.points !== null) text = t("table.escapePoints", { n: frame.points });
+    if (frame.coins) text = escapeText("table.escapeCost", frame.least_coins, frame.coins);
+    else if (frame.points !== null) {
+      text = escapeText("table.escapePoints", frame.least_points, frame.points);
+    }
     panels.confirm(text, () => this.app.send({ type: "escape" }), "escape-cost");
   }
 
