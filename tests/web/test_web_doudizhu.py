@@ -16,6 +16,7 @@ from web_kit import (
     click_card,
     ddz_act,
     ddz_choice,
+    feed,
     felt_point,
     hand,
     join,
@@ -316,6 +317,26 @@ def test_wildcard_plays_let_the_player_choose(hall: Any, new_page: Any) -> None:
     page.click("[data-testid=choice][data-action='play 4567W/45678']")
     sent = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.action || m.type)")
     assert sent[-1] == "play 4567W/45678"
+
+
+def test_an_escape_price_that_depends_on_unseen_cards_is_shown_as_a_range(
+    hall: Any, new_page: Any
+) -> None:
+    """huanle prices an escape with the bombs in every hand: the hall tells a range (the
+    escape_cost frame's least_coins … coins), and the confirmation says both ends."""
+    page = new_page()
+    sign_up(page, hall.url, "ddz_range")
+    join(page, "doudizhu-huanle")
+    next_decision(page, None)
+    frame = {"type": "escape_cost", "table": 1, "points": 8, "coins": 80}
+    feed(page, {**frame, "least_points": 2, "least_coins": 20})
+    told = page.text_content("[data-testid=escape-cost]") or ""
+    assert "扣除 20–80 游戏币" in told or "costs 20–80 coins" in told, told
+    page.click("[data-testid=confirm-dialog] button:not([data-testid=confirm])")  # cancel
+    page.wait_for_selector("[data-testid=escape-cost]", state="detached")
+    feed(page, {**frame, "least_points": 8, "least_coins": 80})  # exact: one number
+    told = page.text_content("[data-testid=escape-cost]") or ""
+    assert "扣除 80 游戏币" in told or "costs 80 coins" in told, told
 
 
 def test_escape_ends_the_hand_with_its_penalty(hall: Any, new_page: Any) -> None:
