@@ -7,6 +7,7 @@ written with digits other than ASCII's (``?limit=²``: ``"²".isdigit()`` is tru
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -14,28 +15,32 @@ from typing import Any
 import httpx
 import pytest
 from fuzz_kit import documented_codes, tracebacks
-from server_kit import RunningHall, running_hall
+from server_kit import running_hall
 from wire_kit import config_with, fresh_postgres
 
 CODES = documented_codes()
 
 
+@contextlib.contextmanager
+def _database(kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A new database of ``kind`` (``sqlite`` or ``postgresql``): its URL."""
+    if kind == "postgresql":
+        with fresh_postgres("badtext") as url:
+            yield url
+    else:
+        yield f"sqlite:///{tmp_path_factory.mktemp('badtext') / 'hall.db'}"
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def hall(
+def http(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[RunningHall]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('badtext') / 'hall.db'}"
-        with running_hall(config_with(url)) as running:
-            yield running
-        return
-    with fresh_postgres("badtext") as url, running_hall(config_with(url)) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def http(hall: RunningHall) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=hall.url, timeout=10) as client:
+) -> Iterator[httpx.Client]:
+    """A client of a hall on a new database of each kind."""
+    with (
+        _database(request.param, tmp_path_factory) as url,
+        running_hall(config_with(url)) as hall,
+        httpx.Client(base_url=hall.url, timeout=10) as client,
+    ):
         yield client
 
 

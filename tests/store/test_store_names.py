@@ -184,22 +184,35 @@ def test_guests_register_as_before(store: Store) -> None:
 # --- the migrations ----------------------------------------------------------------------------
 
 
-def test_the_migration_gives_existing_names_their_keys_oldest_first(
-    db_url: str, caplog: pytest.LogCaptureFixture
-) -> None:
+def _migrated(
+    db_url: str,
+    revision: str,
+    legacy: dict[str, tuple[str, ...]],
+    caplog: pytest.LogCaptureFixture,
+) -> list[str]:
+    """A database at ``revision`` holding the users ``legacy`` names (ids from 1, in order)
+    with the name keys given, migrated to the newest revision; the warnings logged."""
     engine = database.create(database.normalize_url(db_url))
-    database.migrate(engine, "0001")
-    legacy = ["alice", "alice\n", "Bob", "bob", "张三", "\u0430lice", "carol"]
+    database.migrate(engine, revision)
     created = datetime(2026, 1, 1, tzinfo=UTC).replace(tzinfo=None)
     with database.writer(engine).begin() as connection:
-        for name in legacy:
+        for user_id, (name, keys) in enumerate(legacy.items(), start=1):
             connection.execute(
                 insert(users).values(name=name, password_hash="h", created_at=created)
             )
+            for key in keys:
+                connection.execute(insert(name_keys).values(key=key, user_id=user_id))
     with caplog.at_level(logging.WARNING, logger="qipai.store.migrations"):
         database.migrate(engine)
     engine.dispose()
-    warned = [record.getMessage() for record in caplog.records]
+    return [record.getMessage() for record in caplog.records]
+
+
+def test_the_migration_gives_existing_names_their_keys_oldest_first(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    legacy = ["alice", "alice\n", "Bob", "bob", "张三", "\u0430lice", "carol"]
+    warned = _migrated(db_url, "0001", dict.fromkeys(legacy, ()), caplog)
     assert warned == 2 * [  # by 0002, then again by 0007, which recomputes every key
         "user 2 'alice\\n' looks like user 1 'alice': both keep their names",
         "user 4 'bob' looks like user 3 'Bob': both keep their names",
@@ -222,22 +235,11 @@ def test_the_keys_are_recomputed_for_the_new_rules_oldest_first(
     """0007: names registered under the old keys (张三 and 張三, BOB and b0b were two names
     then) get the new keys, the older of two that are now one name keeping them; both still
     sign in, and no new spelling of either may register."""
-    engine = database.create(database.normalize_url(db_url))
-    database.migrate(engine, "0006")
     legacy = {  # each name and the keys the old rules gave it
-        "BOB": ["BOB", "bob"], "张三": ["张三"], "b0b": ["bOb"], "張三": ["張三"], "ann": ["ann"],
+        "BOB": ("BOB", "bob"), "张三": ("张三",), "b0b": ("bOb",), "張三": ("張三",),
+        "ann": ("ann",),
     }  # fmt: skip
-    created = datetime(2026, 1, 1, tzinfo=UTC).replace(tzinfo=None)
-    with database.writer(engine).begin() as connection:
-        for user_id, (name, keys) in enumerate(legacy.items(), start=1):
-            connection.execute(
-                insert(users).values(name=name, password_hash="h", created_at=created)
-            )
-            connection.execute(insert(name_keys), [{"key": k, "user_id": user_id} for k in keys])
-    with caplog.at_level(logging.WARNING, logger="qipai.store.migrations"):
-        database.migrate(engine)
-    engine.dispose()
-    warned = [record.getMessage() for record in caplog.records]
+    warned = _migrated(db_url, "0006", legacy, caplog)
     assert warned == [
         "user 3 'b0b' looks like user 1 'BOB': both keep their names",
         "user 4 '張三' looks like user 2 '张三': both keep their names",
