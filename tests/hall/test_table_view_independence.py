@@ -19,8 +19,13 @@ out), nothing the seat may ask can differ:
   accepted, or refused with which code and message (what an accepted action then causes
   may differ: a compare's loser is decided by the cards).
 
-The HTTP API tells nothing about a hand in play (a record or replay exists only once the
-hand is settled: ``unknown_hand``), so the table's queries are all there is to ask.
+These are every answer the hall draws from a hand in play.  Of the client messages
+(``qipai.server.protocol``): ``hello`` is answered by the welcome (the player's own account)
+then ``frames_since`` or a ``snapshot``; ``resync`` by a ``snapshot``; ``escape_cost`` by
+the price; ``act`` by ``ack`` or the refusal; ``trustee``, ``escape``, ``entropy``,
+``chat``, ``join``, ``leave`` and ``ping`` by ``ack`` or an error from the seat's own state,
+the room or the hand's number, never from a card.  The HTTP API tells nothing about a hand
+in play (a record or replay exists only once the hand is settled: ``unknown_hand``).
 """
 
 from __future__ import annotations

@@ -328,7 +328,8 @@ def test_an_escape_price_that_depends_on_unseen_cards_is_shown_as_a_range(
     sign_up(page, hall.url, "ddz_range")
     join(page, "doudizhu-huanle")
     next_decision(page, None)
-    frame = {"type": "escape_cost", "table": 1, "points": 8, "coins": 80}
+    table = page.evaluate("() => window.qipai.app.table.number")  # hall-wide numbers
+    frame = {"type": "escape_cost", "table": table, "points": 8, "coins": 80}
     feed(page, {**frame, "least_points": 2, "least_coins": 20})
     told = page.text_content("[data-testid=escape-cost]") or ""
     assert "扣除 20–80 游戏币" in told or "costs 20–80 coins" in told, told
