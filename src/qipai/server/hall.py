@@ -43,6 +43,7 @@ from .batching import Batcher
 from .bus import Bus, Frame
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
+from .places import Places
 from .tables import (
     Command,
     Contribute,
@@ -190,6 +191,8 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
+        self.places = Places(cluster, self.holds)
+        """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.recent = RecentEndings()
         """How each connected player's last hand ended, for a client that comes back
         without having had it (:mod:`.missed`)."""
@@ -278,33 +281,41 @@ class HallService:
 
     async def join(self, player: Player, room_id: str, *, once: bool = False) -> None:
         """Queue ``player`` in a room; ``once``: for one hand (in a room that regroups after
-        every hand: he leaves it with the table instead of waiting again).
+        every hand: he leaves it with the table instead of waiting again).  His place is
+        checked and taken under his lock, his claim taken in the cluster (:mod:`.places`).
 
         :raises InvalidActionError: ``unknown_room``.
-        :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
+        :raises IllegalActionError: ``already_in_room`` (here, or on another node),
+            ``in_match``, ``not_enough_coins``, ``cluster_unavailable``.
         """
         entry = self.rooms.get(room_id)
         if entry is None:
             raise InvalidActionError("unknown_room", f"no room {room_id!r}")
-        if player.room is not None:
-            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
-        if self.in_match(player.user):
-            raise IllegalActionError("in_match", "registered in a match: play it first")
-        if not self._owns(room_id):
-            raise IllegalActionError("cluster_unavailable", f"room {room_id!r} moved: try again")
-        balance = await self.db.run(self.db.store.balance, player.user)
-        check_join(entry.room, balance)
-        if self.cluster is not None:  # his messages come here, from any node
-            cluster = self.cluster
-            await cluster.guarded(cluster.players.place(player.user, cluster.node_id))
-        if player.room is not None:  # joined meanwhile, from another connection
-            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
-        if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
-            raise IllegalActionError("not_connected", "the connection closed")
-        entry.lobby.join(_pid(player.user), self.clock())
-        player.room, player.leaving = room_id, False
-        player.one_hand = once and entry.room.regroup
+        async with self.places.lock(player.user):
+            if player.room is not None:
+                raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+            if self.in_match(player.user):
+                raise IllegalActionError("in_match", "registered in a match: play it first")
+            if not self._owns(room_id):
+                moved = f"room {room_id!r} moved: try again"
+                raise IllegalActionError("cluster_unavailable", moved)
+            balance = await self.db.run(self.db.store.balance, player.user)
+            check_join(entry.room, balance)
+            await self.places.claim(player.user)  # his messages come here, from any node
+            if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
+                await self.places.release(player.user)
+                raise IllegalActionError("not_connected", "the connection closed")
+            entry.lobby.join(_pid(player.user), self.clock())
+            player.room, player.leaving = room_id, False
+            player.one_hand = once and entry.room.regroup
         self.bus.publish(player.user, {"type": "queued", "room": room_id})
+
+    def holds(self, user: int) -> bool:
+        """Whether ``user`` has a place here: a room (its queue or a table), a match table,
+        or a match."""
+        player = self.players.get(user)
+        seated = player is not None and (player.room is not None or player.runner is not None)
+        return seated or self.in_match(user)
 
     def leave(self, player: Player) -> None:
         """Stop waiting now, or leave once the hand in play is over; in a room with
@@ -334,10 +345,9 @@ class HallService:
             runner.post(LeaveEarly(runner.seat_of(user)))
 
     def _left(self, player: Player) -> None:
-        if self.cluster is not None and not self.in_match(player.user):
-            self.cluster.unplace_soon(player.user)  # in no room: held nowhere
         room, player.room, player.leaving, player.one_hand = player.room, None, False, False
         assert room is not None
+        self.places.release_soon(player.user)  # in no room: held nowhere (unless in a match)
         self.bus.publish(player.user, protocol.left(room))
 
     async def command(self, player: Player, make: Callable[[int], Command]) -> None:
@@ -455,8 +465,7 @@ class HallService:
     def _forget(self, user: int) -> None:
         """Nothing more to keep for ``user`` here (in a cluster: he is not held here)."""
         self.players.pop(user, None)
-        if self.cluster is not None:
-            self.cluster.unplace_soon(user)
+        self.places.release_soon(user)
 
     def room_idle(self, room_id: str) -> bool:
         """Whether nobody waits or plays in ``room_id`` here (it may move to another
@@ -491,12 +500,15 @@ class HallService:
         that know where their players are), drop its tables, queues and players."""
         for socket in list(self.sockets):
             socket.cut()
+        users = list(self.players)
         await self._stop_tables()
         for entry in self.rooms.values():
             entry.lobby = matchmaking.Lobby(entry.room.seating)
         for player in list(self.players.values()):
             player.room, player.runner = None, None
         self.players.clear()
+        for user in users:  # (their claims: void for the other nodes, given back)
+            self.places.release_soon(user)
 
     # --- matchmaking --------------------------------------------------------------------
 

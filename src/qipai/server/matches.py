@@ -400,44 +400,55 @@ class MatchHall:
         }
 
     async def register(self, player: Player, match_id: str) -> dict[str, Any]:
-        """Register ``player`` in the match's open run, holding the entry fee (in the
-        match's sequence: the memory and the database together, or neither).
+        """Register ``player`` in the match's open run, holding the entry fee: his place
+        (:mod:`.places`: his lock, his claim in the cluster) taken first, then the run's,
+        in the match's sequence, in memory and in the database together, or neither.
 
         :raises InvalidActionError: ``unknown_match``.
         :raises IllegalActionError: ``already_registered``, ``match_full``, ``match_closed``,
-            ``insufficient_coins``, ``in_match`` (registered or playing in another run).
+            ``insufficient_coins``, ``in_match`` (registered or playing in another run),
+            ``already_in_room`` (here, or on another node), ``cluster_unavailable``.
         """
-        async with self._sequence(match_id):
-            live = self._open_run(match_id)
-            pid = _pid(player.user)
-            if pid not in live.run.registered and self.run_of(player.user) is not None:
+        sequence, places, pid = self._sequence(match_id), self.hall.places, _pid(player.user)
+        async with places.lock(player.user):
+            registered = self._open_run(match_id).run.registered
+            if pid not in registered and self.run_of(player.user) is not None:
                 raise IllegalActionError("in_match", "already registered in a match")
             if player.room is not None:
                 room = player.room
                 raise IllegalActionError("already_in_room", f"in room {room!r}: leave it first")
-            number = live.run.register(pid)  # the place is taken before the fee is held
+            await places.claim(player.user)
             try:
-                await self.hall.db.run(
-                    self.hall.db.store.register_for_match, live.run.run_id, player.user, _utcnow()
-                )
-            except BaseException:
-                live.run.unregister(pid)
-                raise
-            live.users[pid], live.names[pid] = player.user, player.name
-            if live.first_at is None:
-                live.first_at = self.clock()
-            return {"match": match_id, "run": live.run.run_id, "number": number}
+                async with sequence:
+                    return await self._register(self._open_run(match_id), player)
+            finally:
+                await places.release(player.user)  # (refused: his claim given back)
+
+    async def _register(self, live: _Live, player: Player) -> dict[str, Any]:
+        pid = _pid(player.user)
+        number = live.run.register(pid)  # the place is taken before the fee is held
+        try:
+            await self.hall.db.run(
+                self.hall.db.store.register_for_match, live.run.run_id, player.user, _utcnow()
+            )
+        except BaseException:
+            live.run.unregister(pid)
+            raise
+        live.users[pid], live.names[pid] = player.user, player.name
+        if live.first_at is None:
+            live.first_at = self.clock()
+        return {"match": live.config.id, "run": live.run.run_id, "number": number}
 
     async def unregister(self, player: Player, match_id: str) -> None:
         """Withdraw ``player`` from the match's open run and refund his fee (in the match's
-        sequence).
+        sequence); his claim is given back.
 
         :raises InvalidActionError: ``unknown_match``.
         :raises IllegalActionError: ``not_registered``, ``match_closed``.
         """
-        async with self._sequence(match_id):
+        sequence, places, pid = self._sequence(match_id), self.hall.places, _pid(player.user)
+        async with places.lock(player.user), sequence:
             live = self._open_run(match_id)
-            pid = _pid(player.user)
             live.run.unregister(pid)
             try:
                 await self.hall.db.run(
@@ -448,6 +459,7 @@ class MatchHall:
                 live.run.register(pid)
                 raise
             live.users.pop(pid, None)
+            await places.release(player.user)
 
     def run_of(self, user: int) -> _Live | None:
         """The run ``user`` is registered in or playing, if any."""
@@ -655,6 +667,7 @@ class MatchHall:
                 self.hall.bus.publish(user, frame)
             else:  # away (托管 finished the match for him): told when he comes back
                 self.hall.missed.keep(user, [frame])
+        self._release(live)
 
     async def _cancel(self, live: _Live, reason: str) -> None:
         """Cancel the open run (its match's lock held) and refund every fee: the database
@@ -664,7 +677,14 @@ class MatchHall:
         run.cancel()
         frame = {"type": "match_cancelled", **self._ids(live), "reason": reason}
         self._tell(live, {**frame, "refunded": live.config.entry_fee})
+        self._release(live)
         await self._open(live.config)
+
+    def _release(self, live: _Live) -> None:
+        """The run ended: its players' claims are given back (those with no other place
+        here)."""
+        for user in live.users.values():
+            self.hall.places.release_soon(user)
 
     # --- frames -------------------------------------------------------------------------
 
