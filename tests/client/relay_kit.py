@@ -46,6 +46,10 @@ class Relay:
 
     target: str
     links: list[Link] = field(default_factory=list)
+    storm: bool = False
+    """While true, every WebSocket is reset right after the hall's ``welcome`` has been
+    relayed (the hall welcomes, then the connection dies: what a client sees when the
+    hall cannot serve it after signing it in)."""
     _server: asyncio.Server | None = None
 
     async def start(self) -> Relay:
@@ -63,6 +67,15 @@ class Relay:
     def websockets(self) -> list[Link]:
         """The WebSocket connections through the relay, open or not, oldest first."""
         return [link for link in self.links if link.websocket]
+
+    def start_storm(self) -> None:
+        """From now on every WebSocket dies right after its ``welcome`` (:attr:`storm`); the
+        open ones die now."""
+        self.storm = True
+        for link in self.websockets():
+            link.open = False
+            for writer in (link.client, link.hall):
+                writer.transport.abort()
 
     def cut(self) -> None:
         """Stop listening (a new connection is refused) and reset every open connection."""
@@ -88,8 +101,7 @@ class Relay:
             return_exceptions=True,
         )
 
-    @staticmethod
-    async def _pipe(source: asyncio.StreamReader, link: Link, *, up: bool) -> None:
+    async def _pipe(self, source: asyncio.StreamReader, link: Link, *, up: bool) -> None:
         sink = link.hall if up else link.client
         try:
             while data := await source.read(65536):
@@ -99,6 +111,10 @@ class Relay:
                     link.down += len(data)
                 sink.write(data)
                 await sink.drain()
+                if not up and self.storm and link.websocket and b'"welcome"' in data:
+                    link.open = False
+                    link.client.transport.abort()
+                    link.hall.transport.abort()
         finally:
             link.open = False
             for writer in (link.client, link.hall):  # one side gone: the other closes

@@ -24,10 +24,15 @@ The last line printed is one JSON object with all of these.
 Several hall addresses (the nodes of one hall, sharing its database: any of them accepts
 any session) spread the clients: client ``i`` signs in and first connects at
 ``urls[i % len(urls)]`` (:func:`url_index`).  A client whose WebSocket closes while it
-plays reconnects at the next address of the list (round robin, one attempt every
-:data:`RECONNECT_EVERY` seconds, for :data:`RECONNECT_SECONDS` at most) with its token and
-the last event number of each table (``hello``'s ``last``), forgetting what it had decided
-on the old connection (no action of the old connection is sent on the new one).  It is
+plays reconnects at the next address of the list (round robin) with its token and the last
+event number of each table (``hello``'s ``last``), forgetting what it had decided on the
+old connection (no action of the old connection is sent on the new one).  Its attempts
+are spaced by a :class:`~qipai.client.backoff.Backoff`: the first at once, then after a
+growing, jittered wait (never sooner than a refusal's ``retry_after``), until it is back
+where it was (resumed, below); a ``welcome`` followed by a close is no success.  An outage
+longer than the back-off's ``give_up`` (90 s) ends the client: it fails with ``gave up
+reconnecting after N attempts in S s`` (the summary counts ``gave_up`` and
+``reconnect_attempts``), and the run still ends and prints its summary.  It is
 *resumed* once the frames show it queued or seated again (:class:`Standing`, taken at the
 end of each message: what came with the ``welcome`` counts together); a client not
 resumed :data:`SETTLE_SECONDS` after the ``welcome``, or told at once that its hand was
@@ -64,6 +69,7 @@ import contextlib
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -73,16 +79,15 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from .autoplay import AutoPlayer
+from .backoff import RECONNECT_SECONDS, Backoff, GaveUpError
 from .connection import Connection, Frame, HallClient, HallError
 
 FINISH_SECONDS = 90.0
 """How long a client may take, after the duration, to finish its hand and leave."""
 DEFAULT_URL = "http://127.0.0.1:8000"
 """The hall's address when none is given."""
-RECONNECT_SECONDS = 20.0
-"""How long a client whose socket closed tries to connect again before it fails."""
-RECONNECT_EVERY = 0.25
-"""Seconds between two attempts to reconnect (each at the next address)."""
+CONNECT_SECONDS = 10.0
+"""How long one attempt to connect (up to the ``welcome``) may take."""
 SETTLE_SECONDS = 1.0
 """How long after a reconnection's ``welcome`` a client waits for a frame that shows it
 queued or seated before it joins its room again."""
@@ -112,6 +117,9 @@ class LoadConfig:
     """A match to register in and play to its end, instead of a room."""
     room: str | None = None
     """The room to play in (default: the first of ``game`` and ``rules``)."""
+    give_up: float = RECONNECT_SECONDS
+    """Seconds a client waits out an outage (reconnecting with back-off) before it gives
+    up (:class:`~qipai.client.backoff.Backoff`)."""
 
     @property
     def urls(self) -> tuple[str, ...]:
@@ -172,6 +180,10 @@ class ClientStats:
     """Hands its history holds and no ``hand_over`` told it of."""
     voided: set[str] = field(default_factory=set)
     """The hands it was told were voided (``hand_voided``)."""
+    attempts: int = 0
+    """Attempts to connect again, over every outage."""
+    gave_up: bool = False
+    """Whether it gave up reconnecting (an outage past the back-off's ``give_up``)."""
 
 
 class Standing:
@@ -264,6 +276,8 @@ class _Play:
     held: Frame | None = None
     """The newest decision frame that came meanwhile: once the answer is in, it is the
     table's state (every frame a command causes comes before its answer)."""
+    backoff: Backoff = field(default_factory=Backoff)
+    """The waits between its attempts to reconnect."""
 
     def __post_init__(self) -> None:
         self.auto = AutoPlayer(self.rng.choice)
@@ -302,6 +316,9 @@ async def run_client(
             conn, rng, stats, halls, index, session.token,
             room=None if config.match is not None else room,
             think=config.think, in_match=config.match is not None,
+            backoff=Backoff(
+                give_up=config.give_up, rng=random.Random(f"backoff:{config.seed}:{number}")
+            ),
         )  # fmt: skip
         try:
             stop_at = await asyncio.shield(start)
@@ -313,6 +330,7 @@ async def run_client(
                 stats.fee = await _entry_fee(halls[index], config.match)
             await _play(play, stop_at)
         finally:
+            stats.attempts = play.backoff.total
             if play.thinking is not None:
                 play.thinking.cancel()
             await _close(play.conn)
@@ -321,6 +339,7 @@ async def run_client(
             await _count_unseen(play)
     except Exception as error:  # a client failing is a result, not a crash of the tool
         stats.failed = f"{type(error).__name__}: {error}"
+        stats.gave_up = isinstance(error, GaveUpError)
     return stats
 
 
@@ -473,6 +492,7 @@ async def _after_message(play: _Play) -> None:
         return
     play.stats.resume_times.append(time.monotonic() - play.closed_at)
     play.closed_at = play.check_at = None
+    play.backoff.succeeded()
     if play.standing.state == "seated":
         await _end_trustee(play)  # in 托管 since it went away, maybe: decide after that
         if play.leaving:  # (queued: see _on_frame)
@@ -488,27 +508,29 @@ def _is_closed(error: Exception) -> bool:
 
 async def _reconnect(play: _Play) -> None:
     """The socket closed: connect again at the next addresses in turn, with the events
-    seen, and drop whatever was decided on the old connection.
+    seen, after the back-off's wait (:attr:`_Play.backoff`), and drop whatever was decided
+    on the old connection.
 
-    :raises Exception: the last attempt's error, after :data:`RECONNECT_SECONDS`.
+    :raises GaveUpError: the outage lasted past the back-off's ``give_up``.
+    :raises HallError: ``bad_token`` (the session is gone: no use trying again).
     """
-    give_up = time.monotonic() + RECONNECT_SECONDS
     count = len(play.halls)
+    retry_after: float | None = None
     while True:
         _dropped(play)
         await _close(play.conn)
+        await asyncio.sleep(play.backoff.delay(retry_after))
         play.index = (play.index + 1) % count
         try:
-            async with asyncio.timeout(max(0.5, min(5.0, give_up - time.monotonic()))):
+            async with asyncio.timeout(CONNECT_SECONDS):
                 conn = await _open(play.halls[play.index], play.token, play.conn.last)
                 await _back(play, conn)  # (it may close again at once: then once more)
             return
         except Exception as error:
             if isinstance(error, HallError) and error.code == "bad_token":
                 raise
-            if time.monotonic() >= give_up:
-                raise
-            await asyncio.sleep(RECONNECT_EVERY)
+            play.backoff.last = f"{type(error).__name__}: {error}"
+            retry_after = error.retry_after if isinstance(error, HallError) else None
 
 
 def _dropped(play: _Play) -> None:
@@ -809,6 +831,8 @@ def summarise(
         "node_refusals": sum(s.node_refusals for s in results),
         "hands_unseen": sum(s.unseen for s in results),
         "reconnects": sum(s.reconnects for s in results),
+        "reconnect_attempts": sum(s.attempts for s in results),
+        "gave_up": sum(1 for s in results if s.gave_up),
         "resume_seconds": _resume_percentiles(resumes),
         "resumed": len(resumes),
         "failed_clients": sum(1 for s in results if s.failed),
@@ -873,5 +897,11 @@ def main(config: LoadConfig) -> int:
     """Run, print the summary as the last line; exit 1 if a client failed or coins were
     not conserved."""
     summary = asyncio.run(run(config))
+    if summary["gave_up"]:
+        print(
+            f"{summary['gave_up']} of {config.clients} clients gave up reconnecting: the "
+            f"hall did not come back in time ({summary['first_failure']})",
+            file=sys.stderr,
+        )
     print(json.dumps(summary, ensure_ascii=False))
     return 0 if summary["coins_conserved"] and not summary["failed_clients"] else 1
