@@ -42,7 +42,12 @@ voided (``hand_voided``, reason ``restart``), joins its room again, and a ``join
 :data:`JOIN_RETRY_SECONDS` seconds and counted in ``join_retries``, not in ``errors``; any
 other message refused ``cluster_unavailable`` (its table's node stopped: the client's
 own node could not reach it, and tells it next that the hand was voided) is counted in
-``node_refusals``, not in ``errors``.  A node killed between settling a hand and sending
+``node_refusals``, not in ``errors``.  The refusals of a hall whose database does not
+answer (:data:`OUTAGE`: ``database_unavailable``, ``server_error``) are counted in
+``outage_refusals``, not in ``errors``; a ``join`` so refused is sent again after
+:data:`OUTAGE_RETRY_SECONDS` (jittered), and a client the hall lets go without its asking
+(``left``: a table it could not open or deal) joins again after :data:`SETTLE_SECONDS`
+(during the play window).  A node killed between settling a hand and sending
 its ``hand_over`` leaves the result in the player's history only: a client whose coins
 its frames do not explain reads its history (``/api/history``) and counts the settled
 hands no frame told it of in ``hands_unseen`` (and in its coins).
@@ -50,7 +55,7 @@ Back at its table it first ends its 托管 (the table played for it while it was
 holds its decisions until the hall answers.  The summary adds ``urls``, ``reconnects``,
 ``resumed`` (the reconnections after which the client was resumed), ``resume_seconds``
 (p50 / p99 / max, from the socket closing to the client resumed), ``join_retries``,
-``node_refusals`` and ``hands_voided``.
+``node_refusals``, ``outage_refusals`` and ``hands_voided``.
 
 With ``match`` (``qipai loadtest --match NAME``) the clients register in that match's open
 run instead (the fee held), wait for it to start and play it to its end (``match_over``),
@@ -92,12 +97,20 @@ SETTLE_SECONDS = 1.0
 """How long after a reconnection's ``welcome`` a client waits for a frame that shows it
 queued or seated before it joins its room again."""
 JOIN_RETRY_SECONDS = 0.5
+OUTAGE_RETRY_SECONDS = 2.0
+"""Seconds (at most; drawn from half of it up) before a ``join`` refused for an outage is
+sent again."""
 """Seconds between two ``join`` messages refused with ``cluster_unavailable``."""
 TABLE_FRAMES = ("snapshot", "hand_start", "turn", "event")
 """The frames only a player seated at the table receives."""
 JOIN_REFUSALS = ("unknown_room", "already_in_room", "in_match", "not_enough_coins")
-"""The codes with which the hall refuses a ``join`` (besides ``cluster_unavailable``)."""
+"""The codes with which the hall refuses a ``join`` (besides :data:`UNAVAILABLE`)."""
 CLUSTER_UNAVAILABLE = "cluster_unavailable"
+OUTAGE = ("database_unavailable", "server_error")
+"""The codes of a hall that cannot do something now, its database down: not the client's
+fault (counted in ``outage_refusals``, not in ``errors``)."""
+UNAVAILABLE = (CLUSTER_UNAVAILABLE, *OUTAGE)
+"""The refusals of a ``join`` that is sent again later."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +189,8 @@ class ClientStats:
     node_refusals: int = 0
     """Messages refused ``cluster_unavailable``: the node holding the client's table had
     stopped (it is told of the hand's voiding next)."""
+    outage_refusals: int = 0
+    """Refusals of a hall whose database did not answer (:data:`OUTAGE`)."""
     unseen: int = 0
     """Hands its history holds and no ``hand_over`` told it of."""
     voided: set[str] = field(default_factory=set)
@@ -587,6 +602,8 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
         await _decide(play, frame)
     if kind == "error" and frame["code"] == CLUSTER_UNAVAILABLE:
         stats.node_refusals += 1  # the node holding its table stopped: told, not a fault
+    elif kind == "error" and frame["code"] in OUTAGE:
+        stats.outage_refusals += 1  # the database down: told, not a fault
     elif kind == "error":
         stats.errors += 1
         stats.error_codes[frame["code"]] = stats.error_codes.get(frame["code"], 0) + 1
@@ -604,7 +621,10 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
             due = time.monotonic() + soon
             play.check_at = due if play.check_at is None else min(play.check_at, due)
     elif kind == "left":
-        return True
+        if play.leaving or play.in_match:
+            return True
+        # let go without asking (a hand the hall could not deal): join again soon
+        play.check_at = time.monotonic() + SETTLE_SECONDS
     elif kind in ("match_over", "match_cancelled"):
         stats.match_over = frame if kind == "match_over" else None
         if kind == "match_cancelled":
@@ -618,9 +638,7 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
 def _answers_join(play: _Play, frame: Frame) -> bool:
     """Whether the error ``frame`` is the hall's answer to the ``join`` in flight."""
     code = frame.get("code")
-    return (
-        play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, CLUSTER_UNAVAILABLE)
-    )
+    return play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, *UNAVAILABLE)
 
 
 async def _join_refused(play: _Play, frame: Frame) -> bool:
@@ -629,11 +647,15 @@ async def _join_refused(play: _Play, frame: Frame) -> bool:
     the client is done (it cannot play).  Whether it is done."""
     play.joining = False
     code = frame["code"]
-    if code == CLUSTER_UNAVAILABLE:
+    if code in UNAVAILABLE:
         if play.leaving:
             return True
         play.stats.join_retries += 1
-        play.join_at = time.monotonic() + JOIN_RETRY_SECONDS
+        wait = JOIN_RETRY_SECONDS
+        if code in OUTAGE:
+            play.stats.outage_refusals += 1
+            wait = play.backoff.rng.uniform(OUTAGE_RETRY_SECONDS / 2, OUTAGE_RETRY_SECONDS)
+        play.join_at = time.monotonic() + wait
         return False
     if code == "already_in_room" and play.rejoin:
         play.standing.in_room()
@@ -829,6 +851,7 @@ def summarise(
         "error_codes": _merged(s.error_codes for s in results),
         "join_retries": sum(s.join_retries for s in results),
         "node_refusals": sum(s.node_refusals for s in results),
+        "outage_refusals": sum(s.outage_refusals for s in results),
         "hands_unseen": sum(s.unseen for s in results),
         "reconnects": sum(s.reconnects for s in results),
         "reconnect_attempts": sum(s.attempts for s in results),

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
@@ -455,8 +456,10 @@ class PlayerSocket:
             reply = await self._dispatch(user, message)
         except GameError as error:
             reply = protocol.error(error.code, error.message, message_id)
-        except Exception:  # the database down…: answered, and the connection stays
-            log.exception("%s of user %d failed", type(message).__name__, user.id)
+        except Exception as error:  # the database down…: answered, and the connection stays
+            down = isinstance(error, OSError | DBAPIError)  # (no traceback for an outage)
+            kind = type(message).__name__
+            log.warning("%s of user %d failed: %r", kind, user.id, error, exc_info=not down)
             text = "the hall could not do it now: try again"
             reply = protocol.error("server_error", text, message_id)
         if reply is not None:

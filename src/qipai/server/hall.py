@@ -531,9 +531,28 @@ class HallService:
             if not entry.lobby.queue or not self._owns(room_id):
                 continue
             for seating in entry.lobby.match(self.clock(), self._rng):
-                await self._open_table(entry, seating)
+                try:
+                    await self._open_table(entry, seating)
+                except Exception as error:  # the database does not answer
+                    self._not_seated(entry, seating, error)
+                    continue
                 started += 1
         return started
+
+    def _not_seated(
+        self, entry: _Room, seating: matchmaking.MatchedTable, error: Exception
+    ) -> None:
+        """A table that could not be opened (the database does not answer): its players
+        are told why and leave the room, as from a table whose hand was refused (they were
+        out of the queue, at no table: waiting for nothing)."""
+        log.warning("room %s: no table, the database failed: %r", entry.room.id, error)
+        entry.lobby.finish(seating, self.clock(), leaving=seating.humans)
+        for pid in seating.humans:
+            player = self.players.get(int(pid))
+            if player is not None and player.room == entry.room.id and player.runner is None:
+                refusal = protocol.error("database_unavailable", "the database does not answer")
+                self.bus.publish(player.user, refusal)
+                self._left(player)
 
     async def _open_table(self, entry: _Room, seating: matchmaking.MatchedTable) -> None:
         users = tuple(None if pid is None else int(pid) for pid in seating.seats)
