@@ -18,21 +18,20 @@ import textwrap
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
+from gate_kit import GatedDatabase
 
 from qipai.errors import IllegalActionError
 from qipai.hall.match import RunState
 from qipai.hall.matchconfig import load_matches
 from qipai.server import matches as matches_module
 from qipai.server.bus import LocalBus
-from qipai.server.hall import Database, HallService, Player
+from qipai.server.hall import HallService, Player
 from qipai.server.matches import MatchHall
 from qipai.store import Store
 from qipai.store.audit import audit
 
-T = TypeVar("T")
 TRIO = load_matches(
     textwrap.dedent(
         """
@@ -52,28 +51,6 @@ TRIO = load_matches(
 )
 GRANT = 1_000
 WAIT = 20.0
-
-
-class GatedDatabase(Database):
-    """A :class:`Database` whose calls of the store functions named in :attr:`gated` wait
-    for :attr:`gate` (the test opens it); :attr:`entered` is set when one waits there."""
-
-    def __init__(self, store: Store) -> None:
-        super().__init__(store)
-        self.gated: set[str] = set()
-        self.gate = asyncio.Event()
-        self.entered = asyncio.Event()
-        self.failing: set[str] = set()
-        """Store functions that fail (the database down) while named here."""
-
-    async def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        name = getattr(function, "__name__", "")
-        if name in self.gated:
-            self.entered.set()
-            await self.gate.wait()
-        if name in self.failing:
-            raise ConnectionError(f"{name}: the database does not answer")
-        return await super().run(function, *args, **kwargs)
 
 
 @contextlib.asynccontextmanager

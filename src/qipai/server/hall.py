@@ -244,22 +244,19 @@ class HallService:
             await self.missed.flush()
 
     async def _stop_tables(self) -> list[str]:
-        """Cancel every table; void the hands they were playing; their ids."""
-        runners = list(self.runners)
-        tasks = [runner.task for runner in runners if runner.task is not None]
+        """Cancel every table, let the writes they asked for land, then void every hand
+        this process (node) still has in play; their ids.  Voided by node, not table by
+        table: a hand whose start was being written as its table was cancelled is in play
+        in the database though its table never knew its id (before, it stayed ``playing``
+        for ever: seen when a paused node found itself taken over)."""
+        tasks = [runner.task for runner in self.runners if runner.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._starts.close()
         await self._settles.close()
-        voided = []
-        for runner in runners:
-            hand_id = runner.table.hand_id
-            if hand_id is None or runner.table.outcome is not None:
-                continue
-            if await self.db.run(self.db.store.void_hand, hand_id, _utcnow()):
-                voided.append(hand_id)
-        return voided
+        node = None if self.cluster is None else self.cluster.node_id
+        return await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
 
     def _owns(self, room_id: str) -> bool:
         """Whether this process seats ``room_id``'s players (always, alone)."""
