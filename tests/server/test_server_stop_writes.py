@@ -1,7 +1,14 @@
-"""A hall that stops (or a node that drops its work) lets the writes its tables asked for
-land, then voids every hand it still has in play: a hand whose start was being written as
-its table was cancelled is voided too (before, it stayed ``playing`` for ever: seen in
-the chaos drill when a paused node found itself taken over)."""
+"""What a hall whose database fails leaves behind: nothing in play, nothing misreported.
+
+- A hall that stops (or a node that drops its work) lets the writes its tables asked for
+  land, then voids every hand it still has in play: a hand whose start was being written
+  as its table was cancelled is voided too (before, it stayed ``playing`` for ever: seen
+  in the chaos drill when a paused node found itself taken over).
+- A hand that could not be settled is voided, and a player away meanwhile is told so when
+  he comes back, not shown its result (before, he got its ``hand_over`` and not the
+  ``hand_voided``: in the chaos drill every client's coins then differed from what its
+  frames said).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from gate_kit import GatedDatabase
 from sqlalchemy import select
 from wire_kit import room_like
 
@@ -57,3 +65,42 @@ async def _stop_while_recording(
     release.set()
     await asyncio.wait_for(stopping, WAIT)
     db.close()
+
+
+def test_a_hand_that_could_not_be_settled_is_reported_voided_to_the_absent(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'hall.db'}")
+    try:
+        kept = asyncio.run(_settle_while_down(store))
+        with store.read() as connection:
+            statuses = list(connection.execute(select(hands.c.status)).scalars())
+    finally:
+        store.close()
+    assert statuses == ["voided"], statuses
+    kinds = [frame["type"] for frame in kept]
+    assert "hand_voided" in kinds and "hand_over" not in kinds, kinds
+
+
+async def _settle_while_down(store: Store) -> list[dict[str, object]]:
+    """A player away from his table (托管 plays his seat, bots the others) while its
+    settlement fails; what is kept for his return."""
+    db = GatedDatabase(store)
+    db.failing |= {"settle_hands", "settle_hand"}
+    room = room_like("doudizhu-yifa", "away-room", bot_wait=0.05)
+    hall = HallService(db, [room], LocalBus(), bot_delay=0.0, entropy_window=0.0)
+    await hall.start()
+    user = store.register("p1", "x", grant=10_000, now=datetime.now(UTC))
+    await hall.join(hall.player(user, "p1"), room.id)
+    async with asyncio.timeout(WAIT):  # played out by 托管 and bots, refused, voided
+        while not _voided(store):
+            await asyncio.sleep(0.02)
+    kept = await hall.missed.take(user)
+    await hall.stop()
+    db.close()
+    return kept
+
+
+def _voided(store: Store) -> bool:
+    with store.read() as connection:
+        return "voided" in connection.execute(select(hands.c.status)).scalars().all()

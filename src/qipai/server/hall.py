@@ -172,6 +172,10 @@ class HallService:
         """The tables in play, with their room and matchmaking table."""
         self._fences: dict[TableRunner, Fence] = {}
         """The fence of each table's lease (several nodes)."""
+        self._unstarted: set[str] = set()
+        """Hands whose start is being written and not dealt yet: voided if their table
+        stops meanwhile (:meth:`_stop_tables`), for the write may land after it."""
+        self._voiding: set[asyncio.Task[None]] = set()
         self._rng = random.Random(secrets.randbits(64))
         self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
         store = db.store
@@ -244,19 +248,30 @@ class HallService:
             await self.missed.flush()
 
     async def _stop_tables(self) -> list[str]:
-        """Cancel every table, let the writes they asked for land, then void every hand
-        this process (node) still has in play; their ids.  Voided by node, not table by
-        table: a hand whose start was being written as its table was cancelled is in play
-        in the database though its table never knew its id (before, it stayed ``playing``
-        for ever: seen when a paused node found itself taken over)."""
-        tasks = [runner.task for runner in self.runners if runner.task is not None]
+        """Cancel every table, let the writes they asked for land, then void the hands
+        they were playing, and those whose start was being written as their table was
+        cancelled (before, these stayed ``playing`` for ever: seen when a paused node
+        found itself taken over); their ids.  A hand the database does not let void now
+        is voided as soon as it answers (while this process lives; else at its start)."""
+        runners = list(self.runners)
+        tasks = [runner.task for runner in runners if runner.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._starts.close()
         await self._settles.close()
-        node = None if self.cluster is None else self.cluster.node_id
-        return await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
+        in_play = [r.table.hand_id for r in runners if r.table.outcome is None]
+        hand_ids = [hand for hand in in_play if hand is not None] + sorted(self._unstarted)
+        self._unstarted.clear()
+        voided = []
+        for hand_id in hand_ids:
+            try:
+                if await self.db.run(self.db.store.void_hand, hand_id, _utcnow()):
+                    voided.append(hand_id)
+            except Exception as error:
+                log.warning("could not void hand %s yet: %s", hand_id, error)
+                self._void_soon(hand_id)
+        return voided
 
     def _owns(self, room_id: str) -> bool:
         """Whether this process seats ``room_id``'s players (always, alone)."""
@@ -643,19 +658,28 @@ class HallService:
         for seat, user in enumerate(runner.users):
             if user is not None and table.hands_started == 0:  # seated: the table, no hand
                 self.bus.publish(user, table.snapshot(seat))
-        await self._starts.submit(
-            HandStart(
-                id=hand_id,
-                room_id=room.id,
-                game=room.game,
-                rules=room.rules,
-                table=table.number,
-                commitment=commitment(seed),
-                players=runner.users,
-                started_at=_utcnow(),
-                node=None if self.cluster is None else self.cluster.node_id,
-            ),
-        )
+        self._unstarted.add(hand_id)
+        try:
+            await self._starts.submit(
+                HandStart(
+                    id=hand_id,
+                    room_id=room.id,
+                    game=room.game,
+                    rules=room.rules,
+                    table=table.number,
+                    commitment=commitment(seed),
+                    players=runner.users,
+                    started_at=_utcnow(),
+                    node=None if self.cluster is None else self.cluster.node_id,
+                ),
+            )
+        except asyncio.CancelledError:
+            raise  # its table stopped: the stop voids it, whether the write landed or not
+        except Exception:
+            self._unstarted.discard(hand_id)
+            self._void_soon(hand_id)  # its write failed, or seemed to: never left in play
+            raise
+        self._unstarted.discard(hand_id)
         table.start_hand(hand_id, seed, self.clock())
 
     async def _end_hand(self, runner: TableRunner) -> None:
@@ -740,8 +764,9 @@ class HallService:
     def _keep_ending(self, user: int, runner: TableRunner, away: bool) -> None:
         """Keep how ``user``'s hand at ``runner`` ended: for when he comes back if he is
         ``away``, else in case his connection was already dead (:class:`RecentEndings`)."""
-        table = runner.table
-        if table.outcome is None:  # the table failed: its hand was voided, nothing to show
+        table, task = runner.table, runner.task
+        failed = task is not None and task.done() and (task.cancelled() or task.exception())
+        if table.outcome is None or failed:  # no hand, or voided: no result to show
             return
         ending = table.ending(runner.seat_of(user))
         if away:
@@ -767,11 +792,20 @@ class HallService:
             log.error("table %s failed", runner.table.number, exc_info=task.exception())
         if hand_id is None:
             return
+        frame = voided_frame(hand_id, runner.table.number, "table_failed")
         for user in runner.users:
-            if user is not None:
-                self.bus.publish(user, voided_frame(hand_id, runner.table.number, "table_failed"))
+            if user is not None and self.bus.is_connected(user):
+                self.bus.publish(user, frame)
+            elif user is not None:  # away: told when he comes back (not its hand_over)
+                self.missed.keep(user, [frame])
         if not task.cancelled():
-            asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+            self._void_soon(hand_id)
+
+    def _void_soon(self, hand_id: str) -> None:
+        """:meth:`_void_until_done` in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+        self._voiding.add(task)
+        task.add_done_callback(self._voiding.discard)
 
     async def _void_until_done(self, hand_id: str) -> None:
         """Void ``hand_id``, again every :data:`VOID_RETRY` seconds while the database
