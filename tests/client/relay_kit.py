@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,9 +16,23 @@ _SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
 if str(_SERVER_TESTS) not in sys.path:
     sys.path.insert(0, str(_SERVER_TESTS))
 
-from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
+from server_kit import (  # noqa: E402
+    CROWDED_ENTROPY_WINDOW,
+    RunningHall,
+    fast_config,
+    running_hall,
+)
 
-__all__ = ["Relay", "RunningHall", "fast_config", "running_hall"]
+__all__ = ["Relay", "RunningHall", "crowded_hall", "fast_config", "running_hall"]
+
+
+@contextlib.contextmanager
+def crowded_hall(folder: Path) -> Iterator[RunningHall]:
+    """A hall on SQLite in ``folder`` for many load-test clients in the test's process (its
+    entropy window :data:`~server_kit.CROWDED_ENTROPY_WINDOW`)."""
+    url = f"sqlite:///{folder / 'hall.db'}"
+    with running_hall(fast_config(url, entropy_window=CROWDED_ENTROPY_WINDOW)) as running:
+        yield running
 
 
 @dataclass(eq=False)

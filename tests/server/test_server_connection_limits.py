@@ -5,16 +5,12 @@ silently: a client reconnecting in a loop costs the hall nothing past its rate."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, running_hall
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
 from qipai.client.connection import HallClient, HallError
 from qipai.server.limits import Limits, Rate
@@ -35,21 +31,6 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
         yield running
 
 
-async def _refusal(url: str, token: str) -> tuple[dict[str, Any], int | None]:
-    """Connect and say hello: the first frame, and the close code that follows it."""
-    socket = await connect(url.replace("http", "ws", 1) + "/ws")
-    try:
-        await socket.send(json.dumps({"type": "hello", "token": token}))
-        frame = json.loads(await socket.recv())
-        await asyncio.wait_for(socket.recv(), 10)
-    except ConnectionClosed as closed:
-        return frame, None if closed.rcvd is None else closed.rcvd.code
-    finally:
-        with contextlib.suppress(ConnectionClosed):
-            await socket.close()
-    return frame, None
-
-
 def test_connections_per_account_and_per_address_are_refused_with_a_wait(
     hall: RunningHall,
 ) -> None:
@@ -59,7 +40,7 @@ def test_connections_per_account_and_per_address_are_refused_with_a_wait(
             for _ in range(PER_ACCOUNT):
                 async with client.connect(first.token):
                     pass
-            frame, code = await _refusal(hall.url, first.token)
+            frame, code = await hello_refusal(hall.url, first.token)
             assert frame["code"] == "too_many_connections" and frame["retry_after"] >= 1
             assert code == 4029
             # the address has had PER_ACCOUNT + 1 connections: one more passes, then none

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, running_hall
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-from wire_kit import WAIT, of_type, until
+from wire_kit import of_type, until
 
 from qipai.client.connection import HallClient
 from qipai.store import Store
@@ -73,17 +71,7 @@ async def _hello_while_down(hall: RunningHall) -> tuple[dict[str, Any], int | No
     async with HallClient(hall.url) as client:
         guest = await client.guest()
     with failing(hall.hall.db.store, "session_user"):
-        socket = await connect(hall.url.replace("http", "ws", 1) + "/ws")
-        try:
-            await socket.send(json.dumps({"type": "hello", "token": guest.token}))
-            frame = json.loads(await socket.recv())
-            await asyncio.wait_for(socket.recv(), WAIT)
-        except ConnectionClosed as closed:
-            return frame, None if closed.rcvd is None else closed.rcvd.code
-        finally:
-            with contextlib.suppress(ConnectionClosed):
-                await socket.close()
-    return frame, None
+        return await hello_refusal(hall.url, guest.token)
 
 
 def test_players_the_matcher_cannot_seat_are_told_and_let_go(tmp_path: Path) -> None:

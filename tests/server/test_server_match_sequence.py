@@ -14,13 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import textwrap
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from gate_kit import GatedDatabase
+from places_kit import MATCH, MATCHES
 
 from qipai.errors import IllegalActionError
 from qipai.hall.match import RunState
@@ -32,23 +32,9 @@ from qipai.server.matches import MatchHall
 from qipai.store import Store
 from qipai.store.audit import audit
 
-TRIO = load_matches(
-    textwrap.dedent(
-        """
-        [[match]]
-        id = "trio"
-        name = "三人赛"
-        kind = "regular"
-        game = "doudizhu"
-        rules = "jj"
-        players = 3
-        entry_fee = 10
-        [[match.stage]]
-        kind = "fixed"
-        hands = 1
-        """
-    )
-)
+TRIO = load_matches(MATCHES)
+"""Three players, no bots, one hand (``places_kit``)."""
+FIRST, SECOND = f"{MATCH}#1", f"{MATCH}#2"
 GRANT = 1_000
 WAIT = 20.0
 
@@ -124,17 +110,17 @@ def test_a_withdrawal_during_the_start_waits_for_it(tmp_path: Path) -> None:
 async def _withdraw_during_the_start(matches: MatchHall) -> None:
     db = _gated(matches)
     first, second, third = _players(matches, 3)
-    await matches.register(first, "trio")
-    await matches.register(second, "trio")
+    await matches.register(first, MATCH)
+    await matches.register(second, MATCH)
     db.gated.add("start_match_run")
-    await matches.register(third, "trio")  # full: the next pass starts it, held at the gate
+    await matches.register(third, MATCH)  # full: the next pass starts it, held at the gate
     await asyncio.wait_for(db.entered.wait(), WAIT)
-    withdrawal = asyncio.ensure_future(matches.unregister(third, "trio"))
+    withdrawal = asyncio.ensure_future(matches.unregister(third, MATCH))
     await asyncio.wait({withdrawal}, timeout=0.5)  # as far as it gets while the start waits
     db.gate.set()
     outcome = await asyncio.gather(withdrawal, return_exceptions=True)
-    await _until(lambda: "trio#1" in matches.playing, "the run started")
-    _consistent(matches, "trio#1")
+    await _until(lambda: FIRST in matches.playing, "the run started")
+    _consistent(matches, FIRST)
     # it came after the start: the open run is the next one, where he is not registered
     assert [getattr(error, "code", error) for error in outcome] == ["not_registered"]
     assert matches.run_of(third.user) is not None
@@ -152,20 +138,20 @@ def test_registering_and_withdrawing_in_a_loop_never_freezes_the_run(
 
 async def _toggle(matches: MatchHall) -> None:
     first, second, third = _players(matches, 3)
-    await matches.register(first, "trio")
-    await matches.register(second, "trio")
+    await matches.register(first, MATCH)
+    await matches.register(second, MATCH)
     refused = None
     async with asyncio.timeout(WAIT):
-        while "trio#1" not in matches.playing and refused is None:
+        while FIRST not in matches.playing and refused is None:
             try:
-                await matches.register(third, "trio")
-                await matches.unregister(third, "trio")
+                await matches.register(third, MATCH)
+                await matches.unregister(third, MATCH)
             except IllegalActionError as error:  # the run started meanwhile
                 refused = error.code
     assert refused in (None, "match_closed", "not_registered"), refused
-    await _until(lambda: "trio#1" in matches.playing, "the first run started")
-    _consistent(matches, "trio#1")
-    assert matches.live["trio"].run.run_id == "trio#2"
+    await _until(lambda: FIRST in matches.playing, "the first run started")
+    _consistent(matches, FIRST)
+    assert matches.live[MATCH].run.run_id == SECOND
 
 
 def test_a_start_that_fails_is_retried_then_cancelled_and_refunded(
@@ -178,7 +164,7 @@ def test_a_start_that_fails_is_retried_then_cancelled_and_refunded(
     monkeypatch.setattr(matches_module, "RETRY_SECONDS", 0.02, raising=False)
     caplog.set_level(logging.WARNING, logger="qipai.server.matches")
     _in_hall(tmp_path, _fail_the_start)
-    failures = [r.getMessage() for r in caplog.records if "trio#1" in r.getMessage()]
+    failures = [r.getMessage() for r in caplog.records if FIRST in r.getMessage()]
     assert 1 <= len(failures) <= 3, failures
     assert not [r for r in caplog.records if "match pass failed" in r.getMessage()]
 
@@ -189,12 +175,12 @@ async def _fail_the_start(matches: MatchHall) -> None:
     players = _players(matches, 3)
     db.failing.add("start_match_run")
     for player in players:
-        await matches.register(player, "trio")
+        await matches.register(player, MATCH)
     assert [store.balance(p.user) for p in players] == [GRANT - 10] * 3
-    await _until(lambda: matches.live["trio"].run.run_id == "trio#2", "the next run")
-    row = store.match_run("trio#1")
+    await _until(lambda: matches.live[MATCH].run.run_id == SECOND, "the next run")
+    row = store.match_run(FIRST)
     assert row is not None and row.state == "cancelled"
     assert [store.balance(p.user) for p in players] == [GRANT] * 3
-    assert matches.live["trio"].run.state is RunState.REGISTERING
+    assert matches.live[MATCH].run.state is RunState.REGISTERING
     assert all(matches.run_of(p.user) is None for p in players)
     assert audit(store, allow_playing=True) == []

@@ -370,11 +370,8 @@ class MatchHall:
 
         :raises InvalidActionError: ``unknown_match``.
         """
-        lock = self._sequences.get(match_id)
-        if lock is None:
-            known = ", ".join(self._sequences)
-            raise InvalidActionError("unknown_match", f"no match {match_id!r}; known: {known}")
-        return lock
+        self._open_run(match_id)  # (an unknown match is refused)
+        return self._sequences[match_id]
 
     # --- registration ----------------------------------------------------------------------
 
