@@ -466,7 +466,7 @@ async def _due(play: _Play, stop_at: float, deadline: float) -> bool:
                 return True  # back, in no room, and the time is up
             await _join(play)
     due = play.auto.poll()
-    if due is not None:
+    if due is not None and _worth_sending(play, due):
         await play.conn.send(due)
     if play.leaving and now >= deadline:
         raise TimeoutError(f"not done {FINISH_SECONDS} s after the end")
@@ -675,8 +675,15 @@ async def _decide(play: _Play, frame: Frame) -> None:
             play.thinking = asyncio.create_task(_act_later(play, reply, delay))
         else:
             await _act(play, reply)
-    elif reply is not None:
+    elif reply is not None and _worth_sending(play, reply):
         await play.conn.send(reply)
+
+
+def _worth_sending(play: _Play, message: Frame) -> bool:
+    """Whether to send ``message`` (not an action): not a ``resync`` at no table (a refusal
+    that came from a table since lost, the client queued or out: it would be refused
+    ``not_seated``)."""
+    return message["type"] != "resync" or play.standing.state == "seated"
 
 
 def _at_own_table(play: _Play, frame: Frame) -> bool:
