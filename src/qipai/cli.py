@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from qipai import __version__
+from qipai.client.backoff import RECONNECT_SECONDS
 from qipai.errors import GameError, InvalidActionError
 
 if TYPE_CHECKING:
@@ -623,6 +624,14 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
         metavar="S",
         help="mean seconds a client thinks before each action (default 0: at once)",
     )
+    parser.add_argument(
+        "--give-up",
+        type=_positive,
+        default=RECONNECT_SECONDS,
+        metavar="S",
+        help=f"seconds a client waits out an outage, reconnecting with back-off, before it "
+        f"gives up (default {RECONNECT_SECONDS:g})",
+    )
     parser.set_defaults(handler=run_loadtest)
 
 
@@ -640,6 +649,7 @@ def run_loadtest(args: argparse.Namespace) -> int:
         args.think,
         match=args.match,
         room=args.room,
+        give_up=args.give_up,
     )
     return main(config)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,9 +16,23 @@ _SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
 if str(_SERVER_TESTS) not in sys.path:
     sys.path.insert(0, str(_SERVER_TESTS))
 
-from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
+from server_kit import (  # noqa: E402
+    CROWDED_ENTROPY_WINDOW,
+    RunningHall,
+    fast_config,
+    running_hall,
+)
 
-__all__ = ["Relay", "RunningHall", "fast_config", "running_hall"]
+__all__ = ["Relay", "RunningHall", "crowded_hall", "fast_config", "running_hall"]
+
+
+@contextlib.contextmanager
+def crowded_hall(folder: Path) -> Iterator[RunningHall]:
+    """A hall on SQLite in ``folder`` for many load-test clients in the test's process (its
+    entropy window :data:`~server_kit.CROWDED_ENTROPY_WINDOW`)."""
+    url = f"sqlite:///{folder / 'hall.db'}"
+    with running_hall(fast_config(url, entropy_window=CROWDED_ENTROPY_WINDOW)) as running:
+        yield running
 
 
 @dataclass(eq=False)
@@ -46,6 +61,10 @@ class Relay:
 
     target: str
     links: list[Link] = field(default_factory=list)
+    storm: bool = False
+    """While true, every WebSocket is reset right after the hall's ``welcome`` has been
+    relayed (the hall welcomes, then the connection dies: what a client sees when the
+    hall cannot serve it after signing it in)."""
     _server: asyncio.Server | None = None
 
     async def start(self) -> Relay:
@@ -63,6 +82,15 @@ class Relay:
     def websockets(self) -> list[Link]:
         """The WebSocket connections through the relay, open or not, oldest first."""
         return [link for link in self.links if link.websocket]
+
+    def start_storm(self) -> None:
+        """From now on every WebSocket dies right after its ``welcome`` (:attr:`storm`); the
+        open ones die now."""
+        self.storm = True
+        for link in self.websockets():
+            link.open = False
+            for writer in (link.client, link.hall):
+                writer.transport.abort()
 
     def cut(self) -> None:
         """Stop listening (a new connection is refused) and reset every open connection."""
@@ -88,8 +116,7 @@ class Relay:
             return_exceptions=True,
         )
 
-    @staticmethod
-    async def _pipe(source: asyncio.StreamReader, link: Link, *, up: bool) -> None:
+    async def _pipe(self, source: asyncio.StreamReader, link: Link, *, up: bool) -> None:
         sink = link.hall if up else link.client
         try:
             while data := await source.read(65536):
@@ -99,6 +126,10 @@ class Relay:
                     link.down += len(data)
                 sink.write(data)
                 await sink.drain()
+                if not up and self.storm and link.websocket and b'"welcome"' in data:
+                    link.open = False
+                    link.client.transport.abort()
+                    link.hall.transport.abort()
         finally:
             link.open = False
             for writer in (link.client, link.hall):  # one side gone: the other closes

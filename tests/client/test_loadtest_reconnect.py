@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from relay_kit import Relay, RunningHall, fast_config, running_hall
-from server_kit import CROWDED_ENTROPY_WINDOW
+from relay_kit import Relay, RunningHall, crowded_hall
 
 from qipai.client.loadtest import LoadConfig, run
 
@@ -31,8 +30,7 @@ WAIT = 30.0
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('loadtest') / 'hall.db'}"
-    with running_hall(fast_config(url, entropy_window=CROWDED_ENTROPY_WINDOW)) as running:
+    with crowded_hall(tmp_path_factory.mktemp("loadtest")) as running:
         yield running
 
 

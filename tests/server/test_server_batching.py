@@ -89,3 +89,25 @@ def test_errors_reach_their_callers(items: list[int]) -> None:
         return list(results)
 
     assert isinstance(asyncio.run(scenario())[-1], IllegalActionError)
+
+
+def test_closing_writes_what_was_submitted_even_if_its_callers_are_gone() -> None:
+    """A table cancelled while its write waits (the hall stopping): the write still lands
+    in the store (before, closing cut the writer off and a write under way in its thread
+    landed after everyone had forgotten it)."""
+    store = FakeStore()
+
+    async def slow(function: Callable[..., Any], *args: Any) -> Any:
+        await asyncio.sleep(0.05)  # (the thread's write under way)
+        return await in_thread(function, *args)
+
+    async def scenario() -> None:
+        batcher = Batcher(slow, store.many, store.one)
+        callers = [asyncio.ensure_future(batcher.submit(n)) for n in range(3)]
+        await asyncio.sleep(0)  # submitted; the writer takes the first batch
+        for caller in callers:
+            caller.cancel()
+        await batcher.close()
+
+    asyncio.run(scenario())
+    assert sorted(n for call in store.calls for n in call) == [0, 1, 2]

@@ -31,18 +31,22 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 Frame = dict[str, Any]
 """One message from the server."""
 
 
 class HallError(Exception):
-    """The hall refused a request: its stable ``code`` and message."""
+    """The hall refused a request: its stable ``code`` and message, and when it says so
+    the seconds to wait before trying again (``retry_after``: a refused connection, a
+    ``429``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 RATE = 50.0
@@ -145,7 +149,8 @@ class HallClient:
             response = await self._http.request(method, path, headers=headers, **kwargs)
         body = response.json()
         if response.is_error:
-            raise HallError(body.get("error", "http_error"), body.get("message", response.text))
+            code, text = body.get("error", "http_error"), body.get("message", response.text)
+            raise HallError(code, text, _seconds(body.get("retry_after")))
         return body
 
     async def register(self, name: str, password: str) -> ClientSession:
@@ -192,10 +197,13 @@ class Connection:
 
     async def __aenter__(self) -> Connection:
         self._socket = await connect(self.url, compression=None, max_size=2**22, open_timeout=30)
-        await self.send({"type": "hello", "token": self.token, "last": self.last})
+        with contextlib.suppress(ConnectionClosed):  # refused at once: its error is read next
+            await self.send({"type": "hello", "token": self.token, "last": self.last})
         self.welcome = await self.recv()
-        if self.welcome.get("type") != "welcome":
-            raise HallError(self.welcome.get("code", "no_welcome"), self.welcome.get("message", ""))
+        if self.welcome.get("type") != "welcome":  # refused (too many connections, …)
+            frame = self.welcome
+            code, text = frame.get("code", "no_welcome"), frame.get("message", "")
+            raise HallError(code, text, _seconds(frame.get("retry_after")))
         limits = self.welcome.get("limits")
         if isinstance(limits, dict):
             self.pace = Pace.under(limits.get("rate", RATE), limits.get("burst", BURST))
@@ -279,6 +287,11 @@ class Connection:
         if table is not None:
             message["table"] = table
         return await self.request(message)
+
+
+def _seconds(value: object) -> float | None:
+    """A ``retry_after`` as seconds (``None``: not given, or not a number)."""
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _session(body: Any) -> ClientSession:

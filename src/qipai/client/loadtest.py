@@ -24,10 +24,15 @@ The last line printed is one JSON object with all of these.
 Several hall addresses (the nodes of one hall, sharing its database: any of them accepts
 any session) spread the clients: client ``i`` signs in and first connects at
 ``urls[i % len(urls)]`` (:func:`url_index`).  A client whose WebSocket closes while it
-plays reconnects at the next address of the list (round robin, one attempt every
-:data:`RECONNECT_EVERY` seconds, for :data:`RECONNECT_SECONDS` at most) with its token and
-the last event number of each table (``hello``'s ``last``), forgetting what it had decided
-on the old connection (no action of the old connection is sent on the new one).  It is
+plays reconnects at the next address of the list (round robin) with its token and the last
+event number of each table (``hello``'s ``last``), forgetting what it had decided on the
+old connection (no action of the old connection is sent on the new one).  Its attempts
+are spaced by a :class:`~qipai.client.backoff.Backoff`: the first at once, then after a
+growing, jittered wait (never sooner than a refusal's ``retry_after``), until it is back
+where it was (resumed, below); a ``welcome`` followed by a close is no success.  An outage
+longer than the back-off's ``give_up`` (90 s) ends the client: it fails with ``gave up
+reconnecting after N attempts in S s`` (the summary counts ``gave_up`` and
+``reconnect_attempts``), and the run still ends and prints its summary.  It is
 *resumed* once the frames show it queued or seated again (:class:`Standing`, taken at the
 end of each message: what came with the ``welcome`` counts together); a client not
 resumed :data:`SETTLE_SECONDS` after the ``welcome``, or told at once that its hand was
@@ -37,7 +42,12 @@ voided (``hand_voided``, reason ``restart``), joins its room again, and a ``join
 :data:`JOIN_RETRY_SECONDS` seconds and counted in ``join_retries``, not in ``errors``; any
 other message refused ``cluster_unavailable`` (its table's node stopped: the client's
 own node could not reach it, and tells it next that the hand was voided) is counted in
-``node_refusals``, not in ``errors``.  A node killed between settling a hand and sending
+``node_refusals``, not in ``errors``.  The refusals of a hall whose database does not
+answer (:data:`OUTAGE`: ``database_unavailable``, ``server_error``) are counted in
+``outage_refusals``, not in ``errors``; a ``join`` so refused is sent again after
+:data:`OUTAGE_RETRY_SECONDS` (jittered), and a client the hall lets go without its asking
+(``left``: a table it could not open or deal) joins again after :data:`SETTLE_SECONDS`
+(during the play window).  A node killed between settling a hand and sending
 its ``hand_over`` leaves the result in the player's history only: a client whose coins
 its frames do not explain reads its history (``/api/history``) and counts the settled
 hands no frame told it of in ``hands_unseen`` (and in its coins).
@@ -45,7 +55,7 @@ Back at its table it first ends its 托管 (the table played for it while it was
 holds its decisions until the hall answers.  The summary adds ``urls``, ``reconnects``,
 ``resumed`` (the reconnections after which the client was resumed), ``resume_seconds``
 (p50 / p99 / max, from the socket closing to the client resumed), ``join_retries``,
-``node_refusals`` and ``hands_voided``.
+``node_refusals``, ``outage_refusals`` and ``hands_voided``.
 
 With ``match`` (``qipai loadtest --match NAME``) the clients register in that match's open
 run instead (the fee held), wait for it to start and play it to its end (``match_over``),
@@ -64,6 +74,7 @@ import contextlib
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -73,26 +84,33 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from .autoplay import AutoPlayer
+from .backoff import RECONNECT_SECONDS, Backoff, GaveUpError
 from .connection import Connection, Frame, HallClient, HallError
 
 FINISH_SECONDS = 90.0
 """How long a client may take, after the duration, to finish its hand and leave."""
 DEFAULT_URL = "http://127.0.0.1:8000"
 """The hall's address when none is given."""
-RECONNECT_SECONDS = 20.0
-"""How long a client whose socket closed tries to connect again before it fails."""
-RECONNECT_EVERY = 0.25
-"""Seconds between two attempts to reconnect (each at the next address)."""
+CONNECT_SECONDS = 10.0
+"""How long one attempt to connect (up to the ``welcome``) may take."""
 SETTLE_SECONDS = 1.0
 """How long after a reconnection's ``welcome`` a client waits for a frame that shows it
 queued or seated before it joins its room again."""
 JOIN_RETRY_SECONDS = 0.5
+OUTAGE_RETRY_SECONDS = 2.0
+"""Seconds (at most; drawn from half of it up) before a ``join`` refused for an outage is
+sent again."""
 """Seconds between two ``join`` messages refused with ``cluster_unavailable``."""
 TABLE_FRAMES = ("snapshot", "hand_start", "turn", "event")
 """The frames only a player seated at the table receives."""
 JOIN_REFUSALS = ("unknown_room", "already_in_room", "in_match", "not_enough_coins")
-"""The codes with which the hall refuses a ``join`` (besides ``cluster_unavailable``)."""
+"""The codes with which the hall refuses a ``join`` (besides :data:`UNAVAILABLE`)."""
 CLUSTER_UNAVAILABLE = "cluster_unavailable"
+OUTAGE = ("database_unavailable", "server_error")
+"""The codes of a hall that cannot do something now, its database down: not the client's
+fault (counted in ``outage_refusals``, not in ``errors``)."""
+UNAVAILABLE = (CLUSTER_UNAVAILABLE, *OUTAGE)
+"""The refusals of a ``join`` that is sent again later."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +130,9 @@ class LoadConfig:
     """A match to register in and play to its end, instead of a room."""
     room: str | None = None
     """The room to play in (default: the first of ``game`` and ``rules``)."""
+    give_up: float = RECONNECT_SECONDS
+    """Seconds a client waits out an outage (reconnecting with back-off) before it gives
+    up (:class:`~qipai.client.backoff.Backoff`)."""
 
     @property
     def urls(self) -> tuple[str, ...]:
@@ -168,10 +189,16 @@ class ClientStats:
     node_refusals: int = 0
     """Messages refused ``cluster_unavailable``: the node holding the client's table had
     stopped (it is told of the hand's voiding next)."""
+    outage_refusals: int = 0
+    """Refusals of a hall whose database did not answer (:data:`OUTAGE`)."""
     unseen: int = 0
     """Hands its history holds and no ``hand_over`` told it of."""
     voided: set[str] = field(default_factory=set)
     """The hands it was told were voided (``hand_voided``)."""
+    attempts: int = 0
+    """Attempts to connect again, over every outage."""
+    gave_up: bool = False
+    """Whether it gave up reconnecting (an outage past the back-off's ``give_up``)."""
 
 
 class Standing:
@@ -264,6 +291,8 @@ class _Play:
     held: Frame | None = None
     """The newest decision frame that came meanwhile: once the answer is in, it is the
     table's state (every frame a command causes comes before its answer)."""
+    backoff: Backoff = field(default_factory=Backoff)
+    """The waits between its attempts to reconnect."""
 
     def __post_init__(self) -> None:
         self.auto = AutoPlayer(self.rng.choice)
@@ -302,6 +331,9 @@ async def run_client(
             conn, rng, stats, halls, index, session.token,
             room=None if config.match is not None else room,
             think=config.think, in_match=config.match is not None,
+            backoff=Backoff(
+                give_up=config.give_up, rng=random.Random(f"backoff:{config.seed}:{number}")
+            ),
         )  # fmt: skip
         try:
             stop_at = await asyncio.shield(start)
@@ -313,6 +345,7 @@ async def run_client(
                 stats.fee = await _entry_fee(halls[index], config.match)
             await _play(play, stop_at)
         finally:
+            stats.attempts = play.backoff.total
             if play.thinking is not None:
                 play.thinking.cancel()
             await _close(play.conn)
@@ -321,6 +354,7 @@ async def run_client(
             await _count_unseen(play)
     except Exception as error:  # a client failing is a result, not a crash of the tool
         stats.failed = f"{type(error).__name__}: {error}"
+        stats.gave_up = isinstance(error, GaveUpError)
     return stats
 
 
@@ -432,7 +466,7 @@ async def _due(play: _Play, stop_at: float, deadline: float) -> bool:
                 return True  # back, in no room, and the time is up
             await _join(play)
     due = play.auto.poll()
-    if due is not None:
+    if due is not None and _worth_sending(play, due):
         await play.conn.send(due)
     if play.leaving and now >= deadline:
         raise TimeoutError(f"not done {FINISH_SECONDS} s after the end")
@@ -473,6 +507,7 @@ async def _after_message(play: _Play) -> None:
         return
     play.stats.resume_times.append(time.monotonic() - play.closed_at)
     play.closed_at = play.check_at = None
+    play.backoff.succeeded()
     if play.standing.state == "seated":
         await _end_trustee(play)  # in 托管 since it went away, maybe: decide after that
         if play.leaving:  # (queued: see _on_frame)
@@ -488,27 +523,29 @@ def _is_closed(error: Exception) -> bool:
 
 async def _reconnect(play: _Play) -> None:
     """The socket closed: connect again at the next addresses in turn, with the events
-    seen, and drop whatever was decided on the old connection.
+    seen, after the back-off's wait (:attr:`_Play.backoff`), and drop whatever was decided
+    on the old connection.
 
-    :raises Exception: the last attempt's error, after :data:`RECONNECT_SECONDS`.
+    :raises GaveUpError: the outage lasted past the back-off's ``give_up``.
+    :raises HallError: ``bad_token`` (the session is gone: no use trying again).
     """
-    give_up = time.monotonic() + RECONNECT_SECONDS
     count = len(play.halls)
+    retry_after: float | None = None
     while True:
         _dropped(play)
         await _close(play.conn)
+        await asyncio.sleep(play.backoff.delay(retry_after))
         play.index = (play.index + 1) % count
         try:
-            async with asyncio.timeout(max(0.5, min(5.0, give_up - time.monotonic()))):
+            async with asyncio.timeout(CONNECT_SECONDS):
                 conn = await _open(play.halls[play.index], play.token, play.conn.last)
                 await _back(play, conn)  # (it may close again at once: then once more)
             return
         except Exception as error:
             if isinstance(error, HallError) and error.code == "bad_token":
                 raise
-            if time.monotonic() >= give_up:
-                raise
-            await asyncio.sleep(RECONNECT_EVERY)
+            play.backoff.last = f"{type(error).__name__}: {error}"
+            retry_after = error.retry_after if isinstance(error, HallError) else None
 
 
 def _dropped(play: _Play) -> None:
@@ -565,6 +602,8 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
         await _decide(play, frame)
     if kind == "error" and frame["code"] == CLUSTER_UNAVAILABLE:
         stats.node_refusals += 1  # the node holding its table stopped: told, not a fault
+    elif kind == "error" and frame["code"] in OUTAGE:
+        stats.outage_refusals += 1  # the database down: told, not a fault
     elif kind == "error":
         stats.errors += 1
         stats.error_codes[frame["code"]] = stats.error_codes.get(frame["code"], 0) + 1
@@ -582,7 +621,10 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
             due = time.monotonic() + soon
             play.check_at = due if play.check_at is None else min(play.check_at, due)
     elif kind == "left":
-        return True
+        if play.leaving or play.in_match:
+            return True
+        # let go without asking (a hand the hall could not deal): join again soon
+        play.check_at = time.monotonic() + SETTLE_SECONDS
     elif kind in ("match_over", "match_cancelled"):
         stats.match_over = frame if kind == "match_over" else None
         if kind == "match_cancelled":
@@ -596,9 +638,7 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
 def _answers_join(play: _Play, frame: Frame) -> bool:
     """Whether the error ``frame`` is the hall's answer to the ``join`` in flight."""
     code = frame.get("code")
-    return (
-        play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, CLUSTER_UNAVAILABLE)
-    )
+    return play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, *UNAVAILABLE)
 
 
 async def _join_refused(play: _Play, frame: Frame) -> bool:
@@ -607,11 +647,15 @@ async def _join_refused(play: _Play, frame: Frame) -> bool:
     the client is done (it cannot play).  Whether it is done."""
     play.joining = False
     code = frame["code"]
-    if code == CLUSTER_UNAVAILABLE:
+    if code in UNAVAILABLE:
         if play.leaving:
             return True
         play.stats.join_retries += 1
-        play.join_at = time.monotonic() + JOIN_RETRY_SECONDS
+        wait = JOIN_RETRY_SECONDS
+        if code in OUTAGE:
+            play.stats.outage_refusals += 1
+            wait = play.backoff.rng.uniform(OUTAGE_RETRY_SECONDS / 2, OUTAGE_RETRY_SECONDS)
+        play.join_at = time.monotonic() + wait
         return False
     if code == "already_in_room" and play.rejoin:
         play.standing.in_room()
@@ -631,8 +675,15 @@ async def _decide(play: _Play, frame: Frame) -> None:
             play.thinking = asyncio.create_task(_act_later(play, reply, delay))
         else:
             await _act(play, reply)
-    elif reply is not None:
+    elif reply is not None and _worth_sending(play, reply):
         await play.conn.send(reply)
+
+
+def _worth_sending(play: _Play, message: Frame) -> bool:
+    """Whether to send ``message`` (not an action): not a ``resync`` at no table (a refusal
+    that came from a table since lost, the client queued or out: it would be refused
+    ``not_seated``)."""
+    return message["type"] != "resync" or play.standing.state == "seated"
 
 
 def _at_own_table(play: _Play, frame: Frame) -> bool:
@@ -807,8 +858,11 @@ def summarise(
         "error_codes": _merged(s.error_codes for s in results),
         "join_retries": sum(s.join_retries for s in results),
         "node_refusals": sum(s.node_refusals for s in results),
+        "outage_refusals": sum(s.outage_refusals for s in results),
         "hands_unseen": sum(s.unseen for s in results),
         "reconnects": sum(s.reconnects for s in results),
+        "reconnect_attempts": sum(s.attempts for s in results),
+        "gave_up": sum(1 for s in results if s.gave_up),
         "resume_seconds": _resume_percentiles(resumes),
         "resumed": len(resumes),
         "failed_clients": sum(1 for s in results if s.failed),
@@ -873,5 +927,11 @@ def main(config: LoadConfig) -> int:
     """Run, print the summary as the last line; exit 1 if a client failed or coins were
     not conserved."""
     summary = asyncio.run(run(config))
+    if summary["gave_up"]:
+        print(
+            f"{summary['gave_up']} of {config.clients} clients gave up reconnecting: the "
+            f"hall did not come back in time ({summary['first_failure']})",
+            file=sys.stderr,
+        )
     print(json.dumps(summary, ensure_ascii=False))
     return 0 if summary["coins_conserved"] and not summary["failed_clients"] else 1

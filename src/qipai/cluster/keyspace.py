@@ -19,6 +19,11 @@ return 0
 own placement); 1 if deleted."""
 
 
+def nodes_key(prefix: str) -> str:
+    """The set of a hall's nodes listed (alive, or stopped and not yet taken over)."""
+    return f"{prefix}:nodes"
+
+
 class Keyspace:
     """Keys of one hall (one prefix) in one Redis, living ``ttl_ms`` once set."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import Keyspace, text_of
+from qipai.cluster.keyspace import Keyspace, nodes_key, text_of
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -56,7 +56,7 @@ class Nodes(Keyspace):
 
     @property
     def _members(self) -> str:
-        return f"{self.prefix}:nodes"
+        return nodes_key(self.prefix)
 
     def _forgotten(self, node: str) -> str:
         return f"{self.prefix}:forgotten:{node}"

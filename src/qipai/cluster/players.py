@@ -2,9 +2,13 @@
 
 A player who joins a room is *placed* on the node that owns the room: his queue entry, his
 table and his 托管 live there, and a socket of his on any other node sends his messages
-there (:mod:`qipai.server.links`).  ``<prefix>:player:<user>`` names that node while it
-holds him; the node removes it when it lets him go (:meth:`Players.unplace` removes only
-its own placing).
+there (:mod:`qipai.server.links`); a player registered in a match is placed on the node
+that runs the matches.  ``<prefix>:player:<user>`` names that node while it holds him: it
+is the player's one *claim* (one place at a time: a queue, a table or a match, on one
+node).  :meth:`Players.claim` takes it in one script, refused while another node listed
+(alive, or stopped and not yet taken over) holds it; the claim of a node that was taken
+over and forgotten is void and taken.  The node removes it when it lets him go
+(:meth:`Players.unplace` removes only its own claim).
 
 Frames kept for a player who was away when they happened (how his hand ended, that it was
 voided) wait in ``<prefix>:missed:<user>``, a list of JSON frames living
@@ -17,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, text_of
+from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, nodes_key, text_of
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -28,12 +32,25 @@ MISSED_FRAMES = 16
 """Most frames kept for one player (the newest: a hand's ending is two, a snapshot and
 ``hand_over``)."""
 
+_CLAIM = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] and redis.call('SISMEMBER', KEYS[2], held) == 1 then
+  return held
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return false
+"""
+"""Lua: ``KEYS[1]`` (a player's key) names ``ARGV[1]`` (a node) unless another node listed in
+``KEYS[2]`` (the nodes) holds it; that node, or nil when claimed."""
+
+
 class Players(Keyspace):
     """The players' whereabouts and kept frames of one hall (one key prefix)."""
 
     def __init__(self, redis: Redis, *, prefix: str) -> None:
         super().__init__(redis, prefix=prefix, ttl_ms=MISSED_TTL_MS)
         self._unplace = redis.register_script(DELETE_IF_EQUAL)
+        self._claim = redis.register_script(_CLAIM)
 
     def key(self, user: int) -> str:
         """The Redis key naming ``user``'s node."""
@@ -42,9 +59,12 @@ class Players(Keyspace):
     def _missed_key(self, user: int) -> str:
         return f"{self.prefix}:missed:{user}"
 
-    async def place(self, user: int, node: str) -> None:
-        """``user``'s state lives on ``node`` from now on."""
-        await self.redis.set(self.key(user), node)
+    async def claim(self, user: int, node: str) -> str | None:
+        """``user``'s state lives on ``node`` from now on, unless another node listed holds
+        him: then that node (nothing changed)."""
+        keys = [self.key(user), nodes_key(self.prefix)]
+        held: Any = await self._claim(keys=keys, args=[node])
+        return None if held is None else text_of(held)
 
     async def unplace(self, user: int, node: str) -> bool:
         """``node`` lets ``user`` go (``False``: another node had placed him since)."""

@@ -290,7 +290,8 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         if services is None:
             await socket.close(1013)
             return
-        await PlayerSocket(socket, services.hall, services.accounts, services.gateway).serve()
+        gate = services.gate
+        await PlayerSocket(socket, services.hall, services.accounts, services.gateway, gate).serve()
 
     api = _api
     return [

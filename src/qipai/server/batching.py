@@ -45,6 +45,7 @@ class Batcher(Generic[Item, Result]):
         self._queue: list[tuple[Item, asyncio.Future[Result | None]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
         self.batches = 0
         """Transactions written so far."""
         self.items = 0
@@ -53,6 +54,7 @@ class Batcher(Generic[Item, Result]):
     async def submit(self, item: Item) -> Result | None:
         """Write ``item`` (in some batch); its result, or the store's error."""
         if self._task is None or self._task.done():
+            self._closing = False
             self._task = asyncio.get_running_loop().create_task(self._write_forever())
         future: asyncio.Future[Result | None] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))
@@ -60,9 +62,13 @@ class Batcher(Generic[Item, Result]):
         return await future
 
     async def close(self) -> None:
-        """Stop the writer task (after the batch in progress)."""
+        """Write everything submitted, then stop the writer task: a write is never cut off
+        half-way (its transaction would land after the caller thought it gone, a hand
+        recorded in play with no table left to finish it), and its result or error reaches
+        its caller if it still waits."""
         if self._task is not None:
-            self._task.cancel()
+            self._closing = True
+            self._wake.set()
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _write_forever(self) -> None:
@@ -72,6 +78,8 @@ class Batcher(Generic[Item, Result]):
             while self._queue:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
                 await self._write(batch)
+            if self._closing:
+                return
 
     async def _write(self, batch: list[tuple[Item, asyncio.Future[Result | None]]]) -> None:
         items = [item for item, _ in batch]

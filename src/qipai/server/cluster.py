@@ -206,16 +206,6 @@ class ClusterNode:
         """:meth:`release` in a task of its own (from a callback)."""
         self._soon(self.release(resource))
 
-    def unplace_soon(self, user: int) -> None:
-        """This node lets ``user`` go (:meth:`Players.unplace`), in a task of its own."""
-        self._soon(self._unplace(user))
-
-    async def _unplace(self, user: int) -> None:
-        try:
-            await self.players.unplace(user, self.node_id)
-        except (OSError, RedisError) as error:
-            log.warning("could not unplace %d: %s", user, error)
-
     def _soon(self, work: Awaitable[None]) -> None:
         task = asyncio.get_running_loop().create_task(_wait(work))
         self._background.add(task)

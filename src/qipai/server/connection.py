@@ -18,7 +18,13 @@ else:
   (``binary_not_supported``), text goes to :func:`.protocol.parse` (``bad_json``,
   ``bad_message``, ``too_large``); no client input raises past this module;
 - the first message must be ``hello`` with a valid session token, within
-  :data:`HELLO_SECONDS` (else close code 4001).
+  :data:`HELLO_SECONDS` (else close code 4001);
+- new connections are limited per address (before ``hello``) and per account (before
+  ``welcome``: :class:`~qipai.server.limits.Gate`): one over the rate gets an ``error``
+  ``too_many_connections`` with ``retry_after`` and is closed (4029); a ``hello`` the hall
+  cannot check (its database does not answer) gets ``database_unavailable`` with
+  ``retry_after`` and a close 1013 (try again later); a message whose handling fails for
+  any other reason than a refusal is answered ``server_error``, and the connection stays.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
@@ -42,6 +49,7 @@ from .accounts import SignedIn
 from .bus import Frame
 from .gateway import Client, Gateway
 from .hall import HallService
+from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
 from .protocol import Hello, Join, Ping
 
@@ -72,6 +80,12 @@ CLOSE_TOO_SLOW = 4008
 """Close code: the client did not read its frames."""
 CLOSE_RESTART = 1012
 """Close code: the node was taken over while away; connect again (service restart)."""
+CLOSE_TOO_MANY = 4029
+"""Close code: too many new connections from this address or for this account."""
+CLOSE_TRY_LATER = 1013
+"""Close code: the hall cannot serve the connection now (its database does not answer)."""
+UNAVAILABLE_RETRY = 5.0
+"""Seconds a client refused ``database_unavailable`` at ``hello`` is told to wait."""
 CLOSE_WAIT_SECONDS = 30.0
 """How long a cut-off client's close frame may wait behind his unread frames."""
 
@@ -150,10 +164,13 @@ class PlayerSocket:
         hall: HallService,
         sessions: Any,
         gateway: Gateway | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.socket = socket
         self.hall = hall
         self._sessions = sessions
+        self._gate = gate or Gate()
+        """The limits on new connections (:class:`~qipai.server.limits.Gate`)."""
         self._gateway = gateway
         """This node's way to players held by other nodes (a node of a cluster)."""
         self._link: Link | None = None
@@ -171,6 +188,9 @@ class PlayerSocket:
     async def serve(self) -> None:
         """Run the connection to its end."""
         await self.socket.accept()
+        host = self.socket.client.host if self.socket.client is not None else None
+        if await self._refused(lambda now: self._gate.connection(host, now)):
+            return
         user = await self._sign_in()
         if user is None:
             return
@@ -260,8 +280,16 @@ class PlayerSocket:
         except GameError as error:
             await self._close(protocol.error(error.code, error.message))
             return None
+        except Exception as error:  # the database does not answer: come back later
+            log.warning("could not check a session: %r", error)
+            text = "the hall cannot sign you in now: try again later"
+            refusal = protocol.retry_later("database_unavailable", text, UNAVAILABLE_RETRY)
+            await self._close(refusal, CLOSE_TRY_LATER)
+            return None
         if user is None:
             await self._close(protocol.error("bad_token", "unknown or expired session"))
+            return None
+        if await self._refused(lambda now: self._gate.connection_of(user.id, now)):
             return None
         self._last = message.last
         limit = self._limit
@@ -269,6 +297,18 @@ class PlayerSocket:
             protocol.welcome(user.id, user.name, user.coins, rate=limit.rate, burst=limit.burst)
         )
         return user
+
+    async def _refused(self, admit: Callable[[float], None]) -> bool:
+        """Whether the new connection is refused by ``admit`` (a limit of the
+        :class:`Gate`): then it was told (``too_many_connections``, ``retry_after``) and
+        closed (4029)."""
+        try:
+            admit(time.monotonic())
+        except RateLimitedError as error:
+            refusal = protocol.retry_later(error.code, error.message, error.retry_after)
+            await self._close(refusal, CLOSE_TOO_MANY)
+            return True
+        return False
 
     async def _close(self, frame: Frame, code: int = CLOSE_UNAUTHORISED, reason: str = "") -> None:
         with contextlib.suppress(Exception):
@@ -420,6 +460,12 @@ class PlayerSocket:
             reply = await self._dispatch(user, message)
         except GameError as error:
             reply = protocol.error(error.code, error.message, message_id)
+        except Exception as error:  # the database down…: answered, and the connection stays
+            down = isinstance(error, OSError | DBAPIError)  # (no traceback for an outage)
+            kind = type(message).__name__
+            log.warning("%s of user %d failed: %r", kind, user.id, error, exc_info=not down)
+            text = "the hall could not do it now: try again"
+            reply = protocol.error("server_error", text, message_id)
         if reply is not None:
             self._send(reply)
         elif message_id is not None:

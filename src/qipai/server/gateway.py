@@ -263,13 +263,16 @@ class Gateway:
         return answer
 
     async def hold_here(self, user: int) -> None:
-        """``user``'s player is held by this node from now on: his connections on every
-        node are moved here (a player registered for a match, or in a run this node
-        carries on).
+        """``user``'s player is held by this node from now on (his claim:
+        :mod:`.places`): his connections on every node are moved here (a player
+        registered for a match, or in a run this node carries on).
 
-        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        :raises IllegalActionError: ``already_in_room`` (another node holds him),
+            ``cluster_unavailable`` when Redis does not answer.
         """
-        await self.cluster.guarded(self.cluster.players.place(user, self.node))
+        places = self.hall.places
+        async with places.lock(user):
+            await places.claim(user)
         for node in self.cluster.alive - {self.node}:
             self.send(node, {"k": "moved", "u": user})
         self._move(user, self.node)

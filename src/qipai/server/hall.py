@@ -43,6 +43,7 @@ from .batching import Batcher
 from .bus import Bus, Frame
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
+from .places import Places
 from .tables import (
     Command,
     Contribute,
@@ -171,9 +172,10 @@ class HallService:
         """The tables in play, with their room and matchmaking table."""
         self._fences: dict[TableRunner, Fence] = {}
         """The fence of each table's lease (several nodes)."""
-        self._unstarted: dict[TableRunner, str] = {}
-        """The hand each table is recording and has not started yet (voided if the table
-        stops before it starts it)."""
+        self._unstarted: set[str] = set()
+        """Hands whose start is being written and not dealt yet: voided if their table
+        stops meanwhile (:meth:`_stop_tables`), for the write may land after it."""
+        self._voiding: set[asyncio.Task[None]] = set()
         self._rng = random.Random(secrets.randbits(64))
         self._table_numbers = itertools.count(1)  # hall-wide: a client keys tables by number
         store = db.store
@@ -193,6 +195,8 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
+        self.places = Places(cluster, self.holds)
+        """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.recent = RecentEndings()
         """How each connected player's last hand ended, for a client that comes back
         without having had it (:mod:`.missed`)."""
@@ -244,7 +248,11 @@ class HallService:
             await self.missed.flush()
 
     async def _stop_tables(self) -> list[str]:
-        """Cancel every table; void the hands they were playing; their ids."""
+        """Cancel every table, let the writes they asked for land, then void the hands
+        they were playing, and those whose start was being written as their table was
+        cancelled (before, these stayed ``playing`` for ever: seen when a paused node
+        found itself taken over); their ids.  A hand the database does not let void now
+        is voided as soon as it answers (while this process lives; else at its start)."""
         runners = list(self.runners)
         tasks = [runner.task for runner in runners if runner.task is not None]
         for task in tasks:
@@ -252,13 +260,17 @@ class HallService:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._starts.close()
         await self._settles.close()
+        in_play = [r.table.hand_id for r in runners if r.table.outcome is None]
+        hand_ids = [hand for hand in in_play if hand is not None] + sorted(self._unstarted)
+        self._unstarted.clear()
         voided = []
-        for runner in runners:
-            hand_id = self._unstarted.pop(runner, None) or _hand_in_play(runner.table)
-            if hand_id is not None and await self.db.run(
-                self.db.store.void_hand, hand_id, _utcnow()
-            ):
-                voided.append(hand_id)
+        for hand_id in hand_ids:
+            try:
+                if await self.db.run(self.db.store.void_hand, hand_id, _utcnow()):
+                    voided.append(hand_id)
+            except Exception as error:
+                log.warning("could not void hand %s yet: %s", hand_id, error)
+                self._void_soon(hand_id)
         return voided
 
     def _owns(self, room_id: str) -> bool:
@@ -281,33 +293,41 @@ class HallService:
 
     async def join(self, player: Player, room_id: str, *, once: bool = False) -> None:
         """Queue ``player`` in a room; ``once``: for one hand (in a room that regroups after
-        every hand: he leaves it with the table instead of waiting again).
+        every hand: he leaves it with the table instead of waiting again).  His place is
+        checked and taken under his lock, his claim taken in the cluster (:mod:`.places`).
 
         :raises InvalidActionError: ``unknown_room``.
-        :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
+        :raises IllegalActionError: ``already_in_room`` (here, or on another node),
+            ``in_match``, ``not_enough_coins``, ``cluster_unavailable``.
         """
         entry = self.rooms.get(room_id)
         if entry is None:
             raise InvalidActionError("unknown_room", f"no room {room_id!r}")
-        if player.room is not None:
-            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
-        if self.in_match(player.user):
-            raise IllegalActionError("in_match", "registered in a match: play it first")
-        if not self._owns(room_id):
-            raise IllegalActionError("cluster_unavailable", f"room {room_id!r} moved: try again")
-        balance = await self.db.run(self.db.store.balance, player.user)
-        check_join(entry.room, balance)
-        if self.cluster is not None:  # his messages come here, from any node
-            cluster = self.cluster
-            await cluster.guarded(cluster.players.place(player.user, cluster.node_id))
-        if player.room is not None:  # joined meanwhile, from another connection
-            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
-        if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
-            raise IllegalActionError("not_connected", "the connection closed")
-        entry.lobby.join(_pid(player.user), self.clock())
-        player.room, player.leaving = room_id, False
-        player.one_hand = once and entry.room.regroup
+        async with self.places.lock(player.user):
+            if player.room is not None:
+                raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+            if self.in_match(player.user):
+                raise IllegalActionError("in_match", "registered in a match: play it first")
+            if not self._owns(room_id):
+                moved = f"room {room_id!r} moved: try again"
+                raise IllegalActionError("cluster_unavailable", moved)
+            balance = await self.db.run(self.db.store.balance, player.user)
+            check_join(entry.room, balance)
+            await self.places.claim(player.user)  # his messages come here, from any node
+            if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
+                await self.places.release(player.user)
+                raise IllegalActionError("not_connected", "the connection closed")
+            entry.lobby.join(_pid(player.user), self.clock())
+            player.room, player.leaving = room_id, False
+            player.one_hand = once and entry.room.regroup
         self.bus.publish(player.user, {"type": "queued", "room": room_id})
+
+    def holds(self, user: int) -> bool:
+        """Whether ``user`` has a place here: a room (its queue or a table), a match table,
+        or a match."""
+        player = self.players.get(user)
+        seated = player is not None and (player.room is not None or player.runner is not None)
+        return seated or self.in_match(user)
 
     def leave(self, player: Player) -> None:
         """Stop waiting now, or leave once the hand in play is over; in a room with
@@ -337,10 +357,9 @@ class HallService:
             runner.post(LeaveEarly(runner.seat_of(user)))
 
     def _left(self, player: Player) -> None:
-        if self.cluster is not None and not self.in_match(player.user):
-            self.cluster.unplace_soon(player.user)  # in no room: held nowhere
         room, player.room, player.leaving, player.one_hand = player.room, None, False, False
         assert room is not None
+        self.places.release_soon(player.user)  # in no room: held nowhere (unless in a match)
         self.bus.publish(player.user, protocol.left(room))
 
     async def command(self, player: Player, make: Callable[[int], Command]) -> None:
@@ -465,8 +484,7 @@ class HallService:
     def _forget(self, user: int) -> None:
         """Nothing more to keep for ``user`` here (in a cluster: he is not held here)."""
         self.players.pop(user, None)
-        if self.cluster is not None:
-            self.cluster.unplace_soon(user)
+        self.places.release_soon(user)
 
     def room_idle(self, room_id: str) -> bool:
         """Whether nobody waits or plays in ``room_id`` here (it may move to another
@@ -501,12 +519,15 @@ class HallService:
         that know where their players are), drop its tables, queues and players."""
         for socket in list(self.sockets):
             socket.cut()
+        users = list(self.players)
         await self._stop_tables()
         for entry in self.rooms.values():
             entry.lobby = matchmaking.Lobby(entry.room.seating)
         for player in list(self.players.values()):
             player.room, player.runner = None, None
         self.players.clear()
+        for user in users:  # (their claims: void for the other nodes, given back)
+            self.places.release_soon(user)
 
     # --- matchmaking --------------------------------------------------------------------
 
@@ -529,9 +550,28 @@ class HallService:
             if not entry.lobby.queue or not self._owns(room_id):
                 continue
             for seating in entry.lobby.match(self.clock(), self._rng):
-                await self._open_table(entry, seating)
+                try:
+                    await self._open_table(entry, seating)
+                except Exception as error:  # the database does not answer
+                    self._not_seated(entry, seating, error)
+                    continue
                 started += 1
         return started
+
+    def _not_seated(
+        self, entry: _Room, seating: matchmaking.MatchedTable, error: Exception
+    ) -> None:
+        """A table that could not be opened (the database does not answer): its players
+        are told why and leave the room, as from a table whose hand was refused (they were
+        out of the queue, at no table: waiting for nothing)."""
+        log.warning("room %s: no table, the database failed: %r", entry.room.id, error)
+        entry.lobby.finish(seating, self.clock(), leaving=seating.humans)
+        for pid in seating.humans:
+            player = self.players.get(int(pid))
+            if player is not None and player.room == entry.room.id and player.runner is None:
+                refusal = protocol.error("database_unavailable", "the database does not answer")
+                self.bus.publish(player.user, refusal)
+                self._left(player)
 
     async def _open_table(self, entry: _Room, seating: matchmaking.MatchedTable) -> None:
         users = tuple(None if pid is None else int(pid) for pid in seating.seats)
@@ -630,26 +670,33 @@ class HallService:
         for seat, user in enumerate(runner.users):
             if user is not None and table.hands_started == 0:  # seated: the table, no hand
                 self.bus.publish(user, table.snapshot(seat))
-        start = HandStart(
-            id=hand_id,
-            room_id=room.id,
-            game=room.game,
-            rules=room.rules,
-            table=table.number,
-            commitment=commitment(seed),
-            players=runner.users,
-            started_at=_utcnow(),
-            node=None if self.cluster is None else self.cluster.node_id,
-        )
-        self._unstarted[runner] = hand_id
+        self._unstarted.add(hand_id)
         try:
-            await self._starts.submit(start)
+            await self._starts.submit(
+                HandStart(
+                    id=hand_id,
+                    room_id=room.id,
+                    game=room.game,
+                    rules=room.rules,
+                    table=table.number,
+                    commitment=commitment(seed),
+                    players=runner.users,
+                    started_at=_utcnow(),
+                    node=None if self.cluster is None else self.cluster.node_id,
+                ),
+            )
+        except asyncio.CancelledError:
+            raise  # its table stopped: the stop voids it, whether the write landed or not
+        except Exception:
+            self._unstarted.discard(hand_id)
+            self._void_soon(hand_id)  # its write failed, or seemed to: never left in play
+            raise
+        self._unstarted.discard(hand_id)
+        try:
             table.start_hand(hand_id, seed, self.clock())
         except Exception:
-            del self._unstarted[runner]
-            asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+            self._void_soon(hand_id)  # recorded, not dealt: never left in play
             raise
-        del self._unstarted[runner]
 
     async def _end_hand(self, runner: TableRunner) -> None:
         outcome = runner.table.outcome
@@ -733,8 +780,9 @@ class HallService:
     def _keep_ending(self, user: int, runner: TableRunner, away: bool) -> None:
         """Keep how ``user``'s hand at ``runner`` ended: for when he comes back if he is
         ``away``, else in case his connection was already dead (:class:`RecentEndings`)."""
-        table = runner.table
-        if table.outcome is None:  # the table failed: its hand was voided, nothing to show
+        table, task = runner.table, runner.task
+        failed = task is not None and task.done() and (task.cancelled() or task.exception())
+        if table.outcome is None or failed:  # no hand, or voided: no result to show
             return
         ending = table.ending(runner.seat_of(user))
         if away:
@@ -760,11 +808,20 @@ class HallService:
             log.error("table %s failed", runner.table.number, exc_info=task.exception())
         if hand_id is None:
             return
+        frame = voided_frame(hand_id, runner.table.number, "table_failed")
         for user in runner.users:
-            if user is not None:
-                self.bus.publish(user, voided_frame(hand_id, runner.table.number, "table_failed"))
+            if user is not None and self.bus.is_connected(user):
+                self.bus.publish(user, frame)
+            elif user is not None:  # away: told when he comes back (not its hand_over)
+                self.missed.keep(user, [frame])
         if not task.cancelled():
-            asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+            self._void_soon(hand_id)
+
+    def _void_soon(self, hand_id: str) -> None:
+        """:meth:`_void_until_done` in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self._void_until_done(hand_id))
+        self._voiding.add(task)
+        task.add_done_callback(self._voiding.discard)
 
     async def _void_until_done(self, hand_id: str) -> None:
         """Void ``hand_id``, again every :data:`VOID_RETRY` seconds while the database
@@ -780,11 +837,6 @@ class HallService:
 
 class HandRefusedError(IllegalActionError):
     """A table could not start its hand: nothing was dealt or staked."""
-
-
-def _hand_in_play(table: Table) -> str | None:
-    """The id of the hand ``table`` has started and not finished, if any."""
-    return table.hand_id if table.outcome is None else None
 
 
 def _refusal(task: asyncio.Task[None]) -> HandRefusedError | None:

@@ -1,4 +1,5 @@
-"""Limits on the account endpoints: attempts per address and per name, hashes in flight.
+"""Limits on the account endpoints and on new connections: attempts per address, per name
+and per account, hashes in flight.
 
 Signing in, registering and guest accounts are the HTTP API's costly and abusable calls: a
 sign-in is a password guess and an Argon2 hash (about 0.2 s of CPU and 64 MiB), and every
@@ -11,7 +12,10 @@ new account or guest receives the starting grant.  This module decides who may t
   the same as a key never seen), and past ``max_keys`` the key touched longest ago goes
   first, so a client rotating names or addresses cannot grow it without bound.
 - :class:`Limits` is the configuration (:class:`~qipai.server.app.ServerConfig.limits`),
-  :class:`Gate` the limiters of one hall, with one method per endpoint.
+  :class:`Gate` the limiters of one hall, with one method per endpoint, and two for new
+  WebSocket connections (per address, before ``hello``; per account, after it), so that a
+  client reconnecting in a tight loop is refused (``too_many_connections``, with the
+  seconds to wait) instead of costing the hall a sign-in each time.
 - :class:`HashGate` bounds the password hashes running at once and waiting for a slot.
 
 >>> limiter = Limiter(Rate(2, 60.0))
@@ -41,6 +45,8 @@ from qipai.errors import IllegalActionError
 
 T = TypeVar("T")
 
+TOO_MANY = "too_many_connections"
+"""The code of a WebSocket connection refused by its address's or its account's rate."""
 MAX_KEYS = 100_000
 """Keys a limiter remembers at most (a few MiB); past it the oldest is forgotten."""
 IPV6_PREFIX = 64
@@ -176,6 +182,11 @@ class Limits:
     """``POST /api/register`` per client address (3 a minute)."""
     guest_per_address: Rate | None = Rate(5, 60.0)
     """``POST /api/guest`` per client address (5 a minute)."""
+    connections_per_address: Rate | None = Rate(60, 60.0)
+    """New WebSocket connections per client address (60 at once, then one a second)."""
+    connections_per_account: Rate | None = Rate(20, 60.0)
+    """New WebSocket connections per account, from any address (20 at once, then one every
+    3 s: a browser's reconnections after a restart, several tabs, are far fewer)."""
     hash_slots: int = 2
     """Password hashes (Argon2) computed at once, in threads; each takes ~64 MiB."""
     hash_waiting: int = 16
@@ -187,7 +198,7 @@ class Limits:
     def off(cls) -> Limits:
         """No limit on attempts (tests, load runs on a private hall); the hashes stay
         bounded."""
-        return cls(None, None, None, None)
+        return cls(None, None, None, None, None, None)
 
 
 @dataclass
@@ -209,6 +220,8 @@ class Gate:
         self._failures = make(self.limits.sign_in_failures_per_name)
         self._register = make(self.limits.register_per_address)
         self._guest = make(self.limits.guest_per_address)
+        self._connections = make(self.limits.connections_per_address)
+        self._connections_of = make(self.limits.connections_per_account)
 
     def sign_in(self, address: str | None, now: float) -> None:
         """A sign-in from ``address`` (before its body is read).
@@ -256,18 +269,44 @@ class Gate:
         """
         _spend(self._guest, address_key(address), now, "guest accounts")
 
+    def connection(self, address: str | None, now: float) -> None:
+        """A new WebSocket connection from ``address`` (before its ``hello`` is read).
+
+        :raises RateLimitedError: ``too_many_connections``.
+        """
+        _spend(self._connections, address_key(address), now, "connections", TOO_MANY)
+
+    def connection_of(self, user: int, now: float) -> None:
+        """A new WebSocket connection signed in as ``user`` (before its ``welcome``).
+
+        :raises RateLimitedError: ``too_many_connections``.
+        """
+        what = "connections for this account"
+        _spend(self._connections_of, str(user), now, what, TOO_MANY, whence="")
+
     def remembered(self) -> int:
         """Keys held by every limiter together (for tests and operators)."""
-        limiters = (self._sign_in, self._failures, self._register, self._guest)
+        limiters = (
+            self._sign_in, self._failures, self._register, self._guest, self._connections,
+            self._connections_of,
+        )  # fmt: skip
         return sum(len(limiter) for limiter in limiters if limiter is not None)
 
 
-def _spend(limiter: Limiter | None, key: str, now: float, what: str) -> None:
+def _spend(
+    limiter: Limiter | None,
+    key: str,
+    now: float,
+    what: str,
+    code: str = "rate_limited",
+    *,
+    whence: str = " from this address",
+) -> None:
     if limiter is None:
         return
     wait = limiter.take(key, now=now)
     if wait > 0:
-        raise RateLimitedError("rate_limited", f"too many {what} from this address: wait", wait)
+        raise RateLimitedError(code, f"too many {what}{whence}: wait", wait)
 
 
 def address_key(host: str | None) -> str:

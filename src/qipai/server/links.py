@@ -94,12 +94,16 @@ class LocalLink:
         return await dispatch(self.hall, self.player, message)
 
     async def release(self) -> None:
-        """Refused while the player is in a room or a match here."""
-        if self.player.room is not None:
-            room = self.player.room
-            raise IllegalActionError("already_in_room", f"already in room {room!r}")
-        if self.hall.in_match(self.player.user):
-            raise IllegalActionError("in_match", "registered in a match: play it first")
+        """Refused while the player is in a room or a match here; else his claim on this
+        node is given back (:mod:`.places`), for the node he moves to."""
+        places, user = self.hall.places, self.player.user
+        async with places.lock(user):
+            if self.player.room is not None:
+                room = self.player.room
+                raise IllegalActionError("already_in_room", f"already in room {room!r}")
+            if self.hall.in_match(user):
+                raise IllegalActionError("in_match", "registered in a match: play it first")
+            await places.release(user)
 
     async def close(self) -> None:
         """Unsubscribe; the hall is told when the player has no connection left."""

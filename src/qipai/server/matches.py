@@ -28,6 +28,17 @@ matches still registering are cancelled and every entry refunded, once
 alone (another hall on the database may run them).  With several processes, starting a
 run, saving it, paying it and those cancellations carry the matches' lease fence: a node
 that lost the matches cannot do any of them.
+
+Registration, withdrawal, the start and the cancellation of a match's open run are one
+ordered sequence: each takes the match's lock (:meth:`MatchHall._sequence`) and changes
+the memory and the database together, or neither (a registration refused by the database
+is taken back in memory; a run starts only once the database has its start, and only if
+the database holds exactly the registrations the memory holds).  A pass that fails for a
+run is an alarm, not a loop: it is logged once, with what failed, and tried again after
+:data:`RETRY_SECONDS`, doubling up to :data:`RETRY_CAP`; after :data:`START_TRIES`
+failures in a row the run is cancelled and every fee refunded (``match_cancelled``,
+reason ``start_failed``), and the next run opens (``docs/matches.md``, "When a start
+fails").
 """
 
 from __future__ import annotations
@@ -68,6 +79,16 @@ log = logging.getLogger(__name__)
 
 TICK = 0.5
 """Seconds between two looks at the runs (starts, scheduled times, bot waits)."""
+RETRY_SECONDS = 1.0
+"""Seconds before a failed step of a run (a start, a cancellation, opening the next run)
+is tried again; doubled at each failure in a row, up to :data:`RETRY_CAP`."""
+RETRY_CAP = 30.0
+"""The longest wait between two tries of a failing step."""
+START_TRIES = 5
+"""Failures in a row after which a run that cannot start is cancelled and refunded."""
+DIVERGED = "registrations_differ"
+"""Why a run does not start: the database holds other registrations than the memory (a
+registration whose outcome was lost); it is cancelled at once, every fee refunded."""
 STANDINGS_SHOWN = 100
 """Standings rows a request gets at most (and the player's own row)."""
 
@@ -113,6 +134,10 @@ class _Live:
     """Whether the run moved on since it was last saved."""
     saver: asyncio.Task[None] | None = None
     """The task writing its snapshots, while one runs."""
+    failures: int = 0
+    """The passes in a row whose step for this run failed."""
+    retry_at: float = 0.0
+    """When the next pass may try this run's step again (after a failure)."""
 
 
 def _pid(user: int) -> str:
@@ -138,6 +163,9 @@ class MatchHall:
         self.playing: dict[str, _Live] = {}
         """Runs in play by run id (a match may have one in play and the next open)."""
         self._counts: dict[str, int] = {}
+        self._sequences = {match.id: asyncio.Lock() for match in self.matches}
+        """One lock per match: its registrations, withdrawals, start and cancellation
+        happen one at a time (module docstring)."""
         self._ticker: asyncio.Task[None] | None = None
         self._last_fence: Fence | None = None
         self.hold: Callable[[int], Awaitable[None]] | None = None
@@ -271,30 +299,79 @@ class MatchHall:
         while True:
             try:
                 await self.tick()
-            except Exception:  # one bad pass must not stop the matches
+            except Exception:  # a bug in a pass must not stop the matches (steps: _failed)
                 log.exception("match pass failed")
             await asyncio.sleep(TICK)
 
     async def tick(self) -> None:
-        """Start the runs that are due; cancel the scheduled ones below their minimum."""
+        """Move every match's open run on (:meth:`_step`), each under its match's lock; a
+        step that fails is an alarm (:meth:`_failed`)."""
         now = self.clock()
-        for live in list(self.live.values()):
-            run, config = live.run, live.config
-            if run.state is not RunState.REGISTERING:
-                continue
-            if config.kind is MatchKind.REGULAR:
-                waited = live.first_at is not None and now - live.first_at >= config.bot_wait
-                if not run.is_ready() and config.bots and waited:
-                    run.fill_with_bots()
-                if run.is_ready():
-                    await self._start(live)
-            elif live.starts_at is not None and now >= live.starts_at:
-                if config.bots and run.registered and not run.is_ready():
-                    run.fill_with_bots()
-                if run.is_ready():
-                    await self._start(live)
+        for match_id in list(self.live):
+            async with self._sequence(match_id):
+                live = self.live[match_id]
+                if now < live.retry_at:
+                    continue
+                try:
+                    await self._step(live, now)
+                except Exception as error:
+                    self._failed(live, now, error)
                 else:
-                    await self._cancel(live, "not_enough_players")
+                    self._recovered(live)
+
+    async def _step(self, live: _Live, now: float) -> None:
+        """Start the run if it is due, cancel a scheduled one below its minimum or one that
+        failed to start :data:`START_TRIES` times; open the next run of a match whose open
+        run started or ended without it (opening it had failed)."""
+        run, config = live.run, live.config
+        if run.state is not RunState.REGISTERING:
+            await self._open(config)
+        elif live.failures >= START_TRIES:
+            await self._cancel(live, "start_failed")
+        elif config.kind is MatchKind.REGULAR:
+            waited = live.first_at is not None and now - live.first_at >= config.bot_wait
+            if not run.is_ready() and config.bots and waited:
+                run.fill_with_bots()
+            if run.is_ready():
+                await self._start(live)
+        elif live.starts_at is not None and now >= live.starts_at:
+            if config.bots and run.registered and not run.is_ready():
+                run.fill_with_bots()
+            if run.is_ready():
+                await self._start(live)
+            else:
+                await self._cancel(live, "not_enough_players")
+
+    def _failed(self, live: _Live, now: float, error: Exception) -> None:
+        """A run's step failed: logged the first time and when it gives up, tried again
+        after a growing wait; at :data:`START_TRIES` failures (at once for a run whose
+        registrations differ) the next try cancels it."""
+        diverged = isinstance(error, IllegalActionError) and error.code == DIVERGED
+        live.failures = START_TRIES if diverged else live.failures + 1
+        live.retry_at = now + min(RETRY_CAP, RETRY_SECONDS * 2 ** (live.failures - 1))
+        run_id = live.run.run_id
+        if live.failures == 1:
+            log.error("match run %s: %r; tried again, cancelled and refunded after %d "
+                      "failures", run_id, error, START_TRIES, exc_info=error)  # fmt: skip
+        elif live.failures == START_TRIES:
+            log.error("match run %s: %r; it is cancelled and refunded", run_id, error)
+        else:
+            log.debug("match run %s failed again: %r", run_id, error)
+
+    @staticmethod
+    def _recovered(live: _Live) -> None:
+        if live.failures:
+            log.warning("match run %s: its step succeeded after %d failures",
+                        live.run.run_id, live.failures)  # fmt: skip
+        live.failures, live.retry_at = 0, 0.0
+
+    def _sequence(self, match_id: str) -> asyncio.Lock:
+        """The lock of ``match_id``'s registrations, start and cancellation.
+
+        :raises InvalidActionError: ``unknown_match``.
+        """
+        self._open_run(match_id)  # (an unknown match is refused)
+        return self._sequences[match_id]
 
     # --- registration ----------------------------------------------------------------------
 
@@ -320,48 +397,66 @@ class MatchHall:
         }
 
     async def register(self, player: Player, match_id: str) -> dict[str, Any]:
-        """Register ``player`` in the match's open run, holding the entry fee.
+        """Register ``player`` in the match's open run, holding the entry fee: his place
+        (:mod:`.places`: his lock, his claim in the cluster) taken first, then the run's,
+        in the match's sequence, in memory and in the database together, or neither.
 
         :raises InvalidActionError: ``unknown_match``.
         :raises IllegalActionError: ``already_registered``, ``match_full``, ``match_closed``,
-            ``insufficient_coins``, ``in_match`` (registered or playing in another run).
+            ``insufficient_coins``, ``in_match`` (registered or playing in another run),
+            ``already_in_room`` (here, or on another node), ``cluster_unavailable``.
         """
-        live = self._open_run(match_id)
+        sequence, places, pid = self._sequence(match_id), self.hall.places, _pid(player.user)
+        async with places.lock(player.user):
+            registered = self._open_run(match_id).run.registered
+            if pid not in registered and self.run_of(player.user) is not None:
+                raise IllegalActionError("in_match", "already registered in a match")
+            if player.room is not None:
+                room = player.room
+                raise IllegalActionError("already_in_room", f"in room {room!r}: leave it first")
+            await places.claim(player.user)
+            try:
+                async with sequence:
+                    return await self._register(self._open_run(match_id), player)
+            finally:
+                await places.release(player.user)  # (refused: his claim given back)
+
+    async def _register(self, live: _Live, player: Player) -> dict[str, Any]:
         pid = _pid(player.user)
-        if pid not in live.run.registered and self.run_of(player.user) is not None:
-            raise IllegalActionError("in_match", "already registered in a match")
-        if player.room is not None:
-            raise IllegalActionError("already_in_room", f"in room {player.room!r}: leave it first")
         number = live.run.register(pid)  # the place is taken before the fee is held
         try:
             await self.hall.db.run(
                 self.hall.db.store.register_for_match, live.run.run_id, player.user, _utcnow()
             )
-        except Exception:
+        except BaseException:
             live.run.unregister(pid)
             raise
         live.users[pid], live.names[pid] = player.user, player.name
         if live.first_at is None:
             live.first_at = self.clock()
-        return {"match": match_id, "run": live.run.run_id, "number": number}
+        return {"match": live.config.id, "run": live.run.run_id, "number": number}
 
     async def unregister(self, player: Player, match_id: str) -> None:
-        """Withdraw ``player`` from the match's open run and refund his fee.
+        """Withdraw ``player`` from the match's open run and refund his fee (in the match's
+        sequence); his claim is given back.
 
         :raises InvalidActionError: ``unknown_match``.
         :raises IllegalActionError: ``not_registered``, ``match_closed``.
         """
-        live = self._open_run(match_id)
-        pid = _pid(player.user)
-        live.run.unregister(pid)
-        try:
-            await self.hall.db.run(
-                self.hall.db.store.unregister_from_match, live.run.run_id, player.user, _utcnow()
-            )
-        except Exception:
-            live.run.register(pid)
-            raise
-        live.users.pop(pid, None)
+        sequence, places, pid = self._sequence(match_id), self.hall.places, _pid(player.user)
+        async with places.lock(player.user), sequence:
+            live = self._open_run(match_id)
+            live.run.unregister(pid)
+            try:
+                await self.hall.db.run(
+                    self.hall.db.store.unregister_from_match, live.run.run_id, player.user,
+                    _utcnow(),
+                )  # fmt: skip
+            except BaseException:
+                live.run.register(pid)
+                raise
+            live.users.pop(pid, None)
+            await places.release(player.user)
 
     def run_of(self, user: int) -> _Live | None:
         """The run ``user`` is registered in or playing, if any."""
@@ -433,16 +528,23 @@ class MatchHall:
     # --- a run in play ---------------------------------------------------------------------
 
     async def _start(self, live: _Live) -> None:
-        run = live.run
-        await self.hall.db.run(
-            self.hall.db.store.start_match_run, run.run_id, _utcnow(), fence=self._fence
-        )
+        """Start the run (its match's lock held): the database first, which must hold
+        exactly the registrations the memory holds, then the memory; then open the next
+        run.
+
+        :raises IllegalActionError: :data:`DIVERGED` (no use trying again: the run is
+            cancelled at the next pass), or the store's refusal.
+        """
+        run, store = live.run, self.hall.db.store
+        stored = await self.hall.db.run(store.match_registrations, run.run_id)
+        if sorted(user for user, _ in stored) != sorted(live.users.values()):
+            raise IllegalActionError(DIVERGED, f"the database holds {stored}")
+        await self.hall.db.run(store.start_match_run, run.run_id, _utcnow(), fence=self._fence)
         run.start()
         self.playing[run.run_id] = live
-        await self._open(live.config)  # the next run takes registrations at once
-        frame = {"type": "match_started", "match": live.config.id, "run": run.run_id}
-        self._tell(live, frame)
+        self._tell(live, {"type": "match_started", "match": live.config.id, "run": run.run_id})
         self._deal(live)
+        await self._open(live.config)  # the next run takes registrations at once
 
     def _deal(self, live: _Live) -> None:
         """Open a table for each hand the run deals now; save the run."""
@@ -562,21 +664,24 @@ class MatchHall:
                 self.hall.bus.publish(user, frame)
             else:  # away (托管 finished the match for him): told when he comes back
                 self.hall.missed.keep(user, [frame])
+        self._release(live)
 
     async def _cancel(self, live: _Live, reason: str) -> None:
+        """Cancel the open run (its match's lock held) and refund every fee: the database
+        first, then the memory; then open the next run."""
         run = live.run
-        run.cancel()
         await self.hall.db.run(self.hall.db.store.cancel_match_run, run.run_id, _utcnow())
-        self._tell(
-            live,
-            {
-                "type": "match_cancelled",
-                **self._ids(live),
-                "reason": reason,
-                "refunded": live.config.entry_fee,
-            },
-        )
+        run.cancel()
+        frame = {"type": "match_cancelled", **self._ids(live), "reason": reason}
+        self._tell(live, {**frame, "refunded": live.config.entry_fee})
+        self._release(live)
         await self._open(live.config)
+
+    def _release(self, live: _Live) -> None:
+        """The run ended: its players' claims are given back (those with no other place
+        here)."""
+        for user in live.users.values():
+            self.hall.places.release_soon(user)
 
     # --- frames -------------------------------------------------------------------------
 

@@ -268,21 +268,27 @@ def error(code: str, message: str, message_id: int | None = None) -> dict[str, A
     return frame
 
 
+def retry_later(
+    code: str, message: str, retry_after: float, message_id: int | None = None
+) -> dict[str, Any]:
+    """A refusal that says when to try again: ``retry_after`` seconds."""
+    frame = error(code, message, message_id)
+    frame["retry_after"] = retry_after
+    return frame
+
+
 def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
     """A message refused for the rate: send nothing more for ``retry_after`` seconds (what
     comes meanwhile is dropped unread, unanswered)."""
     text = f"too many messages: send nothing for {retry_after:g} s"
-    frame = error("rate_limited", text, message_id)
-    frame["retry_after"] = retry_after
-    return frame
+    return retry_later("rate_limited", text, retry_after, message_id)
 
 
 def chat_too_fast(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
     """A quick-chat message refused for the chat's own rate (:mod:`qipai.hall.chat`):
     nothing was said; the next may go in ``retry_after`` seconds."""
-    frame = error("chat_too_fast", f"chatting too fast: wait {retry_after:g} s", message_id)
-    frame["retry_after"] = retry_after
-    return frame
+    text = f"chatting too fast: wait {retry_after:g} s"
+    return retry_later("chat_too_fast", text, retry_after, message_id)
 
 
 def left(room: str, reason: str | None = None) -> dict[str, Any]:

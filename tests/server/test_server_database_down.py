@@ -1,0 +1,95 @@
+"""The hall whose database stops answering refuses with a code and keeps its connections:
+a ``hello`` it cannot check is told to come back later (``database_unavailable``,
+``retry_after``, close 1013); a message that fails is answered ``server_error`` on a
+connection that stays open (before, the connection died: the client reconnected, was
+welcomed, sent it again and died again, in a tight loop); players the matcher cannot seat
+are told and let go (before, they were out of the queue at no table, waiting for ever)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from refusal_kit import hello_refusal
+from server_kit import RunningHall, fast_config, running_hall
+from wire_kit import of_type, until
+
+from qipai.client.connection import HallClient
+from qipai.store import Store
+
+ROOM = "doudizhu-yifa"
+
+
+@contextlib.contextmanager
+def failing(store: Store, name: str, *, after: int = 0) -> Iterator[None]:
+    """The store's call ``name`` fails for the block (the database down), after the first
+    ``after`` calls."""
+    working = getattr(store, name)
+    calls = [0]
+
+    def down(*args: object, **kwargs: object) -> Any:
+        calls[0] += 1
+        if calls[0] <= after:
+            return working(*args, **kwargs)
+        raise ConnectionError("the database does not answer")
+
+    setattr(store, name, down)
+    try:
+        yield
+    finally:
+        store.__dict__.pop(name, None)
+
+
+def test_a_message_that_fails_is_answered_and_the_connection_stays(tmp_path: Path) -> None:
+    with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
+        asyncio.run(_join_while_down(hall))
+
+
+async def _join_while_down(hall: RunningHall) -> None:
+    async with HallClient(hall.url) as client:
+        guest = await client.guest()
+        async with client.connect(guest.token) as conn:
+            with failing(hall.hall.db.store, "balance"):  # a join reads the balance
+                await conn.send({"type": "join", "room": ROOM})
+                answer = await until(conn, of_type("error"))
+            assert answer["code"] == "server_error", answer
+            await conn.send({"type": "ping", "t": 1})  # still open
+            await until(conn, of_type("pong"))
+
+
+def test_a_hello_the_hall_cannot_check_is_told_to_come_back(tmp_path: Path) -> None:
+    with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
+        frame, code = asyncio.run(_hello_while_down(hall))
+    assert frame["code"] == "database_unavailable" and frame["retry_after"] > 0, frame
+    assert code == 1013
+
+
+async def _hello_while_down(hall: RunningHall) -> tuple[dict[str, Any], int | None]:
+    async with HallClient(hall.url) as client:
+        guest = await client.guest()
+    with failing(hall.hall.db.store, "session_user"):
+        return await hello_refusal(hall.url, guest.token)
+
+
+def test_players_the_matcher_cannot_seat_are_told_and_let_go(tmp_path: Path) -> None:
+    with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
+        asyncio.run(_seat_while_down(hall))
+
+
+async def _seat_while_down(hall: RunningHall) -> None:
+    """A player alone in a room with bots: the matcher seats him after the bot wait, and
+    reads the balances then, from a database that does not answer."""
+    async with HallClient(hall.url) as client:
+        guest = await client.guest()
+        async with client.connect(guest.token) as conn:
+            with failing(hall.hall.db.store, "balance", after=1):  # the join's read passes
+                await conn.send({"type": "join", "room": ROOM})
+                await until(conn, of_type("queued"))
+                refused = await until(conn, of_type("error"))
+                await until(conn, of_type("left"))
+            assert refused["code"] == "database_unavailable", refused
+            await conn.send({"type": "join", "room": ROOM})  # free again: seated now
+            await until(conn, of_type("snapshot"))
