@@ -433,7 +433,8 @@ def run_match_list(args: argparse.Namespace) -> int:
         print(
             f"{match['name']:<12} {match['title']}  {match['kind']}  "
             f"{match['min_players']}-{match['players']} players  entry {match['entry_fee']}  "
-            f"{stages}  prizes {match['prize_total']}"
+            f"{stages}  prizes {match['prize_total']}  guarantee {match['guarantee']}  "
+            f"house pays {match['house_cost_at_minimum']} at {match['min_players']} players"
         )
     return 0
 
@@ -445,8 +446,9 @@ def add_match_simulate(commands: Commands[argparse.ArgumentParser]) -> None:
         help="play a whole match in-process with bots",
         description=(
             "Play a run of a match to its end, every seat a bot, in this process; print "
-            "the standings, the prizes and the speed (--json: the last line is one JSON "
-            "object with players, hands, seconds, standings and prizes)."
+            "the standings, each stage (entrants, advanced, hands per player, why it "
+            "ended), the prizes and the speed (--json: the last line is one JSON object "
+            "with players, hands, seconds, stages, standings and prizes)."
         ),
     )
     parser.add_argument("--match", required=True, metavar="NAME", help="the match's name (id)")
@@ -476,6 +478,13 @@ def run_match_simulate(args: argparse.Namespace) -> int:
     ]
     for standing in result.standings[:10]:
         print(f"{standing.rank:>5}  {standing.player:<8} {standing.score:>7}")
+    for report in result.stages:
+        hands, went = report.hands_per_player, report.advanced_hands
+        print(
+            f"stage {report.stage} {report.kind.value}: {report.entrants} → {report.advanced}, "
+            f"hands per player {hands.min}/{hands.median}/{hands.max} (those who went on "
+            f"{went.min}-{went.max}), ended by {report.ended_by.value}"
+        )
     print(
         f"{result.players} players, {result.hands} hands in {seconds:.2f} s "
         f"({result.hands / seconds:.0f} hands/s); prizes paid {sum(result.prizes.values())}"
@@ -486,6 +495,7 @@ def run_match_simulate(args: argparse.Namespace) -> int:
             "players": result.players,
             "hands": result.hands,
             "seconds": round(seconds, 3),
+            "stages": [report.as_json() for report in result.stages],
             "standings": [
                 {"rank": s.rank, "player": s.player, "score": s.score} for s in result.standings
             ],
