@@ -51,6 +51,7 @@ MATCHES = load_matches(
         players = 6
         bots = true
         bot_wait = 0.3
+        guarantee = 6
         rule_changes = { all_pass = "forced" }
         [[match.stage]]
         kind = "fixed"

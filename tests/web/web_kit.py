@@ -286,6 +286,7 @@ players = 3
 bots = true
 bot_wait = 0.5
 entry_fee = 10
+guarantee = 10
 rule_changes = { all_pass = "forced" }
 [[match.stage]]
 kind = "fixed"

@@ -39,7 +39,7 @@ from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import DEAL_STEP_SECONDS
-from qipai.store import Store
+from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
@@ -171,6 +171,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         )
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
+        hall.notices = matches.untold
         gateway = _cluster_gateway(cluster, hall, matches)
         await hall.start()  # its own hands left in play voided first
         if cluster is None:
@@ -254,6 +255,14 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
         return JSONResponse([_plain(row) for row in rows])
 
+    async def match_results(request: Request) -> Response:
+        """战绩 of matches: every run the player played, with his rank and prize."""
+        user = await _user(live(), request)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        rows = await live().db.run(live().db.store.match_results, user.id, limit=limit)
+        titles = {match.id: match.name for match in live().matches.matches}
+        return JSONResponse([_match_result(row, titles) for row in rows])
+
     async def finished(hand_id: str) -> str:
         text = await live().db.run(live().db.store.hand_record, hand_id)
         if text is None:
@@ -302,6 +311,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/rooms", rooms, ["GET"]),
         api("/api/rooms/online", online, ["GET"]),
         api("/api/history", history, ["GET"]),
+        api("/api/me/matches", match_results, ["GET"]),
         api("/api/hands/{hand}", hand, ["GET"]),
         api("/api/hands/{hand}/replay", replay, ["GET"]),
         api("/api/leaderboard", leaderboard, ["GET"]),
@@ -565,6 +575,17 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 def _room_json(room: Room) -> dict[str, Any]:
     return dataclasses.asdict(room)
+
+
+def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, Any]:
+    """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
+    is configured with it), its state, the player's rank and prize, the field, the times."""
+    return {
+        "run": row.run_id,
+        "match": row.match_id,
+        "title": titles.get(row.match_id, row.match_id),
+        **{key: value for key, value in _plain(row).items() if key not in ("run_id", "match_id")},
+    }
 
 
 def _plain(row: Any) -> dict[str, Any]:
