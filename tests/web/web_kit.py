@@ -300,6 +300,36 @@ ranks = [2, 3]
 coins = 5
 
 [[match]]
+id = "web-tiyan"
+name = "网页体验赛"
+kind = "regular"
+game = "doudizhu"
+rules = "jj"
+players = 9
+bots = true
+bot_wait = 4
+entry_fee = 10
+minimise = true
+rule_changes = { all_pass = "forced" }
+[[match.stage]]
+kind = "fixed"
+name = "预赛"
+hands = 1
+start_score = 0
+advance = 3
+[[match.stage]]
+kind = "fixed"
+name = "决赛"
+hands = 1
+start_score = 0
+[[match.prize]]
+ranks = [1, 1]
+coins = 50
+[[match.prize]]
+ranks = [2, 3]
+coins = 20
+
+[[match]]
 id = "web-wait"
 name = "网页等待赛"
 kind = "regular"
@@ -342,9 +372,14 @@ ranks = [2, 3]
 coins = 30000
 """
 """The browser tests' matches (conftest gives them to the hall): ``web-trio`` starts with
-bots 0.5 s after its first registration and plays two hands; ``web-wait`` has no bots, so
+bots 0.5 s after its first registration and plays two hands; ``web-tiyan`` is a 9-player
+体验赛 (bots fill it 4 s after its first registration) whose scores all stay 0 (积分最小化
+from 0), so that its ranks are the registration order (判定二): the first to register
+wins, the sixth is knocked out in its first stage; ``web-wait`` has no bots, so
 one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
 whose fee a new player cannot pay."""
+TIYAN_PRIZES = {1: 50, 2: 20, 3: 20}
+"""``web-tiyan``'s prize by final rank."""
 TRIO_PRIZES = {1: 30, 2: 5, 3: 5}
 """``web-trio``'s prize by final rank."""
 
