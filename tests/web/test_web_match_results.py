@@ -19,7 +19,6 @@ from web_kit import (
     ddz_choice,
     join,
     match_card,
-    me,
     open_matches,
     sign_up,
     wait_coins,
@@ -83,6 +82,35 @@ def shown(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).count())
 
 
+def watch_the_standings(loser: Any) -> None:
+    """Out, he watches the standings: how many are left, and why the finalists rank above
+    him (the stage comes first)."""
+    loser.click("[data-testid=nav-matches]")
+    loser.click("[data-testid=match-out] [data-testid=out-standings]")
+    where = loser.locator("[data-testid=standings] [data-testid=standings-where]")
+    where.wait_for()
+    assert "剩余人数 3" in where.inner_text() and "undefined" not in where.inner_text()
+    mine = loser.locator("[data-testid=standings] [data-testid=standing-row].me")
+    assert mine.get_attribute("data-rank") == "6" and mine.get_attribute("data-stage") == "0"
+    assert "预赛" in mine.locator("[data-testid=standing-stage]").inner_text()
+    assert loser.locator("[data-testid=standings] [data-testid=standings-note]").count() == 1
+    loser.click("[data-testid=standings-close]")
+
+
+def told_the_end(loser: Any) -> None:
+    """The loser, in a hand at his cash table, is told his final rank and prize by a notice
+    that does not stop his play (a dialog if his hand is over), then opens the final table."""
+    over = "[data-testid=match-over]"
+    told = loser.wait_for_selector(f"{over}, [data-testid=match-notice][data-kind=over]")
+    assert told.get_attribute("data-rank") == "6" and told.get_attribute("data-prize") == "0"
+    if told.get_attribute("data-testid") == "match-notice":
+        assert "第 6 名 · 未获奖" in told.inner_text()
+        loser.click("[data-testid=match-notice] [data-testid=notice-open]")
+    assert loser.get_attribute(over, "data-rank") == "6"
+    assert loser.inner_text(f"{over} [data-testid=final-prize]") == "未获奖"
+    loser.click(f"{over} [data-testid=match-back]")
+
+
 def test_a_player_knocked_out_first_plays_on_and_is_told_the_end_a_winner_sees_the_final(
     hall: Any, new_page: Any
 ) -> None:
@@ -105,19 +133,9 @@ def test_a_player_knocked_out_first_plays_on_and_is_told_the_end_a_winner_sees_t
     loser.click("[data-testid=notice-close]")
     close_overlays(loser)  # the last hand's result
 
-    # he watches the standings: how many are left, and why finalists rank above him
-    loser.click("[data-testid=nav-matches]")
-    loser.click("[data-testid=match-out] [data-testid=out-standings]")
-    where = loser.locator("[data-testid=standings] [data-testid=standings-where]")
-    where.wait_for()
-    assert "剩余人数 3" in where.inner_text() and "undefined" not in where.inner_text()
-    mine = loser.locator("[data-testid=standings] [data-testid=standing-row].me")
-    assert mine.get_attribute("data-rank") == "6" and mine.get_attribute("data-stage") == "0"
-    assert "预赛" in mine.locator("[data-testid=standing-stage]").inner_text()
-    assert loser.locator("[data-testid=standings] [data-testid=standings-note]").count() == 1
-    loser.click("[data-testid=standings-close]")
+    watch_the_standings(loser)
 
-    # free at once: a cash room takes him, and he plays there (托管)
+    # free at once: a cash room takes him (the test answers his decisions there)
     loser.click("[data-testid=match-out] [data-testid=out-lobby]")
     join(loser, "doudizhu-yifa")
     loser.wait_for_function("() => window.qipai.app.table.state.room === 'doudizhu-yifa'")
@@ -132,16 +150,7 @@ def test_a_player_knocked_out_first_plays_on_and_is_told_the_end_a_winner_sees_t
     assert final.locator("[data-testid=standing-row]").count() == 9
     wait_coins(winner, START_COINS - FEE + TIYAN_PRIZES[1])
 
-    # the loser, in a hand at his cash table, is told his final rank and prize by a notice
-    # that does not stop his play (a dialog if his hand is over), then opens the final table
-    told = loser.wait_for_selector(f"{over}, [data-testid=match-notice][data-kind=over]")
-    assert told.get_attribute("data-rank") == "6" and told.get_attribute("data-prize") == "0"
-    if told.get_attribute("data-testid") == "match-notice":
-        assert "第 6 名 · 未获奖" in told.inner_text()
-        loser.click("[data-testid=match-notice] [data-testid=notice-open]")
-    assert loser.get_attribute(over, "data-rank") == "6"
-    assert loser.inner_text(f"{over} [data-testid=final-prize]") == "未获奖"
-    loser.click(f"{over} [data-testid=match-back]")
+    told_the_end(loser)
 
     # 战绩: the match with his rank and prize (and the winner's with his)
     for page, rank, prize in ((loser, "6", "0"), (winner, "1", "50")):
@@ -151,4 +160,3 @@ def test_a_player_knocked_out_first_plays_on_and_is_told_the_end_a_winner_sees_t
         row.wait_for()
         assert row.get_attribute("data-prize") == prize
         assert "网页体验赛" in row.inner_text()
-    assert me(loser)["coins"] <= START_COINS  # his fee, and whatever the cash hand did
