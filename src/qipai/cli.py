@@ -479,12 +479,7 @@ def run_match_simulate(args: argparse.Namespace) -> int:
     for standing in result.standings[:10]:
         print(f"{standing.rank:>5}  {standing.player:<8} {standing.score:>7}")
     for report in result.stages:
-        hands, went = report.hands_per_player, report.advanced_hands
-        print(
-            f"stage {report.stage} {report.kind.value}: {report.entrants} → {report.advanced}, "
-            f"hands per player {hands.min}/{hands.median}/{hands.max} (those who went on "
-            f"{went.min}-{went.max}), ended by {report.ended_by.value}"
-        )
+        print(report)
     print(
         f"{result.players} players, {result.hands} hands in {seconds:.2f} s "
         f"({result.hands / seconds:.0f} hands/s); prizes paid {sum(result.prizes.values())}"

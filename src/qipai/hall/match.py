@@ -163,6 +163,16 @@ class StageReport:
     hands played."""
     ended_by: EndedBy
 
+    def __str__(self) -> str:
+        """One line: ``stage 0 knockout: 3000 → 30, hands per player 1/7/17 (those who
+        went on 16-17), 17 rounds, ended by advance_reached``."""
+        hands, went = self.hands_per_player, self.advanced_hands
+        return (
+            f"stage {self.stage} {self.kind.value}: {self.entrants} → {self.advanced}, "
+            f"hands per player {hands.min}/{hands.median}/{hands.max} (those who went on "
+            f"{went.min}-{went.max}), {self.rounds} rounds, ended by {self.ended_by.value}"
+        )
+
     def as_json(self) -> dict[str, Any]:
         """The report as JSON data (``qipai match simulate --json``, snapshots)."""
         return {
