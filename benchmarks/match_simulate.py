@@ -6,8 +6,9 @@ Prints, per run, the hands played, the seconds (wall clock, and the process's CP
 on a shared machine the CPU time is the one-core figure) and the hands per second, and each
 stage (entrants → advanced, hands per player fewest / median / most, why it ended), then
 the medians.  The goal (docs/performance.md): a 3,000-player 打立出局 → 瑞士 match in under a
-minute on one core, its preliminary ending with exactly its advance count.  There is no reference implementation to compare with: no open-source hall runs
-matches.  The machine is shared and noisy: quote the median.
+minute on one core, its preliminary ending with exactly its advance count.  There is no
+reference implementation to compare with: no open-source hall runs matches.  The machine
+is shared and noisy: quote the median.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Sequence
 
 import pytest
+from run_kit import started
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.rules import AllPass
@@ -45,14 +46,6 @@ def config(stages: str, *, players: int = 9, kind: str = "regular", minimise: bo
     )  # fmt: skip
     [match] = load_matches(head + textwrap.dedent(stages) + textwrap.dedent(prizes))
     return match
-
-
-def started(match: MatchConfig, count: int, seed: int = 0) -> MatchRun:
-    run = MatchRun(match, "t#1", random.Random(seed))
-    for number in range(1, count + 1):
-        run.register(f"p{number}")
-    run.start()
-    return run
 
 
 def landlord_wins(seats: Sequence[str], points: int = 2) -> tuple[int, ...]:

@@ -5,45 +5,15 @@ out at once, and a hand is scored at the base it was dealt at."""
 from __future__ import annotations
 
 import random
-import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from run_kit import knockout, started
 
 from qipai.hall.match import Eliminated, EndedBy, MatchRun, Seating
-from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches, match_by_id
+from qipai.hall.matchconfig import default_matches, match_by_id
 from qipai.hall.matchsim import simulate
-
-HEAD = """
-[[match]]
-id = "k"
-name = "k"
-kind = "scheduled"
-game = "doudizhu"
-rules = "jj"
-players = 300
-min_players = 6
-minimise = false
-"""
-FINAL = """
-[[match.stage]]
-kind = "fixed"
-hands = 1
-"""
-
-
-def knockout(stage: str) -> MatchConfig:
-    [match] = load_matches(HEAD + textwrap.dedent(stage) + FINAL)
-    return match
-
-
-def started(match: MatchConfig, count: int, seed: int = 0) -> MatchRun:
-    run = MatchRun(match, "k#1", random.Random(seed))
-    for number in range(1, count + 1):
-        run.register(f"p{number}")
-    run.start()
-    return run
 
 
 def landlord_wins(seating: Seating) -> tuple[int, ...]:
@@ -74,19 +44,7 @@ def test_the_shipped_knockout_ends_with_exactly_its_advance_count(seed: int) -> 
 def test_rounds_are_hands_per_player_still_in() -> None:
     """The base rises "after 2 rounds": once the players still in have played two hands
     each, however many went out meanwhile (a round is not hands / current tables)."""
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        base = 10
-        line = 990
-        advance = 6
-        [[match.stage.rise]]
-        after_rounds = 2
-        base = 20
-        line = 995
-        """
-    )
+    match = knockout(line=990, advance=6, rise=(2, 20, 995))
     run = started(match, 30)
     played: Counter[str] = Counter()
     alive = set(run.registered)
@@ -104,19 +62,7 @@ def test_rounds_are_hands_per_player_still_in() -> None:
 def test_the_line_keeps_rising_until_the_advance_count_is_reached() -> None:
     """Nobody ever loses a point: the schedule's last line (995) never reaches anyone, but
     past it the line rises 50 % every 2 rounds and ends the stage at its advance count."""
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        base = 10
-        line = 990
-        advance = 6
-        [[match.stage.rise]]
-        after_rounds = 2
-        base = 20
-        line = 995
-        """
-    )
+    match = knockout(line=990, advance=6, rise=(2, 20, 995))
     run = started(match, 30)
     lines = []
     while run.stage_index == 0:
@@ -130,16 +76,7 @@ def test_the_line_keeps_rising_until_the_advance_count_is_reached() -> None:
 
 
 def test_an_operators_round_limit_ends_the_stage_and_says_so() -> None:
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        line = 990
-        advance = 6
-        max_rounds = 2
-        rise_percent = 0
-        """
-    )
+    match = knockout(line=990, advance=6, base=1, extra="max_rounds = 2\nrise_percent = 0")
     run = started(match, 30)
     while run.stage_index == 0:
         for seating in run.seat():
@@ -149,18 +86,11 @@ def test_an_operators_round_limit_ends_the_stage_and_says_so() -> None:
 
 
 def test_a_knockout_that_could_run_for_ever_is_a_config_error() -> None:
-    stage = """
-        [[match.stage]]
-        kind = "knockout"
-        line = 400
-        advance = 6
-        rise_percent = 0
-        """
     with pytest.raises(ValueError, match="line must keep rising"):
-        knockout(stage)
+        knockout(line=400, advance=6, extra="rise_percent = 0")
     with pytest.raises(ValueError, match="line must keep rising"):
-        knockout(stage.replace("line = 400", "line = 0").replace("rise_percent = 0", ""))
-    knockout(stage + "max_rounds = 9\n")  # the operator's limit: allowed
+        knockout(line=0, advance=6)
+    knockout(line=400, advance=6, extra="rise_percent = 0\nmax_rounds = 9")  # the operator's
 
 
 def _waiting(run: MatchRun) -> set[str]:
@@ -174,19 +104,7 @@ def test_a_player_waiting_below_a_risen_line_is_out_at_once(seed: int) -> None:
     """Seated as the hall seats (after every finished hand), hands ending one by one: once
     the line has risen, nobody waiting to be seated is below it while the stage still
     knocks out — he went out when it rose, without playing another hand."""
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        base = 10
-        line = 900
-        advance = 3
-        [[match.stage.rise]]
-        after_rounds = 1
-        base = 10
-        line = 1001
-        """
-    )
+    match = knockout(line=900, advance=3, rise=(1, 10, 1001))
     run = started(match, 8, seed)
     draw = random.Random(seed)
     pending = list(run.seat())
@@ -203,19 +121,7 @@ def test_a_player_waiting_below_a_risen_line_is_out_at_once(seed: int) -> None:
 
 def test_a_hand_is_scored_at_the_base_it_was_dealt_at() -> None:
     """Hand 3 is dealt at base 10; the base becomes 20 before it ends: it scores at 10."""
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        base = 10
-        line = 1
-        advance = 3
-        [[match.stage.rise]]
-        after_rounds = 1
-        base = 20
-        line = 2
-        """
-    )
+    match = knockout(line=1, advance=3, rise=(1, 20, 2))
     run = started(match, 6)
     first, second = run.seat()
     run.finish_hand(first.hand, level(first))
@@ -243,14 +149,7 @@ def hands_of(seatings: Sequence[Seating]) -> Counter[str]:
 
 def test_those_who_played_fewest_are_seated_first() -> None:
     """Seven players: the one left out of the first two tables is seated first."""
-    match = knockout(
-        """
-        [[match.stage]]
-        kind = "knockout"
-        line = 1
-        advance = 3
-        """
-    )
+    match = knockout(line=1, advance=3)
     run = started(match, 7, seed=3)
     first = run.seat()
     [waiting] = set(run.registered) - set(hands_of(first))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from match_kit import level_match, post_as
 from server_kit import running_hall
 from wire_kit import WAIT, Frame, Player, config_with, guests
 
@@ -21,34 +22,12 @@ from qipai.client.connection import ClientSession, HallClient
 from qipai.hall.matchconfig import load_matches
 
 MATCHES = load_matches(
-    textwrap.dedent(
+    level_match(
+        "ties", "平分赛", players=6, fields="bot_wait = 3\nguarantee = 10",
+        prizes="[[match.prize]]\nranks = [1, 1]\ncoins = 10",
+    )
+    + textwrap.dedent(
         """
-        [[match]]
-        id = "ties"
-        name = "平分赛"
-        kind = "regular"
-        game = "doudizhu"
-        rules = "jj"
-        players = 6
-        bots = true
-        bot_wait = 0.3
-        guarantee = 10
-        rule_changes = { all_pass = "forced" }
-        [[match.stage]]
-        kind = "fixed"
-        name = "预赛"
-        hands = 1
-        start_score = 0
-        advance = 3
-        [[match.stage]]
-        kind = "fixed"
-        name = "决赛"
-        hands = 2
-        start_score = 0
-        [[match.prize]]
-        ranks = [1, 1]
-        coins = 10
-
         [[match]]
         id = "away"
         name = "托管赛"
@@ -62,9 +41,10 @@ MATCHES = load_matches(
         base = 10
         """
     )
-)
+)  # fmt: skip
 """``ties``: every score stays 0 (积分最小化 from 0), so the ranks are the registration
-order (判定二): the first to register wins, the fourth is knocked out.  ``away``: all pass
+order (判定二): the first to register wins, the fourth is knocked out (bots fill the rest 3 s
+after the first registration: time for the test's four).  ``away``: all pass
 is dealt again (the jj default), and nobody is there."""
 
 
@@ -72,17 +52,12 @@ def _config(db_url: str) -> Any:
     return dataclasses.replace(config_with(db_url), matches=MATCHES)
 
 
-def _bearer(session: ClientSession) -> dict[str, str]:
-    return {"authorization": f"Bearer {session.token}"}
-
-
 async def _post(url: str, path: str, session: ClientSession) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        return await http.post(path, headers=_bearer(session))
+    return await post_as(url, path, session.token)
 
 
 async def _get(url: str, path: str, session: ClientSession | None = None) -> Any:
-    headers = {} if session is None else _bearer(session)
+    headers = {} if session is None else {"authorization": f"Bearer {session.token}"}
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         return (await http.get(path, headers=headers)).json()
 
@@ -105,10 +80,10 @@ async def _knocked_out_first(url: str) -> dict[str, Any]:
     after the first stage, joins a room at once, and is told the end."""
     async with HallClient(url) as client, guests(client, 1) as (dan,):
         away = [await client.guest() for _ in range(3)]
-        for session in away:
-            assert (await _post(url, "/api/matches/ties/register", session)).status_code == 200
+        runs = [(await _post(url, "/api/matches/ties/register", s)).json()["run"] for s in away]
         joined = await _post(url, "/api/matches/ties/register", dan.session)
         run_id = joined.json()["run"]
+        assert runs == [run_id] * 3  # all four in one run, before the bots (after 3 s)
         await dan.until(lambda frame: frame["type"] == "match_started")
         closed = await _post(url, "/api/matches/ties/unregister", dan.session)
         out = await dan.play_out(until=lambda frame: frame["type"] == "match_eliminated")

@@ -69,6 +69,14 @@ def play_until(pages: list[Any], done: Any, *, rounds: int = 600) -> None:
     raise AssertionError("the match did not get there in time")
 
 
+_MY_RUN = """async (name) => {
+  const token = JSON.parse(localStorage.getItem('qipai.session')).token;
+  const r = await fetch('/api/matches', {headers: {Authorization: 'Bearer ' + token}});
+  const match = (await r.json()).find((m) => m.name === name);
+  return match.run.me ? match.run.id : null;
+}"""
+
+
 def close_overlays(page: Any) -> None:
     """Close what is open over the page (the last hand's result), top first."""
     for _ in range(5):
@@ -124,6 +132,8 @@ def test_a_player_knocked_out_first_plays_on_and_is_told_the_end_a_winner_sees_t
     register_guests(hall.url, 4)
     loser.click(f"{match_card(MATCH)} [data-testid=register]")
     wait_coins(loser, START_COINS - FEE)
+    run = winner.evaluate(_MY_RUN, MATCH)
+    assert run is not None and loser.evaluate(_MY_RUN, MATCH) == run  # before the bots came
 
     # the first stage: the loser is out, sixth
     out = "[data-testid=match-eliminated]"

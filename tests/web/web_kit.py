@@ -20,6 +20,7 @@ _SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
 if str(_SERVER_TESTS) not in sys.path:
     sys.path.insert(0, str(_SERVER_TESTS))
 
+from match_kit import level_match  # noqa: E402
 from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
 
 __all__ = [
@@ -275,7 +276,8 @@ def hands_until_tried(
 
 # --------------------------------------------------------------------- matches
 
-WEB_MATCHES = """
+WEB_MATCHES = (
+    """
 [[match]]
 id = "web-trio"
 name = "网页三人赛"
@@ -299,36 +301,16 @@ coins = 30
 ranks = [2, 3]
 coins = 5
 
-[[match]]
-id = "web-tiyan"
-name = "网页体验赛"
-kind = "regular"
-game = "doudizhu"
-rules = "jj"
-players = 9
-bots = true
-bot_wait = 4
-entry_fee = 10
-minimise = true
-rule_changes = { all_pass = "forced" }
-[[match.stage]]
-kind = "fixed"
-name = "预赛"
-hands = 1
-start_score = 0
-advance = 3
-[[match.stage]]
-kind = "fixed"
-name = "决赛"
-hands = 1
-start_score = 0
-[[match.prize]]
-ranks = [1, 1]
-coins = 50
-[[match.prize]]
-ranks = [2, 3]
-coins = 20
-
+"""
+    + level_match(
+        "web-tiyan",
+        "网页体验赛",
+        players=9,
+        fields="bot_wait = 8\nentry_fee = 10",
+        prizes="[[match.prize]]\nranks = [1, 1]\ncoins = 50\n"
+        "[[match.prize]]\nranks = [2, 3]\ncoins = 20",
+    )
+    + """
 [[match]]
 id = "web-wait"
 name = "网页等待赛"
@@ -371,9 +353,10 @@ coins = 100000
 ranks = [2, 3]
 coins = 30000
 """
+)
 """The browser tests' matches (conftest gives them to the hall): ``web-trio`` starts with
 bots 0.5 s after its first registration and plays two hands; ``web-tiyan`` is a 9-player
-体验赛 (bots fill it 4 s after its first registration) whose scores all stay 0 (积分最小化
+体验赛 (bots fill it 8 s after its first registration) whose scores all stay 0 (积分最小化
 from 0), so that its ranks are the registration order (判定二): the first to register
 wins, the sixth is knocked out in its first stage; ``web-wait`` has no bots, so
 one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
