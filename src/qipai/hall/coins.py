@@ -49,8 +49,8 @@ payout               coins
   winner's table score, the loser's table score and the amount due.  So a landlord who
   holds 30 and beats two farmers is paid 30 by each (60 in all); a landlord who loses pays
   his two payments from what he holds: together at most his table score, shared as in (3)
-  when they would exceed it.  Where a room rakes (``jj``'s coin rooms), the house's part
-  is taken from the winner's gain: the loser's payment includes it ("包括平台费用").
+  when they would exceed it.  Where a room with this payout rakes, the house's part is
+  taken from the winner's gain: the loser's payment includes it ("包括平台费用").
 - The fee: ``min(A, balance after the hand)`` per player, so no balance goes below 0.
 
 Escapes are priced by the engines (their ``returns()`` then give the penalty), and settle
