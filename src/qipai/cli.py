@@ -434,7 +434,8 @@ def run_match_list(args: argparse.Namespace) -> int:
         print(
             f"{match['name']:<12} {match['title']}  {match['kind']}  "
             f"{match['min_players']}-{match['players']} players  entry {match['entry_fee']}  "
-            f"{stages}  prizes {match['prize_total']}"
+            f"{stages}  prizes {match['prize_total']}  guarantee {match['guarantee']}  "
+            f"house pays {match['house_cost_at_minimum']} at {match['min_players']} players"
         )
     return 0
 
@@ -446,8 +447,9 @@ def add_match_simulate(commands: Commands[argparse.ArgumentParser]) -> None:
         help="play a whole match in-process with bots",
         description=(
             "Play a run of a match to its end, every seat a bot, in this process; print "
-            "the standings, the prizes and the speed (--json: the last line is one JSON "
-            "object with players, hands, seconds, standings and prizes)."
+            "the standings, each stage (entrants, advanced, hands per player, why it "
+            "ended), the prizes and the speed (--json: the last line is one JSON object "
+            "with players, hands, seconds, stages, standings and prizes)."
         ),
     )
     parser.add_argument("--match", required=True, metavar="NAME", help="the match's name (id)")
@@ -477,6 +479,8 @@ def run_match_simulate(args: argparse.Namespace) -> int:
     ]
     for standing in result.standings[:10]:
         print(f"{standing.rank:>5}  {standing.player:<8} {standing.score:>7}")
+    for report in result.stages:
+        print(report)
     print(
         f"{result.players} players, {result.hands} hands in {seconds:.2f} s "
         f"({result.hands / seconds:.0f} hands/s); prizes paid {sum(result.prizes.values())}"
@@ -487,6 +491,7 @@ def run_match_simulate(args: argparse.Namespace) -> int:
             "players": result.players,
             "hands": result.hands,
             "seconds": round(seconds, 3),
+            "stages": [report.as_json() for report in result.stages],
             "standings": [
                 {"rank": s.rank, "player": s.player, "score": s.score} for s in result.standings
             ],

@@ -381,10 +381,19 @@ def test_jj_amount_due_when_smallest() -> None:
     assert minimise_scores((20, -10, -10), (1000, 1000, 1000)) == (20, -10, -10)
 
 
-def test_jj_landlord_is_held_to_his_table_score_in_total() -> None:
-    assert minimise_scores((-300, 150, 150), (100, 1000, 1000)) == (-100, 50, 50)
-    assert minimise_scores((400, -200, -200), (100, 1000, 1000)) == (100, -50, -50)
+def test_jj_each_payment_is_the_least_of_the_three() -> None:
+    """A landlord on 30 beating two farmers who owe 200 each is paid 30 by each (not 15:
+    each payment, not his total, is held to his score)."""
+    assert minimise_scores((400, -200, -200), (30, 1000, 1000)) == (60, -30, -30)
+    assert minimise_scores((400, -200, -200), (100, 1000, 1000)) == (200, -100, -100)
     assert minimise_scores((400, -200, -200), (1000, 1000, 30)) == (230, -200, -30)
+    assert minimise_scores((-40, 20, 20), (1000, 10, 1000)) == (-30, 10, 20)
+
+
+def test_jj_a_losing_landlord_pays_at_most_what_he_holds_in_all() -> None:
+    assert minimise_scores((-300, 150, 150), (100, 1000, 1000)) == (-100, 50, 50)
+    assert minimise_scores((-300, 100, 200), (240, 1000, 1000)) == (-240, 80, 160)
+    assert minimise_scores((-300, 150, 150), (1000, 1000, 40)) == (-190, 150, 40)
 
 
 def test_all_zero_points_move_nothing() -> None:
@@ -440,6 +449,31 @@ def test_huanle_settlement_invariants(
     uncapped = tuple(p * 10 for p in points)
     if all(abs(u) <= b for u, b in zip(uncapped, balances, strict=True)):
         assert s.stakes == uncapped
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(three_seat_points(), st.tuples(*[st.integers(0, 2_000)] * 3))
+def test_minimisation_invariants(
+    points: tuple[int, int, int], scores: tuple[int, int, int]
+) -> None:
+    """Every payment is the least of the winner's score, the loser's and what is owed;
+    nobody pays more than he holds; nothing is burnt."""
+    moved = minimise_scores(points, scores)
+    assert sum(moved) == 0
+    for seat, (p, m) in enumerate(zip(points, moved, strict=True)):
+        assert m * p >= 0 and scores[seat] + m >= 0
+    moving = [seat for seat in range(3) if points[seat]]
+    if not moving:
+        return
+    signs = [points[seat] > 0 for seat in moving]
+    # the single seat: the one alone on its side (the payer when both sides are single)
+    centre = next(seat for seat in moving if signs.count(points[seat] > 0) == 1
+                  and (len(moving) == 3 or points[seat] < 0))  # fmt: skip
+    for seat in set(moving) - {centre}:
+        assert abs(moved[seat]) <= min(abs(points[seat]), scores[seat], scores[centre])
+    if points[centre] > 0:  # a winning centre: each payment exactly the least of the three
+        for seat in set(moving) - {centre}:
+            assert abs(moved[seat]) == min(abs(points[seat]), scores[seat], scores[centre])
 
 
 def test_limited_names_what_the_balances_changed() -> None:

@@ -9,8 +9,10 @@ import textwrap
 from collections.abc import Sequence
 
 import pytest
+from run_kit import started
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.doudizhu.rules import AllPass
 from qipai.hall.match import (
     Eliminated,
     Finished,
@@ -20,6 +22,7 @@ from qipai.hall.match import (
     match_points,
 )
 from qipai.hall.matchconfig import MatchConfig, load_matches
+from qipai.hall.standings import LastHand, rank_players
 
 HEADER = """
 [[match]]
@@ -43,14 +46,6 @@ def config(stages: str, *, players: int = 9, kind: str = "regular", minimise: bo
     )  # fmt: skip
     [match] = load_matches(head + textwrap.dedent(stages) + textwrap.dedent(prizes))
     return match
-
-
-def started(match: MatchConfig, count: int, seed: int = 0) -> MatchRun:
-    run = MatchRun(match, "t#1", random.Random(seed))
-    for number in range(1, count + 1):
-        run.register(f"p{number}")
-    run.start()
-    return run
 
 
 def landlord_wins(seats: Sequence[str], points: int = 2) -> tuple[int, ...]:
@@ -174,7 +169,7 @@ def test_the_final_ranks_finalists_then_those_out_and_prizes_follow_the_ranks() 
     ranks = [2, 4]
     coins = 10
     """
-    run = started(config(FIXED_TWO, prizes=prizes), 9)
+    run = started(config(FIXED_TWO, prizes=prizes, extra="guarantee = 120"), 9)
     while not run.is_over:
         for seating in run.seat():
             run.finish_hand(seating.hand, landlord_wins(seating.players))
@@ -241,7 +236,8 @@ def test_knockout_eliminates_below_the_line_keeps_its_number_and_rises() -> None
 
 
 def test_knockout_reseats_players_among_the_remaining_after_every_hand() -> None:
-    run = started(config(KNOCKOUT, players=30, kind="scheduled", extra="min_players = 12"), 30)
+    level = KNOCKOUT.replace("max_rounds = 30", "max_rounds = 30\nrise_percent = 0")
+    run = started(config(level, players=30, kind="scheduled", extra="min_players = 12"), 30)
     groups = set()
     for _ in range(6):
         for seating in run.seat():
@@ -320,6 +316,105 @@ def test_the_last_hands_winner_ranks_first_among_tied_players() -> None:
     notices = run.finish_hand(seating.hand, (2, -1, -1))
     final = next(n for n in notices if isinstance(n, Finished)).standings
     assert [s.player for s in final] == [a, *sorted((b, c), key=lambda p: int(p[1:]))]
+
+
+def test_ties_across_tables_rank_by_each_players_own_last_hand() -> None:
+    """Registered a, b, c, all level: c beat a at their table, b lost at another.  判定一
+    read for each player alone: c won his last hand, a and b lost theirs, so c, then a
+    and b by registration (判定二): c, a, b (never c, b, a)."""
+    scores = {"a": 1000, "b": 1000, "c": 1000}
+    numbers = {"a": 1, "b": 2, "c": 3}
+    last = {"a": LastHand(7, -20), "b": LastHand(8, -40), "c": LastHand(7, 40)}
+    assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
+    # b lost less than a: still by registration among those who lost
+    last["b"] = LastHand(8, -5)
+    assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
+    # a hand that moved nothing for him ranks between a win and a loss
+    last["a"] = LastHand(7, 0)
+    assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
+    assert rank_players("abc", scores, numbers, last, last_hand_rule=False) == ["a", "b", "c"]
+
+
+SWISS_FINAL = """
+[[match.stage]]
+kind = "knockout"
+base = 10
+line = 1
+advance = 6
+[[match.stage]]
+kind = "swiss"
+rounds = 2
+hands = 1
+"""
+
+
+def test_a_match_whose_final_is_swiss_uses_registration_only_in_every_stage() -> None:
+    """瑞士赛制 遵循判定二: in its knockout too, two level players rank by registration,
+    though the later one won his last hand and the earlier one lost his."""
+    match = config(SWISS_FINAL, players=12, kind="scheduled", extra="min_players = 6")
+    assert match.swiss_final
+    run = started(match, 12)
+    first = run.seat()[0]
+    run.finish_hand(first.hand, (2, -1, -1))
+    data = run.snapshot()
+    early, late = "p1", "p2"
+    data["scores"] |= {early: 990, late: 990}
+    data["last"] |= {early: [first.hand, -10], late: [first.hand, 20]}
+    restored = MatchRun.restore(match, data)
+    order = [s.player for s in restored.standings() if s.player in (early, late)]
+    assert order == [early, late]
+    plain = config(SWISS_FINAL.replace('"swiss"\nrounds = 2', '"fixed"\nrounds = 1'),
+                   players=12, kind="scheduled", extra="min_players = 6")  # fmt: skip
+    assert not plain.swiss_final
+    other = MatchRun.restore(plain, data)
+    assert [s.player for s in other.standings() if s.player in (early, late)] == [late, early]
+
+
+def test_a_voided_hand_is_dealt_again_to_its_players_forced() -> None:
+    """A hand with no result (every seat declined for ever): it scores nothing, it is not
+    a played hand, and the same players are dealt again with an all-pass scored."""
+    run = started(config(FIXED_TWO), 9)
+    first = run.seat()
+    voided = first[0]
+    assert run.finish_hand(voided.hand, (), voided=True) == []
+    assert {run.score(p) for p in voided.players} == {1000}
+    [again] = run.seat()
+    assert again.players == voided.players and again.forced and again.round == 1
+    assert not any(s.forced for s in first)
+    run.finish_hand(again.hand, landlord_wins(again.players))
+    [after] = run.seat()
+    assert after.players == voided.players and not after.forced and after.round == 2
+    # a forced hand's rules score an all-pass (强制记分); the match's own redeal
+    assert config(FIXED_TWO).game_rules(forced=True).all_pass is AllPass.FORCED
+    assert config(FIXED_TWO).game_rules().all_pass is AllPass.REDEAL
+
+
+def test_a_knockout_voided_hand_is_dealt_again_before_anyone_else() -> None:
+    run = started(config(KNOCKOUT, players=30, kind="scheduled", extra="min_players = 12"), 30)
+    first = run.seat()
+    run.finish_hand(first[0].hand, (), voided=True)
+    again = run.seat()
+    assert [s.players for s in again] == [first[0].players] and again[0].forced
+
+
+def test_a_player_knocked_out_no_longer_takes_part() -> None:
+    run = MatchRun(config(FIXED_TWO), "t#1", random.Random(0))
+    for number in range(1, 10):
+        run.register(f"p{number}")
+    assert run.takes_part("p1") and not run.takes_part("nobody")
+    run.start()
+    notices = []
+    while run.stage_index == 0:
+        for seating in run.seat():
+            notices += run.finish_hand(seating.hand, landlord_wins(seating.players))
+    out = next(n for n in notices if isinstance(n, Eliminated)).players
+    assert all(run.is_out(p) and not run.takes_part(p) for p in out)
+    going = next(n for n in notices if isinstance(n, StageStarted)).players
+    assert all(run.takes_part(p) for p in going)
+    while not run.is_over:
+        for seating in run.seat():
+            run.finish_hand(seating.hand, landlord_wins(seating.players))
+    assert not any(run.takes_part(p) for p in run.registered)
 
 
 def test_config_errors_name_the_match_and_the_field() -> None:

@@ -23,9 +23,8 @@ def test_every_shipped_match_runs_to_its_end(match_id: str, players: int) -> Non
         f"p{n}" for n in range(1, players + 1)
     )
     ranks = {s.player: s.rank for s in result.standings}
-    assert result.prizes == {
-        player: match.prize_for(rank) for player, rank in ranks.items() if match.prize_for(rank)
-    }
+    paid = match.paid_prizes(players)
+    assert result.prizes == {player: paid[rank] for player, rank in ranks.items() if rank in paid}
     finalists = [s for s in result.standings if not s.out]
     assert finalists == list(result.standings[: len(finalists)])  # finalists rank first
     assert all(s.stage == len(match.stages) - 1 for s in finalists)
@@ -58,6 +57,23 @@ def test_match_simulate_ends_with_one_json_object(capsys: pytest.CaptureFixture[
     assert [s["rank"] for s in summary["standings"]] == list(range(1, 10))
     assert [p["rank"] for p in summary["prizes"]] == [1, 2, 3]
     assert [p["coins"] for p in summary["prizes"]] == [500, 250, 150]
+
+
+def test_match_simulate_reports_each_stage(capsys: pytest.CaptureFixture[str]) -> None:
+    """Per stage: entrants, advanced, hands per player (fewest / median / most) and why it
+    ended; the knockout by its advance count."""
+    argv = ["match", "simulate", "--match", "zhengdian", "--players", "300", "--seed", "2",
+            "--json"]  # fmt: skip
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    knockout, swiss = summary["stages"]
+    assert (knockout["entrants"], knockout["advanced"]) == (300, 30)
+    assert knockout["ended_by"] == "advance_reached"
+    hands = knockout["hands_per_player"]
+    assert 1 <= hands["min"] <= hands["median"] <= hands["max"]
+    assert knockout["advanced_hands"]["max"] - knockout["advanced_hands"]["min"] <= 1
+    assert (swiss["entrants"], swiss["ended_by"]) == (30, "rounds_played")
+    assert swiss["hands_per_player"] == {"min": 6, "median": 6, "max": 6}  # 3 rounds of 2
 
 
 def test_match_simulate_refuses_an_unknown_match_or_count(

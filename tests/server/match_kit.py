@@ -1,6 +1,7 @@
 """A small match killed mid-play, for the tests that carry a run on after a crash or a
 lost node: its configuration, registering one player (bots fill the run), and what the
-database says of it."""
+database says of it.  Also for any match test: a request of the match API as a player, and
+a match whose scores never move (its ranks are the registration order)."""
 
 from __future__ import annotations
 
@@ -107,3 +108,44 @@ def final_scores_sum(db_url: str) -> tuple[int, int]:
     [match] = load_matches(MATCHES)
     rows = json.loads(run.standings_json)
     return sum(row["score"] for row in rows), len(rows) * match.stages[0].start_score
+
+
+async def post_as(url: str, path: str, token: str) -> httpx.Response:
+    """``POST url/path`` with the player's session (the match API)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        return await http.post(path, headers={"authorization": f"Bearer {token}"})
+
+
+def level_match(
+    match_id: str, name: str, *, players: int, fields: str = "", prizes: str = ""
+) -> str:
+    """A regular ``jj`` match of ``players`` with bots: 预赛 (one hand; one table goes on),
+    then 决赛 (one hand), every score 0 throughout (积分最小化 from 0: no payment can be more
+    than 0), so that its ranks are the registration order (判定二: the first to register
+    wins).  ``fields``: more of its fields (``bot_wait``, ``entry_fee``…); ``prizes``: its
+    ``[[match.prize]]`` tables."""
+    return f"""
+[[match]]
+id = "{match_id}"
+name = "{name}"
+kind = "regular"
+game = "doudizhu"
+rules = "jj"
+players = {players}
+bots = true
+minimise = true
+rule_changes = {{ all_pass = "forced" }}
+{fields}
+[[match.stage]]
+kind = "fixed"
+name = "预赛"
+hands = 1
+start_score = 0
+advance = 3
+[[match.stage]]
+kind = "fixed"
+name = "决赛"
+hands = 1
+start_score = 0
+{prizes}
+"""

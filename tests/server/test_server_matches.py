@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from match_kit import post_as
 from server_kit import CROWDED_ENTROPY_WINDOW, RunningHall, running_hall
 from wire_kit import WAIT, Frame, Player, config_with, guests
 
@@ -51,6 +52,7 @@ MATCHES = load_matches(
         players = 6
         bots = true
         bot_wait = 0.3
+        guarantee = 6
         rule_changes = { all_pass = "forced" }
         [[match.stage]]
         kind = "fixed"
@@ -76,13 +78,8 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
         yield running
 
 
-def _bearer(player: Player) -> dict[str, str]:
-    return {"authorization": f"Bearer {player.session.token}"}
-
-
 async def _post(url: str, path: str, player: Player) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        return await http.post(path, headers=_bearer(player))
+    return await post_as(url, path, player.session.token)
 
 
 async def _play_match(player: Player) -> Frame:

@@ -121,6 +121,33 @@ def test_the_lifecycle_sets_states_and_times(store: Store) -> None:
     assert store.match_run("r9") is None
 
 
+def test_each_player_keeps_his_result_until_he_is_told(store: Store) -> None:
+    """The run finishes with each registration's rank and prize; a player told at once is
+    never told again, one away is told (once) when he next comes; 战绩 lists every run he
+    played, withdrawn registrations and runs not started left out."""
+    ann, bob, cid = players(store, 3, grant=GRANT)
+    registered(store, "r1", ann, bob, cid)
+    registered(store, "r2", ann)
+    store.unregister_from_match("r2", ann, NOW)
+    store.start_match_run("r1", NOW)
+    [playing] = store.match_results(ann)  # r2 left out: withdrawn before its start
+    assert (playing.run_id, playing.state, playing.rank, playing.prize) == (
+        "r1", "running", None, None
+    )  # fmt: skip
+    ranks = {ann: 2, bob: 1, cid: 3}
+    assert store.finish_match_run("r1", {bob: 250}, "[]", LATER, ranks=ranks, told=[bob])
+    [mine] = store.match_results(ann)
+    assert (mine.run_id, mine.state, mine.rank, mine.prize, mine.entrants) == (
+        "r1", "finished", 2, 0, 3
+    )  # fmt: skip
+    assert store.take_untold_match_results(bob, LATER) == []  # told at the end
+    [(told, standings)] = store.take_untold_match_results(ann, LATER)
+    assert (told.run_id, told.rank, standings) == ("r1", 2, "[]")
+    assert store.take_untold_match_results(ann, LATER) == []  # once
+    assert store.match_results(bob)[0].prize == 250
+    assert audit(store) == []
+
+
 def test_runs_are_listed_newest_first_by_state_and_match(store: Store) -> None:
     (ann,) = players(store, 1, grant=GRANT)
     for minute, (run_id, match_id) in enumerate([("a#1", "a"), ("b#1", "b"), ("a#2", "a")]):

@@ -54,7 +54,7 @@ LOCAL_TIME = """(s) => new Date(s * 1000)
 def check_the_list(page: Any) -> None:
     """The match list: each match's numbers as the hall lists them."""
     shown = page.eval_on_selector_all("[data-testid=match]", "els => els.map(e => e.dataset.match)")
-    assert shown == ["web-trio", "web-wait", "web-weekly"]
+    assert shown == ["web-trio", "web-tiyan", "web-wait", "web-weekly"]
     served = listing(page)
     # a regular match: its kind, start rule, registered count, fee and prizes
     trio = served["web-trio"]
@@ -216,7 +216,7 @@ def check_the_final_table(page: Any, name: str) -> tuple[int, int, str]:
     assert mine.get_attribute("data-name") == name
     assert mine.get_attribute("data-rank") == str(rank)
     score: str = final.locator("[data-testid=final-score]").inner_text()
-    assert mine.locator("td").nth(2).inner_text() == score
+    assert mine.locator("[data-testid=standing-score]").inner_text() == score
     return rank, prize, score
 
 

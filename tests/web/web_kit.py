@@ -20,6 +20,7 @@ _SERVER_TESTS = Path(__file__).resolve().parent.parent / "server"
 if str(_SERVER_TESTS) not in sys.path:
     sys.path.insert(0, str(_SERVER_TESTS))
 
+from match_kit import level_match  # noqa: E402
 from server_kit import RunningHall, fast_config, running_hall  # noqa: E402
 
 __all__ = [
@@ -275,7 +276,8 @@ def hands_until_tried(
 
 # --------------------------------------------------------------------- matches
 
-WEB_MATCHES = """
+WEB_MATCHES = (
+    """
 [[match]]
 id = "web-trio"
 name = "网页三人赛"
@@ -286,6 +288,7 @@ players = 3
 bots = true
 bot_wait = 0.5
 entry_fee = 10
+guarantee = 10
 rule_changes = { all_pass = "forced" }
 [[match.stage]]
 kind = "fixed"
@@ -298,6 +301,16 @@ coins = 30
 ranks = [2, 3]
 coins = 5
 
+"""
+    + level_match(
+        "web-tiyan",
+        "网页体验赛",
+        players=9,
+        fields="bot_wait = 8\nentry_fee = 10",
+        prizes="[[match.prize]]\nranks = [1, 1]\ncoins = 50\n"
+        "[[match.prize]]\nranks = [2, 3]\ncoins = 20",
+    )
+    + """
 [[match]]
 id = "web-wait"
 name = "网页等待赛"
@@ -340,10 +353,16 @@ coins = 100000
 ranks = [2, 3]
 coins = 30000
 """
+)
 """The browser tests' matches (conftest gives them to the hall): ``web-trio`` starts with
-bots 0.5 s after its first registration and plays two hands; ``web-wait`` has no bots, so
+bots 0.5 s after its first registration and plays two hands; ``web-tiyan`` is a 9-player
+体验赛 (bots fill it 8 s after its first registration) whose scores all stay 0 (积分最小化
+from 0), so that its ranks are the registration order (判定二): the first to register
+wins, the sixth is knocked out in its first stage; ``web-wait`` has no bots, so
 one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
 whose fee a new player cannot pay."""
+TIYAN_PRIZES = {1: 50, 2: 20, 3: 20}
+"""``web-tiyan``'s prize by final rank."""
 TRIO_PRIZES = {1: 30, 2: 5, 3: 5}
 """``web-trio``'s prize by final rank."""
 

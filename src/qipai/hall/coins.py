@@ -44,10 +44,13 @@ payout               coins
 - "Within the balances" is the hall's guard for its ledger, where no balance may go
   negative: the amounts are held as ``LOSERS_TO_ZERO`` holds them.  It never binds while
   every seat holds more than the largest loss a preset allows.
-- 积分最小化 is this with table scores as limits: every payment is at most the winner's
-  table score, the loser's table score and the amount due, and a seat facing two others
-  is also held to his table score *in total* (he can neither pay nor win more than he has
-  on the table).
+- 积分最小化 (:func:`minimise_scores`) takes the table scores as they stood when the hand
+  ended: each *payment* (between the single seat and each other seat) is the least of the
+  winner's table score, the loser's table score and the amount due.  So a landlord who
+  holds 30 and beats two farmers is paid 30 by each (60 in all); a landlord who loses pays
+  his two payments from what he holds: together at most his table score, shared as in (3)
+  when they would exceed it.  Where a room with this payout rakes, the house's part is
+  taken from the winner's gain: the loser's payment includes it ("包括平台费用").
 - The fee: ``min(A, balance after the hand)`` per player, so no balance goes below 0.
 
 Escapes are priced by the engines (their ``returns()`` then give the penalty), and settle
@@ -231,6 +234,21 @@ def limit_transfers(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int,
         single seat faces the others; ``bad_settlement`` for a negative limit or
         mismatched lengths.
     """
+    facing = _facing(amounts, limits)
+    if facing is None:
+        return tuple(amounts)
+    centre, order = facing
+    due = [min(abs(amounts[s]), limits[s]) for s in order]
+    total = min(sum(due), limits[centre])
+    return _moved(amounts, centre, order, share_in_proportion(total, due))
+
+
+def _facing(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int, list[int]] | None:
+    """The single seat facing the others and the others in play order after it, once
+    ``amounts`` and ``limits`` are checked; ``None`` when nothing moves.
+
+    :raises InvalidActionError: as :func:`limit_transfers`.
+    """
     if len(amounts) != len(limits):
         raise _bad("bad_settlement", "one limit per seat")
     for limit in limits:
@@ -239,14 +257,18 @@ def limit_transfers(amounts: Sequence[int], limits: Sequence[int]) -> tuple[int,
         raise _bad("bad_points", f"points must sum to zero: {tuple(amounts)}")
     centre = _centre(amounts)
     if centre is None:
-        return tuple(amounts)
+        return None
     n = len(amounts)
-    order = [(centre + k) % n for k in range(1, n)]
-    due = [min(abs(amounts[s]), limits[s]) for s in order]
-    total = min(sum(due), limits[centre])
-    result = [0] * n
-    for seat, share in zip(order, share_in_proportion(total, due), strict=True):
-        result[seat] = share if amounts[seat] > 0 else -share
+    return centre, [(centre + k) % n for k in range(1, n)]
+
+
+def _moved(
+    amounts: Sequence[int], centre: int, order: Sequence[int], payments: Sequence[int]
+) -> tuple[int, ...]:
+    """Each other seat's ``payments`` with its side's sign, the centre the balance."""
+    result = [0] * len(amounts)
+    for seat, payment in zip(order, payments, strict=True):
+        result[seat] = payment if amounts[seat] > 0 else -payment
     result[centre] = -sum(result)
     return tuple(result)
 
@@ -281,14 +303,29 @@ def settle_losers_to_zero(
 
 
 def minimise_scores(points: Sequence[int], table_scores: Sequence[int]) -> tuple[int, ...]:
-    """积分最小化: the points actually moved, given each player's table score.
+    """积分最小化: the points actually moved, given each player's table score when the hand
+    ended: each payment between the single seat and another is the least of the winner's
+    score, the loser's score and what is owed; a single seat that loses pays at most his
+    score in all (shared in proportion, as :func:`share_in_proportion`).
 
-    >>> minimise_scores((-140, 140, 0), (120, 1000, 500))
+    >>> minimise_scores((-140, 140, 0), (120, 1000, 500))  # the loser holds 120
     (-120, 120, 0)
+    >>> minimise_scores((400, -200, -200), (30, 1000, 1000))  # the winner holds 30: 30 each
+    (60, -30, -30)
+    >>> minimise_scores((-400, 200, 200), (300, 1000, 1000))  # he pays what he holds
+    (-300, 150, 150)
 
     :raises InvalidActionError: as :func:`limit_transfers`.
     """
-    return limit_transfers(points, table_scores)
+    facing = _facing(points, table_scores)
+    if facing is None:
+        return tuple(points)
+    centre, order = facing
+    held = table_scores[centre]
+    payments = [min(abs(points[s]), table_scores[s], held) for s in order]
+    if points[centre] < 0:  # he makes every payment: from what he holds
+        payments = share_in_proportion(min(sum(payments), held), payments)
+    return _moved(points, centre, order, payments)
 
 
 # --- the payouts --------------------------------------------------------------------------

@@ -8,19 +8,31 @@ hall's, or in-process for :func:`qipai.hall.matchsim.simulate`) and reports each
 points with :meth:`MatchRun.finish_hand`.  The rules it follows are those of
 :mod:`qipai.hall.matchconfig` and ``docs/matches.md``:
 
-- a hand's match points are its points × the stage's base, held by 积分最小化 against the
-  players' current scores when the match says so;
-- knockout (打立出局): free players are seated as soon as a table's worth is free, in a
-  random order (so players are reseated among the remaining players after every hand);
-  after a hand, its players below the line are out, lowest first, while more than the
-  stage keeps remain; the base and the line follow the schedule by rounds started;
+- a hand's match points are its points × the base **it was dealt at** (the seating's),
+  held by 积分最小化 against the players' scores when it ends, where the match says so;
+- knockout (打立出局): free players are seated as soon as a table's worth is free, those
+  who have played the fewest hands of the stage first (random among equals), so players
+  are reseated among the remaining players after every hand and all play about as many
+  hands; the stage's *rounds* are the hands played per player still in (rounded down,
+  never going back); after a hand, its players below the line are out, lowest first,
+  while more than the stage keeps remain; when the rounds raise the line, the players
+  waiting to be seated who are now below it are out at once (the players of the hands in
+  play when their hand ends); the stage ends with exactly the players it keeps (the hands
+  in play when that count is reached finish, and nobody else goes out), or after its
+  ``max_rounds`` where the operator set them;
 - fixed (定局积分): tables formed at the stage's start (random order) play their hands;
-- swiss (瑞士移位): before each round the players are ranked (registration breaks ties) and
-  seated a table at a time in that order, swapping neighbours between adjacent tables
-  where that avoids a repeated meeting;
+- swiss (瑞士移位): before each round the players are ranked and seated by
+  :func:`qipai.hall.swiss.swiss_tables` (as few repeated meetings as the field allows);
+- ties: :func:`qipai.hall.standings.rank_players`, 判定一 then 判定二, or 判定二 only in
+  every stage of a match whose final is Swiss (瑞士赛制 遵循判定二);
+- a hand the table voided (no result: endless all-pass redeals, when every seat declines)
+  is not a played hand: the same players are dealt again, the all-pass then scored
+  (:attr:`Seating.forced`, 强制记分), so that a hand's result, never the registration
+  order, decides;
 - between stages the advancing players start the next stage with its start score plus
   their carry (带分); the final ranking is the last stage's ranking, then the players out
-  in later stages and later hands above those out earlier.
+  in later stages and later hands above those out earlier;
+- prizes by final rank, the table scaled to the field (:mod:`qipai.hall.prizes`).
 
 A running run is saved as plain JSON data with :meth:`MatchRun.snapshot` (after each
 finished hand, by the hall) and carried on from it with :meth:`MatchRun.restore`: the
@@ -42,7 +54,8 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
+import statistics
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,10 +63,11 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import minimise_scores
 from qipai.hall.matchconfig import MatchConfig, MatchKind, Stage, StageKind
 from qipai.hall.standings import LastHand, rank_players
+from qipai.hall.swiss import swiss_tables
 
 BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 """The version of :meth:`MatchRun.snapshot`'s data (:meth:`MatchRun.restore` refuses others)."""
 
 
@@ -66,6 +80,19 @@ class RunState(enum.Enum):
     CANCELLED = "cancelled"
 
 
+class EndedBy(enum.Enum):
+    """Why a stage ended."""
+
+    ADVANCE_REACHED = "advance_reached"
+    """knockout: only the players it keeps were left."""
+    MAX_ROUNDS = "max_rounds"
+    """knockout: the operator's limit of rounds (the rest then ranked by score)."""
+    HANDS_PLAYED = "hands_played"
+    """fixed: every table played its hands."""
+    ROUNDS_PLAYED = "rounds_played"
+    """swiss: every round was played."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seating:
     """A hand to deal now."""
@@ -75,14 +102,17 @@ class Seating:
     stage: int
     """The stage's index."""
     round: int
-    """The round of the stage (knockout: rounds started; fixed: the table's hand; swiss:
-    the round), from 1."""
+    """The round of the stage (knockout: the round being played, from 1; fixed: the
+    table's hand; swiss: the round)."""
     table: int
     """The stage's table number (knockout: the hand's own number)."""
     players: tuple[str, ...]
     """The players in seat order."""
     base: int
-    """基数: match points per point of the hand."""
+    """基数: match points per point of the hand, fixed now, at the deal."""
+    forced: bool = False
+    """These players' last hand was voided (no result): in this one an all-pass is scored
+    (强制记分), so that it ends with a result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +123,86 @@ class Standing:
     player: str
     score: int
     stage: int
-    """The last stage he played in."""
+    """The last stage he played in (the ranking is by stage reached first)."""
     out: bool
     """Whether he is out (knocked out, or not among a stage's advancers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Hands played per player: the fewest, the median (the lower middle of an even
+    count) and the most."""
+
+    min: int
+    median: int
+    max: int
+
+    @classmethod
+    def of(cls, counts: Iterable[int]) -> Spread:
+        """The spread of ``counts`` (zeros for none)."""
+        values = sorted(counts) or [0]
+        return cls(values[0], statistics.median_low(values), values[-1])
+
+
+@dataclass(frozen=True, slots=True)
+class StageReport:
+    """A finished stage: who entered, who went on, how many hands each played, why it
+    ended."""
+
+    stage: int
+    kind: StageKind
+    entrants: int
+    advanced: int
+    """Players who went on (the last stage: every finalist, ranked)."""
+    hands_per_player: Spread
+    """Hands each entrant played in the stage."""
+    advanced_hands: Spread
+    """Hands each of those who went on played in it."""
+    rounds: int
+    """knockout: the rounds reached (hands per player still in); else the rounds or
+    hands played."""
+    ended_by: EndedBy
+
+    def __str__(self) -> str:
+        """One line: ``stage 0 knockout: 3000 → 30, hands per player 1/7/17 (those who
+        went on 16-17), 17 rounds, ended by advance_reached``."""
+        hands, went = self.hands_per_player, self.advanced_hands
+        return (
+            f"stage {self.stage} {self.kind.value}: {self.entrants} → {self.advanced}, "
+            f"hands per player {hands.min}/{hands.median}/{hands.max} (those who went on "
+            f"{went.min}-{went.max}), {self.rounds} rounds, ended by {self.ended_by.value}"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as JSON data (``qipai match simulate --json``, snapshots)."""
+        return {
+            "stage": self.stage,
+            "kind": self.kind.value,
+            "entrants": self.entrants,
+            "advanced": self.advanced,
+            "hands_per_player": _spread_json(self.hands_per_player),
+            "advanced_hands": _spread_json(self.advanced_hands),
+            "rounds": self.rounds,
+            "ended_by": self.ended_by.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StageReport:
+        """The report :meth:`as_json` gave."""
+        return cls(
+            int(data["stage"]),
+            StageKind(data["kind"]),
+            int(data["entrants"]),
+            int(data["advanced"]),
+            Spread(**data["hands_per_player"]),
+            Spread(**data["advanced_hands"]),
+            int(data["rounds"]),
+            EndedBy(data["ended_by"]),
+        )
+
+
+def _spread_json(spread: Spread) -> dict[str, int]:
+    return {"min": spread.min, "median": spread.median, "max": spread.max}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +242,8 @@ class _Table:
     players: tuple[str, ...]
     played: int = 0
     in_play: bool = False
+    forced: bool = False
+    """Its last hand was voided: the next one scores an all-pass."""
 
 
 @dataclass
@@ -143,14 +252,27 @@ class _StageRun:
 
     index: int
     stage: Stage
-    players: list[str]
+    players: dict[str, None]
+    """The players still in (an ordered set)."""
     keeps: int
     """Players who go on (knockout: at most half, in whole tables)."""
-    hands_started: int = 0
+    played: dict[str, int] = field(default_factory=dict)
+    """Hands each entrant finished in the stage."""
+    alive_played: int = 0
+    """The hands of :attr:`played` of the players still in, together."""
+    rounds: int = 0
+    """knockout: rounds played: hands per player still in, rounded down, never back."""
     free: list[str] = field(default_factory=list)
+    """knockout: the players waiting to be seated."""
+    again: list[tuple[str, ...]] = field(default_factory=list)
+    """knockout: the players of voided hands, dealt again first (forced)."""
     tables: list[_Table] = field(default_factory=list)
     round: int = 1
     in_play: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    bases: dict[int, int] = field(default_factory=dict)
+    """The base each hand in play was dealt at."""
+    forced: set[int] = field(default_factory=set)
+    """The hands in play dealt forced (knockout)."""
 
 
 def match_points(
@@ -158,13 +280,17 @@ def match_points(
 ) -> tuple[int, ...]:
     """A hand's match points per seat: its ``points`` × ``base`` (农民得分 = 胜负参数 × 基数 ×
     倍数, the landlord the farmers' sum), held by 积分最小化 against the seats' ``scores``
-    when ``minimise``: each payment is at most the winner's score, the loser's score and
-    what is owed (a score below zero counts as zero).
+    when ``minimise``: each payment is the least of the winner's score, the loser's score
+    and what is owed (a score below zero counts as zero; :func:`~qipai.hall.coins.
+    minimise_scores`).  A match takes no platform fee from a hand (its house's share is in
+    the entry fees), so the payment is whole.
 
     >>> match_points((-2, 1, 1), 100, (1000, 30, 5000), minimise=True)  # a winner holds 30
     (-130, 30, 100)
     >>> match_points((-14, 7, 7), 10, (120, 1000, 1000), minimise=True)  # the loser holds 120
     (-120, 60, 60)
+    >>> match_points((20, -10, -10), 20, (30, 1000, 1000), minimise=True)  # 30 from each
+    (60, -30, -30)
 
     :raises InvalidActionError: ``bad_points`` for points that do not sum to zero.
     """
@@ -189,9 +315,12 @@ class MatchRun:
         self._last: dict[str, LastHand] = {}
         self._reached: dict[str, int] = {}
         self._out: list[list[str]] = []
+        self._out_set: set[str] = set()
         self._met: set[frozenset[str]] = set()
+        """Swiss: the pairs who met in the stage."""
         self._stage: _StageRun | None = None
         self._final: tuple[Standing, ...] = ()
+        self._reports: list[StageReport] = []
 
     # --- registration ---------------------------------------------------------------------
 
@@ -264,6 +393,17 @@ class MatchRun:
             raise IllegalActionError("match_closed", "the run is finished")
         self.state = RunState.CANCELLED
 
+    def takes_part(self, player: str) -> bool:
+        """Whether ``player`` is in the run now: registered in a run that has not started,
+        or still playing one (not out; a run over holds nobody)."""
+        if player not in self._numbers or self.is_over:
+            return False
+        return player not in self._out_set
+
+    def is_out(self, player: str) -> bool:
+        """Whether ``player`` was knocked out (or not among a stage's advancers)."""
+        return player in self._out_set
+
     # --- the run -------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -293,6 +433,11 @@ class MatchRun:
         """The stage in progress, if any."""
         return None if self._stage is None else self._stage.index
 
+    @property
+    def reports(self) -> tuple[StageReport, ...]:
+        """The stages finished so far, in order."""
+        return tuple(self._reports)
+
     def base(self) -> int:
         """The current stage's base (the knockout schedule's, now)."""
         return self._base_and_line(self._running())[0]
@@ -302,11 +447,11 @@ class MatchRun:
         return self._base_and_line(self._running())[1]
 
     def round(self) -> int:
-        """The current stage's round: knockout, the round of hands started (from 1); fixed,
-        the hands the tables have played, plus one; swiss, the round."""
+        """The current stage's round: knockout, the round being played (rounds played plus
+        one); fixed, the hands the tables have played, plus one; swiss, the round."""
         run = self._running()
         if run.stage.kind is StageKind.KNOCKOUT:
-            return run.hands_started // self._round_size(run) + 1
+            return run.rounds + 1
         if run.stage.kind is StageKind.FIXED:
             return min(t.played for t in run.tables) + 1
         return run.round
@@ -325,9 +470,12 @@ class MatchRun:
             return self._seat_knockout(run)
         return self._seat_tables(run)
 
-    def finish_hand(self, hand: int, points: Sequence[int]) -> list[Notice]:
-        """Score a finished hand (``points``: the game's, per seat, before the base) and
-        move the run on; the notices it gives.
+    def finish_hand(
+        self, hand: int, points: Sequence[int], *, voided: bool = False
+    ) -> list[Notice]:
+        """Score a finished hand (``points``: the game's, per seat, before the base) at the
+        base it was dealt at, and move the run on; the notices it gives.  A ``voided`` hand
+        (no result; ``points`` unread) scores nothing and is dealt again, forced.
 
         :raises InvalidActionError: ``unknown_hand`` for a hand not in play, ``bad_points``
             for points of the wrong length or that do not sum to zero.
@@ -336,37 +484,39 @@ class MatchRun:
         players = run.in_play.get(hand)
         if players is None:
             raise InvalidActionError("unknown_hand", f"hand {hand} is not in play")
-        if len(points) != len(players) or sum(points) != 0:
+        if not voided and (len(points) != len(players) or sum(points) != 0):
             raise InvalidActionError("bad_points", f"points {tuple(points)} for {players}")
         del run.in_play[hand]
-        self._score(hand, players, points, self._base_and_line(run)[0])
+        base = run.bases.pop(hand)
+        run.forced.discard(hand)
         notices: list[Notice] = []
-        if run.stage.kind is StageKind.KNOCKOUT:
-            notices += self._after_knockout_hand(run, players)
+        if voided:
+            self._void(run, players)
         else:
-            self._after_table_hand(run, players)
+            self._score(run, hand, players, points, base)
+            if run.stage.kind is StageKind.KNOCKOUT:
+                notices += self._after_knockout_hand(run, players)
+            else:
+                self._after_table_hand(run, players)
         return notices + self._maybe_end_stage(run)
 
     # --- standings ------------------------------------------------------------------------
 
     def standings(self) -> list[Standing]:
         """Every player's place now: the players still in, by score (tie rules), then
-        those out, later ones first.  Final once the run is over."""
+        those out, later ones first (so the stage reached comes before the score).  Final
+        once the run is over."""
         if self._final:
             return list(self._final)
         run = self._stage
-        alive = [] if run is None else self._ranked(run, run.players)
-        order = alive + [p for batch in reversed(self._out) for p in batch]
-        out = {p for batch in self._out for p in batch}
-        return [
-            Standing(n, p, self._scores.get(p, 0), self._reached.get(p, 0), p in out)
-            for n, p in enumerate(order, 1)
-        ]
+        alive = [] if run is None else self._ranked(run.players)
+        return self._standings(alive)
 
     def prizes(self) -> dict[str, int]:
-        """Coins per prize-winning player, by final rank (bots included: the caller pays
-        only people)."""
-        prizes = {s.player: self.config.prize_for(s.rank) for s in self._final}
+        """Coins per prize-winning player, by final rank and the run's field (bots
+        included: the caller pays only people)."""
+        paid = self.config.paid_prizes(len(self._numbers))
+        prizes = {s.player: paid.get(s.rank, 0) for s in self._final}
         return {player: coins for player, coins in prizes.items() if coins}
 
     def score(self, player: str) -> int:
@@ -392,13 +542,11 @@ class MatchRun:
     def snapshot(self) -> dict[str, Any]:
         """The running run as JSON-ready data (everything :meth:`restore` needs but the
         config), in containers of its own (the caller may encode it in another thread
-        while the run goes on).  The meetings kept are those between players still in
-        (the others never meet again).
+        while the run goes on).
 
         :raises IllegalActionError: ``match_not_running``.
         """
         run = self._running()
-        alive = set(run.players)
         return {
             "version": SNAPSHOT_VERSION,
             "run_id": self.run_id,
@@ -409,16 +557,24 @@ class MatchRun:
             "last": {p: [last.hand, last.points] for p, last in self._last.items()},
             "reached": dict(self._reached),
             "out": [list(batch) for batch in self._out],
-            "met": [list(pair) for pair in self._met if pair <= alive],
+            "met": [list(pair) for pair in self._met],
+            "reports": [report.as_json() for report in self._reports],
             "stage": {
                 "index": run.index,
                 "players": list(run.players),
                 "keeps": run.keeps,
-                "hands_started": run.hands_started,
+                "played": dict(run.played),
+                "rounds": run.rounds,
                 "free": list(run.free),
-                "tables": [[t.number, list(t.players), t.played, t.in_play] for t in run.tables],
+                "again": [list(players) for players in run.again],
+                "tables": [
+                    [t.number, list(t.players), t.played, t.in_play, t.forced] for t in run.tables
+                ],
                 "round": run.round,
-                "in_play": [[hand, list(players)] for hand, players in run.in_play.items()],
+                "in_play": [
+                    [hand, list(players), hand in run.forced]
+                    for hand, players in run.in_play.items()
+                ],
             },
         }
 
@@ -447,23 +603,30 @@ class MatchRun:
         self._last = {p: LastHand(int(h), int(pts)) for p, (h, pts) in data["last"].items()}
         self._reached = {p: int(index) for p, index in data["reached"].items()}
         self._out = [list(batch) for batch in data["out"]]
+        self._out_set = {p for batch in self._out for p in batch}
         self._met = {frozenset(pair) for pair in data["met"]}
+        self._reports = [StageReport.from_json(report) for report in data["reports"]]
         stage = data["stage"]
         run = _StageRun(
             int(stage["index"]),
             self.config.stages[int(stage["index"])],
-            list(stage["players"]),
+            dict.fromkeys(stage["players"]),
             int(stage["keeps"]),
-            int(stage["hands_started"]),
-            list(stage["free"]),
-            [_Table(int(n), tuple(ps), int(played), bool(busy))
-             for n, ps, played, busy in stage["tables"]],
-            int(stage["round"]),
+            {p: int(n) for p, n in stage["played"].items()},
+            rounds=int(stage["rounds"]),
+            free=list(stage["free"]),
+            again=[tuple(players) for players in stage["again"]],
+            tables=[_Table(int(n), tuple(ps), int(played), bool(busy), bool(forced))
+                    for n, ps, played, busy, forced in stage["tables"]],
+            round=int(stage["round"]),
         )  # fmt: skip
-        for _, players in stage["in_play"]:  # dealt again
+        run.alive_played = sum(run.played[p] for p in run.players)
+        for _, players, forced in stage["in_play"]:  # dealt again
             if run.stage.kind is StageKind.KNOCKOUT:
-                run.free += players
-                run.hands_started -= 1
+                if forced:
+                    run.again.append(tuple(players))
+                else:
+                    run.free += players
             else:
                 next(t for t in run.tables if list(t.players) == players).in_play = False
         self._stage = run
@@ -484,7 +647,8 @@ class MatchRun:
         if stage.kind is StageKind.KNOCKOUT:
             seats = self.config.table_seats
             keeps = min(keeps, len(players) // 2 // seats * seats)
-        run = _StageRun(index, stage, list(players), keeps)
+        run = _StageRun(index, stage, dict.fromkeys(players), keeps, dict.fromkeys(players, 0))
+        self._met = set()
         if stage.kind is StageKind.KNOCKOUT:
             run.free = list(players)
         elif stage.kind is StageKind.FIXED:
@@ -502,44 +666,53 @@ class MatchRun:
             for n in range(len(players) // seats)
         ]
 
-    def _ranked(self, run: _StageRun, players: Sequence[str]) -> list[str]:
-        swiss = run.stage.kind is StageKind.SWISS
+    def _ranked(self, players: Iterable[str]) -> list[str]:
         return rank_players(
-            players, self._scores, self._numbers, self._last, last_hand_rule=not swiss
+            players,
+            self._scores,
+            self._numbers,
+            self._last,
+            last_hand_rule=not self.config.swiss_final,
         )
 
-    def _base_and_line(self, run: _StageRun) -> tuple[int, int]:
-        stage = run.stage
-        base, line = stage.base, stage.line
-        rounds = run.hands_started // self._round_size(run)
-        for rise in stage.rises:
-            if rounds >= rise.after_rounds:
-                base, line = rise.base, rise.line
-        return base, line
+    @staticmethod
+    def _base_and_line(run: _StageRun) -> tuple[int, int]:
+        if run.stage.kind is not StageKind.KNOCKOUT:
+            return run.stage.base, 0
+        return run.stage.schedule(run.rounds)
 
-    def _round_size(self, run: _StageRun) -> int:
-        """Hands in one round of the stage: as many as its entrants fill tables."""
-        return max(1, -(-len(run.players) // self.config.table_seats))
-
-    def _deal(self, run: _StageRun, players: tuple[str, ...], round_: int, table: int) -> Seating:
+    def _deal(
+        self, run: _StageRun, players: tuple[str, ...], round_: int, table: int, *, forced: bool
+    ) -> Seating:
         self.hands += 1
-        run.hands_started += 1
         run.in_play[self.hands] = players
         base = self._base_and_line(run)[0]
-        return Seating(self.hands, run.index, round_, table, players, base)
+        run.bases[self.hands] = base
+        if forced:
+            run.forced.add(self.hands)
+        return Seating(self.hands, run.index, round_, table, players, base, forced)
+
+    def _seating_over(self, run: _StageRun) -> bool:
+        """knockout: no new hand (the players it keeps are left, or its rounds are up)."""
+        limit = run.stage.max_rounds
+        return len(run.players) <= run.keeps or (limit is not None and run.rounds >= limit)
 
     def _seat_knockout(self, run: _StageRun) -> list[Seating]:
-        seats = self.config.table_seats
-        rounds = run.hands_started // self._round_size(run)
-        if len(run.players) <= run.keeps or rounds >= run.stage.max_rounds:
+        if self._seating_over(run):
             return []
-        self._rng.shuffle(run.free)
-        seatings = []
+        seatings = [self._deal_knockout(run, players, forced=True) for players in run.again]
+        run.again = []
+        seats = self.config.table_seats
+        if len(run.free) >= seats:
+            self._rng.shuffle(run.free)
+            run.free.sort(key=run.played.__getitem__)  # the fewest hands first
         while len(run.free) >= seats:
             players, run.free = tuple(run.free[:seats]), run.free[seats:]
-            round_ = run.hands_started // self._round_size(run) + 1
-            seatings.append(self._deal(run, players, round_, self.hands + 1))
+            seatings.append(self._deal_knockout(run, players, forced=False))
         return seatings
+
+    def _deal_knockout(self, run: _StageRun, players: tuple[str, ...], *, forced: bool) -> Seating:
+        return self._deal(run, players, run.rounds + 1, self.hands + 1, forced=forced)
 
     def _seat_tables(self, run: _StageRun) -> list[Seating]:
         hands = run.stage.hands
@@ -548,40 +721,82 @@ class MatchRun:
             if not table.in_play and table.played < hands:
                 table.in_play = True
                 round_ = run.round if run.stage.kind is StageKind.SWISS else table.played + 1
-                seatings.append(self._deal(run, table.players, round_, table.number))
+                seatings.append(
+                    self._deal(run, table.players, round_, table.number, forced=table.forced)
+                )
         return seatings
 
-    def _score(self, hand: int, players: tuple[str, ...], points: Sequence[int], base: int) -> None:
+    def _void(self, run: _StageRun, players: tuple[str, ...]) -> None:
+        """A hand without a result: its players are dealt again (forced)."""
+        if run.stage.kind is not StageKind.KNOCKOUT:
+            table = next(t for t in run.tables if t.players == players and t.in_play)
+            table.in_play, table.forced = False, True
+        elif self._seating_over(run):
+            run.free += players  # nothing more to play: they wait for the stage's end
+        else:
+            run.again.append(players)
+
+    def _score(
+        self,
+        run: _StageRun,
+        hand: int,
+        players: tuple[str, ...],
+        points: Sequence[int],
+        base: int,
+    ) -> None:
         scores = [self._scores[p] for p in players]
         amounts = match_points(points, base, scores, minimise=self.config.minimise)
         for player, amount in zip(players, amounts, strict=True):
             self._scores[player] += amount
             self._last[player] = LastHand(hand, amount)
-        for a in players:
-            for b in players:
-                if a < b:
-                    self._met.add(frozenset((a, b)))
+            run.played[player] += 1
+            if player in run.players:
+                run.alive_played += 1
+        if run.stage.kind is StageKind.SWISS:
+            self._met.update(frozenset((a, b)) for a in players for b in players if a < b)
 
     def _after_knockout_hand(self, run: _StageRun, players: tuple[str, ...]) -> list[Notice]:
+        """Judge the hand's players (and, if the line rose, everyone waiting) against the
+        line; the hand's players still in wait to be seated again."""
+        rose = self._advance_rounds(run)
+        candidates = [*players, *run.free] if rose else list(players)
+        notices = self._cut(run, candidates)
+        if rose:
+            run.free = [p for p in run.free if p in run.players]
+        run.free += [p for p in players if p in run.players]
+        return notices
+
+    def _advance_rounds(self, run: _StageRun) -> bool:
+        """Bring the rounds played up to date; whether the line rose."""
+        if not run.players:
+            return False
+        reached = run.alive_played // len(run.players)
+        if reached <= run.rounds:
+            return False
         line = self._base_and_line(run)[1]
-        below = [p for p in players if self._scores[p] < line]
-        below = list(reversed(self._ranked(run, below)))  # the lowest first
-        out: list[str] = []
-        for player in below:
-            if len(run.players) <= run.keeps:
-                break
-            run.players.remove(player)
-            out.append(player)
-        run.free += [p for p in players if p not in out]
-        if not out:
+        run.rounds = reached
+        return self._base_and_line(run)[1] > line
+
+    def _cut(self, run: _StageRun, candidates: Sequence[str]) -> list[Notice]:
+        """The ``candidates`` below the line are out, lowest first, while more than the
+        stage keeps are left."""
+        line = self._base_and_line(run)[1]
+        below = [p for p in candidates if self._scores[p] < line]
+        room = len(run.players) - run.keeps
+        if not below or room <= 0:
             return []
+        out = list(reversed(self._ranked(below)))[:room]  # the lowest first
+        for player in out:
+            del run.players[player]
+            run.alive_played -= run.played[player]
         batch = list(reversed(out))  # best of the batch first
         self._out.append(batch)
+        self._out_set.update(batch)
         return [Eliminated(run.index, tuple(batch), len(run.players) + 1)]
 
     def _after_table_hand(self, run: _StageRun, players: tuple[str, ...]) -> None:
         table = next(t for t in run.tables if t.players == players and t.in_play)
-        table.in_play = False
+        table.in_play, table.forced = False, False
         table.played += 1
         swiss = run.stage.kind is StageKind.SWISS
         if swiss and self._round_over(run) and run.round < run.stage.rounds:
@@ -593,65 +808,70 @@ class MatchRun:
         return all(t.played >= run.stage.hands and not t.in_play for t in run.tables)
 
     def _swiss_tables(self, run: _StageRun) -> list[_Table]:
-        """The round's tables: players ranked (registration breaks ties), seated a table at
-        a time; a player is swapped with the next table's first when that ends a repeated
-        meeting and makes none."""
-        order = self._ranked(run, run.players)
-        seats = self.config.table_seats
-        for start in range(0, len(order) - seats, seats):
-            self._avoid_repeat(order, start, seats)
-        return self._tables(order)
-
-    def _avoid_repeat(self, order: list[str], start: int, seats: int) -> None:
-        table = order[start : start + seats]
-        for place in range(seats - 1, 0, -1):
-            player = table[place]
-            others = [p for p in table if p != player]
-            if not any(frozenset((player, o)) in self._met for o in others):
-                continue
-            for swap in range(start + seats, min(len(order), start + 2 * seats)):
-                candidate = order[swap]
-                if not any(frozenset((candidate, o)) in self._met for o in others):
-                    order[start + place], order[swap] = candidate, player
-                    return
+        """The round's tables: :func:`~qipai.hall.swiss.swiss_tables` of the ranking."""
+        order = self._ranked(run.players)
+        seated = swiss_tables(order, self._met, self.config.table_seats)
+        return [_Table(n, players) for n, players in enumerate(seated, 1)]
 
     def _stage_done(self, run: _StageRun) -> bool:
         if run.in_play:
             return False
         if run.stage.kind is StageKind.KNOCKOUT:
-            rounds = run.hands_started // self._round_size(run)
-            return len(run.players) <= run.keeps or rounds >= run.stage.max_rounds
+            return self._seating_over(run)
         return run.round >= run.stage.rounds and self._round_over(run)
 
     def _maybe_end_stage(self, run: _StageRun) -> list[Notice]:
         if not self._stage_done(run):
             return []
-        ranked = self._ranked(run, run.players)
+        ranked = self._ranked(run.players)
         going, staying_out = ranked[: run.keeps], ranked[run.keeps :]
+        self._reports.append(self._report(run, going))
         notices: list[Notice] = []
         if run.index == len(self.config.stages) - 1:
             self._stage = None
-            self._final = tuple(self._final_standings(ranked))
+            self._final = tuple(self._standings(ranked))
             self.state = RunState.FINISHED
             return [Finished(self._final)]
         if staying_out:
             self._out.append(staying_out)
+            self._out_set.update(staying_out)
             notices.append(Eliminated(run.index, tuple(staying_out), run.keeps + 1))
         following = self.config.stages[run.index + 1]
         carried = {p: self._carry(following, self._scores[p]) for p in going}
         self._begin(run.index + 1, going, carried)
         return [*notices, StageStarted(run.index + 1, tuple(going))]
 
+    def _report(self, run: _StageRun, going: list[str]) -> StageReport:
+        kind = run.stage.kind
+        if kind is StageKind.KNOCKOUT:
+            by_advance = len(run.players) <= run.keeps
+            ended = EndedBy.ADVANCE_REACHED if by_advance else EndedBy.MAX_ROUNDS
+            rounds = run.rounds
+        elif kind is StageKind.FIXED:
+            ended, rounds = EndedBy.HANDS_PLAYED, run.stage.hands
+        else:
+            ended, rounds = EndedBy.ROUNDS_PLAYED, run.round
+        return StageReport(
+            run.index,
+            kind,
+            len(run.played),
+            len(going),
+            Spread.of(run.played.values()),
+            Spread.of(run.played[p] for p in going),
+            rounds,
+            ended,
+        )
+
     @staticmethod
     def _carry(stage: Stage, score: int) -> int:
         carry = score * stage.carry_percent // 100
         return carry if stage.carry_cap is None else min(carry, stage.carry_cap)
 
-    def _final_standings(self, ranked: list[str]) -> list[Standing]:
+    def _standings(self, ranked: list[str]) -> list[Standing]:
+        """``ranked`` (the players still in), then those out, later ones first."""
         order = ranked + [p for batch in reversed(self._out) for p in batch]
-        finalists = set(ranked)
         return [
-            Standing(n, p, self._scores[p], self._reached[p], p not in finalists)
+            Standing(n, p, self._scores.get(p, 0), self._reached.get(p, 0), p in self._out_set)
             for n, p in enumerate(order, 1)
         ]
 

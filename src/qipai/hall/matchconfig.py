@@ -10,11 +10,13 @@ more **stages**, chained (a preliminary, then a final):
 
 - ``knockout`` (打立出局): hand after hand, players reseated among the remaining players
   after every hand; a player whose score falls below the elimination line is out; the
-  base and the line rise on a schedule (after so many *rounds*: a round is as many hands
-  as the stage's entrants fill tables); the stage ends
-  when only ``advance`` players remain (the hands in play finish first; a knockout keeps
-  at most half of its entrants, in whole tables, whatever ``advance`` says, so that a small
-  run still knocks out);
+  base and the line rise on a schedule (after so many *rounds*: hands per player still
+  in), and past its last step the line keeps rising by ``rise_percent`` every
+  ``rise_every`` rounds, so that it always reaches the players who hold the most; the
+  stage ends when only ``advance`` players remain (the hands in play finish first; a
+  knockout keeps at most half of its entrants, in whole tables, whatever ``advance``
+  says, so that a small run still knocks out), or after ``max_rounds`` where the operator
+  sets such a limit;
 - ``fixed`` (定局积分): every table plays ``hands`` hands with the same players, then the
   players are ranked by score and the top ``advance`` go on;
 - ``swiss`` (瑞士移位): ``rounds`` rounds of ``hands`` hands; before each round the players
@@ -42,6 +44,7 @@ from importlib import resources
 from typing import Any
 
 from qipai.errors import InvalidActionError
+from qipai.hall.prizes import Prize, house_cost, paid_prizes
 from qipai.registry import GameType, game_names, game_type
 
 
@@ -91,10 +94,17 @@ class Stage:
     line: int
     """knockout: the elimination line at the start (out when the score falls below it)."""
     rises: tuple[Rise, ...]
-    """knockout: the schedule of base and line (by rounds started in the stage)."""
-    max_rounds: int
+    """knockout: the schedule of base and line (by the stage's rounds: hands per player)."""
+    rise_every: int
+    """knockout: past the schedule's last step, the line rises again every this many
+    rounds…"""
+    rise_percent: int
+    """…by this percent (rounded up), the base staying as it is; 0: the line stays (then
+    ``max_rounds`` must end the stage)."""
+    max_rounds: int | None
     """knockout: rounds after which no new hand starts even if more than ``advance``
-    players remain (they are then ranked by score): a stage always ends."""
+    players remain (they are then ranked by score); ``None``: no such limit, the rising
+    line ends the stage."""
     hands: int
     """fixed: hands each table plays; swiss: hands of each round."""
     rounds: int
@@ -104,14 +114,24 @@ class Stage:
     carry_cap: int | None
     """带分上限: the most that is carried (``None``: no cap)."""
 
+    def schedule(self, rounds: int) -> tuple[int, int]:
+        """knockout: the base and the line once ``rounds`` rounds are played: the start's,
+        then each :class:`Rise` reached; past the last step, the line rises by
+        ``rise_percent`` (rounded up) every ``rise_every`` rounds, the base staying.
 
-@dataclass(frozen=True, slots=True)
-class Prize:
-    """Coins paid to each of the ranks ``first``…``last``."""
-
-    first: int
-    last: int
-    coins: int
+        >>> stage = Stage(StageKind.KNOCKOUT, "预赛", 30, 1000, 10, 400,
+        ...               (Rise(2, 20, 600),), 2, 50, None, 1, 1, 0, None)
+        >>> [stage.schedule(r) for r in (0, 2, 3, 4, 6)]
+        [(10, 400), (20, 600), (20, 600), (20, 900), (20, 1350)]
+        """
+        base, line = self.base, self.line
+        for rise in self.rises:
+            if rounds >= rise.after_rounds:
+                base, line = rise.base, rise.line
+        end = self.rises[-1].after_rounds if self.rises else 0
+        for _ in range(max(0, rounds - end) // self.rise_every if self.rise_percent else 0):
+            line += -(-line * self.rise_percent // 100)
+        return base, line
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +160,7 @@ class MatchConfig:
     """Coins held on registration, returned when the player unregisters or the run is
     cancelled."""
     minimise: bool
-    """积分最小化: a loser pays at most his score and the winner's score."""
+    """积分最小化: each payment is at most the winner's score and the loser's score."""
     bots: bool
     """Whether bots may fill the seats (one person can try a match alone)."""
     bot_wait: float
@@ -149,6 +169,10 @@ class MatchConfig:
     """Time limit of each decision; on timeout 托管 plays."""
     stages: tuple[Stage, ...]
     prizes: tuple[Prize, ...]
+    guarantee: int = 0
+    """The most coins the operator adds to a run's entry fees to pay its prizes (保底):
+    a scheduled run whose fees and guarantee do not cover its prize table pays it scaled
+    down (:mod:`qipai.hall.prizes`)."""
     table_seats: int = field(default=3)
     """Seats at each table (the game's default table size)."""
 
@@ -157,18 +181,46 @@ class MatchConfig:
         """The match's game, from the registry."""
         return game_type(self.game)
 
-    def game_rules(self) -> Any:
-        """The preset with the match's rule changes (what its tables play)."""
+    def game_rules(self, *, forced: bool = False) -> Any:
+        """The preset with the match's rule changes (what its tables play); ``forced``:
+        with an all-pass scored (强制记分, :data:`FORCED_SCORING`), for the players of a hand
+        that was voided (a game without all-pass redeals plays its own rules)."""
+        if forced:
+            try:
+                return self.game_type.rules_with(
+                    self.rules, {**self.rule_changes, **FORCED_SCORING}
+                )
+            except InvalidActionError:  # no all-pass option: it never voids a hand so
+                pass
         return self.game_type.rules_with(self.rules, self.rule_changes)
 
     def prize_for(self, rank: int) -> int:
-        """The coins rank ``rank`` (from 1) wins, 0 if none."""
+        """The coins rank ``rank`` (from 1) wins in a full field, 0 if none."""
         return next((p.coins for p in self.prizes if p.first <= rank <= p.last), 0)
+
+    def paid_prizes(self, entrants: int) -> dict[int, int]:
+        """Coins by rank in a run of ``entrants`` (:mod:`qipai.hall.prizes`: a scheduled
+        match's table scales with its field)."""
+        return paid_prizes(self.prizes, **self._field(entrants))
+
+    def house_cost(self, entrants: int) -> int:
+        """What the house adds to the fees of a run of ``entrants`` for its prizes."""
+        return house_cost(self.prizes, **self._field(entrants))
+
+    def _field(self, entrants: int) -> dict[str, Any]:
+        scaled = self.kind is MatchKind.SCHEDULED
+        return {"entrants": entrants, "entry_fee": self.entry_fee,
+                "guarantee": self.guarantee, "scaled": scaled}  # fmt: skip
 
     @property
     def prize_total(self) -> int:
-        """Every prize together."""
+        """Every prize together (as listed: a full field's)."""
         return sum((p.last - p.first + 1) * p.coins for p in self.prizes)
+
+    @property
+    def swiss_final(self) -> bool:
+        """瑞士赛制: the final is Swiss; then only 判定二 breaks ties, in every stage."""
+        return self.stages[-1].kind is StageKind.SWISS
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -177,12 +229,12 @@ _MATCH_KEYS = {
     "id": str, "name": str, "kind": str, "game": str, "rules": str, "rule_changes": dict,
     "players": int, "min_players": int, "every_minutes": int, "at_minute": int,
     "entry_fee": int, "minimise": bool, "bots": bool, "bot_wait": (int, float),
-    "decision_seconds": (int, float), "stage": list, "prize": list,
+    "decision_seconds": (int, float), "stage": list, "prize": list, "guarantee": int,
 }  # fmt: skip
 _STAGE_KEYS = {
     "kind": str, "name": str, "advance": int, "start_score": int, "base": int, "line": int,
     "rise": list, "max_rounds": int, "hands": int, "rounds": int, "carry_percent": int,
-    "carry_cap": int,
+    "carry_cap": int, "rise_every": int, "rise_percent": int,
 }  # fmt: skip
 _RISE_KEYS = {"after_rounds": int, "base": int, "line": int}
 _PRIZE_KEYS = {"ranks": list, "coins": int}
@@ -191,6 +243,13 @@ DEFAULT_START_SCORE = 1000
 """A stage's starting score when its table gives none."""
 DEFAULT_DECISION_SECONDS = 15.0
 """Seconds per decision in a match when its table gives none."""
+FORCED_SCORING: Mapping[str, Any] = {"all_pass": "forced"}
+"""The rule change that scores an all-pass (强制记分): a hand voided for endless redeals (a
+table whose every seat declines, as 托管 does) is dealt again under it, so that it ends."""
+DEFAULT_RISE_EVERY = 2
+"""knockout: past the schedule, rounds between two rises of the line, by default."""
+DEFAULT_RISE_PERCENT = 50
+"""knockout: past the schedule, what each rise adds to the line, by default (percent)."""
 
 
 def _bad(match: str, where: str, problem: str) -> InvalidActionError:
@@ -237,7 +296,9 @@ def _stage(label: str, number: int, table: Mapping[str, Any], last: bool) -> Sta
         base=table.get("base", 1),
         line=table.get("line", 0),
         rises=rises,
-        max_rounds=table.get("max_rounds", 50),
+        rise_every=table.get("rise_every", DEFAULT_RISE_EVERY),
+        rise_percent=table.get("rise_percent", DEFAULT_RISE_PERCENT),
+        max_rounds=table.get("max_rounds"),
         hands=table.get("hands", 1),
         rounds=table.get("rounds", 1),
         carry_percent=table.get("carry_percent", 0),
@@ -254,9 +315,11 @@ def _check_stage(label: str, where: str, stage: Stage, last: bool) -> None:
         raise _bad(label, f"{where}.advance", "the last stage has no advance: it ranks all")
     if not last and (stage.advance is None or stage.advance < 1):
         raise _bad(label, f"{where}.advance", "a stage before the last needs advance >= 1")
-    for name in ("base", "hands", "rounds", "max_rounds"):
+    for name in ("base", "hands", "rounds", "rise_every"):
         if getattr(stage, name) < 1:
             raise _bad(label, f"{where}.{name}", "must be >= 1")
+    if stage.max_rounds is not None and stage.max_rounds < 1:
+        raise _bad(label, f"{where}.max_rounds", "must be >= 1")
     if not 0 <= stage.carry_percent <= 100:
         raise _bad(label, f"{where}.carry_percent", "must be within 0..100")
     if stage.carry_cap is not None and stage.carry_cap < 0:
@@ -268,6 +331,23 @@ def _check_stage(label: str, where: str, stage: Stage, last: bool) -> None:
         raise _bad(label, f"{where}.rise", "a base is >= 1")
     if stage.kind is not StageKind.KNOCKOUT and (stage.rises or stage.line):
         raise _bad(label, where, "line and rise are for knockout stages")
+    if stage.kind is StageKind.KNOCKOUT:
+        _check_knockout_ends(label, where, stage)
+
+
+def _check_knockout_ends(label: str, where: str, stage: Stage) -> None:
+    """A knockout ends by its advance count: its line keeps rising past the schedule
+    (from a line above 0), unless the operator limits its rounds."""
+    if not 0 <= stage.rise_percent <= 1000:
+        raise _bad(label, f"{where}.rise_percent", "must be within 0..1000")
+    if stage.max_rounds is not None:
+        return
+    last_line = stage.rises[-1].line if stage.rises else stage.line
+    if stage.rise_percent == 0 or last_line < 1:
+        raise _bad(
+            label, where, "the line must keep rising (rise_percent > 0 from a line >= 1) "
+            "or max_rounds must end the stage"
+        )  # fmt: skip
 
 
 def _prize(label: str, number: int, table: Mapping[str, Any]) -> Prize:
@@ -320,6 +400,7 @@ def _match(table: Mapping[str, Any], number: int) -> MatchConfig:
         decision_seconds=float(table.get("decision_seconds", DEFAULT_DECISION_SECONDS)),
         stages=stages,
         prizes=tuple(_prize(label, n, prize) for n, prize in enumerate(table.get("prize", []))),
+        guarantee=table.get("guarantee", 0),
         table_seats=kind_of_game.default_seats,
     )
     _check_match(match)
@@ -347,6 +428,20 @@ def _check_match(match: MatchConfig) -> None:
     last_ranked = max((p.last for p in match.prizes), default=0)
     if last_ranked > match.players:
         raise _bad(label, "prize", f"ranks up to {last_ranked} but at most {match.players} play")
+    _check_guarantee(match)
+
+
+def _check_guarantee(match: MatchConfig) -> None:
+    """The guarantee is a number the operator chose: a regular match (always full) pays
+    its prize table from its fees and at most that guarantee."""
+    if match.guarantee < 0:
+        raise _bad(match.id, "guarantee", "must be >= 0")
+    fees = match.players * match.entry_fee
+    if match.kind is MatchKind.REGULAR and match.prize_total > fees + match.guarantee:
+        raise _bad(
+            match.id, "guarantee", f"the prizes ({match.prize_total}) exceed the fees "
+            f"({fees}) and the guarantee ({match.guarantee}): raise the guarantee"
+        )  # fmt: skip
 
 
 def _check_counts(match: MatchConfig) -> None:
@@ -398,6 +493,12 @@ def describe(match: MatchConfig) -> dict[str, Any]:
         "stages": [_describe_stage(stage) for stage in match.stages],
         "prizes": [{"ranks": [p.first, p.last], "coins": p.coins} for p in match.prizes],
         "prize_total": match.prize_total,
+        "guarantee": match.guarantee,
+        "prizes_at_minimum": [
+            {"rank": rank, "coins": coins}
+            for rank, coins in sorted(match.paid_prizes(match.min_players).items())
+        ],
+        "house_cost_at_minimum": match.house_cost(match.min_players),
     }
     if match.kind is MatchKind.SCHEDULED:
         described |= {"every_minutes": match.every_minutes, "at_minute": match.at_minute}
@@ -418,7 +519,10 @@ def _describe_stage(stage: Stage) -> dict[str, Any]:
         rises = [
             {"after_rounds": r.after_rounds, "base": r.base, "line": r.line} for r in stage.rises
         ]
-        described |= {"line": stage.line, "rises": rises, "max_rounds": stage.max_rounds}
+        described |= {
+            "line": stage.line, "rises": rises, "rise_every": stage.rise_every,
+            "rise_percent": stage.rise_percent, "max_rounds": stage.max_rounds,
+        }  # fmt: skip
     else:
         described |= {"hands": stage.hands, "rounds": stage.rounds}
     return described

@@ -13,6 +13,8 @@ difference, and knockout seatings are random anyway).  The command line times it
 >>> result = simulate(tiyan, players=9, seed=1)
 >>> result.hands, len(result.standings), sum(result.prizes.values())
 (9, 9, 900)
+>>> [(r.entrants, r.advanced, r.ended_by.value) for r in result.stages]
+[(9, 3, 'hands_played'), (3, 3, 'hands_played')]
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qipai.errors import IllegalActionError
-from qipai.hall.match import MatchRun, Seating, Standing
+from qipai.hall.match import MatchRun, StageReport, Standing
 from qipai.hall.matchconfig import MatchConfig
 from qipai.registry import GameType, HandSetup
 
@@ -36,6 +38,8 @@ class SimulationResult:
     standings: tuple[Standing, ...]
     prizes: dict[str, int]
     """Coins by player, for the prize-winning ranks."""
+    stages: tuple[StageReport, ...] = ()
+    """Each stage's entrants, advancers, hands per player and end."""
 
 
 def simulate(config: MatchConfig, *, players: int, seed: int) -> SimulationResult:
@@ -50,22 +54,25 @@ def simulate(config: MatchConfig, *, players: int, seed: int) -> SimulationResul
     for number in range(1, players + 1):
         run.register(f"p{number}")
     run.start()
-    game, rules = config.game_type, config.game_rules()
+    game, rules = config.game_type, (config.game_rules(), config.game_rules(forced=True))
     while not run.is_over:
         seatings = run.seat()
         if not seatings:
             raise IllegalActionError("match_stuck", f"no hand to deal after {run.hands} hands")
         for seating in seatings:
-            points = play_hand(game, rules, seating, [run.score(p) for p in seating.players], rng)
-            run.finish_hand(seating.hand, points)
-    return SimulationResult(players, run.hands, tuple(run.standings()), run.prizes())
+            scores = [run.score(p) for p in seating.players]
+            points = play_hand(game, rules[seating.forced], scores, rng)
+            run.finish_hand(seating.hand, points or (), voided=points is None)
+    standings = tuple(run.standings())
+    return SimulationResult(players, run.hands, standings, run.prizes(), run.reports)
 
 
 def play_hand(
-    game: GameType, rules: Any, seating: Seating, scores: list[int], rng: random.Random
-) -> tuple[int, ...]:
-    """One hand of ``seating`` played by the game's bot at every seat: its points (zeros
-    for a hand the game gives up on, such as endless redeals)."""
+    game: GameType, rules: Any, scores: list[int], rng: random.Random
+) -> tuple[int, ...] | None:
+    """One hand played by the game's bot at every seat (``scores``: the seats' match
+    scores): its points, or ``None`` for a hand the game gives up on (endless redeals:
+    the match deals it again, forced)."""
     setup = HandSetup(seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores))
     state = game.play_out(game.new_hand(rules, setup))
-    return tuple(state.returns()) if state.is_terminal else (0,) * len(seating.players)
+    return tuple(state.returns()) if state.is_terminal else None

@@ -2,35 +2,37 @@
 
 Players level on score are separated by:
 
-1. 判定一 "最后一局胜者晋级": of two tied players who played their last hand *together*,
-   the one who scored more in it ranks higher;
+1. 判定一 "最后一局胜者晋级": the winner of the last hand goes through;
 2. 判定二 "如果最后一局平分的两人之间无胜负关系（得到的分数一样），则按照报名顺序，
-   先报名者晋级": otherwise (they did not meet in their last hand, or scored the same in
-   it), the one who registered first ranks higher.
+   先报名者晋级": if the last hand did not separate them (they got the same in it), the
+   one who registered first.
 
-常规赛 and 锦标赛 apply both; a Swiss stage (瑞士移位) applies only the second.
+常规赛 and 锦标赛 apply both; a match whose final is Swiss (瑞士赛制) only the second.
 
-Rule 1 compares only players who met, so it is not a total order by itself (A beat B in
-their last hand, B registered before C, C before A).  The ranking is therefore built in
-two steps, which always gives one order and honours both rules: the tied players are
-sorted by registration (rule 2), then the places held by the players of each shared last
-hand are given to those same players in the order of their points in it (rule 1).
+**Reading across tables.**  Tied players need not have shared their last hand (a knockout
+reseats after every hand; a fixed or Swiss stage plays at many tables).  Taken pairwise
+("the winner of a hand both played, else registration") the two rules can go round in a
+circle — a beat b in their last hand, b registered before c, c before a — so qipai reads
+判定一 for each player alone: *did he win his own last hand?*  A player who won his last
+hand (made points in it) ranks above one who neither won nor lost it (it moved nothing
+for him, or he has played none), who ranks above one who lost it; within each of the
+three, registration order (判定二, whose own gloss of "无胜负关系" is "得到的分数一样").  That
+is one total order: the same for two players at one table (the hand's winner first) and
+for any number of players from any tables.
 
 >>> scores = {"a": 10, "b": 10, "c": 10, "d": 12}
->>> last = {"a": LastHand(7, -20), "b": LastHand(9, 0), "c": LastHand(7, 40)}
+>>> last = {"a": LastHand(7, -20), "b": LastHand(9, -5), "c": LastHand(7, 40)}
 >>> numbers = {"a": 1, "b": 2, "c": 3, "d": 4}
 >>> rank_players(["a", "b", "c", "d"], scores, numbers, last)
-['d', 'c', 'b', 'a']
+['d', 'c', 'a', 'b']
 >>> rank_players(["a", "b", "c", "d"], scores, numbers, last, last_hand_rule=False)
 ['d', 'a', 'b', 'c']
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import groupby
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,18 @@ class LastHand:
 
     hand: int
     points: int
+
+
+WON, LEVEL, LOST = 0, 1, 2
+"""判定一's three outcomes of a player's own last hand, best first."""
+
+
+def last_hand_outcome(last: LastHand | None) -> int:
+    """:data:`WON`, :data:`LEVEL` (no hand yet, or one that moved nothing for him) or
+    :data:`LOST`."""
+    if last is None or last.points == 0:
+        return LEVEL
+    return WON if last.points > 0 else LOST
 
 
 def rank_players(
@@ -53,30 +67,8 @@ def rank_players(
 
     :param numbers: each player's registration number (lower registered first).
     :param last: each player's last hand, where he has one.
-    :param last_hand_rule: whether 判定一 applies (not in a Swiss stage).
+    :param last_hand_rule: whether 判定一 applies (not in a match whose final is Swiss).
     """
-    ordered = sorted(players, key=lambda p: (-scores[p], numbers[p]))
     if not last_hand_rule:
-        return ordered
-    ranked: list[str] = []
-    for _, tied in groupby(ordered, key=lambda p: scores[p]):
-        ranked += _by_last_hand(list(tied), numbers, last)
-    return ranked
-
-
-def _by_last_hand(
-    tied: list[str], numbers: Mapping[str, int], last: Mapping[str, LastHand]
-) -> list[str]:
-    """``tied`` (in registration order) with the players of each shared last hand
-    reordered among their own places by their points in it."""
-    places: dict[int, list[int]] = defaultdict(list)
-    for place, player in enumerate(tied):
-        if player in last:
-            places[last[player].hand].append(place)
-    result = list(tied)
-    for spots in places.values():
-        members = [tied[spot] for spot in spots]
-        members.sort(key=lambda p: (-last[p].points, numbers[p]))
-        for spot, player in zip(spots, members, strict=True):
-            result[spot] = player
-    return result
+        return sorted(players, key=lambda p: (-scores[p], numbers[p]))
+    return sorted(players, key=lambda p: (-scores[p], last_hand_outcome(last.get(p)), numbers[p]))

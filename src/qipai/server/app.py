@@ -39,7 +39,7 @@ from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import DEAL_STEP_SECONDS
-from qipai.store import Store
+from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
@@ -172,6 +172,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         )
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
+        hall.notices = matches.untold
         gateway = _cluster_gateway(cluster, hall, matches)
         await hall.start()  # its own hands left in play voided first
         if cluster is None:
@@ -436,7 +437,16 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
 
         return endpoint
 
+    async def results(request: Request) -> Response:
+        """战绩 of matches: every run the player played, with his rank and prize."""
+        user = await _user(live(), request)
+        limit = int_param(request, "limit", 50, 1, 200)
+        rows = await live().db.run(live().db.store.match_results, user.id, limit=limit)
+        titles = {match.id: match.name for match in live().matches.matches}
+        return JSONResponse([_match_result(row, titles) for row in rows])
+
     return [
+        _api("/api/me/matches", results, ["GET"]),
         _api("/api/matches", asking("list", None, False), ["GET"]),
         _api("/api/matches/{match}/register", asking("register", "match", True), ["POST"]),
         _api("/api/matches/{match}/unregister", asking("unregister", "match", True), ["POST"]),
@@ -559,6 +569,17 @@ def _session(session: Session) -> Response:
 
 def _room_json(room: Room) -> dict[str, Any]:
     return dataclasses.asdict(room)
+
+
+def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, Any]:
+    """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
+    is configured with it), its state, the player's rank and prize, the field, the times."""
+    return {
+        "run": row.run_id,
+        "match": row.match_id,
+        "title": titles.get(row.match_id, row.match_id),
+        **{key: value for key, value in _plain(row).items() if key not in ("run_id", "match_id")},
+    }
 
 
 def _plain(row: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -197,6 +197,9 @@ class HallService:
         he may not join a room meanwhile."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
+        self.notices: Callable[[int], Awaitable[list[Frame]]] = _no_notices
+        """What a user is told when he connects beyond :attr:`missed`: the ends of his
+        matches he was away for (set by the match hall: kept in the database)."""
         self.recent = RecentEndings()
         """How each connected player's last hand ended, for a client that comes back
         without having had it (:mod:`.missed`)."""
@@ -904,6 +907,12 @@ def settlement_of(outcome: HandOutcome, fence: Fence | None = None) -> HandSettl
 def new_hand_id() -> str:
     """A unique, time-ordered hand id: 13 hex digits of microseconds, 6 random."""
     return f"{time.time_ns() // 1000:013x}{secrets.token_hex(3)}"
+
+
+async def _no_notices(user: int) -> list[Frame]:
+    """A hall without matches keeps no notices."""
+    del user
+    return []
 
 
 def _pid(user: int) -> str:

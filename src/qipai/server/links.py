@@ -80,6 +80,7 @@ class LocalLink:
         """Send what was kept for the player and what he missed, then subscribe (unless
         the link was closed meanwhile)."""
         missed = await self.hall.missed.take(self.player.user)
+        missed += await self.hall.notices(self.player.user)
         if self._closed:
             self.hall.missed.keep(self.player.user, missed)  # for his next connection
             return

@@ -14,7 +14,10 @@ points only), and each finished hand moves the run on.  Players are told with fr
 ``match_started``, ``match_update`` (after each of their hands, and at each stage),
 ``match_eliminated``, ``match_over``, ``match_cancelled`` (``docs/protocol.md``).  A
 player keeps his place when he leaves or drops: his seat is played by 托管, and he
-finishes the match.
+finishes the match.  A player knocked out is free at once (he may join a room or another
+match) and is still told the end: ``match_over`` with his final rank and prize, sent at
+once if he is connected, else kept in the database (his registration's result) and sent
+the next time he connects, on any node (:meth:`MatchHall.untold`).
 
 A running run is saved after each finished hand (:meth:`MatchRun.snapshot
 <qipai.hall.match.MatchRun.snapshot>`, with the players' names, in the run's row).  When
@@ -63,12 +66,13 @@ from qipai.hall.match import (
     RunState,
     Seating,
     StageStarted,
+    Standing,
 )
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
 from qipai.registry import Payout
-from qipai.store import Fence
+from qipai.store import Fence, MatchResultRow
 
 from .bus import Frame
 from .cluster import MATCHES
@@ -91,6 +95,8 @@ DIVERGED = "registrations_differ"
 registration whose outcome was lost); it is cancelled at once, every fee refunded."""
 STANDINGS_SHOWN = 100
 """Standings rows a request gets at most (and the player's own row)."""
+FINAL_SHOWN = 10
+"""Standings rows of ``match_over`` (the top of the final table)."""
 
 
 def _utcnow() -> datetime:
@@ -446,6 +452,8 @@ class MatchHall:
         sequence, places, pid = self._sequence(match_id), self.hall.places, _pid(player.user)
         async with places.lock(player.user), sequence:
             live = self._open_run(match_id)
+            if pid not in live.run.registered and self._started_with(match_id, pid):
+                raise IllegalActionError("match_closed", "the run has started: play it to its end")
             live.run.unregister(pid)
             try:
                 await self.hall.db.run(
@@ -459,12 +467,19 @@ class MatchHall:
             await places.release(player.user)
 
     def run_of(self, user: int) -> _Live | None:
-        """The run ``user`` is registered in or playing, if any."""
+        """The run ``user`` is registered in or still playing, if any (knocked out, he is
+        in none: free at once)."""
         pid = _pid(user)
         for live in [*self.live.values(), *self.playing.values()]:
-            if pid in live.users and not live.run.is_over:
+            if pid in live.users and live.run.takes_part(pid):
                 return live
         return None
+
+    def _started_with(self, match_id: str, pid: str) -> bool:
+        """Whether ``pid`` is in a run of the match that has started."""
+        return any(
+            live.config.id == match_id and pid in live.users for live in self.playing.values()
+        )
 
     async def standings(self, run_id: str, user: int | None) -> dict[str, Any]:
         """A run's standings, live while it plays, final once it ended (from the store):
@@ -477,7 +492,7 @@ class MatchHall:
         )
         if live is None:
             return await self._ended(run_id, user)
-        rows = [self._row(live, s.rank, s.player, s.score, s.out) for s in live.run.standings()]
+        rows = [self._row(live, standing) for standing in live.run.standings()]
         mine = [row for row in rows if user is not None and row["player"] == _pid(user)]
         return {
             **self._status(live),
@@ -495,17 +510,23 @@ class MatchHall:
             "match": row.match_id,
             "run": row.id,
             "state": row.state,
+            "stage": None,
+            "stage_name": None,
+            "players_left": 0,
             "standings": rows[:STANDINGS_SHOWN],
             "me": mine[0] if mine else None,
         }
 
-    def _row(self, live: _Live, rank: int, player: str, score: int, out: bool) -> dict[str, Any]:
+    def _row(self, live: _Live, standing: Standing) -> dict[str, Any]:
+        """A standings row: the stage reached comes before the score in the ranking."""
         return {
-            "rank": rank,
-            "player": player,
-            "name": self._name(live, player),
-            "score": score,
-            "out": out,
+            "rank": standing.rank,
+            "player": standing.player,
+            "name": self._name(live, standing.player),
+            "score": standing.score,
+            "out": standing.out,
+            "stage": standing.stage,
+            "stage_name": live.config.stages[standing.stage].name,
         }
 
     @staticmethod
@@ -590,7 +611,7 @@ class MatchHall:
         for pid, user in zip(seating.players, users, strict=True):
             if user is not None:
                 self.hall.player(user, live.names[pid])
-        terms = HandTerms(live.config.game_rules(), Payout.POINTS_ONLY)
+        terms = HandTerms(live.config.game_rules(forced=seating.forced), Payout.POINTS_ONLY)
         self.hall.open_table(
             live.room,
             users,
@@ -606,10 +627,11 @@ class MatchHall:
         if not self.active:
             return
         outcome = runner.table.outcome
+        voided = outcome is not None and outcome.voided  # dealt again, an all-pass scored
         points = (0,) * len(seating.players)
-        if outcome is not None and not outcome.voided:
+        if outcome is not None and not voided:
             points = outcome.settlement.points
-        notices = live.run.finish_hand(seating.hand, points)
+        notices = live.run.finish_hand(seating.hand, points, voided=voided)
         for pid in seating.players:
             user = live.users.get(pid)
             if user is not None:
@@ -627,6 +649,9 @@ class MatchHall:
                 for rank, pid in enumerate(players, first_rank):
                     frame = {"type": "match_eliminated", **self._ids(live), "stage": stage}
                     self._publish(live, pid, {**frame, "rank": rank})
+                    user = live.users.get(pid)
+                    if user is not None:  # free at once: his claim goes back (several nodes)
+                        self.hall.places.release_soon(user)
             case StageStarted(stage, players):
                 for pid in players:
                     self._publish(
@@ -637,9 +662,15 @@ class MatchHall:
                 pass
 
     async def _finish(self, live: _Live) -> None:
+        """Pay the prizes; tell every player (knocked out or not) his final rank and
+        prize: at once if connected, else when he next connects (the result is kept with
+        his registration)."""
         run = live.run
         prizes = {live.users[p]: coins for p, coins in run.prizes().items() if p in live.users}
-        standings = [self._row(live, s.rank, s.player, s.score, s.out) for s in run.standings()]
+        final = run.standings()
+        standings = [self._row(live, standing) for standing in final]
+        ranks = {live.users[s.player]: s.rank for s in final if s.player in live.users}
+        told = [user for user in live.users.values() if self.hall.bus.is_connected(user)]
         await self.hall.db.run(
             self.hall.db.store.finish_match_run,
             run.run_id,
@@ -647,24 +678,22 @@ class MatchHall:
             json.dumps(standings, ensure_ascii=False),
             _utcnow(),
             fence=self._fence,
+            ranks=ranks,
+            told=told,
         )
         self.playing.pop(run.run_id, None)
-        ranks = {row["player"]: row for row in standings}
         for pid, user in live.users.items():
-            row = ranks.get(pid, {})
-            frame = {
-                "type": "match_over",
-                **self._ids(live),
-                "rank": row.get("rank"),
-                "score": row.get("score"),
-                "prize": prizes.get(user, 0),
-                "standings": standings[:10],
-            }
-            if self.hall.bus.is_connected(user):
+            if user in told:
+                frame = _over(live.config.id, run.run_id, pid, prizes.get(user, 0), standings)
                 self.hall.bus.publish(user, frame)
-            else:  # away (托管 finished the match for him): told when he comes back
-                self.hall.missed.keep(user, [frame])
         self._release(live)
+
+    async def untold(self, user: int) -> list[Frame]:
+        """The ``match_over`` of each run that ended while ``user`` was away (knocked out
+        and gone, or 托管 finished it for him), from the database: on any node, once."""
+        store = self.hall.db.store
+        found = await self.hall.db.run(store.take_untold_match_results, user, _utcnow())
+        return [_over_kept(result, text, _pid(user)) for result, text in found]
 
     async def _cancel(self, live: _Live, reason: str) -> None:
         """Cancel the open run (its match's lock held) and refund every fee: the database
@@ -719,6 +748,29 @@ class MatchHall:
     def _tell(self, live: _Live, frame: Frame) -> None:
         for user in live.users.values():
             self.hall.bus.publish(user, frame)
+
+
+def _over(
+    match_id: str, run_id: str, pid: str, prize: int, standings: list[dict[str, Any]]
+) -> Frame:
+    """``match_over`` for ``pid``: his rank, score and prize, the top of the standings."""
+    row = next((row for row in standings if row["player"] == pid), {})
+    return {
+        "type": "match_over",
+        "match": match_id,
+        "run": run_id,
+        "rank": row.get("rank"),
+        "score": row.get("score"),
+        "prize": prize,
+        "standings": standings[:FINAL_SHOWN],
+    }
+
+
+def _over_kept(result: MatchResultRow, standings_json: str, pid: str) -> Frame:
+    """``match_over`` from a result kept in the database."""
+    standings: list[dict[str, Any]] = json.loads(standings_json)
+    frame = _over(result.match_id, result.run_id, pid, result.prize or 0, standings)
+    return {**frame, "rank": result.rank}
 
 
 def _encode(data: dict[str, Any]) -> str:

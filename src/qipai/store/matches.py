@@ -47,7 +47,14 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.store import accounts as players
 from qipai.store import fences, ledger
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
-from qipai.store.models import NAME_LENGTH, Fence, MatchRunRow, check_aware, check_text
+from qipai.store.models import (
+    NAME_LENGTH,
+    Fence,
+    MatchResultRow,
+    MatchRunRow,
+    check_aware,
+    check_text,
+)
 from qipai.store.schema import MATCH_STATES, accounts, match_entries, match_runs
 
 ESCROW_PREFIX = "match:"
@@ -235,13 +242,17 @@ def finish(
     now: datetime,
     fault: Fault,
     fence: Fence | None = None,
+    ranks: Mapping[int, int] | None = None,
+    told: Collection[int] = (),
 ) -> bool:
     """Pay the prizes and close the escrow: one transaction ``match_payout:<run>``.
 
     Each prize goes from the escrow to its user (``prize``, the registration's number as
     the seat); ``house:matches`` pays the escrow what it lacks (``guarantee``) or takes
     what is left (``surplus``), so the escrow ends at 0.  The run becomes ``finished``
-    with the standings.  Returns ``False``, paying nothing, if it already was.
+    with the standings; each registration keeps its user's final rank (``ranks``) and
+    prize, told now for the users in ``told`` (the others when they next come:
+    :func:`untold`).  Returns ``False``, paying nothing, if it already was.
 
     :raises InvalidActionError: ``unknown_run``, ``bad_amount`` (a prize not above 0),
         ``naive_datetime``.
@@ -275,8 +286,100 @@ def finish(
         .where(match_runs.c.id == run_id)
         .values(state="finished", ended_at=now, standings_json=standings_json)
     )
+    _keep_results(
+        connection, run_id, entries=list(current.values()), prizes=prizes, ranks=ranks or {},
+        told=told, now=now,
+    )  # fmt: skip
     fault("match")
     return True
+
+
+def _keep_results(
+    connection: Connection,
+    run_id: str,
+    *,
+    entries: Sequence[_Registration],
+    prizes: Mapping[int, int],
+    ranks: Mapping[int, int],
+    told: Collection[int],
+    now: datetime,
+) -> None:
+    """Each registration's rank, prize and whether its user was told them now."""
+    for entry in entries:
+        connection.execute(
+            update(match_entries)
+            .where(match_entries.c.run_id == run_id, match_entries.c.number == entry.number)
+            .values(
+                rank=ranks.get(entry.user),
+                prize=prizes.get(entry.user, 0),
+                told_at=now if entry.user in told else None,
+            )
+        )
+
+
+def results(connection: Connection, user_id: int, *, limit: int) -> list[MatchResultRow]:
+    """The runs the user played (registered and not withdrawn, started), newest first,
+    with his rank and prize once known (战绩).
+
+    :raises InvalidActionError: ``bad_limit``.
+    """
+    players.check_limit(limit)
+    query = _results_query().where(match_entries.c.user_id == user_id)
+    query = query.order_by(match_runs.c.started_at.desc(), match_runs.c.id.desc()).limit(limit)
+    return [MatchResultRow(*row) for row in connection.execute(query)]
+
+
+def untold(connection: Connection, user_id: int) -> list[tuple[MatchResultRow, str]]:
+    """The user's results of finished runs he has not been told (with each run's
+    standings JSON), oldest first."""
+    query = (
+        _results_query()
+        .add_columns(match_runs.c.standings_json)
+        .where(match_entries.c.user_id == user_id, match_runs.c.state == "finished",
+               match_entries.c.rank.is_not(None), match_entries.c.told_at.is_(None))
+        .order_by(match_runs.c.ended_at, match_runs.c.id)
+    )  # fmt: skip
+    return [(MatchResultRow(*row[:-1]), row[-1]) for row in connection.execute(query)]
+
+
+def mark_told(
+    connection: Connection, user_id: int, run_ids: Collection[str], now: datetime
+) -> set[str]:
+    """Mark the user told of those runs' results; the runs he had not been told before
+    (another connection may have taken one meanwhile).
+
+    :raises InvalidActionError: ``naive_datetime``.
+    """
+    check_aware(now, "now")
+    marked = set()
+    for run_id in run_ids:
+        done = connection.execute(
+            update(match_entries)
+            .where(match_entries.c.run_id == run_id, match_entries.c.user_id == user_id,
+                   match_entries.c.withdrawn_at.is_(None), match_entries.c.told_at.is_(None))
+            .values(told_at=now)
+        )  # fmt: skip
+        if done.rowcount:
+            marked.add(run_id)
+    return marked
+
+
+def _results_query() -> Select[Any]:
+    """A user's registrations in runs that started (not withdrawn), as result rows."""
+    others = match_entries.alias("others")
+    entrants = (
+        select(func.count())
+        .where(others.c.run_id == match_runs.c.id, others.c.withdrawn_at.is_(None))
+        .scalar_subquery()
+    )
+    return (
+        select(match_runs.c.id, match_runs.c.match_id, match_runs.c.state,
+               match_entries.c.number, match_runs.c.entry_fee, entrants,
+               match_entries.c.rank, match_entries.c.prize, match_runs.c.started_at,
+               match_runs.c.ended_at)
+        .join_from(match_entries, match_runs, match_runs.c.id == match_entries.c.run_id)
+        .where(match_entries.c.withdrawn_at.is_(None), match_runs.c.started_at.is_not(None))
+    )  # fmt: skip
 
 
 def _payout(

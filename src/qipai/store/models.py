@@ -238,6 +238,28 @@ class LeaderRow:
 
 
 @dataclass(frozen=True)
+class MatchResultRow:
+    """A player's registration in a run that started, and how it ended for him (战绩)."""
+
+    run_id: str
+    match_id: str
+    state: str
+    """``running``, ``finished`` or ``cancelled``."""
+    number: int
+    """His registration number in the run."""
+    entry_fee: int
+    entrants: int
+    """The run's current registrations (its field)."""
+    rank: int | None
+    """His final rank (``None`` while the run plays, once cancelled, or for a run finished
+    before migration ``0008``)."""
+    prize: int | None
+    """The coins it paid him (0: none; ``None`` as :attr:`rank`)."""
+    started_at: datetime | None
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
 class MatchRunRow:
     """A match run as the store keeps it (:mod:`qipai.store.matches`)."""
 

@@ -202,6 +202,9 @@ match_entries = Table(
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
     Column("registered_at", UTCDateTime, nullable=False),
     Column("withdrawn_at", UTCDateTime),
+    Column("rank", Integer),
+    Column("prize", BigInteger),
+    Column("told_at", UTCDateTime),
     PrimaryKeyConstraint("run_id", "number"),
     Index(
         "ix_match_entries_current", "run_id", "user_id", unique=True,
@@ -211,7 +214,9 @@ match_entries = Table(
 )  # fmt: skip
 """Registrations for match runs, one row each, kept when withdrawn: ``number`` counts a
 run's registrations from 1 and is never reused; a user has at most one current (not
-withdrawn) registration per run (the partial unique index)."""
+withdrawn) registration per run (the partial unique index).  Once the run finishes, the
+player's final ``rank`` and ``prize``, and ``told_at`` once the hall has told him
+(migration ``0008``)."""
 
 fences = Table(
     "fences",

@@ -37,6 +37,7 @@ from qipai.store.models import (
     HandStart,
     HistoryRow,
     LeaderRow,
+    MatchResultRow,
     MatchRunRow,
     Profile,
     User,
@@ -395,11 +396,17 @@ class Store:
         *,
         fault: Fault | None = None,
         fence: Fence | None = None,
+        ranks: Mapping[int, int] | None = None,
+        told: Collection[int] = (),
     ) -> bool:
         """Pay ``prizes`` (user id → coins) from the escrow, ``house:matches`` covering a
         shortfall and keeping the rest (``match_payout:<run>``), and finish the run with
         its standings.  ``False``, paying nothing, if it was finished before; ``fault`` as
         :meth:`register_for_match`, ``fence`` as :meth:`start_match_run`.
+
+        Each registration keeps its user's rank (``ranks``) and prize; the users in
+        ``told`` were told them now (the others are, when they next connect:
+        :meth:`take_untold_match_results`).
 
         :raises InvalidActionError: ``unknown_run``, ``bad_amount``, ``naive_datetime``.
         :raises IllegalActionError: ``match_not_running``, ``match_cancelled``,
@@ -408,8 +415,32 @@ class Store:
         with self.write() as connection:
             return matches.finish(
                 connection, self._system, run_id, prizes, standings_json, now=now,
-                fault=fault or no_fault, fence=fence,
+                fault=fault or no_fault, fence=fence, ranks=ranks, told=told,
             )  # fmt: skip
+
+    def match_results(self, user_id: int, *, limit: int = 50) -> list[MatchResultRow]:
+        """The runs the user played, newest first, with his rank and prize (战绩).
+
+        :raises InvalidActionError: ``bad_limit``.
+        """
+        with self.read() as connection:
+            return matches.results(connection, user_id, limit=limit)
+
+    def take_untold_match_results(
+        self, user_id: int, now: datetime
+    ) -> list[tuple[MatchResultRow, str]]:
+        """The user's finished runs' results he was not told yet, each with the run's
+        standings JSON; marked told now (each one taken once, by one connection).
+
+        :raises InvalidActionError: ``naive_datetime``.
+        """
+        with self.read() as connection:
+            found = matches.untold(connection, user_id)
+        if not found:  # the usual case: no write for a connection
+            return []
+        with self.write() as connection:
+            marked = matches.mark_told(connection, user_id, [r.run_id for r, _ in found], now)
+        return [(result, text) for result, text in found if result.run_id in marked]
 
     def cancel_match_run(self, run_id: str, now: datetime, *, fault: Fault | None = None) -> bool:
         """Cancel a run, refunding every current registration (``match_cancel:<run>``).

@@ -215,11 +215,13 @@ export function onEliminated(app, frame) {
       h("h2", { class: "result-title", text: t("match.outTitle") }),
       h("p", { class: "match-big" }, t("match.finalRank"), " ", h("b", { "data-testid": "out-rank", text: frame.rank == null ? "—" : t("match.rankN", { n: frame.rank }) })),
       h("p", { class: "muted", text: t("match.outText", { title: titleOf(app, frame.match) }) }),
+      h("p", { "data-testid": "out-free", text: t("match.outFree") }),
       h(
         "div",
         { class: "buttons" },
         h("button", { class: "btn quiet", "data-testid": "notice-close", onclick: () => close(), text: t("common.close") }),
-        h("button", { class: "btn primary", "data-testid": "match-back", onclick: () => { close(); backToMatches(app); }, text: t("match.back") }),
+        h("button", { class: "btn", "data-testid": "match-back", onclick: () => { close(); backToMatches(app); }, text: t("match.back") }),
+        h("button", { class: "btn primary", "data-testid": "to-lobby", onclick: () => { close(); toLobby(app); }, text: t("match.toLobby") }),
       ),
     ],
     { testid: "match-eliminated", attrs: { "data-rank": frame.rank ?? "" } },
@@ -233,7 +235,26 @@ export function onOver(app, frame) {
   save(app);
   app.refreshMe();
   if (app.table && app.table.isMatch && app.table.closeResult) app.table.closeResult();
-  finalTable(app, match);
+  if (playingElsewhere(app)) overNotice(app, match);
+  else finalTable(app, match);
+}
+
+/** Whether the player is in a hand at a table of the lobby (out of his match, he plays on):
+ * the end of the match is then a notice that does not stop his play. */
+function playingElsewhere(app) {
+  return Boolean(app.table && !app.table.isMatch && app.table.state && !app.table.state.over);
+}
+
+/** The end of the match over another table: the rank and the prize, and the final table on
+ * demand; it stays until the player opens or closes it. */
+function overNotice(app, match) {
+  const over = match.over;
+  const rank = over.rank == null ? "—" : t("match.rankN", { n: over.rank });
+  const prize = over.prize > 0 ? t("match.coinsN", { n: over.prize }) : t("match.noPrize");
+  notice("over", t("match.overTitle", { title: titleOf(app, match.name) }), `${rank} · ${prize}`, {
+    attrs: { "data-rank": over.rank ?? "", "data-prize": over.prize },
+    open: () => finalTable(app, match),
+  });
 }
 
 export function onCancelled(app, frame) {
@@ -253,24 +274,45 @@ export function onCancelled(app, frame) {
   );
 }
 
+/** Let go of a finished match table (the player is out, or the match is over). */
+function letGoOfMatchTable(app) {
+  if (app.table && app.table.isMatch && (!app.table.state || app.table.state.over)) app.table = null;
+}
+
 /** Back to the match list; a finished match table is let go. */
 export function backToMatches(app) {
-  if (app.table && app.table.isMatch && (!app.table.state || app.table.state.over)) app.table = null;
+  letGoOfMatchTable(app);
   app.go("matches");
 }
 
-/** A notice over the page that goes by itself (晋级): it does not stop the play. */
-function notice(kind, title, text) {
+/** To the lobby (a player knocked out may play elsewhere at once). */
+function toLobby(app) {
+  letGoOfMatchTable(app);
+  app.go("lobby");
+}
+
+/** A notice over the page that does not stop the play: it goes by itself (晋级), or, with
+ * `open`, stays with a button for more until the player closes it. */
+function notice(kind, title, text, { attrs = {}, open = null } = {}) {
   const old = document.getElementById("match-notice");
   if (old) old.remove();
+  const buttons = open
+    ? h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "btn small primary", "data-testid": "notice-open", onclick: () => { box.remove(); open(); }, text: t("match.finalButton") }),
+        h("button", { class: "btn small quiet", "data-testid": "notice-dismiss", onclick: () => box.remove(), text: t("common.close") }),
+      )
+    : null;
   const box = h(
     "div",
-    { class: "match-notice", id: "match-notice", "data-testid": "match-notice", "data-kind": kind, onclick: () => box.remove() },
+    { class: `match-notice ${open ? "stay" : ""}`, id: "match-notice", "data-testid": "match-notice", "data-kind": kind, role: "status", ...attrs, onclick: open ? null : () => box.remove() },
     h("b", { text: title }),
     h("span", { text }),
+    buttons,
   );
   document.body.append(box);
-  setTimeout(() => box.remove(), 5000);
+  if (!open) setTimeout(() => box.remove(), 5000);
 }
 
 // ------------------------------------------------------------------ the table page
@@ -386,22 +428,30 @@ function standingsRows(app, rows, myName) {
   return rows.map((row) =>
     h(
       "tr",
-      { class: row.name === myName ? "me" : "", "data-testid": "standing-row", "data-rank": row.rank, "data-name": row.name },
+      { class: row.name === myName ? "me" : "", "data-testid": "standing-row", "data-rank": row.rank, "data-name": row.name, "data-stage": row.stage ?? "" },
       h("td", { class: "num", text: String(row.rank) }),
       h("td", {}, playerName(row.name), row.out ? h("span", { class: "tag away", text: t("match.outTag") }) : null),
-      h("td", { class: "num", text: String(row.score) }),
+      h("td", { "data-testid": "standing-stage", text: row.stage_name ? stageLabel(row.stage_name) : "" }),
+      h("td", { class: "num", "data-testid": "standing-score", text: String(row.score) }),
     ),
   );
 }
 
+/** The standings: rank, player, the stage he reached, score; a note says why a player
+ * who went on ranks above one out before him with more points (the stage comes first). */
 function standingsTable(app, rows) {
   const myName = app.me ? app.me.name : null;
-  return h(
-    "table",
-    { class: "grid standings" },
-    h("thead", {}, h("tr", {}, h("th", { class: "num", text: t("match.rankHead") }), h("th", { text: t("table.player") }), h("th", { class: "num", text: t("match.score") }))),
-    h("tbody", {}, standingsRows(app, rows, myName)),
-  );
+  const head = [
+    h("th", { class: "num", text: t("match.rankHead") }),
+    h("th", { text: t("table.player") }),
+    h("th", { text: t("match.stageHead") }),
+    h("th", { class: "num", text: t("match.score") }),
+  ];
+  const staged = new Set(rows.map((row) => row.stage)).size > 1;
+  return [
+    h("table", { class: "grid standings" }, h("thead", {}, h("tr", {}, head)), h("tbody", {}, standingsRows(app, rows, myName))),
+    staged ? h("p", { class: "muted", "data-testid": "standings-note", text: t("match.orderNote") }) : null,
+  ];
 }
 
 /** 实时排名: the run's live standings (GET /api/runs/{run}). */
@@ -424,11 +474,10 @@ export async function standingsDialog(app) {
   }
   try {
     const run = await api("GET", `/api/runs/${encodeURIComponent(match.run)}`, { token: app.session && app.session.token });
-    fill(
-      body,
-      h("p", { class: "muted", text: `${stageName(app, match.name, run.stage ?? 0, run.stage_name)} · ${t("match.left")} ${run.players_left}` }),
-      standingsTable(app, run.standings),
-    );
+    const where = run.stage === null || run.stage === undefined
+      ? t("match.ended")
+      : `${stageName(app, match.name, run.stage, run.stage_name)} · ${t("match.left")} ${run.players_left}`;
+    fill(body, h("p", { class: "muted", "data-testid": "standings-where", text: where }), standingsTable(app, run.standings));
   } catch (error) {
     fill(body, h("p", { class: "err", text: app.errorText(error.code) }));
   }

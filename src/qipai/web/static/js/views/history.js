@@ -1,4 +1,5 @@
-// 战绩: the player's past hands (GET /api/history), newest first, each with its replay.
+// 战绩: the matches the player played (GET /api/me/matches: each run with his final rank and
+// prize), then his past hands (GET /api/history), newest first, each with its replay.
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
@@ -31,7 +32,49 @@ function row(app, hand) {
   );
 }
 
+/** A match of 战绩: when, which, how it stands, his rank and prize. */
+function matchRow(result) {
+  const over = result.state === "finished";
+  return h(
+    "tr",
+    { "data-testid": "history-match", "data-run": result.run, "data-rank": result.rank ?? "", "data-prize": result.prize ?? "" },
+    h("td", { text: when(result.ended_at || result.started_at) }),
+    h("td", { text: result.title }),
+    h("td", { class: "muted", text: t(`history.state.${result.state}`) }),
+    h("td", { class: "num", text: over && result.rank != null ? t("match.rankN", { n: result.rank }) : "—" }),
+    h("td", { class: result.prize ? "prize" : "muted", text: over && result.prize != null ? (result.prize ? t("match.coinsN", { n: result.prize }) : t("match.noPrize")) : "—" }),
+  );
+}
+
+async function matchesPanel(app) {
+  const body = h("tbody");
+  const note = h("p", { class: "muted hidden", text: t("history.matchesEmpty") });
+  const panel = h(
+    "div",
+    { class: "panel", "data-testid": "history-matches" },
+    h("h2", { text: t("history.matches") }),
+    h(
+      "table",
+      { class: "grid" },
+      h("thead", {}, h("tr", {}, [t("history.time"), t("history.match"), t("history.status"), t("match.rankHead"), t("match.prize")].map((text) => h("th", { text })))),
+      body,
+    ),
+    note,
+  );
+  try {
+    const results = await api("GET", "/api/me/matches", { token: app.session.token });
+    for (const result of results) body.append(matchRow(result));
+    note.classList.toggle("hidden", results.length > 0);
+  } catch (error) {
+    note.textContent = app.errorText(error.code);
+    note.classList.remove("hidden");
+  }
+  panel.dataset.loaded = "1";
+  return panel;
+}
+
 export async function renderHistory(app, root) {
+  const matches = h("div", { "data-testid": "history-matches-slot" });
   const body = h("tbody");
   const more = h("button", { class: "btn quiet hidden", "data-testid": "history-more", text: t("history.more") });
   const empty = h("p", { class: "muted hidden", text: t("history.empty") });
@@ -40,10 +83,11 @@ export async function renderHistory(app, root) {
     h(
       "div",
       { class: "page", "data-testid": "history" },
+      matches,
       h(
         "div",
         { class: "panel" },
-        h("h2", { text: t("nav.history") }),
+        h("h2", { text: t("history.hands") }),
         h(
           "table",
           { class: "grid" },
@@ -72,5 +116,6 @@ export async function renderHistory(app, root) {
     empty.classList.toggle("hidden", body.children.length > 0);
   };
   more.addEventListener("click", load);
+  matchesPanel(app).then((panel) => fill(matches, panel));
   await load();
 }

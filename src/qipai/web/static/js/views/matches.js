@@ -160,9 +160,10 @@ function ownPanel(app) {
       { class: "panel last-match", "data-testid": "match-out", "data-rank": match.outRank ?? "" },
       h("b", { text: title }),
       h("span", { text: t("match.outLine", { n: match.outRank ?? "—" }) }),
-      h("span", { class: "muted", text: t("match.outWait") }),
+      h("span", { class: "muted", text: t("match.outFree") }),
       h("div", { class: "spacer" }),
-      h("button", { class: "btn small", onclick: () => standingsDialog(app), text: t("match.standings") }),
+      h("button", { class: "btn small", "data-testid": "out-standings", onclick: () => standingsDialog(app), text: t("match.standings") }),
+      h("button", { class: "btn small primary", "data-testid": "out-lobby", onclick: () => app.go("lobby"), text: t("match.toLobby") }),
     );
   }
   if (!atTable) {
