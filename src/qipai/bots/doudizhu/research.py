@@ -141,6 +141,7 @@ def view_of(
         base=1,
         robs=(),
         multipliers=(),
+        standing_multiplier=None,
         doubled=(False, False, False),
         bottom=tuple(_cards(bottom)),
         bottom_size=len(bottom),

@@ -2,7 +2,9 @@
 // seats show, the buttons the legal actions call for, and the result details.
 //
 // The events carry everything but the multiplier (it depends on the preset's scoring), so
-// after an event that may change it the table asks for a fresh snapshot (`resync`).
+// after an event that may change it the table asks for a fresh snapshot (`resync`): from
+// the hand's start (its initial multiplier) through the auction (the view's
+// `standing_multiplier`: 明牌, robs) to the pairs' multipliers once the landlord is known.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -10,7 +12,7 @@ import { cardEl, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
 import { isBomb, moveOf, physical, reading, tricks, PASS } from "../ddzplays.js";
 
 const RESYNC_AFTER = new Set([
-  "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
+  "HandStarted", "Redealt", "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
   "DoublesRevealed",
 ]);
 
@@ -33,6 +35,7 @@ function empty(players) {
     marker: null,
     markerSeat: null,
     multipliers: [],
+    standing: null, // the multiplier as it stands until the landlord is known
     doubled: seats(players, false),
     plays: [],
     said: seats(players, null),
@@ -58,6 +61,7 @@ function fromView(view) {
     marker: view.marker,
     markerSeat: view.marker_seat,
     multipliers: view.multipliers,
+    standing: view.standing_multiplier ?? null,
     doubled: [...view.doubled],
     plays: view.plays.map(([seat, move]) => ({ seat, move, cards: null })),
     winner: view.winner,
@@ -261,8 +265,10 @@ function seatView(T, seat) {
   return { tags, meta, side };
 }
 
+/** The player's 倍数: the hand's as it stands during the auction, then a farmer's own pair's,
+ * the landlord's the sum of his two. */
 function multiplierOf(m, seat) {
-  if (!m.multipliers.length) return null;
+  if (!m.multipliers.length) return m.landlord === null ? m.standing : null;
   const mine = m.multipliers.find(([farmer]) => farmer === seat);
   if (mine) return mine[1];
   return m.multipliers.reduce((sum, [, value]) => sum + value, 0); // the landlord's stake
