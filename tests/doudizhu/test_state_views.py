@@ -10,9 +10,8 @@ from state_kit import act, assert_views_hide, lead_out, random_hand, snapshot
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.actions import Bid, Call, Deal, Show
-from qipai.games.doudizhu.combos import to_text
+from qipai.games.doudizhu.combos import pack_cards, to_text
 from qipai.games.doudizhu.events import BottomRevealed, BottomShown, CardsDealt, HandStarted, Shown
-from qipai.games.doudizhu.hand import pack_cards
 from qipai.games.doudizhu.scoring import bottom_bonus
 from qipai.games.doudizhu.state import Phase, State, replay, sort_key
 

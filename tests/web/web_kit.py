@@ -208,6 +208,72 @@ def ddz_act(page: Page, action: str, *, right_click: bool = False) -> None:
         button(page, action).click()
 
 
+def ddz_play_snapshot(
+    name: str, cards: Sequence[str], legal: Sequence[str], *, rules: str = "caishen"
+) -> dict[str, Any]:
+    """A ``snapshot`` frame of a Dou Dizhu card play for a page to be fed: ``name`` at seat 0,
+    a farmer holding ``cards``, to follow the landlord's 3 (table 999, event 40) with
+    ``legal``; the others are the hall's bots 机器人2 and 机器人3."""
+    bottom = ["3c", "4d", "BJ", "W"] if rules == "caishen" else ["3c", "4d", "BJ"]
+    view = {
+        "seat": 0,
+        "rules": rules,
+        "phase": "play",
+        "current_player": 0,
+        "hand": list(cards),
+        "card_counts": [len(cards), 10, 12],
+        "cards_dealt": 17,
+        "deal_number": 1,
+        "marker": None,
+        "marker_seat": None,
+        "first_bidder": 0,
+        "shown_hands": [None, None, None],
+        "show_factors": [1, 1, 1],
+        "show_order": [],
+        "auction": [],
+        "standing_bid": 0,
+        "candidate": 0,
+        "landlord": 1,
+        "base": 1,
+        "robs": [],
+        "multipliers": [[0, 2], [2, 2]],
+        "standing_multiplier": None,
+        "doubled": [False] * 3,
+        "bottom": bottom,
+        "bottom_size": len(bottom),
+        "plays": [[1, "3"]],
+        "trick": [[1, "3"]],
+        "to_beat": "3",
+        "to_beat_seat": 1,
+        "bombs": 0,
+        "rockets": 0,
+        "wild_bombs": 0,
+        "trustee": [False] * 3,
+        "winner": None,
+        "escaper": None,
+        "spring": False,
+        "anti_spring": False,
+        "returns": None,
+        "legal_actions": list(legal),
+    }
+    players = [
+        {"name": who, "bot": who != name, "trustee": False, "connected": True, "escaped": False}
+        for who in (name, "机器人2", "机器人3")
+    ]
+    return {
+        "type": "snapshot",
+        "table": 999,
+        "n": 40,
+        "seat": 0,
+        "room": f"doudizhu-{rules}",
+        "hand": "fake",
+        "commitment": "0" * 64,
+        "players": players,
+        "view": view,
+        "deadline": None,
+    }
+
+
 def lift_and_play(page: Page, action: str, *, right_click: bool = False) -> None:
     """Lift the cards of ``action`` by clicking them, then play (button or right-click);
     when the client asks which reading the cards stand for, choose ``action``."""

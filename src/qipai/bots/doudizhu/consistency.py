@@ -49,10 +49,10 @@ from qipai.games.doudizhu.combos import (
     contains,
     count_of,
     from_text,
+    pack_cards,
     parse_move,
     size,
 )
-from qipai.games.doudizhu.hand import pack_cards
 from qipai.games.doudizhu.legal import HAND_SIZE
 from qipai.games.doudizhu.rules import Rules
 

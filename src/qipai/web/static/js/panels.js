@@ -5,6 +5,7 @@ import { h, dialog, toast, signed, signClass } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { cardRow } from "./cards.js";
 import { tricks } from "./ddzplays.js";
+import { playRow } from "./games/doudizhu.js";
 import { commitmentOf } from "./sha256.js";
 import { backToMatches, resultLine } from "./match.js";
 
@@ -207,7 +208,7 @@ export function lastTrick(T) {
           "div",
           { class: "marker", style: { margin: "6px 0" } },
           h("b", { text: T.name(play.seat) }),
-          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : cardRow(play.cards && play.cards.length ? play.cards : [...play.move.split(/[/ ]/)[0]]),
+          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : playRow(play),
         ),
       )
     : [h("p", { class: "muted", text: t("ddz.noLastTrick") })];

@@ -498,4 +498,8 @@ export const STRINGS = {
   "chat.sleepy": ["😴", "😴"],
   "error.chat_too_fast": ["发言太快了，请稍后再说", "Chatting too fast: wait a moment"],
   "error.unknown_phrase": ["没有这句快捷聊天", "No such quick-chat phrase"],
+
+  // the table without rough edges (issue 27): wild cards where they stand, the bots, English
+  "card.standsFor": ["{card}（作 {rank}）", "{card} (as {rank})"],
+  "error.cards_not_held": ["手里没有这些牌", "You do not hold those cards"],
 };

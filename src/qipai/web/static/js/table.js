@@ -16,6 +16,7 @@ import { storage } from "./storage.js";
 import { readingLabel } from "./games/doudizhu.js";
 import { GAMES } from "./games/index.js";
 import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
+import { ddzKey } from "./cards.js";
 import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
@@ -182,6 +183,7 @@ export class Table {
     const ctx = { seat: s.seat, name: (seat) => this.name(seat), note: (text) => this.notes.push(text) };
     if (frame.event.kind === "TrusteeChanged") s.players[frame.event.seat].trustee = frame.event.on;
     if (this.game.apply(s.model, frame.event, ctx)) this.needResync = true;
+    if (frame.event.kind === "Played" && frame.event.seat === s.seat) this.ui.lifted = new Set();
     effects(this, frame);
   }
 
@@ -349,7 +351,8 @@ export class Table {
     return hand.filter((code) => this.ui.lifted.has(code));
   }
 
-  /** 出牌: the lifted cards as the legal play they make (asking when they make several). */
+  /** 出牌: the lifted cards as the legal play they make (asking when they make several),
+   * naming those very cards (`play 33 @3h3d`): the hall plays exactly them. */
   playLifted() {
     const cards = this.lifted();
     if (!cards.length) {
@@ -357,13 +360,15 @@ export class Table {
       return;
     }
     const matches = matchPlays(cards, this.state.legal);
+    const picked = [...cards].sort((a, b) => ddzKey(a) - ddzKey(b)).join("");
+    const play = (action) => this.act(`${action} @${picked}`);
     if (!matches.length) {
       toast(t("ddz.notLegal"));
       this.view.shake();
-    } else if (matches.length === 1) this.act(matches[0]);
+    } else if (matches.length === 1) play(matches[0]);
     else {
       const choices = matches.map((action) => ({ action, label: readingLabel(action) }));
-      this.choose(t("ddz.chooseReading"), choices);
+      panels.choose(t("ddz.chooseReading"), choices, play);
     }
   }
 

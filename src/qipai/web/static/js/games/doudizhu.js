@@ -8,8 +8,8 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardEl, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
-import { isBomb, moveOf, physical, reading, tricks, PASS } from "../ddzplays.js";
+import { cardEl, cardName, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
+import { isBomb, moveOf, reading, standingOrder, tricks, PASS } from "../ddzplays.js";
 
 const RESYNC_AFTER = new Set([
   "HandStarted", "Redealt", "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
@@ -232,8 +232,24 @@ function playedBy(m, seat, n) {
   const last = mine[mine.length - 1];
   const box = h("div", { class: "played", "data-testid": "played", "data-seat": seat, "data-n": n, "data-move": last.move });
   if (last.move === "pass") box.append(h("div", { class: "said", text: t("ddz.pass") }));
-  else box.append(cardRow(last.cards && last.cards.length ? last.cards : [...physical(last.move)]));
+  else box.append(playRow(last));
   return box;
+}
+
+/** A play's cards as a row, in the order of what they stand for: a wild card where it
+ * stands (the 财神 of 6…K first), marked with the rank (`data-as`). */
+export function playRow(play, options = {}) {
+  const order = standingOrder(play.move, play.cards);
+  const row = cardRow(order.map((slot) => slot.code), options);
+  order.forEach((slot, i) => {
+    if (!slot.as) return;
+    const el = row.children[i];
+    el.dataset.as = slot.as;
+    el.classList.add("standing");
+    el.append(h("span", { class: "as", "aria-hidden": "true", text: rankText(slot.as) }));
+    el.setAttribute("aria-label", t("card.standsFor", { card: cardName(slot.code), rank: rankText(slot.as) }));
+  });
+  return row;
 }
 
 function role(m, seat) {
