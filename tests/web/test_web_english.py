@@ -1,5 +1,6 @@
-"""The client in English names the hall's bots, guests and rooms in English too (their
-names are Chinese on the server); a player's own name is his."""
+"""The client in English names the hall's guests and rooms in English too (their names are
+Chinese on the server); a player's own name is his, and a bot's nickname is the same in
+every language."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 
 from web_kit import join, next_decision
 
+from qipai.hall.botseats import BOT_NAMES
+
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def test_bots_guests_and_rooms_are_named_in_english(hall: Any, new_page: Any) -> None:
+def test_guests_and_rooms_are_named_in_english(hall: Any, new_page: Any) -> None:
     page = new_page()
     page.goto(hall.url)
     page.click("[data-testid=lang]")  # English
@@ -24,11 +27,12 @@ def test_bots_guests_and_rooms_are_named_in_english(hall: Any, new_page: Any) ->
     seats = page.eval_on_selector_all(
         "[data-testid=table] .arena [data-testid=seat] .nm", "els => els.map(e => e.textContent)"
     )
-    assert seats and all(re.fullmatch(r"Bot \d+", name) for name in seats), seats
+    assert seats and all(name in BOT_NAMES for name in seats), seats
     title = page.text_content("[data-testid=table] .toolbar .info b") or ""
     assert title and not CJK.search(title), title
     page.click("[data-testid=lang]")  # back to Chinese: the hall's own names
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.arena [data-testid=seat] .nm')]"
-        ".every(e => e.textContent.startsWith('机器人'))"
+    page.wait_for_selector("[data-testid=me-name]:text-matches('^游客')")
+    again = page.eval_on_selector_all(
+        "[data-testid=table] .arena [data-testid=seat] .nm", "els => els.map(e => e.textContent)"
     )
+    assert again == seats  # a bot's nickname is the same in Chinese

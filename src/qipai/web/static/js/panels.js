@@ -6,6 +6,7 @@ import { playerName, t } from "./i18n.js";
 import { cardRow } from "./cards.js";
 import { tricks } from "./ddzplays.js";
 import { playRow } from "./games/doudizhu.js";
+import { avatarEl } from "./avatar.js";
 import { commitmentOf } from "./sha256.js";
 import { backToMatches, resultLine } from "./match.js";
 
@@ -111,6 +112,7 @@ export function result(T, onClose) {
       h(
         "td",
         { class: "who-cell" },
+        avatarEl(player.name, { small: true }),
         h("span", { class: "nm", text: playerName(player.name) }),
         " ",
         over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null,

@@ -10,6 +10,7 @@ import { cardEl, ddzKey, ddzRank } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
 import { matchStrip } from "./match.js";
+import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
@@ -237,7 +238,7 @@ export class TableView {
     return h(
       "div",
       { class: "who" },
-      h("div", { class: `avatar ${player.bot ? "bot" : ""}`, text: (player.name || "?").slice(0, 1) }),
+      avatarEl(player.name),
       h("div", { class: "nm", title: playerName(player.name), text: playerName(player.name) }),
       extra.meta,
       h("div", { class: "tags" }, tags),
