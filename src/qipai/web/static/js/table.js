@@ -414,6 +414,7 @@ export class Table {
       return;
     }
     if (this.closeResult) this.closeResult();
+    this.view.setMenu(false); // never left open behind the result
     this.closeResult = panels.result(this, () => {
       this.closeResult = null;
     });
