@@ -17,10 +17,9 @@ from web_kit import (
     RunningHall,
     button,
     decision_now,
-    fast_config,
+    hall_with,
     join,
     next_decision,
-    running_hall,
     screenshot,
     sign_up,
     table_data,
@@ -111,8 +110,7 @@ def _multiplier(page: Page) -> str:
 def slow_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     """A hall whose paced deals take 0.5 s a step (the session's take 0.02 s: a 明牌
     button during the deal is gone before a test can press it)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('slowdeal') / 'hall.db'}"
-    with running_hall(fast_config(url, deal_step=0.5, entropy_window=2.0)) as running:
+    with hall_with(tmp_path_factory.mktemp("slowdeal"), deal_step=0.5) as running:
         yield running
 
 

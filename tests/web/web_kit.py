@@ -8,11 +8,12 @@ on the player in the browser.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,15 @@ NO_COUNTER_ROOM = "doudizhu-no-counter"
 """A yifa room without the 记牌器 (added by conftest)."""
 
 Page = Any
+
+
+@contextlib.contextmanager
+def hall_with(folder: Path, **changes: Any) -> Iterator[RunningHall]:
+    """A hall of its own (SQLite in ``folder``): the tests' fast settings, a 2 s entropy
+    window, and ``changes`` (a longer ``deal_step``, a shorter ``hand_pause``…)."""
+    config = fast_config(f"sqlite:///{folder / 'hall.db'}", entropy_window=2.0, **changes)
+    with running_hall(config) as running:
+        yield running
 
 
 def screenshot(page: Page, folder: Path, name: str) -> Path:

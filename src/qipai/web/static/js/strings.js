@@ -502,4 +502,9 @@ export const STRINGS = {
   // the table without rough edges (issue 27): wild cards where they stand, the bots, English
   "card.standsFor": ["{card}（作 {rank}）", "{card} (as {rank})"],
   "error.cards_not_held": ["手里没有这些牌", "You do not hold those cards"],
+  "table.nextStarted": ["下一局已经开始", "The next hand has started"],
+  "table.continue": ["继续", "Continue"],
+  "table.changeAfter": ["本局后换桌", "Change after this hand"],
+  "table.changeAfterNote": ["本局结束后换桌", "You change tables after this hand"],
+  "table.leaveAfterButton": ["本局后离开", "Leave after this hand"],
 };

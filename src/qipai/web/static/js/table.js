@@ -172,7 +172,9 @@ export class Table {
     });
     this.ui.lifted = new Set();
     this.ui.peek = false;
-    if (this.closeResult) this.closeResult();
+    // the last hand's result stays open at a table that plays on (征途): its 换桌 with it
+    if (this.closeResult && this.playsOn) this.closeResult.nextHand();
+    else if (this.closeResult) this.closeResult();
   }
 
   on_event(frame) {
@@ -431,6 +433,7 @@ export class Table {
     if (this.closeResult) this.closeResult();
     this.app.rejoin = this.state.room; // joined again once the hall says he left (main.js)
     this.app.send({ type: "leave" });
+    if (!this.state.over) toast(t("table.changeAfterNote")); // the next hand started: after it
   }
 
   toLobby() {
@@ -445,8 +448,8 @@ export class Table {
     this.app.go("lobby");
   }
 
-  replay() {
-    const hand = this.state.over && this.state.over.hand;
+  /** 回放 of `hand` (the hand just over by default). */
+  replay(hand = this.state.over && this.state.over.hand) {
     if (this.closeResult) this.closeResult();
     if (hand) this.app.go(`replay/${hand}/${this.state.seat}`);
   }
