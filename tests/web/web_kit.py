@@ -402,11 +402,13 @@ at_minute = 0
 entry_fee = 50000
 [[match.stage]]
 kind = "knockout"
+name = "预赛"
 line = 400
 base = 10
 advance = 30
 [[match.stage]]
 kind = "swiss"
+name = "初赛"
 rounds = 2
 hands = 2
 [[match.prize]]
@@ -419,7 +421,7 @@ coins = 30000
 """The browser tests' matches (conftest gives them to the hall): ``web-trio`` starts with
 bots 0.5 s after its first registration and plays two hands; ``web-wait`` has no bots, so
 one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
-whose fee a new player cannot pay."""
+whose fee a new player cannot pay (its stages named 预赛 and 初赛, as an operator may)."""
 TRIO_PRIZES = {1: 30, 2: 5, 3: 5}
 """``web-trio``'s prize by final rank."""
 
