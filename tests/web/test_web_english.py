@@ -12,6 +12,7 @@ server); a player's own name is his, and a bot's nickname is the same in every l
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from web_kit import (
@@ -27,6 +28,7 @@ from web_kit import (
     open_replay,
     play_match,
     play_to_result,
+    screenshot,
     sign_up,
     table_data,
 )
@@ -67,8 +69,10 @@ language switch says 中文 (the name of the other language in its own: the way 
 class Walk:
     """What a page showed in Chinese, view by view."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, folder: Path) -> None:
         self.page = page
+        self.folder = folder
+        """Where its screenshots go."""
         self.found: dict[str, list[str]] = {}
 
     def look(self, where: str) -> None:
@@ -91,11 +95,11 @@ class Walk:
         assert self.found == {}, "\n".join(f"{k}: {v}" for k, v in self.found.items())
 
 
-def _english(page: Page, url: str, name: str) -> Walk:
+def _english(page: Page, url: str, name: str, folder: Path) -> Walk:
     """A new player signed up in English, in the lobby."""
     page.goto(url)
     page.click("[data-testid=lang]")
-    walk = Walk(page)
+    walk = Walk(page, folder)
     walk.look("sign-in")
     sign_up(page, url, name)
     walk.look("lobby")
@@ -127,6 +131,7 @@ def _ddz_hand(walk: Walk, room: str) -> None:
         walk.look(f"{room} {phase}")
         if phase == "play" and not tools[0]:
             tools[0] = True
+            screenshot(page, walk.folder, f"english-{room}")
             _ddz_tools(walk)
         return False
 
@@ -142,10 +147,10 @@ def _ddz_hand(walk: Walk, room: str) -> None:
 
 
 def test_every_dou_dizhu_table_and_its_result_and_replay_in_english(
-    hall: Any, new_page: Any
+    hall: Any, new_page: Any, tmp_path: Path
 ) -> None:
     page = new_page()
-    walk = _english(page, hall.url, "en_ddz")
+    walk = _english(page, hall.url, "en_ddz", tmp_path)
     for room in ("doudizhu-yifa", "doudizhu-caishen", "doudizhu-huanle", "doudizhu-jj"):
         _ddz_hand(walk, room)
         if room != "doudizhu-jj":
@@ -203,17 +208,19 @@ def _poker_hand(walk: Walk, room: str) -> None:
     button(page, "lobby").click()
 
 
-def test_the_poker_tables_in_english(hall: Any, new_page: Any) -> None:
+def test_the_poker_tables_in_english(hall: Any, new_page: Any, tmp_path: Path) -> None:
     page = new_page()
-    walk = _english(page, hall.url, "en_poker")
+    walk = _english(page, hall.url, "en_poker", tmp_path)
     _poker_hand(walk, "zhajinhua-yifa")
     _poker_hand(walk, "showhand-yifa")
     walk.assert_english()
 
 
-def test_matches_their_notices_and_a_cancelled_hand_in_english(hall: Any, new_page: Any) -> None:
+def test_matches_their_notices_and_a_cancelled_hand_in_english(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
     page = new_page()
-    walk = _english(page, hall.url, "en_match")
+    walk = _english(page, hall.url, "en_match", tmp_path)
     open_matches(page)
     walk.look("match list")
     page.click(f"{match_card('web-wait')} [data-testid=register]")

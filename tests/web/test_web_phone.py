@@ -178,6 +178,7 @@ def test_the_phones_menu_closes_outside_on_esc_and_under_the_result(
     # nothing of the seats under it: names, counts, clocks, what they said or played
     seats = "[data-testid=table] .arena [data-testid=seat] > *, [data-testid=seat] .who > *"
     assert page.evaluate(_MEETS, ["[data-testid=more-tools]", seats]) == []
+    page.wait_for_function("() => !document.querySelector('.fx-fly')")  # the deal flown in
     screenshot(page, tmp_path, "toolbar-menu-open-phone")
     page.mouse.click(WIDTH / 2, HEIGHT * 0.45)  # a tap on the felt, outside the menu
     page.wait_for_selector("[data-testid=more-tools]", state="hidden")
