@@ -173,7 +173,7 @@ export class Table {
     this.ui.lifted = new Set();
     this.ui.peek = false;
     // the last hand's result stays open at a table that plays on (征途): its 换桌 with it
-    if (this.closeResult && this.playsOn) this.closeResult.nextHand();
+    if (this.closeResult && this.playsOn && this.closeResult.nextHand) this.closeResult.nextHand();
     else if (this.closeResult) this.closeResult();
   }
 
