@@ -8,13 +8,13 @@ import pytest
 from state_kit import act, farmers, lead_out, rig, snapshot
 
 from qipai.cards import Card
-from qipai.errors import IllegalActionError
+from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.actions import Action, Bid, Deal, Play
 from qipai.games.doudizhu.combos import PASS, Kind, from_text
 from qipai.games.doudizhu.events import Escaped, HandEnded, Played, TrusteeChanged
 from qipai.games.doudizhu.rules import RULES, FirstBidder
 from qipai.games.doudizhu.scoring import escape_points, score_hand
-from qipai.games.doudizhu.state import Phase, State, pack_cards
+from qipai.games.doudizhu.state import Phase, State, pack_cards, replay
 
 BOMBS_DECK = rig(["3333BR44455566678", "45677788899TTJJQK", "99TTJJQQQKKKAAAA2"], "222")
 """Seat 0: a bomb and the rocket; seat 2: a bomb of aces; the bottom: three 2s."""
@@ -197,3 +197,32 @@ def test_jj_trustee_farmer_pays_the_farmers_loss() -> None:
     assert points == score_hand(state.facts())
     assert points[lazy] == normal[lazy] + normal[other] and points[other] == 0
     assert points[landlord] == normal[landlord]
+
+
+def test_a_play_that_names_its_cards_takes_those_cards() -> None:
+    """Issue 27: a player who lifts 8♥ 8♣ plays them, not the 8♠ 8♥ the suit order would take
+    (suits never matter to the rules; they matter to what the table shows). The text
+    round-trips and replays."""
+    state = _zhengtu_landlord_0(seed=7)
+    held = [str(card) for card in state.hands[0]]
+    assert {"8s", "8h", "8c"} <= set(held)
+    events = state.apply(Action.parse("play 88 @8c8h"))
+    played = events[0]
+    assert isinstance(played, Played)
+    assert [str(card) for card in played.cards] == ["8h", "8c"]
+    assert "8s" in [str(card) for card in state.hands[0]]
+    assert [str(step.action) for step in state.history][-1] == "play 88 @8h8c"
+    again = replay("zhengtu", 7, state.history)
+    assert again.hands == state.hands and again.events == state.events
+
+
+def test_named_cards_must_be_the_plays_and_in_the_hand() -> None:
+    state = _zhengtu_landlord_0(seed=7)
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Action.parse("play 3 @3s"))  # seat 0 holds 3d, not 3s
+    assert refused.value.code == "cards_not_held" and snapshot(state) == before
+    for text in ("play 3 @4s", "play 77 @7h7h", "play 7 @7x", "play 88 @8h"):
+        with pytest.raises(InvalidActionError) as bad:
+            Action.parse(text)
+        assert bad.value.code == "bad_cards", text

@@ -10,7 +10,9 @@ from state_kit import act, assert_views_hide, lead_out, random_hand, snapshot
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.actions import Bid, Call, Deal, Show
+from qipai.games.doudizhu.combos import pack_cards, to_text
 from qipai.games.doudizhu.events import BottomRevealed, BottomShown, CardsDealt, HandStarted, Shown
+from qipai.games.doudizhu.scoring import bottom_bonus
 from qipai.games.doudizhu.state import Phase, State, replay, sort_key
 
 
@@ -119,6 +121,36 @@ def test_view_shows_pair_multipliers_and_the_result() -> None:
     view = state.view(one)
     assert view.returns == state.returns() and view.winner == first and view.spring
     assert_views_hide(state)
+
+
+def test_the_multiplier_stands_from_the_deal_on() -> None:
+    """Issue 27: before the landlord is known every seat sees the hand's multiplier as it
+    stands (明牌 ×3 during the deal, each rob ×2); the pairs' once he is."""
+    state = State.new("huanle", seed=3)
+    assert {state.view(s).standing_multiplier for s in range(3)} == {1}
+    state.apply(Deal(10))
+    state.apply(Show(), 0)  # after 10 cards of the deal: ×3
+    state.apply(Deal(7))
+    assert state.phase is Phase.BID
+    assert [state.view(s).standing_multiplier for s in range(3)] == [3, 3, 3]
+    act(state, "call", "rob")  # seat 0 (the shower bids first) calls, seat 1 robs
+    assert [state.view(s).standing_multiplier for s in range(3)] == [6, 6, 6]
+    while state.landlord is None:
+        state.apply(state.legal_actions()[-1])
+    assert all(state.view(s).standing_multiplier is None for s in range(3))
+    assert state.view(0).multipliers
+
+
+def test_the_standing_multiplier_keeps_the_bottom_hidden() -> None:
+    """jj's bottom bonus counts once the bottom is revealed, never before."""
+    for seed in range(40):
+        state = State.new("jj", seed=seed)
+        state.apply(Deal())
+        bonus = bottom_bonus(to_text(pack_cards(state.bottom)), state.rules)
+        if bonus > 1:
+            assert state.view(0).standing_multiplier == 1
+            return
+    raise AssertionError("no jj deal with a bottom bonus in 40 seeds")
 
 
 def test_view_of_a_bad_seat_is_refused() -> None:

@@ -679,3 +679,29 @@ def test_hand_over_names_what_the_balances_limited() -> None:
     coins = [p * room.coefficient for p in over["points"]]
     assert over["limited"] == [s - c for s, c in zip(stakes, coins, strict=True)]
     assert any(over["limited"])  # 30 coins cannot pay a room of this coefficient in full
+
+
+def test_a_play_naming_its_cards_shows_those_cards_to_everyone_and_replays() -> None:
+    """Issue 27: the browser sends the cards the player lifted (``play 8 @8c``); every seat
+    sees those cards played, and the record replays them exactly."""
+    table = make_table("doudizhu-zhengtu", bot_delay=0.0)
+    table.start_hand("picked", 5, now=0.0)
+    published = frames_of(table)[0][0]["commitment"]
+    state = table.game_state
+    seat = state.current_player
+    table.act(seat, "bid 3", now=0.0)
+    hand = [str(card) for card in state.hands[seat]]
+    rank = next(card[0] for card in hand if sum(c[0] == card[0] for c in hand) >= 2)
+    last = [card for card in hand if card[0] == rank][-1]  # not the one the suit order takes
+    frames_of(table)
+    table.act(seat, f"play {rank} @{last}", now=0.0)
+    for frames in frames_of(table).values():
+        played = next(e for e in events_of(frames) if e["kind"] == "Played")
+        assert played["cards"] == [last] and played["move"] == rank
+    for other in range(3):  # the others play on by 托管 to the end
+        table.set_trustee(other, True, now=0.0)
+    table.tick(0.0)
+    outcome = table.outcome
+    assert outcome is not None
+    assert (seat, f"play {rank} @{last}") in outcome.record.actions
+    assert verify(outcome.record, published=published).ok

@@ -11,6 +11,7 @@ import pytest
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient, HallError
+from qipai.hall.botseats import BOT_NAMES, HIGH_FACTOR, HIGH_FLOOR, LOW_FACTOR, LOW_FLOOR
 from qipai.hall.records import HandRecord, commitment, verify
 from qipai.hall.rooms import default_rooms
 from qipai.store import Store
@@ -42,6 +43,13 @@ def test_a_lone_player_plays_a_hand_of_every_room(hall: RunningHall, room: str) 
     assert verify(HandRecord.from_json(_json(record["record"]))).ok
     numbers = [f["n"] for f in frames if f["type"] == "event"]
     assert numbers == list(range(1, len(numbers) + 1))  # no gap: placeholders fill them
+    # the bots: nicknames, and coins of their own that cover the room's stakes (issue 27)
+    players = next(f for f in frames if f["type"] == "snapshot")["players"]
+    bots = [s for s, player in enumerate(players) if player["bot"]]
+    assert bots and all(players[s]["name"] in BOT_NAMES for s in bots)
+    assert len({player["name"] for player in players}) == len(players)
+    low, high = _bot_range(ROOMS[room].min_coins)
+    assert all(low <= over["coins"][s] - over["result"][s] <= high for s in bots)
 
 
 async def _one_hand(
@@ -66,6 +74,10 @@ def _afford(hall: RunningHall, user: int, missing: int) -> None:
     if missing > 0:
         with Store.open(hall.db_url) as store:
             store.grant(user, missing, f"test:afford:{user}")
+
+
+def _bot_range(min_coins: int) -> tuple[int, int]:
+    return max(LOW_FACTOR * min_coins, LOW_FLOOR), max(HIGH_FACTOR * min_coins, HIGH_FLOOR)
 
 
 def _json(value: Any) -> str:

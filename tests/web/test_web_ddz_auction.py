@@ -1,17 +1,25 @@
 """Three players in the browser through a huanle auction: the caller robs back (three
-robs, ×8) and 加倍 is chosen by everyone at once, each choice secret until all are made."""
+robs, ×8) and 加倍 is chosen by everyone at once, each choice secret until all are made;
+the toolbar's 倍数 as it stands from the deal on (×1, each rob ×2, a 明牌 during the deal
+×3 to ×5)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from web_kit import (
     HUANLE_HUMANS_ROOM,
     WAIT_MS,
+    RunningHall,
     button,
     decision_now,
+    hall_with,
+    join,
+    next_decision,
     screenshot,
     sign_up,
     table_data,
@@ -40,6 +48,8 @@ def _auction(pages: list[Page]) -> list[str]:
             legal = decision["legal"]
             if "double" in legal:
                 return said
+            robs = said.count("rob")  # the hand's multiplier as it stands: ×2 per rob
+            page.wait_for_selector(f"[data-testid=multiplier][data-value='{2**robs}']")
             last[i] = decision["decision"]
             action = next(a for a in ("call", "rob") if a in legal)
             button(page, action).click()
@@ -89,3 +99,42 @@ def test_three_robs_then_everyone_doubles_at_once_in_secret(
         )
     screenshot(pages[2], tmp_path, "ddz-doubles-revealed")
     assert "加倍" not in _seat_tags(pages[0], seats[1])
+
+
+def _multiplier(page: Page) -> str:
+    value: str = page.locator("[data-testid=multiplier]").get_attribute("data-value") or ""
+    return value
+
+
+@pytest.fixture(scope="module")
+def slow_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    """A hall whose paced deals take 0.5 s a step (the session's take 0.02 s: a 明牌
+    button during the deal is gone before a test can press it)."""
+    with hall_with(tmp_path_factory.mktemp("slowdeal"), deal_step=0.5) as running:
+        yield running
+
+
+def test_a_show_during_the_deal_counts_in_the_multiplier_while_bidding(
+    slow_deal: RunningHall, new_page: Any, tmp_path: Path
+) -> None:
+    """Issue 27: 倍数 said "—" during the bidding, even after a 明牌 ×3. Shown during the
+    deal (×5 before the first cards, ×4 from the 8th, ×3 from the 17th), the player bids first
+    (shower_bids_first) with that multiplier in the toolbar, and before he showed the
+    multiplier was the hand's ×1."""
+    page = new_page()
+    sign_up(page, slow_deal.url, "showbid")
+    join(page, "doudizhu-huanle")
+    show = page.locator("[data-testid=action-show]")
+    show.wait_for(timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=multiplier][data-value='1']")  # from the deal on
+    show.click()
+    decision = next_decision(page, None)
+    assert decision["kind"] == "turn" and "call" in decision["legal"]
+    page.wait_for_function(
+        "() => ['3', '4', '5'].includes(document.querySelector('[data-testid=multiplier]')"
+        ".dataset.value)"
+    )
+    assert table_data(page)["phase"] == "bid"
+    text = page.locator("[data-testid=multiplier] b").text_content()
+    assert text == f"×{_multiplier(page)}"
+    screenshot(page, tmp_path, "ddz-multiplier-bidding")

@@ -16,6 +16,7 @@ from web_kit import (
     click_card,
     ddz_act,
     ddz_choice,
+    ddz_play_snapshot,
     feed,
     felt_point,
     hand,
@@ -244,67 +245,12 @@ def test_mouse_controls_of_seed_004(hall: Any, new_page: Any, tmp_path: Path) ->
 
 
 def test_wildcard_plays_let_the_player_choose(hall: Any, new_page: Any) -> None:
-    """A 财神 hand where 4567W may be 34567 or 45678: the client asks which."""
+    """A 财神 hand where 4567W may be 34567 or 45678: the client asks which, and plays the
+    very cards lifted."""
     page = new_page()
     sign_up(page, hall.url, "ddz_wild")
     legal = ["play pass", "play 4567W/34567", "play 4567W/45678", "play 4", "play W"]
-    view = {
-        "seat": 0,
-        "rules": "caishen",
-        "phase": "play",
-        "current_player": 0,
-        "hand": ["4s", "5h", "6c", "7d", "9s", "W"],
-        "card_counts": [6, 10, 12],
-        "cards_dealt": 17,
-        "deal_number": 1,
-        "marker": None,
-        "marker_seat": None,
-        "first_bidder": 0,
-        "shown_hands": [None, None, None],
-        "show_factors": [1, 1, 1],
-        "show_order": [],
-        "auction": [],
-        "standing_bid": 0,
-        "candidate": 0,
-        "landlord": 1,
-        "base": 1,
-        "robs": [],
-        "multipliers": [[0, 2], [2, 2]],
-        "doubled": [False] * 3,
-        "bottom": ["3c", "4d", "BJ", "W"],
-        "bottom_size": 4,
-        "plays": [[1, "3"]],
-        "trick": [[1, "3"]],
-        "to_beat": "3",
-        "to_beat_seat": 1,
-        "bombs": 0,
-        "rockets": 0,
-        "wild_bombs": 0,
-        "trustee": [False] * 3,
-        "winner": None,
-        "escaper": None,
-        "spring": False,
-        "anti_spring": False,
-        "returns": None,
-        "legal_actions": legal,
-    }
-    players = [
-        {"name": n, "bot": n != "ddz_wild", "trustee": False, "connected": True, "escaped": False}
-        for n in ("ddz_wild", "机器人2", "机器人3")
-    ]
-    snapshot = {
-        "type": "snapshot",
-        "table": 999,
-        "n": 40,
-        "seat": 0,
-        "room": "doudizhu-caishen",
-        "hand": "fake",
-        "commitment": "0" * 64,
-        "players": players,
-        "view": view,
-        "deadline": None,
-    }
-    page.evaluate("(frames) => window.qipai.onFrames(frames)", [snapshot])
+    feed(page, ddz_play_snapshot("ddz_wild", ["4s", "5h", "6c", "7d", "9s", "W"], legal))
     page.wait_for_selector("[data-testid=hand] [data-card=W]")
     assert table_data(page)["legal"] == json.dumps(legal, separators=(",", ":"))
     for code in ("4s", "5h", "6c", "7d", "W"):
@@ -316,7 +262,7 @@ def test_wildcard_plays_let_the_player_choose(hall: Any, new_page: Any) -> None:
     assert choices == ["play 4567W/34567", "play 4567W/45678"]
     page.click("[data-testid=choice][data-action='play 4567W/45678']")
     sent = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.action || m.type)")
-    assert sent[-1] == "play 4567W/45678"
+    assert sent[-1] == "play 4567W/45678 @4s5h6c7dW"
 
 
 def test_an_escape_price_that_depends_on_unseen_cards_is_shown_as_a_range(

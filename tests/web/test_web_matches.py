@@ -109,7 +109,8 @@ def test_the_list_registration_errors_waiting_and_refund(
 
     # English: the waiting screen, the kinds and the refusal in words
     page.click("[data-testid=lang]")
-    assert "Waiting for 网页等待赛" in page.inner_text(waiting)
+    # an operator's Chinese title in English: kind, game, size and fee (issue 27)
+    assert "Waiting for Regular · Dou Dizhu · 3 players · entry 20" in page.inner_text(waiting)
     assert card_text(page, "web-trio", "match-kind") == "Regular"
     assert card_text(page, "web-weekly", "match-kind") == "Scheduled"
     assert page.inner_text(error) == "You are registered for (or playing) another match"
@@ -319,7 +320,7 @@ def test_a_match_by_trustee_on_a_phone_and_the_notices(
         "Too few players registered: the match is cancelled"
     )
     assert page.inner_text("[data-testid=refunded]") == (
-        "The entry fee of 10 for 网页三人赛 is refunded"
+        "The entry fee of 10 for Regular · Dou Dizhu · 3 players · entry 10 is refunded"
     )
     screenshot(page, tmp_path, "match-cancelled-phone")
     cancelled.query_selector("[data-testid=match-back]").click()

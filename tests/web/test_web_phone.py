@@ -149,3 +149,47 @@ def test_the_upright_phones_toolbar_is_one_row_of_tools_and_a_menu(
     page.click("[data-testid=action-more]")
     screenshot(page, tmp_path, f"toolbar-menu-{game}-phone")
     assert _inside(page, "[data-testid=more-tools] button") == []
+
+
+_MEETS = """([menu, selector]) => {
+  const m = document.querySelector(menu).getBoundingClientRect();
+  return [...document.querySelectorAll(selector)].filter(e => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && m.width > 0 && m.left < r.right && r.left < m.right
+      && m.top < r.bottom && r.top < m.bottom;
+  }).map(e => e.dataset.testid || e.className);
+}"""
+"""What of ``selector`` the open ⋯ menu covers."""
+
+
+def _menu_open(page: Any) -> bool:
+    return bool(page.is_visible("[data-testid=more-tools]"))
+
+
+def test_the_phones_menu_closes_outside_on_esc_and_under_the_result(
+    hall: Any, new_page: Any, tmp_path: Path
+) -> None:
+    """Issue 27: the ⋯ menu stayed open on a tap outside it and on Esc, covered the
+    right-hand opponent (his cards, count and clock) and stayed open behind the result."""
+    page, _ = _seated(hall, new_page, "doudizhu-yifa", WIDTH, HEIGHT)
+    more = "[data-testid=action-more]"
+    page.click(more)
+    assert _menu_open(page) and page.get_attribute(more, "aria-expanded") == "true"
+    # nothing of the seats under it: names, counts, clocks, what they said or played
+    seats = "[data-testid=table] .arena [data-testid=seat] > *, [data-testid=seat] .who > *"
+    assert page.evaluate(_MEETS, ["[data-testid=more-tools]", seats]) == []
+    page.wait_for_function("() => !document.querySelector('.fx-fly')")  # the deal flown in
+    screenshot(page, tmp_path, "toolbar-menu-open-phone")
+    page.mouse.click(WIDTH / 2, HEIGHT * 0.45)  # a tap on the felt, outside the menu
+    page.wait_for_selector("[data-testid=more-tools]", state="hidden")
+    assert page.get_attribute(more, "aria-expanded") == "false"
+    page.click(more)
+    assert _menu_open(page)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=more-tools]", state="hidden")
+    page.click(more)
+    assert _menu_open(page)
+    button(page, "trustee").click()  # the system plays to the end: the result opens
+    page.wait_for_selector("[data-testid=result]")
+    assert not _menu_open(page)
+    assert page.get_attribute(more, "aria-expanded") == "false"

@@ -4,14 +4,17 @@ limit of what a seat holds, jj's 托管 liability), and the seats' coins after s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_kit import (
+    RunningHall,
     button,
     ddz_act,
     feed,
+    hall_with,
     join,
     next_decision,
     screenshot,
@@ -249,3 +252,54 @@ def test_again_pressed_before_the_hall_lets_the_player_go_joins_once_it_has(
         arg=[before],
     )
     assert page.evaluate("() => window.qipai.app.rejoin") is None
+
+
+@pytest.fixture(scope="module")
+def plays_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    """A hall whose tables that play on deal their next hand 1 s after the last (the
+    session's wait 30 s: there the next hand never comes during a test)."""
+    with hall_with(tmp_path_factory.mktemp("playson"), hand_pause=1.0) as running:
+        yield running
+
+
+FLOURISH = "[data-testid=fx][data-kind=win], [data-testid=fx][data-kind=lose]"
+"""The result's flourish (a burst of about a second)."""
+_FLOURISH_UNDER = f"""() => {{
+  const fx = document.querySelector('{FLOURISH}');
+  const overlay = document.querySelector('[data-testid=result]').closest('.overlay');
+  if (!fx) return null;
+  return Number(getComputedStyle(fx).zIndex) < Number(getComputedStyle(overlay).zIndex);
+}}"""
+"""Whether the result's flourish lies under the result's panel (``None``: no flourish now)."""
+
+
+def test_the_result_of_a_table_that_plays_on_stays_open_as_the_next_hand_starts(
+    plays_on: RunningHall, new_page: Any, tmp_path: Path
+) -> None:
+    """Issue 27: 征途's result closed by itself about 3 s later as the next hand started, and
+    换桌 went with it; the grey 失败 burst covered the result's rows for over a second."""
+    page = new_page()  # a desktop
+    sign_up(page, plays_on.url, "plays_on")
+    join(page, "doudizhu-zhengtu")
+    next_decision(page, None)
+    trustee_to_result(page)
+    page.evaluate("() => window.qipai.app.send({type: 'trustee', on: false})")  # he plays next
+    first = page.get_attribute(RESULT, "data-hand")
+    page.wait_for_selector(FLOURISH)
+    assert page.evaluate(_FLOURISH_UNDER) in (True, None)  # under the panel, never over it
+    page.wait_for_function(  # the next hand is dealt at the same table...
+        "(first) => { const t = document.querySelector('[data-testid=table]');"
+        " return t.dataset.hand && t.dataset.hand !== first; }",
+        arg=first,
+    )
+    assert page.get_attribute(RESULT, "data-hand") == first  # ...and the result stays open
+    page.wait_for_selector(f"{RESULT} [data-testid=result-next]")
+    screenshot(page, tmp_path, "result-plays-on")
+    page.click(f"{RESULT} [data-testid=action-change-table]")  # 换桌 after this hand
+    page.wait_for_selector(RESULT, state="detached")
+    button(page, "trustee").click()
+    page.wait_for_function(  # 托管 plays the hand out, then a new table's first hand
+        "() => window.qipai.app.table.state.handNumber === 0"
+        " && window.qipai.app.table.state.hand !== null",
+        timeout=40_000,
+    )

@@ -8,11 +8,12 @@ on the player in the browser.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,15 @@ NO_COUNTER_ROOM = "doudizhu-no-counter"
 """A yifa room without the 记牌器 (added by conftest)."""
 
 Page = Any
+
+
+@contextlib.contextmanager
+def hall_with(folder: Path, **changes: Any) -> Iterator[RunningHall]:
+    """A hall of its own (SQLite in ``folder``): the tests' fast settings, a 2 s entropy
+    window, and ``changes`` (a longer ``deal_step``, a shorter ``hand_pause``…)."""
+    config = fast_config(f"sqlite:///{folder / 'hall.db'}", entropy_window=2.0, **changes)
+    with running_hall(config) as running:
+        yield running
 
 
 def screenshot(page: Page, folder: Path, name: str) -> Path:
@@ -209,6 +219,72 @@ def ddz_act(page: Page, action: str, *, right_click: bool = False) -> None:
         button(page, action).click()
 
 
+def ddz_play_snapshot(
+    name: str, cards: Sequence[str], legal: Sequence[str], *, rules: str = "caishen"
+) -> dict[str, Any]:
+    """A ``snapshot`` frame of a Dou Dizhu card play for a page to be fed: ``name`` at seat 0,
+    a farmer holding ``cards``, to follow the landlord's 3 (table 999, event 40) with
+    ``legal``; the others are the hall's bots 机器人2 and 机器人3."""
+    bottom = ["3c", "4d", "BJ", "W"] if rules == "caishen" else ["3c", "4d", "BJ"]
+    view = {
+        "seat": 0,
+        "rules": rules,
+        "phase": "play",
+        "current_player": 0,
+        "hand": list(cards),
+        "card_counts": [len(cards), 10, 12],
+        "cards_dealt": 17,
+        "deal_number": 1,
+        "marker": None,
+        "marker_seat": None,
+        "first_bidder": 0,
+        "shown_hands": [None, None, None],
+        "show_factors": [1, 1, 1],
+        "show_order": [],
+        "auction": [],
+        "standing_bid": 0,
+        "candidate": 0,
+        "landlord": 1,
+        "base": 1,
+        "robs": [],
+        "multipliers": [[0, 2], [2, 2]],
+        "standing_multiplier": None,
+        "doubled": [False] * 3,
+        "bottom": bottom,
+        "bottom_size": len(bottom),
+        "plays": [[1, "3"]],
+        "trick": [[1, "3"]],
+        "to_beat": "3",
+        "to_beat_seat": 1,
+        "bombs": 0,
+        "rockets": 0,
+        "wild_bombs": 0,
+        "trustee": [False] * 3,
+        "winner": None,
+        "escaper": None,
+        "spring": False,
+        "anti_spring": False,
+        "returns": None,
+        "legal_actions": list(legal),
+    }
+    players = [
+        {"name": who, "bot": who != name, "trustee": False, "connected": True, "escaped": False}
+        for who in (name, "机器人2", "机器人3")
+    ]
+    return {
+        "type": "snapshot",
+        "table": 999,
+        "n": 40,
+        "seat": 0,
+        "room": f"doudizhu-{rules}",
+        "hand": "fake",
+        "commitment": "0" * 64,
+        "players": players,
+        "view": view,
+        "deadline": None,
+    }
+
+
 def lift_and_play(page: Page, action: str, *, right_click: bool = False) -> None:
     """Lift the cards of ``action`` by clicking them, then play (button or right-click);
     when the client asks which reading the cards stand for, choose ``action``."""
@@ -339,11 +415,13 @@ at_minute = 0
 entry_fee = 50000
 [[match.stage]]
 kind = "knockout"
+name = "预赛"
 line = 400
 base = 10
 advance = 30
 [[match.stage]]
 kind = "swiss"
+name = "初赛"
 rounds = 2
 hands = 2
 [[match.prize]]
@@ -360,7 +438,7 @@ bots 0.5 s after its first registration and plays two hands; ``web-tiyan`` is a 
 from 0), so that its ranks are the registration order (判定二): the first to register
 wins, the sixth is knocked out in its first stage; ``web-wait`` has no bots, so
 one player waits in it until he unregisters; ``web-weekly`` is a weekly scheduled match
-whose fee a new player cannot pay."""
+whose fee a new player cannot pay (its stages named 预赛 and 初赛, as an operator may)."""
 TIYAN_PRIZES = {1: 50, 2: 20, 3: 20}
 """``web-tiyan``'s prize by final rank."""
 TRIO_PRIZES = {1: 30, 2: 5, 3: 5}

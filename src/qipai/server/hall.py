@@ -30,6 +30,7 @@ from typing import Any, Protocol, TypeVar
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
+from qipai.hall.botseats import BotSeat, bot_seats
 from qipai.hall.chat import ChatLimit, chat_frame, check_phrase
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
@@ -71,8 +72,6 @@ VOID_RETRY = 2.0
 """Seconds between two tries to void a failed table's hand while the database is down."""
 HOUSEKEEPING_PASSES = 36_000
 """Matchmaking passes between two purges of expired sessions (an hour)."""
-BOT_BALANCE_FACTOR = 100
-"""A bot sits down with this many times the room's minimum coins (at least 100,000)."""
 
 
 class Cuttable(Protocol):
@@ -578,13 +577,20 @@ class HallService:
 
     async def _open_table(self, entry: _Room, seating: matchmaking.MatchedTable) -> None:
         users = tuple(None if pid is None else int(pid) for pid in seating.seats)
-        balances = await self.db.run(self._balances, entry.room, users)
+        balances = await self.db.run(self._balances, users)
+        rng = random.Random(secrets.randbits(64))  # the table's: its bots are drawn from it
+        names = [self.players[user].name for user in users if user is not None]
+        bots = iter(
+            bot_seats(rng, min_coins=entry.room.min_coins, count=users.count(None), taken=names)
+        )
         seats = [
-            SeatInfo(None if user is None else _pid(user), self._name(user, seat), balance)
-            for seat, (user, balance) in enumerate(zip(users, balances, strict=True))
+            SeatInfo(_pid(user), self.players[user].name, balance)
+            if user is not None
+            else _bot_seat(next(bots))
+            for user, balance in zip(users, balances, strict=True)
         ]
         runner = self.open_table(
-            entry.room, users, seats, seated=_Seated(entry.room, entry, seating)
+            entry.room, users, seats, seated=_Seated(entry.room, entry, seating), rng=rng
         )
         for user in users:
             if user is not None and self.players[user].leaving:
@@ -599,10 +605,12 @@ class HallService:
         terms: HandTerms | None = None,
         done: Callable[[TableRunner], None] | None = None,
         seated: _Seated | None = None,
+        rng: random.Random | None = None,
     ) -> TableRunner:
         """Seat ``users`` (``None``: a bot) at a new table of ``room`` and start its task:
         a cash table (``seated``: its lobby regroups it), or a match's (``terms``: its
-        rules and payout; ``done`` is called once its hand is over)."""
+        rules and payout; ``done`` is called once its hand is over).  ``rng`` is the
+        table's randomness (a fresh one when not given)."""
         table = Table(
             room,
             next(self._table_numbers),
@@ -611,7 +619,7 @@ class HallService:
             bot_delay=self.bot_delay,
             deal_step=self.deal_step,
             entropy_window=self.entropy_window,
-            rng=random.Random(secrets.randbits(64)),
+            rng=rng or random.Random(secrets.randbits(64)),
             terms=terms,
         )
         cash = seated is not None and seated.entry is not None
@@ -635,12 +643,9 @@ class HallService:
                 runner.post(Presence(seat, False))  # left while his table was being set
         return runner
 
-    def _balances(self, room: Room, users: tuple[int | None, ...]) -> list[int]:
-        bot = max(room.min_coins * BOT_BALANCE_FACTOR, 100_000)
-        return [bot if user is None else self.db.store.balance(user) for user in users]
-
-    def _name(self, user: int | None, seat: int) -> str:
-        return f"机器人{seat + 1}" if user is None else self.players[user].name
+    def _balances(self, users: tuple[int | None, ...]) -> list[int]:
+        """Each player's coins (0 for a bot: :func:`.botseats.bot_seats` draws its own)."""
+        return [0 if user is None else self.db.store.balance(user) for user in users]
 
     async def _start_hand(self, runner: TableRunner) -> None:
         """Lease the table (several nodes), record the hand, deal it.
@@ -913,6 +918,10 @@ async def _no_notices(user: int) -> list[Frame]:
     """A hall without matches keeps no notices."""
     del user
     return []
+
+
+def _bot_seat(bot: BotSeat) -> SeatInfo:
+    return SeatInfo(None, bot.name, bot.balance)
 
 
 def _pid(user: int) -> str:

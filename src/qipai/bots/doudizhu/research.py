@@ -26,12 +26,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from qipai.bots.doudizhu.consistency import check_position, move_of
 from qipai.bots.doudizhu.simple import GreedyPolicy, Policy, RandomPolicy, TrusteePolicy
 from qipai.bots.doudizhu.strong import StrongPolicy
 from qipai.cards import SUITS, Card
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.actions import Play
-from qipai.games.doudizhu.combos import PASS, Move, from_text, parse_move
+from qipai.games.doudizhu.combos import PASS, Move, from_text
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.legal import HAND_SIZE, moves_for
 from qipai.games.doudizhu.rules import Rules, get_rules
@@ -85,7 +86,10 @@ def choose_play(  # noqa: PLR0917 (the research interface's published signature)
     :param history: every play of the card play so far as ``(seat, move)``.
     :param bottom: the landlord's face-up bottom cards.
     :param legal: the moves allowed, if the caller's rules decide them.
-    :raises InvalidActionError: a malformed card or move, or an unknown bot or rule set.
+    :raises InvalidActionError: a malformed card or move (``bad_cards``,
+        ``not_a_combination``), an unknown bot or rule set (``unknown_bot``,
+        ``unknown_rules``), or a position whose facts contradict each other
+        (``bad_position``: :func:`.consistency.check_position` says which).
     """
     view = view_of(hand, seat, landlord, history, bottom, legal=legal, rules=rules)
     action = make_bot(bot, seed).choose(view)
@@ -103,9 +107,13 @@ def view_of(
     legal: Sequence[str] | None = None,
     rules: str = "jj",
 ) -> View:
-    """The view a seat would have in the card play described in text (:func:`choose_play`)."""
+    """The view a seat would have in the card play described in text (:func:`choose_play`).
+
+    :raises InvalidActionError: as :func:`choose_play`.
+    """
     preset = get_rules(rules)
-    plays = tuple((s, _move(text)) for s, text in history)
+    check_position(hand, seat, landlord, history, bottom, legal, rules=preset)
+    plays = tuple((s, move_of(text)) for s, text in history)
     to_beat, to_beat_seat, trick = _table(plays)
     moves = _legal(from_text(hand), to_beat, legal, preset)
     counts = _counts(from_text(bottom), landlord, plays)
@@ -133,6 +141,7 @@ def view_of(
         base=1,
         robs=(),
         multipliers=(),
+        standing_multiplier=None,
         doubled=(False, False, False),
         bottom=tuple(_cards(bottom)),
         bottom_size=len(bottom),
@@ -157,11 +166,7 @@ def _legal(hand: int, to_beat: Move, legal: Sequence[str] | None, rules: Rules) 
     """The moves allowed: the caller's (his rules decide) or qipai's for ``rules``."""
     if legal is None:
         return moves_for(hand, to_beat, rules)
-    return [_move(text) for text in legal]
-
-
-def _move(text: str) -> Move:
-    return PASS if text in ("pass", "") else parse_move(text)
+    return [move_of(text) for text in legal]
 
 
 def _table(

@@ -14,8 +14,7 @@ from functools import cached_property
 from qipai.bots.doudizhu.decompose import FULL, Shapes
 from qipai.cards import doudizhu_deck
 from qipai.games.doudizhu.actions import Play
-from qipai.games.doudizhu.combos import WILD, Move, unit
-from qipai.games.doudizhu.hand import pack_cards
+from qipai.games.doudizhu.combos import WILD, Move, pack_cards, unit
 from qipai.games.doudizhu.rules import Rules, get_rules
 from qipai.games.doudizhu.view import View
 

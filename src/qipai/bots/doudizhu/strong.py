@@ -25,8 +25,7 @@ from qipai.bots.doudizhu.heuristic import heuristic_play
 from qipai.bots.doudizhu.simple import decline
 from qipai.bots.doudizhu.situation import Situation, situation_of
 from qipai.games.doudizhu.actions import Action, Bid, Call, Double, Play, Rob, Show
-from qipai.games.doudizhu.combos import Move
-from qipai.games.doudizhu.hand import pack_cards
+from qipai.games.doudizhu.combos import Move, pack_cards
 from qipai.games.doudizhu.view import View
 
 BID_THRESHOLDS = (-75, -60, -48)

@@ -9,6 +9,8 @@ Bid(points=2)
 'play 333444555666 plane_singles:5'
 >>> str(Action.parse("play 33344"))
 'play 33344'
+>>> str(Action.parse("play 4567W/45678 @7d5h4sW6c"))   # the very cards: the player's pick
+'play 4567W/45678 @4s5h6c7dW'
 >>> str(Play(PASS))
 'play pass'
 >>> [str(a) for a in (Call(), NoCall(), Rob(), NoRob(), Double(), NoDouble())]
@@ -26,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qipai.cards import Card, parse_cards
 from qipai.errors import InvalidActionError
 from qipai.games.actiontext import integer, no_argument, parse_action
-from qipai.games.doudizhu.combos import PASS, RANK_CHARS, Move, readings
+from qipai.games.doudizhu.combos import PASS, RANK_CHARS, Move, pack_cards, readings, sort_key
 
 MAX_BID = 3
 """The highest bid of the points presets; it ends the bidding at once."""
@@ -155,14 +158,32 @@ class NoDouble(Action):
 class Play(Action):
     """出牌: play ``move`` (with its reading); ``Play(PASS)`` is 不出.
 
-    The text form names the reading (``kind:top``) only when the cards have several.
+    The text form names the reading (``kind:top``) only when the cards have several, and
+    the physical cards after ``@`` when the player picked them (``play 33 @3h3d``).
     """
 
     move: Move
     """The combination played, or :data:`~.combos.PASS`."""
+    cards: tuple[Card, ...] = ()
+    """The very cards played, suits and all, in hand order, when the player picked them
+    (the ones he lifted): they must be in his hand and be ``move``'s cards.  Empty: of
+    each rank the play takes the holder's cards in suit order ♠ ♥ ♣ ♦ (bots, 托管, a text
+    without ``@``).  Suits never matter to the rules; they matter to what the table shows."""
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            return
+        if pack_cards(self.cards) != self.move.cards:
+            raise InvalidActionError("bad_cards", f"the cards after @ are not {self.move}'s")
+        if len(set(self.cards)) != len(self.cards):
+            raise InvalidActionError("bad_cards", "a card is named twice after @")
+        ordered = tuple(sorted(self.cards, key=sort_key))
+        if ordered != self.cards:
+            object.__setattr__(self, "cards", ordered)  # one text, one value
 
     def __str__(self) -> str:
-        return f"play {self.move.wire_text()}"
+        picked = f" @{''.join(map(str, self.cards))}" if self.cards else ""
+        return f"play {self.move.wire_text()}{picked}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +224,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
 
 
 def _parse_play(rest: str) -> Action:
+    rest, _, picked = rest.partition(" @")
     cards, _, reading = rest.partition(" ")
     options = readings(cards)
     if reading:
@@ -212,7 +234,16 @@ def _parse_play(rest: str) -> Action:
         ]
     if not options:
         raise InvalidActionError("not_a_combination", f"{rest!r} is not a combination")
-    return Play(PASS if options[0].is_pass else options[0])
+    move = PASS if options[0].is_pass else options[0]
+    return Play(move, _picked(picked) if picked and not move.is_pass else ())
+
+
+def _picked(text: str) -> tuple[Card, ...]:
+    """The cards written after ``@`` (``7d8hW``)."""
+    try:
+        return tuple(parse_cards(text))
+    except InvalidActionError as error:
+        raise InvalidActionError("bad_cards", f"after @: {error.message}") from None
 
 
 def _parse_bid(rest: str) -> Action:

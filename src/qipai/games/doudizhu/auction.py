@@ -25,6 +25,7 @@ from qipai.games.doudizhu.actions import (
     Rob,
     Show,
 )
+from qipai.games.doudizhu.combos import pack_cards, sort_key
 from qipai.games.doudizhu.events import (
     BiddingStarted,
     BidMade,
@@ -40,7 +41,7 @@ from qipai.games.doudizhu.events import (
     ShowDeclined,
     Shown,
 )
-from qipai.games.doudizhu.hand import SEATS, Hand, Phase, pack_cards, refuse, sort_key
+from qipai.games.doudizhu.hand import SEATS, Hand, Phase, refuse
 from qipai.games.doudizhu.rules import AllPass, Bidding, FarmerDoubling
 
 

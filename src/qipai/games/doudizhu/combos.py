@@ -22,9 +22,10 @@ False
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qipai.cards import DOUDIZHU_RANKS, WILDCARD
+from qipai.cards import DOUDIZHU_RANKS, SUITS, WILDCARD, Card
 from qipai.errors import InvalidActionError
 
 RANK_CHARS = DOUDIZHU_RANKS + WILDCARD
@@ -81,6 +82,24 @@ def size(packed: int) -> int:
 def contains(hand: int, part: int) -> bool:
     """Whether ``hand`` holds every card of ``part`` (slot counts never exceed 7)."""
     return ((hand | HIGH_BITS) - part) & HIGH_BITS == HIGH_BITS
+
+
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+
+
+def card_slot(card: Card) -> int:
+    """The packed-vector slot of a physical Dou Dizhu card."""
+    return _INDEX[card.rank]
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    """Order cards by rank (``3`` … ``R``, ``W``), then suit (♠ ♥ ♣ ♦)."""
+    return _INDEX[card.rank], _SUIT_ORDER[card.suit] if card.suit else 0
+
+
+def pack_cards(cards: Iterable[Card]) -> int:
+    """The packed rank-count vector of physical cards."""
+    return sum(unit(_INDEX[card.rank]) for card in cards)
 
 
 def to_text(packed: int) -> str:

@@ -18,11 +18,10 @@ records) and as packed rank counts (for move generation, :mod:`.combos`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
-from qipai.cards import SUITS, WILDCARD, Card, doudizhu_deck, shuffled
+from qipai.cards import WILDCARD, Card, doudizhu_deck, shuffled
 from qipai.chance import DealStream, LegacyChance
 from qipai.errors import IllegalActionError
 from qipai.games.doudizhu.actions import HAND_CARDS, Action
@@ -35,6 +34,8 @@ from qipai.games.doudizhu.combos import (
     TWO,
     Move,
     count_of,
+    pack_cards,
+    sort_key,
     unit,
 )
 from qipai.games.doudizhu.events import CardsDealt, Event
@@ -44,7 +45,6 @@ SEATS = 3
 """Players at a Dou Dizhu table."""
 _WILD_CARD = Card(WILDCARD)
 _SLOT = {rank: slot for slot, rank in enumerate(RANK_CHARS)}
-_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
 
 
 class Phase(enum.Enum):
@@ -76,21 +76,6 @@ class Step:
     """The action."""
 
 
-def card_slot(card: Card) -> int:
-    """The packed-vector slot of a physical Dou Dizhu card."""
-    return _SLOT[card.rank]
-
-
-def sort_key(card: Card) -> tuple[int, int]:
-    """Order cards by rank (``3`` … ``R``, ``W``), then suit (♠ ♥ ♣ ♦)."""
-    return _SLOT[card.rank], _SUIT_ORDER[card.suit] if card.suit else 0
-
-
-def pack_cards(cards: Iterable[Card]) -> int:
-    """The packed rank-count vector of physical cards."""
-    return sum(unit(_SLOT[card.rank]) for card in cards)
-
-
 def bombs_in(packed: int) -> int:
     """Four-of-a-kind bombs plus the rocket held in a packed hand."""
     fours = sum(1 for s in range(TWO + 1) if count_of(packed, s) == 4)
@@ -98,7 +83,8 @@ def bombs_in(packed: int) -> int:
 
 
 def take_cards(hand: list[Card], cards: int) -> list[Card]:
-    """Remove the physical cards of the packed ``cards`` from ``hand`` (lowest suits first)."""
+    """Remove the physical cards of the packed ``cards`` from ``hand`` (of each rank, the
+    first in hand order: the lowest suits, ♠ ♥ ♣ ♦, hands being sorted)."""
     taken: list[Card] = []
     kept: list[Card] = []
     need = cards
@@ -110,6 +96,14 @@ def take_cards(hand: list[Card], cards: int) -> list[Card]:
         else:
             kept.append(card)
     hand[:] = kept
+    return taken
+
+
+def take_picked(hand: list[Card], picked: tuple[Card, ...]) -> list[Card]:
+    """Remove the very cards ``picked`` (all in ``hand``) from ``hand``, in hand order."""
+    chosen = set(picked)
+    taken = [card for card in hand if card in chosen]
+    hand[:] = [card for card in hand if card not in chosen]
     return taken
 
 

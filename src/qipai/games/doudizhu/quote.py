@@ -27,8 +27,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from qipai.games.doudizhu.combos import BLACK, RED, TWO, count_of, to_text
-from qipai.games.doudizhu.hand import bombs_in, pack_cards
+from qipai.games.doudizhu.combos import BLACK, RED, TWO, count_of, pack_cards, to_text
+from qipai.games.doudizhu.hand import bombs_in
 from qipai.games.doudizhu.rules import EscapeModel, Rules
 from qipai.games.doudizhu.scoring import HandFacts, escape_penalty, priced_landlord
 

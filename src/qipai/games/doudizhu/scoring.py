@@ -354,6 +354,25 @@ def _pair(facts: HandFacts, farmer: int) -> PairMultiplier:
     )
 
 
+def standing_multiplier(facts: HandFacts) -> int:
+    """The multiplier of the whole hand as it stands, before the pairs part: the initial
+    multiplier times the factors both pairs share so far (:func:`common_factors`: 明牌,
+    whole-hand robs...), capped as a pair's would be.  What a table shows during the
+    auction, before the landlord (and so any pair) is known; it leaves out what only a
+    pair has (yifa robs, 加倍), which needs the landlord.
+
+    >>> from qipai.games.doudizhu.rules import RULES
+    >>> standing_multiplier(HandFacts(rules=RULES["huanle"], landlord=0, base=1,
+    ...                               shows=(1, 3, 1), robs=((1, 0),)))
+    6
+    """
+    rules = facts.rules
+    events = prod(f.factor for f in common_factors(facts))
+    cap = rules.doubling_cap
+    counted = events if cap is None else min(events, DOUBLING_FACTOR**cap)
+    return rules.initial_multiplier * counted
+
+
 def multiplier_breakdown(facts: HandFacts) -> tuple[PairMultiplier, PairMultiplier]:
     """Both pairs' multipliers with their reasons, farmers in play order after the landlord.
 

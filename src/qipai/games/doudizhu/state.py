@@ -73,7 +73,8 @@ Readings where the rules are silent (each a default a rule-set field could chang
 - The bottom is shown when the landlord takes it, except with ``Rules.bottom_face_up``
   (caishen: "显示于游戏界面"), where it lies face up from the end of the deal.
 - A play takes, of each rank it uses, the holder's cards in suit order ♠ ♥ ♣ ♦ (suits never
-  matter to the rules); views show the physical cards.
+  matter to the rules), unless it names its very cards (``play 33 @3h3d``: the cards a
+  player lifted, which must be in his hand); views show the physical cards.
 - A hand is over when a seat is out (caishen: or holds only ``W``) or a seat escapes.
   Hidden hands stay hidden in the views at the end.  ``returns()`` is zeros until then.
 - An escape before the landlord is known prices the standing bidder / caller / robber
@@ -118,7 +119,10 @@ from qipai.games.doudizhu.combos import (
     Kind,
     Move,
     beats,
+    card_slot,
     contains,
+    pack_cards,
+    sort_key,
     to_text,
     unit,
 )
@@ -135,11 +139,9 @@ from qipai.games.doudizhu.hand import (
     Phase,
     Step,
     bombs_in,
-    card_slot,
-    pack_cards,
     refuse,
-    sort_key,
     take_cards,
+    take_picked,
 )
 from qipai.games.doudizhu.legal import is_valid_move, moves_for
 from qipai.games.doudizhu.rules import Bidding, EscapeModel, Rules, get_rules
@@ -412,6 +414,8 @@ class State(Auction):
                 raise refuse("cannot_pass", "the leader must play")
         elif not self._is_legal_play(actor, move):
             raise refuse("illegal_move", f"{action} is not a legal play here")
+        elif action.cards and not set(action.cards) <= set(self.hands[actor]):
+            raise refuse("cards_not_held", f"seat {actor} does not hold every card after @")
         return actor
 
     def _is_legal_play(self, seat: int, move: Move) -> bool:
@@ -425,7 +429,11 @@ class State(Auction):
 
     def _do_play(self, action: Play, seat: int) -> None:
         move = action.move
-        taken = take_cards(self.hands[seat], move.cards) if move.cards else []
+        hand = self.hands[seat]
+        if action.cards:
+            taken = take_picked(hand, action.cards)
+        else:
+            taken = take_cards(hand, move.cards) if move.cards else []
         self.packed[seat] -= move.cards
         self.plays.append((seat, move))
         self.events.append(Played(seat, move, tuple(taken), len(self.hands[seat])))

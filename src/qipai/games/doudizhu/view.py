@@ -18,7 +18,7 @@ from qipai.cards import Card
 from qipai.games.doudizhu.actions import Action, Double, NoDouble
 from qipai.games.doudizhu.combos import Move
 from qipai.games.doudizhu.hand import Phase
-from qipai.games.doudizhu.scoring import multiplier_breakdown
+from qipai.games.doudizhu.scoring import multiplier_breakdown, standing_multiplier
 
 if TYPE_CHECKING:
     from qipai.games.doudizhu.state import State
@@ -75,6 +75,11 @@ class View:
     multipliers: tuple[tuple[int, int], ...]
     """(farmer, multiplier of his pair with the landlord) once the landlord is known,
     from what happened so far (:func:`.scoring.multiplier_breakdown`)."""
+    standing_multiplier: int | None
+    """Before the landlord is known, from the deal on: the hand's multiplier as it stands
+    (the initial multiplier times 明牌 and whole-hand robs so far:
+    :func:`.scoring.standing_multiplier`; the bottom cards, still hidden, count only once
+    revealed); ``None`` once the landlord is known (:attr:`multipliers` then)."""
     doubled: tuple[bool, ...]
     """Seats that chose 加倍."""
     bottom: tuple[Card, ...] | None
@@ -145,6 +150,7 @@ def make_view(state: State, seat: int) -> View:
         base=state.base,
         robs=tuple(state.robs),
         multipliers=_multipliers(state, secret) if revealed else (),
+        standing_multiplier=None if revealed else _standing(state),
         doubled=tuple(d and s not in secret for s, d in enumerate(state.doubled)),
         bottom=state.bottom if revealed or _bottom_on_table(state) else None,
         bottom_size=len(state.bottom),
@@ -185,3 +191,9 @@ def _multipliers(state: State, secret: set[int]) -> tuple[tuple[int, int], ...]:
         doubled = tuple(d and s not in secret for s, d in enumerate(facts.doubled))
         facts = dataclasses.replace(facts, doubled=doubled)
     return tuple((p.farmer, p.multiplier) for p in multiplier_breakdown(facts))
+
+
+def _standing(state: State) -> int:
+    """The multiplier as it stands during the auction, from public facts only (the bottom
+    cards, hidden until the landlord takes them, do not count)."""
+    return standing_multiplier(dataclasses.replace(state.facts(), bottom=""))

@@ -48,7 +48,7 @@ function jokerFace(code, size) {
   const big = code[0] === "R";
   return h(
     "div",
-    { class: `card joker ${big ? "big" : "small"} ${size}`, "data-card": code, title: big ? "大王" : "小王" },
+    { class: `card joker ${big ? "big" : "small"} ${size}`, "data-card": code, title: t(big ? "card.bigJoker" : "card.smallJoker") },
     h("div", { class: "corner" }, ..."JOKER".split("").map((c) => h("span", { text: c }))),
     icon("crown", "pip"),
   );
@@ -57,7 +57,7 @@ function jokerFace(code, size) {
 function wildFace(size) {
   return h(
     "div",
-    { class: `card wild ${size}`, "data-card": "W", title: "财神" },
+    { class: `card wild ${size}`, "data-card": "W", title: t("card.wild") },
     h("div", { class: "corner" }, h("span", { text: "财" }), h("span", { text: "神" })),
     icon("coin", "pip"),
   );
@@ -92,11 +92,18 @@ function suitFace(code, size) {
   return h("div", { class: classes, "data-card": code }, corner, middle);
 }
 
-const RANK_WORDS = { T: "10", B: "小王", R: "大王", W: "财神" };
+/** A Dou Dizhu rank as a word in the current language ("T" -> "10", "R" -> 大王 / big
+ * joker); `short`: as few letters as can be (the 记牌器's columns: 大王 / JK). */
+export function rankWord(rank, { short = false } = {}) {
+  if (rank === "T") return "10";
+  if (!"BRW".includes(rank)) return rank;
+  return t(short ? `rank.short.${rank}` : `rank.${rank}`);
+}
 
-/** Dou Dizhu ranks as words: "89TJQK" -> "8 9 10 J Q K", "BR" -> "小王 大王". */
+/** Dou Dizhu ranks as words: "89TJQK" -> "8 9 10 J Q K", "BR" -> "小王 大王" (small joker
+ * big joker). */
 export function rankText(ranks) {
-  return [...ranks].map((rank) => RANK_WORDS[rank] || rank).join(" ");
+  return [...ranks].map((rank) => rankWord(rank)).join(" ");
 }
 
 /** A row of cards (fanned when ``fan``). */

@@ -9,7 +9,7 @@
 // as a toast.
 
 import { h, dialog } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, playerName, t } from "./i18n.js";
 import { storage } from "./storage.js";
 
 /** The phrase ids, in the hall's order (src/qipai/hall/chat.py PHRASES). */
@@ -122,9 +122,9 @@ export class Chat {
         "data-testid": "chat-mute",
         "data-seat": seat,
         "aria-pressed": on ? "true" : "false",
-        title: t(on ? "chat.unmuteName" : "chat.muteName", { name }),
+        title: t(on ? "chat.unmuteName" : "chat.muteName", { name: playerName(name) }),
       },
-      h("span", { class: "nm", text: name }),
+      h("span", { class: "nm", text: playerName(name) }),
       on ? h("span", { class: "tag away", text: t("chat.mutedTag") }) : null,
     );
     el.addEventListener("click", () => {

@@ -6,7 +6,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { DDZ_ORDER, ddzRank, rankText } from "./cards.js";
+import { DDZ_ORDER, ddzRank, rankWord } from "./cards.js";
 import { physical } from "./ddzplays.js";
 import { storage } from "./storage.js";
 
@@ -61,8 +61,8 @@ export function counterStrip(T) {
     ranks.map((rank) =>
       h(
         "span",
-        { class: `cc ${out[rank] ? "" : "none"}`, "data-rank": rank, "data-left": out[rank] },
-        h("b", { text: rankText(rank) }),
+        { class: `cc ${out[rank] ? "" : "none"}`, "data-rank": rank, "data-left": out[rank], title: rankWord(rank) },
+        h("b", { text: rankWord(rank, { short: true }) }),
         h("span", { text: String(out[rank]) }),
       ),
     ),

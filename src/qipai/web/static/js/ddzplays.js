@@ -78,6 +78,25 @@ export function cardsFor(move, hand) {
 }
 
 /**
+ * A play's cards in the order of the ranks they stand for, low to high, each wild card (the
+ * 财神, a joker standing in) where it stands: [{code, as}], `as` the rank a wild card stands
+ * for, else null. "789TJQKW/6789TJQK" with its cards: the 财神 first, as the 6. ``cards``
+ * are the physical cards (null: the move's ranks are drawn).
+ */
+export function standingOrder(move, cards) {
+  const { physical: phys, as } = reading(move);
+  const codes = cards && cards.length ? [...cards] : [...phys];
+  if (!as) return codes.map((code) => ({ code, as: null }));
+  const left = [...codes];
+  const slots = [...sortRanks(as)].map((rank) => {
+    const at = left.findIndex((code) => ddzRank(code) === rank);
+    return at < 0 ? { code: null, as: rank } : { code: left.splice(at, 1)[0], as: null };
+  });
+  for (const slot of slots) if (slot.code === null) slot.code = left.shift(); // the wild ones
+  return slots;
+}
+
+/**
  * Split the plays of a hand into tricks: a trick starts with a lead, the first play or a
  * play after the two others passed. ``plays`` are {seat, move, cards}; returns arrays.
  */

@@ -38,10 +38,29 @@ export function playerName(name) {
 /** A room's name as shown: its operator's name, or in English, when that name is
  * Chinese, its game, preset and level in English. */
 export function roomTitle(room) {
-  if (current === "zh" || !/[\u4e00-\u9fff]/.test(room.name)) return room.name;
+  if (current === "zh" || !CHINESE.test(room.name)) return room.name;
   const level = room.level && has(`stake.${room.level}`) ? ` · ${t(`stake.${room.level}`)}` : "";
   return `${t(`game.${room.game}`)} · ${t(`rules.${room.rules}`)}${level}`;
 }
+
+/** A match's title as shown: its operator's, or in English, when that title is Chinese,
+ * its kind, game, size and fee (as `roomTitle` does for a room; two matches of one game
+ * and size differ by their fee). */
+export function matchTitle(match) {
+  if (current === "zh" || !CHINESE.test(match.title)) return match.title;
+  const fee = match.entry_fee ? t("match.feeN", { n: match.entry_fee }) : t("match.free");
+  return t("match.titleOf", { kind: t(`match.kind.${match.kind}`), game: t(`game.${match.game}`), n: match.players, fee });
+}
+
+/** A stage's name as shown: the common ones (预赛, 初赛, 复赛, 半决赛, 决赛) in the current
+ * language, the hall's default 第N阶段 too; any other name the operator gave as it is. */
+export function stageText(name) {
+  if (has(`stageName.${name}`)) return t(`stageName.${name}`);
+  const numbered = /^第(\d+)阶段$/.exec(name || "");
+  return numbered ? t("match.stageN", { n: numbered[1] }) : name;
+}
+
+const CHINESE = /[\u4e00-\u9fff]/;
 
 /** Whether a key has a text (used for server codes: error and reason words). */
 export function has(key) {

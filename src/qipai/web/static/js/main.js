@@ -268,6 +268,7 @@ function renderQueue() {
 }
 
 function renderHeader() {
+  document.title = t("app.pageTitle");
   const top = document.getElementById("top");
   const route = currentRoute().name;
   const tab = (name, key) =>

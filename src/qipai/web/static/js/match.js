@@ -10,7 +10,7 @@
 
 import { api } from "./api.js";
 import { h, fill, dialog, toast, signed, signClass } from "./dom.js";
-import { has, lang, playerName, t } from "./i18n.js";
+import { has, lang, matchTitle, playerName, stageText, t } from "./i18n.js";
 import { storage } from "./storage.js";
 
 const MATCH_ROOM = "match:";
@@ -34,7 +34,7 @@ export function matchRoomInfo(app, room) {
   const match = listed(app, name);
   return {
     id: room,
-    name: match ? match.title : name,
+    name: match ? matchTitle(match) : name,
     game: match ? match.game : null,
     rules: match ? match.rules : null,
     decision_seconds: (match && match.decision_seconds) || DEFAULT_DECISION_SECONDS,
@@ -62,16 +62,11 @@ export function registration(app) {
 /** A match's title for the player. */
 export function titleOf(app, name) {
   const match = listed(app, name);
-  return match ? match.title : name;
+  return match ? matchTitle(match) : name;
 }
 
-/** A stage's name for the player: the hall's default names (决赛, 第N阶段) in the current
- * language; a name the operator gave stays as it is. */
-export function stageLabel(name) {
-  if (name === "决赛") return t("match.final");
-  const numbered = /^第(\d+)阶段$/.exec(name || "");
-  return numbered ? t("match.stageN", { n: numbered[1] }) : name;
-}
+/** A stage's name for the player (i18n's `stageText`). */
+export const stageLabel = stageText;
 
 /** A stage's name: the server's, else the match list's, else 第N阶段. */
 export function stageName(app, name, stage, given = null) {

@@ -1,10 +1,12 @@
 // The table's dialogs: the result of the hand (结果), the last trick (上手牌), the scores of
 // this session (历史得分), a choice among actions, a confirmation.
 
-import { h, dialog, toast, signed, signClass } from "./dom.js";
+import { h, dialog, fill, toast, signed, signClass } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { cardRow } from "./cards.js";
 import { tricks } from "./ddzplays.js";
+import { playRow } from "./games/doudizhu.js";
+import { avatarEl } from "./avatar.js";
 import { commitmentOf } from "./sha256.js";
 import { backToMatches, resultLine } from "./match.js";
 
@@ -110,6 +112,7 @@ export function result(T, onClose) {
       h(
         "td",
         { class: "who-cell" },
+        avatarEl(player.name, { small: true }),
         h("span", { class: "nm", text: playerName(player.name) }),
         " ",
         over.winners.includes(seat) ? h("span", { class: "tag gold", text: t("table.winner") }) : null,
@@ -137,6 +140,7 @@ export function result(T, onClose) {
         T.playsOn ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeTable") }) : null,
         h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
       ];
+  const row = h("div", { class: "buttons" }, buttons);
   let close = null;
   close = dialog(
     [
@@ -162,11 +166,26 @@ export function result(T, onClose) {
       ),
       match ? null : adjustments(T, over),
       fairness(over.seed, over.commitment, over.entropyOk),
-      h("div", { class: "buttons" }, buttons),
+      row,
     ],
     { testid: "result", onClose, attrs: { "data-hand": over.hand || "", "data-match": match ? "1" : "0" } },
   );
+  close.nextHand = () => goingOn(T, over.hand, row, close);
   return close;
+}
+
+/** At a table that plays on (征途) the next hand starts a few seconds after the result
+ * opened: the result stays open (it is the player's to close), says so, and its buttons
+ * turn to that hand: 继续 closes it, 换桌 and 离开 take effect once the new hand is over. */
+function goingOn(T, hand, row, close) {
+  fill(
+    row,
+    h("p", { class: "next-note", "data-testid": "result-next", text: t("table.nextStarted") }),
+    h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(hand), text: t("table.replay") }),
+    h("button", { class: "btn", "data-testid": "action-leave-after", onclick: () => { close(); T.view.leaveAfterHand(); }, text: t("table.leaveAfterButton") }),
+    h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeAfter") }),
+    h("button", { class: "btn primary", "data-testid": "result-close", onclick: () => close(), text: t("table.continue") }),
+  );
 }
 
 /** A seat's cards at the end of the hand (Dou Dizhu: those left in his hand; the poker
@@ -207,7 +226,7 @@ export function lastTrick(T) {
           "div",
           { class: "marker", style: { margin: "6px 0" } },
           h("b", { text: T.name(play.seat) }),
-          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : cardRow(play.cards && play.cards.length ? play.cards : [...play.move.split(/[/ ]/)[0]]),
+          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : playRow(play),
         ),
       )
     : [h("p", { class: "muted", text: t("ddz.noLastTrick") })];

@@ -16,6 +16,7 @@ import { storage } from "./storage.js";
 import { readingLabel } from "./games/doudizhu.js";
 import { GAMES } from "./games/index.js";
 import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
+import { ddzKey } from "./cards.js";
 import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
@@ -177,7 +178,9 @@ export class Table {
     });
     this.ui.lifted = new Set();
     this.ui.peek = false;
-    if (this.closeResult) this.closeResult();
+    // the last hand's result stays open at a table that plays on (征途): its 换桌 with it
+    if (this.closeResult && this.playsOn && this.closeResult.nextHand) this.closeResult.nextHand();
+    else if (this.closeResult) this.closeResult();
   }
 
   on_event(frame) {
@@ -188,6 +191,7 @@ export class Table {
     const ctx = { seat: s.seat, name: (seat) => this.name(seat), note: (text) => this.notes.push(text) };
     if (frame.event.kind === "TrusteeChanged") s.players[frame.event.seat].trustee = frame.event.on;
     if (this.game.apply(s.model, frame.event, ctx)) this.needResync = true;
+    if (frame.event.kind === "Played" && frame.event.seat === s.seat) this.ui.lifted = new Set();
     effects(this, frame);
   }
 
@@ -359,7 +363,8 @@ export class Table {
     return hand.filter((code) => this.ui.lifted.has(code));
   }
 
-  /** 出牌: the lifted cards as the legal play they make (asking when they make several). */
+  /** 出牌: the lifted cards as the legal play they make (asking when they make several),
+   * naming those very cards (`play 33 @3h3d`): the hall plays exactly them. */
   playLifted() {
     const cards = this.lifted();
     if (!cards.length) {
@@ -367,13 +372,15 @@ export class Table {
       return;
     }
     const matches = matchPlays(cards, this.state.legal);
+    const picked = [...cards].sort((a, b) => ddzKey(a) - ddzKey(b)).join("");
+    const play = (action) => this.act(`${action} @${picked}`);
     if (!matches.length) {
       toast(t("ddz.notLegal"));
       this.view.shake();
-    } else if (matches.length === 1) this.act(matches[0]);
+    } else if (matches.length === 1) play(matches[0]);
     else {
       const choices = matches.map((action) => ({ action, label: readingLabel(action) }));
-      this.choose(t("ddz.chooseReading"), choices);
+      panels.choose(t("ddz.chooseReading"), choices, play);
     }
   }
 
@@ -419,6 +426,7 @@ export class Table {
       return;
     }
     if (this.closeResult) this.closeResult();
+    this.view.setMenu(false); // never left open behind the result
     this.closeResult = panels.result(this, () => {
       this.closeResult = null;
     });
@@ -435,6 +443,7 @@ export class Table {
     if (this.closeResult) this.closeResult();
     this.app.rejoin = this.state.room; // joined again once the hall says he left (main.js)
     this.app.send({ type: "leave" });
+    if (!this.state.over) toast(t("table.changeAfterNote")); // the next hand started: after it
   }
 
   toLobby() {
@@ -449,8 +458,8 @@ export class Table {
     this.app.go("lobby");
   }
 
-  replay() {
-    const hand = this.state.over && this.state.over.hand;
+  /** 回放 of `hand` (the hand just over by default). */
+  replay(hand = this.state.over && this.state.over.hand) {
     if (this.closeResult) this.closeResult();
     if (hand) this.app.go(`replay/${hand}/${this.state.seat}`);
   }

@@ -10,6 +10,7 @@ import { cardEl, ddzKey, ddzRank } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
 import { matchStrip } from "./match.js";
+import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
@@ -78,6 +79,7 @@ export class TableView {
       T.lowerAll();
     });
     this.onResize = () => this.fitHand();
+    this.onMenuWatch = (event) => this.watchMenu(event);
   }
 
   mount(root) {
@@ -87,12 +89,17 @@ export class TableView {
     this.render();
     if (!this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
     window.addEventListener("resize", this.onResize);
+    document.addEventListener("pointerdown", this.onMenuWatch, true);
+    document.addEventListener("keydown", this.onMenuWatch);
   }
 
   unmount() {
     clearInterval(this.timer);
     this.timer = null;
+    this.setMenu(false);
     window.removeEventListener("resize", this.onResize);
+    document.removeEventListener("pointerdown", this.onMenuWatch, true);
+    document.removeEventListener("keydown", this.onMenuWatch);
     if (this.el) this.el.remove();
   }
 
@@ -190,23 +197,34 @@ export class TableView {
     const more = tools.filter((el) => !PRIMARY_TOOLS.has(el.dataset.testid));
     if (!more.length) return inRow;
     const menu = h("div", { class: `more-tools ${this.moreOpen ? "open" : ""}`, "data-testid": "more-tools" }, more);
-    menu.addEventListener("click", () => {
-      this.moreOpen = false;
-      menu.classList.remove("open");
-      toggle.setAttribute("aria-expanded", "false"); // (the toggle is made just below)
-    });
+    menu.addEventListener("click", () => this.setMenu(false)); // a tool chosen
     const toggle = h("button", {
       class: "btn small quiet more-toggle",
       "data-testid": "action-more",
       "aria-expanded": String(Boolean(this.moreOpen)),
       "aria-label": t("table.more"),
-      onclick: () => {
-        this.moreOpen = !this.moreOpen;
-        this.renderToolbar();
-      },
+      onclick: () => this.setMenu(!this.moreOpen),
       text: "⋯",
     });
+    this.menu = { menu, toggle };
     return [...inRow, toggle, menu];
+  }
+
+  /** Open or close the ⋯ menu (on a phone held upright). It closes when a tool is chosen,
+   * on a tap outside it, on Esc and when the hand's result opens. */
+  setMenu(open) {
+    this.moreOpen = open;
+    if (!this.menu) return;
+    this.menu.menu.classList.toggle("open", open);
+    this.menu.toggle.setAttribute("aria-expanded", String(open));
+  }
+
+  /** A press outside the open menu, or Esc, closes it. */
+  watchMenu(event) {
+    if (!this.moreOpen || !this.menu) return;
+    if (event.type === "keydown" ? event.key === "Escape" : !this.menu.menu.contains(event.target) && !this.menu.toggle.contains(event.target)) {
+      this.setMenu(false);
+    }
   }
 
   /** The in-match panel (rank, players left, base, line, stage, hands, score). */
@@ -237,7 +255,7 @@ export class TableView {
     return h(
       "div",
       { class: "who" },
-      h("div", { class: `avatar ${player.bot ? "bot" : ""}`, text: (player.name || "?").slice(0, 1) }),
+      avatarEl(player.name),
       h("div", { class: "nm", title: playerName(player.name), text: playerName(player.name) }),
       extra.meta,
       h("div", { class: "tags" }, tags),

@@ -2,15 +2,17 @@
 // seats show, the buttons the legal actions call for, and the result details.
 //
 // The events carry everything but the multiplier (it depends on the preset's scoring), so
-// after an event that may change it the table asks for a fresh snapshot (`resync`).
+// after an event that may change it the table asks for a fresh snapshot (`resync`): from
+// the hand's start (its initial multiplier) through the auction (the view's
+// `standing_multiplier`: 明牌, robs) to the pairs' multipliers once the landlord is known.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardEl, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
-import { isBomb, moveOf, physical, reading, tricks, PASS } from "../ddzplays.js";
+import { cardEl, cardName, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
+import { isBomb, moveOf, reading, standingOrder, tricks, PASS } from "../ddzplays.js";
 
 const RESYNC_AFTER = new Set([
-  "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
+  "HandStarted", "Redealt", "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
   "DoublesRevealed",
 ]);
 
@@ -33,6 +35,7 @@ function empty(players) {
     marker: null,
     markerSeat: null,
     multipliers: [],
+    standing: null, // the multiplier as it stands until the landlord is known
     doubled: seats(players, false),
     plays: [],
     said: seats(players, null),
@@ -58,6 +61,7 @@ function fromView(view) {
     marker: view.marker,
     markerSeat: view.marker_seat,
     multipliers: view.multipliers,
+    standing: view.standing_multiplier ?? null,
     doubled: [...view.doubled],
     plays: view.plays.map(([seat, move]) => ({ seat, move, cards: null })),
     winner: view.winner,
@@ -228,8 +232,24 @@ function playedBy(m, seat, n) {
   const last = mine[mine.length - 1];
   const box = h("div", { class: "played", "data-testid": "played", "data-seat": seat, "data-n": n, "data-move": last.move });
   if (last.move === "pass") box.append(h("div", { class: "said", text: t("ddz.pass") }));
-  else box.append(cardRow(last.cards && last.cards.length ? last.cards : [...physical(last.move)]));
+  else box.append(playRow(last));
   return box;
+}
+
+/** A play's cards as a row, in the order of what they stand for: a wild card where it
+ * stands (the 财神 of 6…K first), marked with the rank (`data-as`). */
+export function playRow(play, options = {}) {
+  const order = standingOrder(play.move, play.cards);
+  const row = cardRow(order.map((slot) => slot.code), options);
+  order.forEach((slot, i) => {
+    if (!slot.as) return;
+    const el = row.children[i];
+    el.dataset.as = slot.as;
+    el.classList.add("standing");
+    el.append(h("span", { class: "as", "aria-hidden": "true", text: rankText(slot.as) }));
+    el.setAttribute("aria-label", t("card.standsFor", { card: cardName(slot.code), rank: rankText(slot.as) }));
+  });
+  return row;
 }
 
 function role(m, seat) {
@@ -261,8 +281,10 @@ function seatView(T, seat) {
   return { tags, meta, side };
 }
 
+/** The player's 倍数: the hand's as it stands during the auction, then a farmer's own pair's,
+ * the landlord's the sum of his two. */
 function multiplierOf(m, seat) {
-  if (!m.multipliers.length) return null;
+  if (!m.multipliers.length) return m.landlord === null ? m.standing : null;
   const mine = m.multipliers.find(([farmer]) => farmer === seat);
   if (mine) return mine[1];
   return m.multipliers.reduce((sum, [, value]) => sum + value, 0); // the landlord's stake

@@ -3,7 +3,8 @@
 
 import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
-import { roomTitle, t } from "../i18n.js";
+import { playerName, roomTitle, t } from "../i18n.js";
+import { avatarEl } from "../avatar.js";
 import { GAME_NAMES } from "../games/index.js";
 import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
 
@@ -88,8 +89,8 @@ function profile(app) {
   return h(
     "div",
     { class: "profile panel", "data-testid": "profile" },
-    h("div", { class: "avatar", text: me.name.slice(0, 1) }),
-    h("div", { class: "stat" }, h("b", { text: me.name }), h("span", { text: t("lobby.player") })),
+    avatarEl(me.name),
+    h("div", { class: "stat" }, h("b", { text: playerName(me.name) }), h("span", { text: t("lobby.player") })),
     h("div", { class: "stat" }, h("b", { "data-testid": "profile-coins" }, icon("coin", "coin-icon"), ` ${me.coins}`), h("span", { text: t("lobby.coins") })),
     h("div", { class: "stat" }, h("b", { "data-testid": "profile-title", text: app.levelTitle(me.level.title) }), h("span", { text: next ? t("lobby.nextTitle", { n: next - me.wins }) : t("lobby.topTitle") })),
     h("div", { class: "stat" }, h("b", { "data-testid": "me-wins", text: String(me.wins) }), h("span", { text: t("lobby.wins") })),

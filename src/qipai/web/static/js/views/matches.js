@@ -4,7 +4,7 @@
 
 import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
-import { t } from "../i18n.js";
+import { matchTitle, t } from "../i18n.js";
 import { finalTable, loadMatches, localTime, registration, stageLabel, standingsDialog, titleOf } from "../match.js";
 
 const REFRESH_MS = 3000;
@@ -50,7 +50,8 @@ function stagesText(match) {
   return (match.stages || [])
     .map((stage) => {
       const size = stage.kind === "fixed" ? t("match.nHands", { n: stage.hands }) : stage.kind === "swiss" ? t("match.nRounds", { n: stage.rounds, hands: stage.hands }) : "";
-      return `${stageLabel(stage.name)} ${t(`stage.${stage.kind}`)}${size ? ` ${size}` : ""}`;
+      const what = [t(`stage.${stage.kind}`), size].filter(Boolean).join(t("match.stageSep"));
+      return t("match.stageLine", { name: stageLabel(stage.name), what });
     })
     .join(" → ");
 }
@@ -92,7 +93,7 @@ function matchCard(app, match) {
       "data-registered": run.registered ?? 0,
       "data-me": mine ? "1" : "0",
     },
-    h("div", { class: "name" }, h("span", { "data-testid": "match-title", text: match.title }), h("span", { class: `tag ${match.kind === "scheduled" ? "gold" : ""}`, "data-testid": "match-kind", text: t(`match.kind.${match.kind}`) })),
+    h("div", { class: "name" }, h("span", { "data-testid": "match-title", text: matchTitle(match) }), h("span", { class: `tag ${match.kind === "scheduled" ? "gold" : ""}`, "data-testid": "match-kind", text: t(`match.kind.${match.kind}`) })),
     h("div", { class: "preset", text: `${t(`game.${match.game}`)} · ${t(`rules.${match.rules}`)}` }),
     h("dl", {}, rows.map(([key, value, testid]) => [h("dt", { text: key }), h("dd", { "data-testid": testid, text: value })])),
     h("div", { class: "rules", text: prizeList(match) }),
@@ -112,7 +113,7 @@ function waitingPanel(app, match) {
     "div",
     { class: "panel waiting", "data-testid": "match-waiting", "data-match": match.name, "data-registered": run.registered, "data-needed": needed },
     h("div", { class: "spinner" }),
-    h("h2", { text: t("match.waitingTitle", { title: match.title }) }),
+    h("h2", { text: t("match.waitingTitle", { title: matchTitle(match) }) }),
     h(
       "p",
       { class: "match-big" },
