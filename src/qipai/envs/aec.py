@@ -40,7 +40,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from qipai.envs.encoding import HIGH, encode, observation_size
-from qipai.registry import GameType, HandSetup, game_type
+from qipai.registry import HandSetup, SomeGame, SomeState, game_type
 
 MAX_ACTIONS = 4096
 """The default size of the action space: more than any shipped game offers but a rare
@@ -72,7 +72,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game: GameType = game_type(game)
+        self.game: SomeGame = game_type(game)
         self.rules = self.game.get_rules(rules)
         self.seats = self.game.default_seats if seats is None else seats
         low, high = self.game.seats
@@ -111,7 +111,9 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.hand_seed = self._rng.randrange(2**31)
-        setup = HandSetup(seed=self.hand_seed, balances=(self.stack,) * self.seats)
+        setup: HandSetup[SomeState] = HandSetup(
+            seed=self.hand_seed, balances=(self.stack,) * self.seats
+        )
         self.state = self.game.new_hand(self.rules, setup)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,7 +144,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
-    def play(self, seat: int, action: Any) -> None:
+    def play(self, seat: int, action: object) -> None:
         """Apply the engine's ``action`` for ``seat`` (the acting seat), then run the
         dealer and set the rewards if the hand ended (the single-agent wrapper plays its
         bots through it)."""
@@ -178,7 +180,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return int(agent.rpartition("_")[2])
 
-    def _legal(self) -> Sequence[Any]:
+    def _legal(self) -> Sequence[object]:
         if self.acting is None:
             return ()
         return self.game.actions(self.state, self.acting)[: self.max_actions]

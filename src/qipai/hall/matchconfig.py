@@ -39,10 +39,11 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from qipai.errors import InvalidActionError
-from qipai.registry import GameType, game_names, game_type
+from qipai.jsontypes import Json
+from qipai.registry import GameRules, SomeGame, game_names, game_type
 
 
 class MatchKind(enum.Enum):
@@ -125,7 +126,7 @@ class MatchConfig:
     game: str
     rules: str
     """The game's preset."""
-    rule_changes: Mapping[str, Any]
+    rule_changes: Mapping[str, object]
     """Options of the preset changed for this match (a bomb rule, forced scoring…)."""
     players: int
     """regular: the count it starts at (and takes at most); scheduled: the most it takes."""
@@ -153,13 +154,14 @@ class MatchConfig:
     """Seats at each table (the game's default table size)."""
 
     @property
-    def game_type(self) -> GameType:
+    def game_type(self) -> SomeGame:
         """The match's game, from the registry."""
         return game_type(self.game)
 
-    def game_rules(self) -> Any:
+    def game_rules(self) -> GameRules:
         """The preset with the match's rule changes (what its tables play)."""
-        return self.game_type.rules_with(self.rules, self.rule_changes)
+        rules: GameRules = self.game_type.rules_with(self.rules, self.rule_changes)
+        return rules
 
     def prize_for(self, rank: int) -> int:
         """The coins rank ``rank`` (from 1) wins, 0 if none."""
@@ -173,19 +175,23 @@ class MatchConfig:
 
 # --- reading ---------------------------------------------------------------------------------
 
-_MATCH_KEYS = {
+Kinds = type | tuple[type, ...]
+"""The TOML types a key accepts."""
+E = TypeVar("E", bound=enum.Enum)
+
+_MATCH_KEYS: Mapping[str, Kinds] = {
     "id": str, "name": str, "kind": str, "game": str, "rules": str, "rule_changes": dict,
     "players": int, "min_players": int, "every_minutes": int, "at_minute": int,
     "entry_fee": int, "minimise": bool, "bots": bool, "bot_wait": (int, float),
     "decision_seconds": (int, float), "stage": list, "prize": list,
 }  # fmt: skip
-_STAGE_KEYS = {
+_STAGE_KEYS: Mapping[str, Kinds] = {
     "kind": str, "name": str, "advance": int, "start_score": int, "base": int, "line": int,
     "rise": list, "max_rounds": int, "hands": int, "rounds": int, "carry_percent": int,
     "carry_cap": int,
 }  # fmt: skip
-_RISE_KEYS = {"after_rounds": int, "base": int, "line": int}
-_PRIZE_KEYS = {"ranks": list, "coins": int}
+_RISE_KEYS: Mapping[str, Kinds] = {"after_rounds": int, "base": int, "line": int}
+_PRIZE_KEYS: Mapping[str, Kinds] = {"ranks": list, "coins": int}
 
 DEFAULT_START_SCORE = 1000
 """A stage's starting score when its table gives none."""
@@ -197,18 +203,19 @@ def _bad(match: str, where: str, problem: str) -> InvalidActionError:
     return InvalidActionError("bad_match", f"match {match!r}, field {where!r}: {problem}")
 
 
-def _typed(label: str, table: Mapping[str, Any], keys: Mapping[str, Any], prefix: str) -> None:
+def _typed(label: str, table: Mapping[str, object], keys: Mapping[str, Kinds], prefix: str) -> None:
     """Refuse unknown keys and values of the wrong type."""
     for key, value in table.items():
         if key not in keys:
             raise _bad(label, prefix + key, "is not a field")
-        kinds = keys[key] if isinstance(keys[key], tuple) else (keys[key],)
+        kind = keys[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
             names = " or ".join(kind.__name__ for kind in kinds)
             raise _bad(label, prefix + key, f"must be {names}, not {value!r}")
 
 
-def _enum(label: str, where: str, kind: type[enum.Enum], value: str) -> Any:
+def _enum(label: str, where: str, kind: type[E], value: str) -> E:
     try:
         return kind(value)
     except ValueError:
@@ -377,12 +384,12 @@ def _check_counts(match: MatchConfig) -> None:
         entering = stage.advance
 
 
-def describe(match: MatchConfig) -> dict[str, Any]:
+def describe(match: MatchConfig) -> dict[str, Json]:
     """``match`` as JSON-able data (``qipai match list --json``, ``GET /api/matches``):
     ``name`` is its id (what ``--match`` takes), ``title`` its name for players, ``kind``
     ``regular`` or ``scheduled``, ``min_players`` the count a regular match starts at or the
     minimum of a scheduled one."""
-    described: dict[str, Any] = {
+    described: dict[str, Json] = {
         "name": match.id,
         "title": match.name,
         "kind": match.kind.value,
@@ -404,8 +411,8 @@ def describe(match: MatchConfig) -> dict[str, Any]:
     return described
 
 
-def _describe_stage(stage: Stage) -> dict[str, Any]:
-    described: dict[str, Any] = {
+def _describe_stage(stage: Stage) -> dict[str, Json]:
+    described: dict[str, Json] = {
         "kind": stage.kind.value,
         "name": stage.name,
         "advance": stage.advance,
@@ -415,7 +422,7 @@ def _describe_stage(stage: Stage) -> dict[str, Any]:
         "carry_cap": stage.carry_cap,
     }
     if stage.kind is StageKind.KNOCKOUT:
-        rises = [
+        rises: list[Json] = [
             {"after_rounds": r.after_rounds, "base": r.base, "line": r.line} for r in stage.rises
         ]
         described |= {"line": stage.line, "rises": rises, "max_rounds": stage.max_rounds}

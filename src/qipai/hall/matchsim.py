@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from qipai.errors import IllegalActionError
 from qipai.hall.match import MatchRun, Seating, Standing
 from qipai.hall.matchconfig import MatchConfig
-from qipai.registry import GameType, HandSetup
+from qipai.registry import GameRules, HandSetup, SomeGame, SomeState
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +61,12 @@ def simulate(config: MatchConfig, *, players: int, seed: int) -> SimulationResul
 
 
 def play_hand(
-    game: GameType, rules: Any, seating: Seating, scores: list[int], rng: random.Random
+    game: SomeGame, rules: GameRules, seating: Seating, scores: list[int], rng: random.Random
 ) -> tuple[int, ...]:
     """One hand of ``seating`` played by the game's bot at every seat: its points (zeros
     for a hand the game gives up on, such as endless redeals)."""
-    setup = HandSetup(seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores))
+    setup: HandSetup[SomeState] = HandSetup(
+        seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores)
+    )
     state = game.play_out(game.new_hand(rules, setup))
     return tuple(state.returns()) if state.is_terminal else (0,) * len(seating.players)

@@ -865,7 +865,7 @@ def _check_stacks(rules: Rules, players: int, stacks: Sequence[int] | None) -> t
 def replay(
     rules: str | Rules,
     seed: int,
-    history: Iterable[Step | tuple[int, Action] | Action],
+    history: Iterable[Step | tuple[int | None, Action] | Action],
     *,
     players: int = MAX_PLAYERS,
     stacks: Sequence[int] | None = None,
