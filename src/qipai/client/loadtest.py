@@ -738,7 +738,7 @@ async def run(config: LoadConfig) -> dict[str, Any]:
     )  # fmt: skip
 
 
-async def _stats(halls: Sequence[HallClient]) -> dict[str, Any]:
+async def _stats(halls: Sequence[HallClient]) -> dict[str, int]:
     """``GET /api/stats`` of each address, the connections and memory summed."""
     answers = await asyncio.gather(*(hall.request("GET", "/api/stats") for hall in halls))
     return {
@@ -760,8 +760,8 @@ def summarise(
     room: str,
     results: list[ClientStats],
     window: tuple[float, float],
-    before: dict[str, Any],
-    connected: dict[str, Any],
+    before: dict[str, int],
+    connected: dict[str, int],
 ) -> dict[str, Any]:
     """The one JSON object a run prints last (rates over the ``window`` of play: hands that
     ended in it, actions sent in it; coins checked over every hand)."""

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
@@ -48,7 +49,8 @@ caishen lead."""
 STACK = 1000
 """The default chips (the balances) each seat starts a hand with."""
 
-Observation = dict[str, np.ndarray[Any, Any]]
+Observation = dict[str, npt.NDArray[np.generic]]
+"""An agent's observation: its vector (``observation``) and its ``action_mask``."""
 
 
 class QipaiAECEnv(AECEnv):  # type: ignore[misc]
@@ -105,7 +107,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
 
     # --- the episode ---
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """Deal a new hand (its seed drawn from the generator, reseeded by ``seed``)."""
         del options
         if seed is not None:
@@ -120,7 +122,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._advance()
 

@@ -28,7 +28,8 @@ hands that were in play when it was saved are dealt again (their players back to
 seated, the tables' hands not counted), everything finished stays as it was.
 
 >>> import random
->>> from qipai.hall.matchconfig import default_matches
+>>> from qipai.jsontypes import Json
+from qipai.hall.matchconfig import default_matches
 >>> [tiyan] = [m for m in default_matches() if m.id == "tiyan-9"]
 >>> run = MatchRun(tiyan, "tiyan-9#1", random.Random(1))
 >>> for number in range(9):
@@ -50,6 +51,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import minimise_scores
 from qipai.hall.matchconfig import MatchConfig, MatchKind, Stage, StageKind
 from qipai.hall.standings import LastHand, rank_players
+from qipai.jsontypes import Json
 
 BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
@@ -389,7 +391,7 @@ class MatchRun:
 
     # --- saved and carried on ---------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Json]:
         """The running run as JSON-ready data (everything :meth:`restore` needs but the
         config), in containers of its own (the caller may encode it in another thread
         while the run goes on).  The meetings kept are those between players still in
@@ -656,7 +658,7 @@ class MatchRun:
         ]
 
 
-def _rng_data(rng: random.Random) -> list[Any]:
+def _rng_data(rng: random.Random) -> list[Json]:
     version, state, gauss = rng.getstate()
     return [version, list(state), gauss]
 

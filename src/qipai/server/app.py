@@ -21,7 +21,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -54,6 +54,9 @@ from .logs import quiet_client_noise
 from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
 from .missed import KeptInRedis
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 log = logging.getLogger(__name__)
 
@@ -563,11 +566,11 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     return int(raw)
 
 
-def _room_json(room: Room) -> dict[str, Any]:
+def _room_json(room: Room) -> dict[str, object]:
     return dataclasses.asdict(room)
 
 
-def _plain(row: Any) -> dict[str, Any]:
+def _plain(row: DataclassInstance) -> dict[str, object]:
     data = dataclasses.asdict(row)
     return {
         key: value.isoformat() if hasattr(value, "isoformat") else value

@@ -31,14 +31,13 @@ import math
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
 
 from . import protocol
-from .accounts import SignedIn
+from .accounts import Accounts, SignedIn
 from .bus import Frame
 from .gateway import Client, Gateway
 from .hall import HallService
@@ -148,7 +147,7 @@ class PlayerSocket:
         self,
         socket: WebSocket,
         hall: HallService,
-        sessions: Any,
+        sessions: Accounts,
         gateway: Gateway | None = None,
     ) -> None:
         self.socket = socket
