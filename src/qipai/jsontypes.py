@@ -12,6 +12,3 @@ from typing import TypeAlias
 
 Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
 """A JSON value: ``null``, a boolean, a number, a string, an array or an object."""
-
-JsonObject: TypeAlias = "dict[str, Json]"
-"""A JSON object."""

@@ -28,8 +28,7 @@ hands that were in play when it was saved are dealt again (their players back to
 seated, the tables' hands not counted), everything finished stays as it was.
 
 >>> import random
->>> from qipai.jsontypes import Json
-from qipai.hall.matchconfig import default_matches
+>>> from qipai.hall.matchconfig import default_matches
 >>> [tiyan] = [m for m in default_matches() if m.id == "tiyan-9"]
 >>> run = MatchRun(tiyan, "tiyan-9#1", random.Random(1))
 >>> for number in range(9):
