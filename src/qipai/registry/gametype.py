@@ -46,11 +46,11 @@ RulesT = TypeVar("RulesT", bound="GameRules")
 """A game's rule set type (its ``Rules``)."""
 StateT = TypeVar("StateT", bound="SomeState")
 """A game's hand type (its ``State``)."""
+# the same, where a protocol or class only gives them out (_co) or takes them in (_contra)
 ViewT_co = TypeVar("ViewT_co", covariant=True)
 ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 ActionT_co = TypeVar("ActionT_co", covariant=True)
 StateT_co = TypeVar("StateT_co", covariant=True)
-RulesT_co = TypeVar("RulesT_co", bound="GameRules", covariant=True)
 
 
 class GameState(Protocol[ActionT, ViewT_co]):
