@@ -248,9 +248,8 @@ class Table:
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
         self._seat = [_Seat() for _ in seats]
         self._state: Any = None
-        self._setup: HandSetup[SomeState] = HandSetup(
-            0, ()
-        )  # the hand started (its seed: without entropy)
+        # the hand started (its seed: without entropy)
+        self._setup: HandSetup[SomeState] = HandSetup(0, ())
         self._seed = 0
         self._entropy: list[str | None] = [None] * len(seats)
         self._window_end: float | None = None  # while the hand waits for entropy
