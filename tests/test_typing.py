@@ -2,8 +2,11 @@
 
 The registry's seam is generic over each game's own types and JSON values are
 :data:`qipai.jsontypes.Json`, which took the lines of ``src/`` naming ``Any`` from 279 to
-133.  mypy holds every module to ``disallow_any_explicit`` except those ``pyproject.toml``
-lists; these tests keep that list honest and the total under its ceiling.
+120.  Where a game is known only at run time its types stay open behind the existential
+aliases ``SomeGame``, ``SomeState`` (the registry's) and ``SomeArenaGame`` (the arena's):
+an ``Any`` by another name, so the lines naming them have a ceiling of their own.  mypy
+holds every module to ``disallow_any_explicit`` except those ``pyproject.toml`` lists;
+these tests keep that list honest and both counts under their ceilings.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 
-CEILING = 133
+CEILING = 120
 """Lines of ``src/`` naming ``Any`` (``grep -rwn Any src --include=*.py | wc -l``)."""
+EXISTENTIAL_CEILING = 26
+"""Lines of ``src/`` naming an existential alias and no ``Any`` (``grep -rwn -E
+'SomeGame|SomeState|SomeArenaGame' src --include=*.py | grep -vw Any | wc -l``)."""
 _WORD = re.compile(r"(?<![A-Za-z0-9_])Any(?![A-Za-z0-9_])")
+_EXISTENTIAL = re.compile(r"(?<![A-Za-z0-9_])(SomeGame|SomeState|SomeArenaGame)(?![A-Za-z0-9_])")
 UNNAMED = {
     "qipai.store.migrations.versions.0003_matches": "returns sa.Table, whose type mypy "
     "reads as holding an explicit Any",
@@ -29,6 +36,16 @@ def lines_naming_any(path: Path) -> list[int]:
     """The numbers of the lines of ``path`` that name ``Any`` (as ``grep -w`` finds it)."""
     text = path.read_text(encoding="utf-8")
     return [number for number, line in enumerate(text.splitlines(), 1) if _WORD.search(line)]
+
+
+def lines_naming_an_existential(path: Path) -> list[int]:
+    """The numbers of the lines of ``path`` that name an existential alias, not ``Any``."""
+    text = path.read_text(encoding="utf-8")
+    return [
+        number
+        for number, line in enumerate(text.splitlines(), 1)
+        if _EXISTENTIAL.search(line) and not _WORD.search(line)
+    ]
 
 
 def module_path(module: str) -> Path:
@@ -60,6 +77,20 @@ def test_any_stays_under_its_ceiling() -> None:
         f"{len(found)} lines of src/ name Any, above the ceiling of {CEILING}: type the new "
         "code (a game's own types through GameType[...], Json for JSON values, object for "
         "a value only passed on); an Any that must stay raises CEILING with its reason"
+    )
+
+
+def test_the_existential_aliases_stay_under_their_ceiling() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted(SRC.rglob("*.py"))
+        for number in lines_naming_an_existential(path)
+    ]
+    assert len(found) <= EXISTENTIAL_CEILING, (
+        f"{len(found)} lines of src/ name SomeGame, SomeState or SomeArenaGame, above the "
+        f"ceiling of {EXISTENTIAL_CEILING}: they are Any by another name; a function that "
+        "works for every game can be generic over GameType[RulesT, StateT, ActionT, ViewT], "
+        "and a value it only passes on is an object"
     )
 
 

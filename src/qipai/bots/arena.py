@@ -422,9 +422,7 @@ def selfplay(
     """
     spec = get_game(game)
     size = _table_size(spec, players, policies)
-    chosen: Sequence[Chooser[Any, Any]] = policies or seat_policies(
-        game, spec.default_bot, size, seed
-    )
+    chosen = policies or seat_policies(game, spec.default_bot, size, seed)
     rule_set = spec.get_rules(rules)
     summary = ArenaSummary(spec.name, rule_set.name, size)
     state = None

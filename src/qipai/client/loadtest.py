@@ -67,7 +67,6 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 from websockets.exceptions import ConnectionClosed
@@ -705,7 +704,7 @@ async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
                 raise
 
 
-async def run(config: LoadConfig) -> dict[str, Any]:
+async def run(config: LoadConfig) -> dict[str, object]:
     """Run the load; the summary."""
     urls = config.urls
     async with contextlib.AsyncExitStack() as stack:
@@ -762,7 +761,7 @@ def summarise(
     window: tuple[float, float],
     before: dict[str, int],
     connected: dict[str, int],
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The one JSON object a run prints last (rates over the ``window`` of play: hands that
     ended in it, actions sent in it; coins checked over every hand)."""
     hands: dict[str, Frame] = {}
@@ -826,7 +825,7 @@ def _net(stats: ClientStats) -> int:
     return stats.net - stats.fee + prize
 
 
-def _match_summary(match: str, results: list[ClientStats]) -> dict[str, Any]:
+def _match_summary(match: str, results: list[ClientStats]) -> dict[str, object]:
     overs = [s.match_over for s in results]
     return {
         "match": match,

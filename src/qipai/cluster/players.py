@@ -28,6 +28,7 @@ MISSED_FRAMES = 16
 """Most frames kept for one player (the newest: a hand's ending is two, a snapshot and
 ``hand_over``)."""
 
+
 class Players(Keyspace):
     """The players' whereabouts and kept frames of one hall (one key prefix)."""
 
@@ -55,7 +56,7 @@ class Players(Keyspace):
         node: Any = await self.redis.get(self.key(user))
         return None if node is None else text_of(node)
 
-    async def keep(self, user: int, frames: list[dict[str, Any]]) -> None:
+    async def keep(self, user: int, frames: list[dict[str, object]]) -> None:
         """Keep ``frames`` for ``user`` after those kept already."""
         if not frames:
             return
@@ -67,7 +68,7 @@ class Players(Keyspace):
             pipe.pexpire(key, self.ttl_ms)
             await pipe.execute()
 
-    async def take(self, user: int) -> list[dict[str, Any]]:
+    async def take(self, user: int) -> list[dict[str, object]]:
         """The frames kept for ``user``, oldest first, forgotten now."""
         key = self._missed_key(user)
         async with self.redis.pipeline(transaction=True) as pipe:

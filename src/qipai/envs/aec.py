@@ -41,7 +41,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from qipai.envs.encoding import HIGH, encode, observation_size
-from qipai.registry import HandSetup, SomeGame, SomeState, game_type
+from qipai.registry import HandSetup, game_type
 
 MAX_ACTIONS = 4096
 """The default size of the action space: more than any shipped game offers but a rare
@@ -74,7 +74,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game: SomeGame = game_type(game)
+        self.game = game_type(game)
         self.rules = self.game.get_rules(rules)
         self.seats = self.game.default_seats if seats is None else seats
         low, high = self.game.seats
@@ -113,10 +113,8 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.hand_seed = self._rng.randrange(2**31)
-        setup: HandSetup[SomeState] = HandSetup(
-            seed=self.hand_seed, balances=(self.stack,) * self.seats
-        )
-        self.state = self.game.new_hand(self.rules, setup)
+        balances = (self.stack,) * self.seats
+        self.state = self.game.new_hand(self.rules, HandSetup(self.hand_seed, balances))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

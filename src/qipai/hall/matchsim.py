@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from qipai.errors import IllegalActionError
 from qipai.hall.match import MatchRun, Seating, Standing
 from qipai.hall.matchconfig import MatchConfig
-from qipai.registry import GameRules, HandSetup, SomeGame, SomeState
+from qipai.registry import GameRules, HandSetup, SomeGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +65,6 @@ def play_hand(
 ) -> tuple[int, ...]:
     """One hand of ``seating`` played by the game's bot at every seat: its points (zeros
     for a hand the game gives up on, such as endless redeals)."""
-    setup: HandSetup[SomeState] = HandSetup(
-        seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores)
-    )
-    state = game.play_out(game.new_hand(rules, setup))
+    balances = tuple(max(s, 0) for s in scores)
+    state = game.play_out(game.new_hand(rules, HandSetup(rng.getrandbits(64), balances)))
     return tuple(state.returns()) if state.is_terminal else (0,) * len(seating.players)

@@ -613,7 +613,7 @@ def replay_steps(
     engine = game_type(record.game)
     rules = _rules_of(record, engine)
     seed = record.deal_seed
-    state: SomeState = engine.replay(rules, seed, [], **_how(record), **record.option_map())
+    state = engine.replay(rules, seed, [], **_how(record), **record.option_map())
     yield None, state
     for seat, text in record.actions:
         state.apply(engine.parse(text), seat)

@@ -58,7 +58,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
     }
 
 
-def _deal(record: HandRecord, state: SomeState) -> dict[str, Json]:
+def _deal(record: HandRecord, state: object) -> dict[str, Json]:
     """What ``state``, the finished hand, dealt (module docstring)."""
     dealt = game_type(record.game).dealt(state, len(record.result))
     return {"chance": record.chance, **{name: to_json(value) for name, value in dealt.items()}}

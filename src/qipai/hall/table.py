@@ -61,7 +61,7 @@ from qipai.hall.records import (
 from qipai.hall.rooms import Room
 from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
 from qipai.jsontypes import Json
-from qipai.registry import BASIC_TRUSTEE, GameRules, HandSetup, Payout, SomeGame, SomeState
+from qipai.registry import BASIC_TRUSTEE, GameRules, HandSetup, Payout, SomeState
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
@@ -244,7 +244,7 @@ class Table:
         self.terms = terms or HandTerms(room.game_rules(), room.payout)
         """The rules the table's hands are played by, and how they settle (the room's,
         unless a match gives its own: its rule changes, match points only)."""
-        self._engine: SomeGame = room.game_type
+        self._engine = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
         self._seat = [_Seat() for _ in seats]
         self._state: Any = None
@@ -613,7 +613,7 @@ class Table:
         setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
         self._dealt(self._engine.new_hand(self.terms.rules, setup), now)
 
-    def _dealt(self, state: SomeState, now: float) -> None:
+    def _dealt(self, state: object, now: float) -> None:
         """``state`` is the hand now: 托管 seats entered, the decision clock started."""
         self._state, self._window_end = state, None
         self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
@@ -875,7 +875,7 @@ class Table:
         )
         self._public(self._hand_over_frame(self.outcome))
 
-    def _shown(self, state: SomeState) -> dict[str, Json]:
+    def _shown(self, state: object) -> dict[str, Json]:
         """:attr:`HandOutcome.shown` of the finished ``state``."""
         return {"cards": reveal_json(self.room.game, state), "explain": self._engine.explain(state)}
 
