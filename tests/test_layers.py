@@ -1,6 +1,7 @@
 """The layer DAG (``docs/architecture.md``), read from every module's imports with :mod:`ast`.
 
-Layers, low to high: ``errors`` (and the package itself), ``cards``, ``chance`` (the deal's
+Layers, low to high: ``errors`` (and the package itself), ``jsontypes`` (the type of JSON
+values), ``cards``, ``chance`` (the deal's
 source of chance), ``games``, ``bots``, ``registry`` (each game's type: engine and bots),
 ``hall``, ``store``, ``cluster`` (several hall processes: leases in Redis), ``server``,
 ``client``, ``web``, ``envs`` (the learning environments: above everything the hall is
@@ -25,8 +26,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "qipai"
 
 LAYERS = (
-    "errors", "cards", "chance", "games", "bots", "registry", "hall", "store", "cluster",
-    "server", "client", "web", "envs", "console", "cli",
+    "errors", "jsontypes", "cards", "chance", "games", "bots", "registry", "hall", "store",
+    "cluster", "server", "client", "web", "envs", "console", "cli",
 )  # fmt: skip
 """The first component under ``qipai`` of every module, low layer to high."""
 RANK = {name: rank for rank, name in enumerate(LAYERS)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from qipai.errors import InvalidActionError
 
@@ -146,11 +146,15 @@ def doudizhu_deck(*, wildcard: bool = False) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+T = TypeVar("T")
+"""Whatever a deck holds."""
+
+
 class Shuffler(Protocol):
     """Anything that shuffles a list in place: a hand's :mod:`qipai.chance` source, or a
     ``random.Random``."""
 
-    def shuffle(self, items: MutableSequence[Any], /) -> None:
+    def shuffle(self, items: MutableSequence[T], /) -> None:
         """Shuffle ``items`` in place."""
         ...
 

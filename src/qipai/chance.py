@@ -29,7 +29,7 @@ import hashlib
 import random
 import struct
 from collections.abc import MutableSequence
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from qipai.errors import InvalidActionError
 
@@ -45,6 +45,9 @@ WORD_SPACE = 1 << 32
 """A v2 word is below this (32 bits)."""
 _WORDS = struct.Struct(">8I")
 
+T = TypeVar("T")
+"""Whatever a deck holds."""
+
 
 class Chance(Protocol):
     """What an engine draws from: a number below ``n``, a shuffle, an independent copy."""
@@ -56,7 +59,7 @@ class Chance(Protocol):
         """A uniform integer in ``[0, n)``."""
         ...
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle ``items`` in place."""
         ...
 
@@ -102,7 +105,7 @@ class DealStream:
             if word < limit:
                 return word % n
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, from the last position down to the second."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
@@ -139,7 +142,7 @@ class LegacyChance:
         """``rng.randrange(n)``."""
         return self.rng.randrange(n)
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[T]) -> None:
         """``rng.shuffle(items)``."""
         self.rng.shuffle(items)
 

@@ -425,12 +425,13 @@ def run_match_list(args: argparse.Namespace) -> int:
 
     from qipai.hall.matchconfig import describe  # noqa: PLC0415
 
-    described = [describe(match) for match in _matches(args)]
+    matches = _matches(args)
+    described = [describe(match) for match in matches]
     if args.json:
         print(json.dumps(described, ensure_ascii=False))
         return 0
-    for match in described:
-        stages = " → ".join(stage["kind"] for stage in match["stages"])
+    for match, config in zip(described, matches, strict=True):
+        stages = " → ".join(stage.kind.value for stage in config.stages)
         print(
             f"{match['name']:<12} {match['title']}  {match['kind']}  "
             f"{match['min_players']}-{match['players']} players  entry {match['entry_fee']}  "

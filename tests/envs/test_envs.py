@@ -16,7 +16,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from qipai.envs import GYM_ID, QipaiAECEnv, QipaiSingleAgentEnv, make_aec, make_gym
-from qipai.envs.encoding import CARD_SLOTS, card_index
+from qipai.envs.aec import STACK
+from qipai.envs.encoding import CARD_SLOTS, card_index, encode, observation_size
 from qipai.registry import HandSetup, game_names, game_type
 
 PRESETS = [(game, preset) for game in game_names() for preset in game_type(game).presets]
@@ -131,6 +132,16 @@ def test_observation_shows_own_cards_and_only_them() -> None:
     assert vector.dtype == np.float32 and env.observation_space("player_0").contains(
         env.observe("player_0")
     )
+
+
+def test_a_view_of_another_game_is_refused_by_name() -> None:
+    env = QipaiAECEnv("doudizhu", "yifa", seed=2)
+    env.reset()
+    view = env.state.view(0)
+    for game in ("zhajinhua", "showhand"):
+        with pytest.raises(TypeError, match=rf"not a qipai\.games\.{game}\.view view: a View"):
+            encode(game, view, 3, (), STACK)
+    assert encode("doudizhu", view, 3, (), STACK).shape == (observation_size("doudizhu", 3),)
 
 
 def test_simultaneous_choices_are_asked_one_after_another() -> None:

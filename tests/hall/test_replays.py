@@ -19,7 +19,8 @@ from qipai.games.zhajinhua import hands as zjh_hands
 from qipai.hall.records import record_hand
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.wire import Json, view_json
+from qipai.hall.wire import view_json
+from qipai.jsontypes import Json
 from qipai.registry import HandSetup
 
 ROOMS = default_rooms()

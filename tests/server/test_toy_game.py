@@ -169,8 +169,8 @@ class State:
         )
 
 
-class HighCard(GameType):
-    """比大小, as a game of the registry."""
+class HighCard(GameType[Rules, State, Say, View]):
+    """比大小, as a game of the registry (over its own rules, hand, action and view)."""
 
     name = "highcard"
     title = "比大小"
@@ -184,23 +184,23 @@ class HighCard(GameType):
     def rules_for_room(self, preset: str, room: Any) -> Rules:
         return self.presets[preset]
 
-    def new_hand(self, rules: Rules, setup: HandSetup) -> State:
+    def new_hand(self, rules: Rules, setup: HandSetup[State]) -> State:
         return State(rules, setup.seed, len(setup.balances), V2)
 
-    def bot_action(self, state: Any, seat: int) -> Say:
+    def bot_action(self, state: State, seat: int) -> Say:
         return Say("stay" if state.cards[seat] >= 5 else "fold")
 
-    def trustee_action(self, state: Any, seat: int) -> Say:
+    def trustee_action(self, state: State, seat: int) -> Say:
         return Say("fold")
 
-    def winners(self, state: Any) -> tuple[int, ...]:
+    def winners(self, state: State) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)
 
-    def reveal(self, state: Any) -> dict[str, Any]:
+    def reveal(self, state: State) -> dict[str, object]:
         return {"hands": [[card] for card in state.cards]}
 
     def replay(
-        self, rules: Any, seed: int, steps: Sequence[tuple[int | None, Any]], **options: Any
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Say]], **options: Any
     ) -> State:
         state = State(rules, seed, options["players"], options.get("chance", V2))
         for seat, action in steps:

@@ -14,7 +14,8 @@ from zjh_kit import rig
 from json_kit import strings
 from qipai.games.zhajinhua import Call, Compare, Fold, Look
 from qipai.games.zhajinhua.state import State
-from qipai.hall.wire import Json, event_json, view_json
+from qipai.hall.wire import event_json, view_json
+from qipai.jsontypes import Json
 
 HANDS = ["QsQhQd", "AsKs9h", "7c7d2h", "JcTc3d"]
 """Seat 1 (A-K high) asks seat 2 (a pair) to compare, with seats 3 and 0 looking on."""

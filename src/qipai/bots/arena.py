@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 from qipai.bots import doudizhu as ddz_bots
 from qipai.bots import showhand as sh_bots
@@ -64,6 +64,7 @@ class ArenaHand(PlayableHand[Any, Any], Protocol):
         ...
 
 
+R = TypeVar("R")
 S = TypeVar("S", bound=ArenaHand)
 V = TypeVar("V")
 A = TypeVar("A")
@@ -74,7 +75,7 @@ def _no_guard(state: ArenaHand) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class ArenaGame(Generic[S, V, A]):
+class ArenaGame(Generic[R, S, V, A]):
     """What the arena needs to know of one game: how to deal, its bots, what to count."""
 
     name: str
@@ -85,9 +86,9 @@ class ArenaGame(Generic[S, V, A]):
     """The table sizes the game allows; self-play defaults to the largest."""
     sides: tuple[str, str]
     """The two sides of :func:`compare`: Dou Dizhu's roles, or the seats of a heads-up table."""
-    get_rules: Callable[[Any], Any]
+    get_rules: Callable[[str | R], R]
     """A preset name or a rule set → the game's ``Rules`` (with a ``name``)."""
-    start: Callable[[Any, int, int, int, S | None], S]
+    start: Callable[[R, int, int, int, S | None], S]
     """``(rules, seed, players, hand number, previous hand or None)`` → a new hand."""
     bots: Mapping[str, Callable[[int], Chooser[V, A]]]
     """The game's policies by name, each made from a seed; the first is the default."""
@@ -149,7 +150,7 @@ def _ddz_report(summary: ArenaSummary) -> list[str]:
     ]
 
 
-DOUDIZHU: ArenaGame[ddz.State, DdzView, DdzAction] = ArenaGame(
+DOUDIZHU: ArenaGame[ddz_rules.Rules, ddz.State, DdzView, DdzAction] = ArenaGame(
     name="doudizhu",
     unit="points",
     seats=range(ddz.SEATS, ddz.SEATS + 1),
@@ -199,7 +200,7 @@ def _seat(view: ZjhView | ShView) -> int:
     return view.seat
 
 
-ZHAJINHUA: ArenaGame[zjh.State, ZjhView, ZjhAction] = ArenaGame(
+ZHAJINHUA: ArenaGame[zjh_rules.Rules, zjh.State, ZjhView, ZjhAction] = ArenaGame(
     name="zhajinhua",
     unit="chips",
     seats=range(2, 7),
@@ -251,7 +252,7 @@ def _sh_report(summary: ArenaSummary) -> list[str]:
     ]
 
 
-SHOWHAND: ArenaGame[sh.State, ShView, ShAction] = ArenaGame(
+SHOWHAND: ArenaGame[sh_rules.Rules, sh.State, ShView, ShAction] = ArenaGame(
     name="showhand",
     unit="chips",
     seats=range(sh_rules.MIN_PLAYERS, sh_rules.MAX_PLAYERS + 1),
@@ -272,18 +273,21 @@ SHOWHAND: ArenaGame[sh.State, ShView, ShAction] = ArenaGame(
 someone 梭'd; extra rounds: betting rounds after round 4."""
 
 
-GAMES: Mapping[str, ArenaGame[Any, Any, Any]] = MappingProxyType(
+SomeArenaGame: TypeAlias = "ArenaGame[Any, Any, Any, Any]"
+"""A game of the arena found by name: its types are the game's own, left open."""
+
+GAMES: Mapping[str, SomeArenaGame] = MappingProxyType(
     {game.name: game for game in (DOUDIZHU, ZHAJINHUA, SHOWHAND)}
 )
 """Every game of the arena by name."""
-_BY_STATE: Mapping[type, ArenaGame[Any, Any, Any]] = {
+_BY_STATE: Mapping[type, SomeArenaGame] = {
     ddz.State: DOUDIZHU,
     zjh.State: ZHAJINHUA,
     sh.State: SHOWHAND,
 }
 
 
-def get_game(name: str) -> ArenaGame[Any, Any, Any]:
+def get_game(name: str) -> SomeArenaGame:
     """The arena's description of the game ``name``.
 
     :raises InvalidActionError: ``unknown_game``.
@@ -418,9 +422,7 @@ def selfplay(
     """
     spec = get_game(game)
     size = _table_size(spec, players, policies)
-    chosen: Sequence[Chooser[Any, Any]] = policies or seat_policies(
-        game, spec.default_bot, size, seed
-    )
+    chosen = policies or seat_policies(game, spec.default_bot, size, seed)
     rule_set = spec.get_rules(rules)
     summary = ArenaSummary(spec.name, rule_set.name, size)
     state = None
@@ -431,7 +433,7 @@ def selfplay(
 
 
 def _table_size(
-    game: ArenaGame[Any, Any, Any], players: int | None, policies: Sequence[object] | None
+    game: ArenaGame[R, S, V, A], players: int | None, policies: Sequence[object] | None
 ) -> int:
     if players is None:
         players = len(policies) if policies else game.seats[-1]
@@ -606,8 +608,8 @@ class PairedDeal:
 
 
 def play_pair(
-    game: ArenaGame[Any, V, A],
-    rules: object,
+    game: ArenaGame[R, S, V, A],
+    rules: R,
     policies: tuple[Chooser[V, A], Chooser[V, A]],
     bidder: Chooser[V, A],
     *,
@@ -638,7 +640,7 @@ def side_rates(pairs: Sequence[PairedDeal], who: int) -> tuple[WinRate, WinRate]
     return WinRate(wins[0], len(pairs)), WinRate(wins[1], len(pairs))
 
 
-def _side_results(game: ArenaGame[Any, Any, Any], state: ArenaHand) -> list[tuple[bool, int]]:
+def _side_results(game: ArenaGame[R, S, V, A], state: S) -> list[tuple[bool, int]]:
     """Per side of a finished hand: whether it won (a seat of it ended ahead) and its net."""
     returns = state.returns()
     seats: list[list[int]] = [[], []]

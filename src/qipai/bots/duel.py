@@ -36,7 +36,6 @@ from typing import Any, Generic, TypeVar
 from qipai.bots.arena import (
     SEAT_STRIDE,
     Z95,
-    ArenaGame,
     PairedDeal,
     WinRate,
     get_game,
@@ -46,6 +45,7 @@ from qipai.bots.arena import (
 )
 from qipai.bots.turns import Chooser
 from qipai.errors import InvalidActionError
+from qipai.jsontypes import Json
 
 V = TypeVar("V")
 A = TypeVar("A")
@@ -236,9 +236,9 @@ class DuelResult:
             f"({self.points.per_hand:+.3f} per hand)"
         ]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Json]:
         """The result as plain JSON values, derived figures (rates, intervals) included."""
-        points = None
+        points: Json = None
         if self.points is not None:
             points = {
                 "pairs": self.points.pairs,
@@ -303,11 +303,11 @@ def _pair(values: Sequence[T]) -> tuple[T, T]:
     return first, second
 
 
-def _finite(values: tuple[float, float]) -> list[float | None]:
+def _finite(values: tuple[float, float]) -> list[Json]:
     return [value if math.isfinite(value) else None for value in values]
 
 
-def _rate_dict(rate: WinRate) -> dict[str, Any]:
+def _rate_dict(rate: WinRate) -> dict[str, Json]:
     return {
         "wins": rate.wins,
         "games": rate.games,
@@ -316,7 +316,7 @@ def _rate_dict(rate: WinRate) -> dict[str, Any]:
     }
 
 
-def _times_dict(times: DecisionTimes) -> dict[str, Any]:
+def _times_dict(times: DecisionTimes) -> dict[str, Json]:
     return {
         "count": times.count,
         "p50_ms": times.p50_ms,
@@ -477,7 +477,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
 
 def play_deals(chunk: Chunk) -> ChunkResult:
     """Play a chunk's deals, timing A's and B's decisions."""
-    spec: ArenaGame[Any, Any, Any] = get_game(chunk.game)
+    spec = get_game(chunk.game)
     rules = spec.get_rules(chunk.rules)
     seconds: tuple[list[float], list[float]] = ([], [])
     pairs = []

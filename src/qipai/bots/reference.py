@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from qipai.bots.arena import DOUDIZHU, PairedDeal
@@ -55,7 +56,7 @@ LANDLORD_SIDE, FARMERS_SIDE = 0, 1
 class RLCard:
     """What the match uses of RLCard and numpy, imported when first needed."""
 
-    numpy: Any
+    numpy: ModuleType
     """The ``numpy`` module."""
     game: Any
     """``rlcard.games.doudizhu.game.DoudizhuGame``."""
@@ -194,7 +195,7 @@ def _checked(move: str, legal: list[str]) -> str:
 
 
 @contextmanager
-def seeded_numpy(numpy: Any, seed: int) -> Iterator[None]:
+def seeded_numpy(numpy: ModuleType, seed: int) -> Iterator[None]:
     """Seed numpy's global generator (the rule agent draws from it) with ``seed``, and give
     the caller's state back afterwards."""
     saved = numpy.random.get_state()

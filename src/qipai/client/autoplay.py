@@ -90,7 +90,7 @@ class AutoPlayer:
         self.contributed: OrderedDict[str, str] = OrderedDict()
         """The entropy sent for each hand (the last :data:`KEPT_CONTRIBUTIONS`), by hand id:
         the hand's record must show it at this seat."""
-        self._answered: tuple[Any, ...] | None = None
+        self._answered: tuple[int, object, tuple[str, ...]] | None = None
         self._quiet_until = -math.inf
         self._owed = False  # a resync to send once the back-off ends
 

@@ -78,7 +78,6 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 from websockets.exceptions import ConnectionClosed
@@ -756,7 +755,7 @@ async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
                 raise
 
 
-async def run(config: LoadConfig) -> dict[str, Any]:
+async def run(config: LoadConfig) -> dict[str, object]:
     """Run the load; the summary."""
     urls = config.urls
     async with contextlib.AsyncExitStack() as stack:
@@ -789,7 +788,7 @@ async def run(config: LoadConfig) -> dict[str, Any]:
     )  # fmt: skip
 
 
-async def _stats(halls: Sequence[HallClient]) -> dict[str, Any]:
+async def _stats(halls: Sequence[HallClient]) -> dict[str, int]:
     """``GET /api/stats`` of each address, the connections and memory summed."""
     answers = await asyncio.gather(*(hall.request("GET", "/api/stats") for hall in halls))
     return {
@@ -811,9 +810,9 @@ def summarise(
     room: str,
     results: list[ClientStats],
     window: tuple[float, float],
-    before: dict[str, Any],
-    connected: dict[str, Any],
-) -> dict[str, Any]:
+    before: dict[str, int],
+    connected: dict[str, int],
+) -> dict[str, object]:
     """The one JSON object a run prints last (rates over the ``window`` of play: hands that
     ended in it, actions sent in it; coins checked over every hand)."""
     hands: dict[str, Frame] = {}
@@ -880,7 +879,7 @@ def _net(stats: ClientStats) -> int:
     return stats.net - stats.fee + prize
 
 
-def _match_summary(match: str, results: list[ClientStats]) -> dict[str, Any]:
+def _match_summary(match: str, results: list[ClientStats]) -> dict[str, object]:
     overs = [s.match_over for s in results]
     return {
         "match": match,

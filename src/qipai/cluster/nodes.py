@@ -61,7 +61,7 @@ class Nodes(Keyspace):
     def _forgotten(self, node: str) -> str:
         return f"{self.prefix}:forgotten:{node}"
 
-    async def beat(self, node: str, info: dict[str, Any] | None = None) -> bool:
+    async def beat(self, node: str, info: dict[str, object] | None = None) -> bool:
         """``node`` is alive (for the time to live), saying ``info`` of itself, and
         listed; whether it was taken over (forgotten as stopped) since its last beat."""
         async with self.redis.pipeline(transaction=True) as pipe:

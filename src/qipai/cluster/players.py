@@ -63,8 +63,8 @@ class Players(Keyspace):
         """``user``'s state lives on ``node`` from now on, unless another node listed holds
         him: then that node (nothing changed)."""
         keys = [self.key(user), nodes_key(self.prefix)]
-        held: Any = await self._claim(keys=keys, args=[node])
-        return None if held is None else text_of(held)
+        held: object = await self._claim(keys=keys, args=[node])
+        return text_of(held) if isinstance(held, bytes | str) else None
 
     async def unplace(self, user: int, node: str) -> bool:
         """``node`` lets ``user`` go (``False``: another node had placed him since)."""
@@ -75,7 +75,7 @@ class Players(Keyspace):
         node: Any = await self.redis.get(self.key(user))
         return None if node is None else text_of(node)
 
-    async def keep(self, user: int, frames: list[dict[str, Any]]) -> None:
+    async def keep(self, user: int, frames: list[dict[str, object]]) -> None:
         """Keep ``frames`` for ``user`` after those kept already."""
         if not frames:
             return
@@ -87,7 +87,7 @@ class Players(Keyspace):
             pipe.pexpire(key, self.ttl_ms)
             await pipe.execute()
 
-    async def take(self, user: int) -> list[dict[str, Any]]:
+    async def take(self, user: int) -> list[dict[str, object]]:
         """The frames kept for ``user``, oldest first, forgotten now."""
         key = self._missed_key(user)
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -36,11 +36,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from qipai.envs.encoding import HIGH, encode, observation_size
-from qipai.registry import GameType, HandSetup, game_type
+from qipai.registry import HandSetup, game_type
 
 MAX_ACTIONS = 4096
 """The default size of the action space: more than any shipped game offers but a rare
@@ -48,7 +49,8 @@ caishen lead."""
 STACK = 1000
 """The default chips (the balances) each seat starts a hand with."""
 
-Observation = dict[str, np.ndarray[Any, Any]]
+Observation = dict[str, npt.NDArray[np.generic]]
+"""An agent's observation: its vector (``observation``) and its ``action_mask``."""
 
 
 class QipaiAECEnv(AECEnv):  # type: ignore[misc]
@@ -72,7 +74,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game: GameType = game_type(game)
+        self.game = game_type(game)
         self.rules = self.game.get_rules(rules)
         self.seats = self.game.default_seats if seats is None else seats
         low, high = self.game.seats
@@ -105,20 +107,20 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
 
     # --- the episode ---
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """Deal a new hand (its seed drawn from the generator, reseeded by ``seed``)."""
         del options
         if seed is not None:
             self._rng = random.Random(seed)
         self.hand_seed = self._rng.randrange(2**31)
-        setup = HandSetup(seed=self.hand_seed, balances=(self.stack,) * self.seats)
-        self.state = self.game.new_hand(self.rules, setup)
+        balances = (self.stack,) * self.seats
+        self.state = self.game.new_hand(self.rules, HandSetup(self.hand_seed, balances))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._advance()
 
@@ -142,7 +144,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
-    def play(self, seat: int, action: Any) -> None:
+    def play(self, seat: int, action: object) -> None:
         """Apply the engine's ``action`` for ``seat`` (the acting seat), then run the
         dealer and set the rewards if the hand ended (the single-agent wrapper plays its
         bots through it)."""
@@ -178,7 +180,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return int(agent.rpartition("_")[2])
 
-    def _legal(self) -> Sequence[Any]:
+    def _legal(self) -> Sequence[object]:
         if self.acting is None:
             return ()
         return self.game.actions(self.state, self.acting)[: self.max_actions]

@@ -41,7 +41,7 @@ Every value is clipped to ``[0, HIGH]``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +49,9 @@ import numpy.typing as npt
 from qipai.cards import POKER_RANKS, SUITS, Card
 from qipai.games.doudizhu.combos import counts
 from qipai.games.doudizhu.hand import Phase
+from qipai.games.doudizhu.view import View as DoudizhuView
+from qipai.games.showhand.view import View as ShowhandView
+from qipai.games.zhajinhua.view import View as ZhajinhuaView
 
 CARD_SLOTS = 55
 """52 suited cards, the black and the red joker, the wildcard."""
@@ -67,6 +70,16 @@ _TAILS = {
 """Per game: (features per seat, fixed entries, extra blocks of ``n``)."""
 
 Vector = npt.NDArray[np.float32]
+V = TypeVar("V")
+
+
+class SeatView(Protocol):
+    """A seat's view of any game: whose it is (a shipped game's view says much more)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that sees it."""
+        ...
 
 
 def card_index(card: Card) -> int:
@@ -83,7 +96,7 @@ def observation_size(game: str, seats: int) -> int:
     return 2 * CARD_SLOTS + seats + seats * per_seat + fixed + extra * seats
 
 
-def encode(game: str, view: Any, seats: int, acting: Iterable[int], stack: int) -> Vector:
+def encode(game: str, view: SeatView, seats: int, acting: Iterable[int], stack: int) -> Vector:
     """The observation of ``view`` (a seat's view of a ``game`` hand at a table of
     ``seats``); ``acting``: the seats to act; ``stack``: the chips chips are divided by."""
     me = int(view.seat)
@@ -94,8 +107,9 @@ def encode(game: str, view: Any, seats: int, acting: Iterable[int], stack: int) 
         to_act[(seat - me) % seats] = 1.0
     parts = [own, seen, to_act]
     if game == "doudizhu":
-        parts += _doudizhu(view, seats, me)
+        parts += _doudizhu(_view_of(DoudizhuView, view), seats, me)
     elif game == "zhajinhua":
+        view = _view_of(ZhajinhuaView, view)
         columns = (view.stacks, view.put, view.seen, view.folded, view.out)
         parts.append(_per_seat(columns, (stack, stack, 1, 1, 1), me))
         parts.append(
@@ -108,6 +122,7 @@ def encode(game: str, view: Any, seats: int, acting: Iterable[int], stack: int) 
             )
         )
     elif game == "showhand":
+        view = _view_of(ShowhandView, view)
         rows = (view.stacks, view.bets, view.round_bets, view.folded)
         parts.append(_per_seat(rows, (stack, stack, stack, 1), me))
         parts.append(
@@ -123,16 +138,28 @@ def encode(game: str, view: Any, seats: int, acting: Iterable[int], stack: int) 
     return np.clip(vector, 0.0, HIGH)
 
 
-def _own_cards(game: str, view: Any) -> list[Card]:
+def _view_of(kind: type[V], view: object) -> V:
+    """``view``, checked to be a ``kind`` (the view of the game the caller names).
+
+    :raises TypeError: a view of another game.
+    """
+    if not isinstance(view, kind):
+        raise TypeError(f"not a {kind.__module__} view: a {type(view).__name__}")
+    return view
+
+
+def _own_cards(game: str, view: SeatView) -> list[Card]:
     if game == "showhand":
+        view = _view_of(ShowhandView, view)
         mine = [view.hole, *view.up[view.seat]]
         return mine if view.pending is None else [*mine, view.pending]
     return list(getattr(view, "hand", None) or ())
 
 
-def _seen_cards(game: str, view: Any, me: int) -> list[Card]:
+def _seen_cards(game: str, view: SeatView, me: int) -> list[Card]:
     seen: list[Card] = []
     if game == "doudizhu":
+        view = _view_of(DoudizhuView, view)
         seen += view.bottom or ()
         if view.marker is not None and view.marker_seat != me:
             seen.append(view.marker)
@@ -140,15 +167,18 @@ def _seen_cards(game: str, view: Any, me: int) -> list[Card]:
             if seat != me and shown:
                 seen += shown
     elif game == "zhajinhua":
+        view = _view_of(ZhajinhuaView, view)
         for seat, known in enumerate(view.known_hands):
             if seat != me and known:
                 seen += known
     elif game == "showhand":
+        view = _view_of(ShowhandView, view)
         for seat, up in enumerate(view.up):
             if seat != me:
                 seen += up
-                if view.shown[seat] is not None:
-                    seen.append(view.shown[seat])
+                hole = view.shown[seat]
+                if hole is not None:
+                    seen.append(hole)
     own = set(_own_cards(game, view))
     return [card for card in seen if card not in own or card.suit is None]
 
@@ -164,7 +194,7 @@ def _floats(*values: float) -> Vector:
     return np.array(values, dtype=np.float32)
 
 
-def _per_seat(rows: Sequence[Sequence[Any]], scales: Sequence[float], me: int) -> Vector:
+def _per_seat(rows: Sequence[Sequence[float]], scales: Sequence[float], me: int) -> Vector:
     seats = len(rows[0])
     table = np.zeros((seats, len(rows)), dtype=np.float32)
     for column, (row, scale) in enumerate(zip(rows, scales, strict=True)):
@@ -177,7 +207,7 @@ def _ranks(packed: int) -> Vector:
     return np.array(counts(packed), dtype=np.float32) / np.float32(4)
 
 
-def _doudizhu(view: Any, seats: int, me: int) -> list[Vector]:
+def _doudizhu(view: DoudizhuView, seats: int, me: int) -> list[Vector]:
     landlord = [seat == view.landlord for seat in range(seats)]
     shown = [factor > 1 for factor in view.show_factors]
     rows = (view.card_counts, landlord, view.doubled, shown)

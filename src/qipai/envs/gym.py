@@ -22,10 +22,9 @@ ever acts (everybody else folded first) is dealt again by ``reset``.
 from __future__ import annotations
 
 import random
-from typing import Any, SupportsFloat
+from typing import SupportsFloat
 
 import gymnasium
-import numpy as np
 
 from qipai.envs.aec import MAX_ACTIONS, STACK, Observation, QipaiAECEnv
 
@@ -66,8 +65,8 @@ class QipaiSingleAgentEnv(gymnasium.Env[Observation, int]):
         self._rng = random.Random()
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Observation, dict[str, object]]:
         """A new hand, played by the other seats up to the learning seat's first turn."""
         super().reset(seed=seed)
         if seed is not None:
@@ -79,7 +78,7 @@ class QipaiSingleAgentEnv(gymnasium.Env[Observation, int]):
                 break
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, object]]:
         """Play the seat's legal action number ``action``, then the others."""
         if self.env.acting != self.seat:
             raise ValueError("the hand is over: reset")
@@ -103,8 +102,8 @@ class QipaiSingleAgentEnv(gymnasium.Env[Observation, int]):
     def _observe(self) -> Observation:
         return self.env.observe(self.agent)
 
-    def _info(self) -> dict[str, Any]:
-        mask: np.ndarray[Any, Any] = self.env.observe(self.agent)["action_mask"]
+    def _info(self) -> dict[str, object]:
+        mask = self.env.observe(self.agent)["action_mask"]
         return {"action_mask": mask, "hand_seed": self.env.hand_seed}
 
     def legal_actions(self) -> list[str]:

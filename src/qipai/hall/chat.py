@@ -19,9 +19,9 @@ seconds (:class:`ChatLimit`, a token bucket; the time is passed in, there is no 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from qipai.errors import InvalidActionError
+from qipai.jsontypes import Json
 
 PHRASES = (
     "hello",  # 大家好，很高兴见到各位
@@ -55,7 +55,7 @@ def check_phrase(phrase: str) -> str:
     return phrase
 
 
-def chat_frame(table: int, seat: int, phrase: str) -> dict[str, Any]:
+def chat_frame(table: int, seat: int, phrase: str) -> dict[str, Json]:
     """The frame that shows what ``seat`` at ``table`` said."""
     return {"type": "chat", "table": table, "seat": seat, "phrase": phrase}
 

@@ -64,6 +64,7 @@ from qipai.hall.coins import minimise_scores
 from qipai.hall.matchconfig import MatchConfig, MatchKind, Stage, StageKind
 from qipai.hall.standings import LastHand, rank_players
 from qipai.hall.swiss import swiss_tables
+from qipai.jsontypes import Json
 
 BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
@@ -173,7 +174,7 @@ class StageReport:
             f"{went.min}-{went.max}), {self.rounds} rounds, ended by {self.ended_by.value}"
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Json]:
         """The report as JSON data (``qipai match simulate --json``, snapshots)."""
         return {
             "stage": self.stage,
@@ -201,7 +202,7 @@ class StageReport:
         )
 
 
-def _spread_json(spread: Spread) -> dict[str, int]:
+def _spread_json(spread: Spread) -> dict[str, Json]:
     return {"min": spread.min, "median": spread.median, "max": spread.max}
 
 
@@ -539,7 +540,7 @@ class MatchRun:
 
     # --- saved and carried on ---------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Json]:
         """The running run as JSON-ready data (everything :meth:`restore` needs but the
         config), in containers of its own (the caller may encode it in another thread
         while the run goes on).
@@ -876,7 +877,7 @@ class MatchRun:
         ]
 
 
-def _rng_data(rng: random.Random) -> list[Any]:
+def _rng_data(rng: random.Random) -> list[Json]:
     version, state, gauss = rng.getstate()
     return [version, list(state), gauss]
 

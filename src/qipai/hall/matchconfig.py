@@ -41,11 +41,12 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from qipai.errors import InvalidActionError
 from qipai.hall.prizes import Prize, house_cost, paid_prizes
-from qipai.registry import GameType, game_names, game_type
+from qipai.jsontypes import Json
+from qipai.registry import GameRules, SomeGame, game_names, game_type
 
 
 class MatchKind(enum.Enum):
@@ -145,7 +146,7 @@ class MatchConfig:
     game: str
     rules: str
     """The game's preset."""
-    rule_changes: Mapping[str, Any]
+    rule_changes: Mapping[str, object]
     """Options of the preset changed for this match (a bomb rule, forced scoring…)."""
     players: int
     """regular: the count it starts at (and takes at most); scheduled: the most it takes."""
@@ -177,22 +178,24 @@ class MatchConfig:
     """Seats at each table (the game's default table size)."""
 
     @property
-    def game_type(self) -> GameType:
+    def game_type(self) -> SomeGame:
         """The match's game, from the registry."""
         return game_type(self.game)
 
-    def game_rules(self, *, forced: bool = False) -> Any:
+    def game_rules(self, *, forced: bool = False) -> GameRules:
         """The preset with the match's rule changes (what its tables play); ``forced``:
         with an all-pass scored (强制记分, :data:`FORCED_SCORING`), for the players of a hand
         that was voided (a game without all-pass redeals plays its own rules)."""
         if forced:
             try:
-                return self.game_type.rules_with(
+                rules: GameRules = self.game_type.rules_with(
                     self.rules, {**self.rule_changes, **FORCED_SCORING}
                 )
+                return rules
             except InvalidActionError:  # no all-pass option: it never voids a hand so
                 pass
-        return self.game_type.rules_with(self.rules, self.rule_changes)
+        plain: GameRules = self.game_type.rules_with(self.rules, self.rule_changes)
+        return plain
 
     def prize_for(self, rank: int) -> int:
         """The coins rank ``rank`` (from 1) wins in a full field, 0 if none."""
@@ -201,16 +204,22 @@ class MatchConfig:
     def paid_prizes(self, entrants: int) -> dict[int, int]:
         """Coins by rank in a run of ``entrants`` (:mod:`qipai.hall.prizes`: a scheduled
         match's table scales with its field)."""
-        return paid_prizes(self.prizes, **self._field(entrants))
+        return paid_prizes(
+            self.prizes, entrants=entrants, entry_fee=self.entry_fee, guarantee=self.guarantee,
+            scaled=self.scales,
+        )  # fmt: skip
 
     def house_cost(self, entrants: int) -> int:
         """What the house adds to the fees of a run of ``entrants`` for its prizes."""
-        return house_cost(self.prizes, **self._field(entrants))
+        return house_cost(
+            self.prizes, entrants=entrants, entry_fee=self.entry_fee, guarantee=self.guarantee,
+            scaled=self.scales,
+        )  # fmt: skip
 
-    def _field(self, entrants: int) -> dict[str, Any]:
-        scaled = self.kind is MatchKind.SCHEDULED
-        return {"entrants": entrants, "entry_fee": self.entry_fee,
-                "guarantee": self.guarantee, "scaled": scaled}  # fmt: skip
+    @property
+    def scales(self) -> bool:
+        """Whether the prizes scale with the field (a scheduled match's)."""
+        return self.kind is MatchKind.SCHEDULED
 
     @property
     def prize_total(self) -> int:
@@ -225,25 +234,29 @@ class MatchConfig:
 
 # --- reading ---------------------------------------------------------------------------------
 
-_MATCH_KEYS = {
+Kinds = type | tuple[type, ...]
+"""The TOML types a key accepts."""
+E = TypeVar("E", bound=enum.Enum)
+
+_MATCH_KEYS: Mapping[str, Kinds] = {
     "id": str, "name": str, "kind": str, "game": str, "rules": str, "rule_changes": dict,
     "players": int, "min_players": int, "every_minutes": int, "at_minute": int,
     "entry_fee": int, "minimise": bool, "bots": bool, "bot_wait": (int, float),
     "decision_seconds": (int, float), "stage": list, "prize": list, "guarantee": int,
 }  # fmt: skip
-_STAGE_KEYS = {
+_STAGE_KEYS: Mapping[str, Kinds] = {
     "kind": str, "name": str, "advance": int, "start_score": int, "base": int, "line": int,
     "rise": list, "max_rounds": int, "hands": int, "rounds": int, "carry_percent": int,
     "carry_cap": int, "rise_every": int, "rise_percent": int,
 }  # fmt: skip
-_RISE_KEYS = {"after_rounds": int, "base": int, "line": int}
-_PRIZE_KEYS = {"ranks": list, "coins": int}
+_RISE_KEYS: Mapping[str, Kinds] = {"after_rounds": int, "base": int, "line": int}
+_PRIZE_KEYS: Mapping[str, Kinds] = {"ranks": list, "coins": int}
 
 DEFAULT_START_SCORE = 1000
 """A stage's starting score when its table gives none."""
 DEFAULT_DECISION_SECONDS = 15.0
 """Seconds per decision in a match when its table gives none."""
-FORCED_SCORING: Mapping[str, Any] = {"all_pass": "forced"}
+FORCED_SCORING: Mapping[str, object] = {"all_pass": "forced"}
 """The rule change that scores an all-pass (强制记分): a hand voided for endless redeals (a
 table whose every seat declines, as 托管 does) is dealt again under it, so that it ends."""
 DEFAULT_RISE_EVERY = 2
@@ -256,18 +269,19 @@ def _bad(match: str, where: str, problem: str) -> InvalidActionError:
     return InvalidActionError("bad_match", f"match {match!r}, field {where!r}: {problem}")
 
 
-def _typed(label: str, table: Mapping[str, Any], keys: Mapping[str, Any], prefix: str) -> None:
+def _typed(label: str, table: Mapping[str, object], keys: Mapping[str, Kinds], prefix: str) -> None:
     """Refuse unknown keys and values of the wrong type."""
     for key, value in table.items():
         if key not in keys:
             raise _bad(label, prefix + key, "is not a field")
-        kinds = keys[key] if isinstance(keys[key], tuple) else (keys[key],)
+        kind = keys[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
             names = " or ".join(kind.__name__ for kind in kinds)
             raise _bad(label, prefix + key, f"must be {names}, not {value!r}")
 
 
-def _enum(label: str, where: str, kind: type[enum.Enum], value: str) -> Any:
+def _enum(label: str, where: str, kind: type[E], value: str) -> E:
     try:
         return kind(value)
     except ValueError:
@@ -472,12 +486,12 @@ def _check_counts(match: MatchConfig) -> None:
         entering = stage.advance
 
 
-def describe(match: MatchConfig) -> dict[str, Any]:
+def describe(match: MatchConfig) -> dict[str, Json]:
     """``match`` as JSON-able data (``qipai match list --json``, ``GET /api/matches``):
     ``name`` is its id (what ``--match`` takes), ``title`` its name for players, ``kind``
     ``regular`` or ``scheduled``, ``min_players`` the count a regular match starts at or the
     minimum of a scheduled one."""
-    described: dict[str, Any] = {
+    described: dict[str, Json] = {
         "name": match.id,
         "title": match.name,
         "kind": match.kind.value,
@@ -505,8 +519,8 @@ def describe(match: MatchConfig) -> dict[str, Any]:
     return described
 
 
-def _describe_stage(stage: Stage) -> dict[str, Any]:
-    described: dict[str, Any] = {
+def _describe_stage(stage: Stage) -> dict[str, Json]:
+    described: dict[str, Json] = {
         "kind": stage.kind.value,
         "name": stage.name,
         "advance": stage.advance,
@@ -516,7 +530,7 @@ def _describe_stage(stage: Stage) -> dict[str, Any]:
         "carry_cap": stage.carry_cap,
     }
     if stage.kind is StageKind.KNOCKOUT:
-        rises = [
+        rises: list[Json] = [
             {"after_rounds": r.after_rounds, "base": r.base, "line": r.line} for r in stage.rises
         ]
         described |= {

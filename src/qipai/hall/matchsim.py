@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from qipai.errors import IllegalActionError
 from qipai.hall.match import MatchRun, StageReport, Standing
 from qipai.hall.matchconfig import MatchConfig
-from qipai.registry import GameType, HandSetup
+from qipai.registry import GameRules, HandSetup, SomeGame, SomeState
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +67,13 @@ def simulate(config: MatchConfig, *, players: int, seed: int) -> SimulationResul
 
 
 def play_hand(
-    game: GameType, rules: Any, scores: list[int], rng: random.Random
+    game: SomeGame, rules: GameRules, scores: list[int], rng: random.Random
 ) -> tuple[int, ...] | None:
     """One hand played by the game's bot at every seat (``scores``: the seats' match
     scores): its points, or ``None`` for a hand the game gives up on (endless redeals:
     the match deals it again, forced)."""
-    setup = HandSetup(seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores))
+    setup: HandSetup[SomeState] = HandSetup(
+        seed=rng.getrandbits(64), balances=tuple(max(s, 0) for s in scores)
+    )
     state = game.play_out(game.new_hand(rules, setup))
     return tuple(state.returns()) if state.is_terminal else None

@@ -22,11 +22,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from qipai.chance import V1, V2, VERSIONS
 from qipai.errors import GameError, InvalidActionError
-from qipai.registry import GameState, GameType, game_type
+from qipai.jsontypes import Json
+from qipai.registry import SomeGame, SomeState, game_type
 from qipai.registry.gametype import coerce_changes
 
 FORMAT = "qipai-hand/2"
@@ -205,7 +206,7 @@ class HandRecord:
         :func:`HandRecord.from_json` reads it back to an equal record; a ``qipai-hand/1``
         record is written back in that format, byte for byte.
         """
-        data: dict[str, Any] = {
+        data: dict[str, Json] = {
             "format": self.format,
             "game": self.game,
             "rules": self.rules,
@@ -352,6 +353,16 @@ def _steps(value: object) -> Steps:
 # --- recording ------------------------------------------------------------------------
 
 
+class _Step(Protocol):
+    """One step of a hand's history: who acted, and how."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def action(self) -> object: ...
+
+
 class _Finished(Protocol):
     """What :func:`record_hand` reads from a finished state of any game."""
 
@@ -359,7 +370,7 @@ class _Finished(Protocol):
     def is_terminal(self) -> bool: ...
 
     @property
-    def history(self) -> Sequence[Any]: ...
+    def history(self) -> Sequence[_Step]: ...
 
     def returns(self) -> tuple[int, ...]: ...
 
@@ -446,7 +457,7 @@ def _change_of(name: str, value: object) -> Change:
         ) from None
 
 
-def _rules_of(record: HandRecord, engine: GameType) -> object:
+def _rules_of(record: HandRecord, engine: SomeGame) -> object:
     """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`
     (an enum's value made the enum again)."""
     preset = engine.get_rules(record.rules)
@@ -552,7 +563,7 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
     return _replayed(record, engine)[0]
 
 
-def _replayed(record: HandRecord, engine: GameType) -> tuple[Verification, GameState | None]:
+def _replayed(record: HandRecord, engine: SomeGame) -> tuple[Verification, SomeState | None]:
     """The verification of ``record``'s replay, and the replayed hand if it ran."""
     options = record.option_map()
     if set(options) != set(engine.record_options):
@@ -579,13 +590,15 @@ def _replayed(record: HandRecord, engine: GameType) -> tuple[Verification, GameS
     return Verification(True, "ok", "", result), state
 
 
-def _how(record: HandRecord) -> dict[str, Any]:
+def _how(record: HandRecord) -> dict[str, str | int]:
     """How the record's hand was played: its chance and its engine's version (an older
     engine's returns may differ: the game replays them as that engine gave them)."""
     return {"chance": record.chance, "engine": record.engine}
 
 
-def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | None, Any]]:
+def replay_steps(
+    record: HandRecord,
+) -> Iterator[tuple[tuple[int | None, str] | None, SomeState]]:
     """The record's hand before its first action, then after each: ``(None, state)``, then
     ``((seat, text), state)`` per action.
 
@@ -600,7 +613,7 @@ def replay_steps(record: HandRecord) -> Iterator[tuple[tuple[int | None, str] | 
     engine = game_type(record.game)
     rules = _rules_of(record, engine)
     seed = record.deal_seed
-    state: Any = engine.replay(rules, seed, [], **_how(record), **record.option_map())
+    state = engine.replay(rules, seed, [], **_how(record), **record.option_map())
     yield None, state
     for seat, text in record.actions:
         state.apply(engine.parse(text), seat)

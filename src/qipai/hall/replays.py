@@ -16,12 +16,11 @@ redeals, the seat dealt first of one that deals from a dealer).
 
 from __future__ import annotations
 
-from typing import Any
-
 from qipai.errors import InvalidActionError
 from qipai.hall.records import HandRecord, replay_steps
-from qipai.hall.wire import Json, reveal_json, to_json, view_json
-from qipai.registry import game_type
+from qipai.hall.wire import reveal_json, to_json, view_json
+from qipai.jsontypes import Json
+from qipai.registry import SomeState, game_type
 
 
 def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
@@ -38,7 +37,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
     if not 0 <= seat < seats:
         raise InvalidActionError("bad_seat", f"the hand had seats 0 to {seats - 1}, not {seat}")
     steps: list[Json] = []
-    state: Any = None
+    state: SomeState  # the hand after each step (replay_steps gives at least one)
     for step, state in replay_steps(record):
         view = view_json(record.game, state.view(seat))
         view["legal_actions"] = []
@@ -59,7 +58,7 @@ def replay_json(record: HandRecord, seat: int) -> dict[str, Json]:
     }
 
 
-def _deal(record: HandRecord, state: Any) -> dict[str, Json]:
+def _deal(record: HandRecord, state: object) -> dict[str, Json]:
     """What ``state``, the finished hand, dealt (module docstring)."""
     dealt = game_type(record.game).dealt(state, len(record.result))
     return {"chance": record.chance, **{name: to_json(value) for name, value in dealt.items()}}

@@ -27,7 +27,15 @@ from typing import Any, cast
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.matchmaking import DEFAULT_BOT_WAIT, Seating
-from qipai.registry import BASIC_TRUSTEE, GameType, Payout, RoomNumbers, game_names, game_type
+from qipai.registry import (
+    BASIC_TRUSTEE,
+    GameRules,
+    Payout,
+    RoomNumbers,
+    SomeGame,
+    game_names,
+    game_type,
+)
 
 DEFAULT_DECISION_SECONDS = 20.0
 """Seconds a player has for each decision before 托管 plays for him."""
@@ -181,7 +189,7 @@ class Room:
             raise _bad(self.id, field, error.message) from None
 
     @property
-    def game_type(self) -> GameType:
+    def game_type(self) -> SomeGame:
         """The room's game, from the registry."""
         return game_type(self.game)
 
@@ -190,15 +198,16 @@ class Room:
         """How the room's hands settle into coins (its game's, for its preset)."""
         return self.game_type.payout(self.rules)
 
-    def game_rules(self) -> Any:
+    def game_rules(self) -> GameRules:
         """The game's rule set with the room's numbers applied (what a table plays).
 
         :raises InvalidActionError: ``bad_room`` if the game's rules refuse the numbers.
         """
         try:
-            return self.game_type.rules_for_room(self.rules, self)
+            rules: GameRules = self.game_type.rules_for_room(self.rules, self)
         except InvalidActionError as error:
             raise _bad(self.id, self.game, error.message) from None
+        return rules
 
 
 def _check_game(label: str, game: str, rules: str) -> None:

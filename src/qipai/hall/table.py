@@ -60,7 +60,8 @@ from qipai.hall.records import (
 )
 from qipai.hall.rooms import Room
 from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
-from qipai.registry import BASIC_TRUSTEE, EscapeCost, GameType, HandSetup, Payout
+from qipai.jsontypes import Json
+from qipai.registry import BASIC_TRUSTEE, EscapeCost, GameRules, HandSetup, Payout, SomeState
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
@@ -76,7 +77,7 @@ Frame = dict[str, Any]
 class HandTerms:
     """What a table's hands are played by: the rule set, and how a hand settles."""
 
-    rules: Any
+    rules: GameRules
     """The game's rule set (the room's numbers applied, or a match's rule changes)."""
     payout: Payout
     """How a hand's points become coins (a match's: points only)."""
@@ -147,7 +148,7 @@ class HandOutcome:
     a hand dealt straight from its seed (a table without an entropy window)."""
     roles: tuple[str | None, ...] = ()
     """Each seat's role (:meth:`~qipai.registry.GameType.roles`); empty for a voided hand."""
-    shown: dict[str, Any] = field(default_factory=dict)
+    shown: dict[str, Json] = field(default_factory=dict)
     """What the end of the hand shows every seat (JSON): ``cards``, every seat's cards
     (:meth:`~qipai.registry.GameType.reveal`: no secret once the seed is revealed), and
     ``explain``, why the points are what they are
@@ -170,7 +171,7 @@ class _Entry:
 
     n: int
     event: Any = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Json] = field(default_factory=dict)
     frame: Frame | None = None
 
 
@@ -243,11 +244,12 @@ class Table:
         self.terms = terms or HandTerms(room.game_rules(), room.payout)
         """The rules the table's hands are played by, and how they settle (the room's,
         unless a match gives its own: its rule changes, match points only)."""
-        self._engine: GameType = room.game_type
+        self._engine = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
         self._seat = [_Seat() for _ in seats]
         self._state: Any = None
-        self._setup = HandSetup(0, ())  # the hand started (its seed: without entropy)
+        # the hand started (its seed: without entropy)
+        self._setup: HandSetup[SomeState] = HandSetup(0, ())
         self._seed = 0
         self._entropy: list[str | None] = [None] * len(seats)
         self._window_end: float | None = None  # while the hand waits for entropy
@@ -517,7 +519,7 @@ class Table:
             raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
         return self._seat[seat]
 
-    def _check_in_hand(self) -> Any:
+    def _check_in_hand(self) -> object:
         if self._window_end is not None:
             raise IllegalActionError(
                 "not_dealt", "the hand waits for its players' entropy: it is not dealt yet"
@@ -530,7 +532,7 @@ class Table:
 
     # --- changing the hand ------------------------------------------------------------
 
-    def _apply(self, action: Any, seat: int | None, now: float) -> None:
+    def _apply(self, action: object, seat: int | None, now: float) -> None:
         """Apply one action (the engine validates it first); restart the decision clock
         when the player to act acted or the turn moved."""
         state = self._state
@@ -620,7 +622,7 @@ class Table:
         setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
         self._dealt(self._engine.new_hand(self.terms.rules, setup), now)
 
-    def _dealt(self, state: Any, now: float) -> None:
+    def _dealt(self, state: object, now: float) -> None:
         """``state`` is the hand now: 托管 seats entered, the decision clock started."""
         self._state, self._window_end = state, None
         self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
@@ -855,7 +857,7 @@ class Table:
     def _finish(self) -> None:
         state, room = self._state, self.room
         winners: tuple[int, ...]
-        shown: dict[str, Any] = {}
+        shown: dict[str, Json] = {}
         roles: tuple[str | None, ...] = ()
         if self._voided:
             settlement, record, winners = Settlement.nothing(len(self.seats)), None, ()
@@ -888,7 +890,7 @@ class Table:
         )
         self._public(self._hand_over_frame(self.outcome))
 
-    def _shown(self, state: Any) -> dict[str, Any]:
+    def _shown(self, state: object) -> dict[str, Json]:
         """:attr:`HandOutcome.shown` of the finished ``state``."""
         return {"cards": reveal_json(self.room.game, state), "explain": self._engine.explain(state)}
 

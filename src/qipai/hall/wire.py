@@ -26,10 +26,11 @@ import dataclasses
 import enum
 from collections.abc import Hashable
 from functools import cache, lru_cache
-from typing import Any
+from typing import Protocol
 
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
+from qipai.jsontypes import Json
 from qipai.registry import game_type
 
 MAX_ACTION_TEXT = 200
@@ -38,11 +39,8 @@ TEXT_CACHE = 1 << 16
 """Action and move texts remembered (a play's text may need its readings: the same
 plays recur in every turn frame)."""
 
-Json = None | bool | int | str | list["Json"] | dict[str, "Json"]
-"""A value :func:`json.dumps` writes as is."""
 
-
-def parse_action(game: str, text: object) -> Any:
+def parse_action(game: str, text: object) -> object:
     """The ``game``'s action written ``text`` (the text form of ``str(action)``).
 
     Every malformed input — not a string, longer than :data:`MAX_ACTION_TEXT`, no action
@@ -72,8 +70,16 @@ def action_text(action: object) -> str:
     return _text(action)
 
 
+class _WireText(Protocol):
+    """A value whose wire form is its ``wire_text()`` (a move with its reading)."""
+
+    def wire_text(self) -> str:
+        """The value's text on the wire."""
+        ...
+
+
 @lru_cache(maxsize=TEXT_CACHE)
-def _wire_text(value: Any) -> str:
+def _wire_text(value: _WireText) -> str:
     """``value.wire_text()``, remembered (the same moves recur in every turn frame)."""
     return str(value.wire_text())
 
@@ -84,7 +90,7 @@ def _is_record(value: object) -> bool:
 
 
 @cache
-def _fields(kind: Any) -> tuple[dataclasses.Field[Any], ...]:
+def _fields(kind: type) -> tuple[dataclasses.Field[object], ...]:
     """The fields of a dataclass (looked up once per class)."""
     return dataclasses.fields(kind)
 
@@ -107,7 +113,7 @@ def to_json(value: object) -> Json:
         return value.name.lower()
     if isinstance(value, (tuple, list)):
         return [to_json(item) for item in value]
-    kind: Any = type(value)
+    kind: type = type(value)
     if _is_record(value):
         if hasattr(kind, "wire_text"):
             return _wire_text(value)

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from qipai.bots import doudizhu as bots
+from qipai.cards import Card
 from qipai.games.doudizhu.actions import HAND_CARDS, Action, Deal, Escape, Trustee
 from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
 from qipai.games.doudizhu.hand import Phase
@@ -43,6 +44,8 @@ from qipai.games.doudizhu.quote import escape_quote
 from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
 from qipai.games.doudizhu.scoring import liable_farmers, multiplier_breakdown
 from qipai.games.doudizhu.state import SEATS, State, replay
+from qipai.games.doudizhu.view import View
+from qipai.jsontypes import Json
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
     EscapeCost,
@@ -92,7 +95,7 @@ def deal_targets(rules: Rules) -> tuple[int, ...]:
     return tuple(sorted(stops | {HAND_CARDS}))
 
 
-class DoudizhuGame(GameType):
+class DoudizhuGame(GameType[Rules, State, Action, View]):
     """斗地主: three seats, five presets (module docstring)."""
 
     name = "doudizhu"
@@ -116,11 +119,11 @@ class DoudizhuGame(GameType):
         self.trustee = bots.TrusteePolicy()
 
     @property
-    def quick_bot(self) -> Policy:
+    def quick_bot(self) -> Policy[View, Action]:
         """The greedy player: a simulated match plays thousands of hands."""
         return self.greedy
 
-    def trustee_policy(self, style: str) -> Policy:
+    def trustee_policy(self, style: str) -> Policy[View, Action]:
         """``strong``: the strong player; ``basic``: the platforms' 托管."""
         return self.bot if style == STRONG_TRUSTEE else self.trustee
 
@@ -132,7 +135,7 @@ class DoudizhuGame(GameType):
         fields = self.room_fields | _EXTRA_FIELDS.get(preset, frozenset())
         return fields - {"trustee"} if preset == "jj" else fields
 
-    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+    def room_defaults(self, preset: str, base: int) -> dict[str, Json]:
         """The preset's 加倍 threshold, yifa's rake, zhengtu's kept tables, huanle's
         escape before the start, strong 托管 but in jj, the 记牌器 offered."""
         del base
@@ -163,7 +166,7 @@ class DoudizhuGame(GameType):
 
     # --- a table's hands ---
 
-    def new_hand(self, rules: Rules, setup: HandSetup) -> State:
+    def new_hand(self, rules: Rules, setup: HandSetup[State]) -> State:
         """A hand dealt from the seed; ``first_seat`` 0 (matchmaking shuffled the seats, or
         in a room that keeps its tables gave seat 0 to the player who entered first),
         balances given only where the rules have a doubling threshold (huanle)."""
@@ -176,7 +179,7 @@ class DoudizhuGame(GameType):
             balances=balances,
         )
 
-    def is_command(self, action: Any) -> bool:
+    def is_command(self, action: Action) -> bool:
         """``trustee on/off`` and ``escape`` go through the table's commands."""
         return isinstance(action, (Trustee, Escape))
 
@@ -226,7 +229,7 @@ class DoudizhuGame(GameType):
         """More than :data:`MAX_DEALS` deals."""
         return bool(state.deal_number > MAX_DEALS)
 
-    def reveal(self, state: State) -> dict[str, Any]:
+    def reveal(self, state: State) -> dict[str, object]:
         """``hands``, the ``bottom`` and the physical cards of every play so far
         (``played``, in order; the view's plays carry their ranks only)."""
         played = [event.cards for event in state.events if isinstance(event, Played)]
@@ -249,7 +252,7 @@ class DoudizhuGame(GameType):
             return (None,) * SEATS
         return tuple("landlord" if seat == landlord else "farmer" for seat in range(SEATS))
 
-    def explain(self, state: State) -> dict[str, Any]:
+    def explain(self, state: State) -> dict[str, Json]:
         """底分 (``base``: the winning bid, or the room's base), each farmer's multiplier
         with the landlord and its reasons (``pairs``: ``farmer``, ``factors`` as
         ``[reason, count, factor]`` with the reasons of
@@ -259,7 +262,7 @@ class DoudizhuGame(GameType):
         if state.landlord is None:
             return {}
         facts = state.facts()
-        pairs = [
+        pairs: list[Json] = [
             {
                 "farmer": pair.farmer,
                 "factors": [[f.reason, f.count, f.factor] for f in pair.factors],
@@ -270,10 +273,10 @@ class DoudizhuGame(GameType):
         ]
         return {"base": facts.base, "pairs": pairs, "liable": list(liable_farmers(facts))}
 
-    def dealt(self, state: State, seats: int) -> dict[str, Any]:
+    def dealt(self, state: State, seats: int) -> dict[str, object]:
         """Each seat's cards of the last deal (a redeal starts again), the number of
         ``deals`` and the ``bottom``."""
-        cards: list[list[Any]] = [[] for _ in range(seats)]
+        cards: list[list[Card]] = [[] for _ in range(seats)]
         for event in state.events:
             if isinstance(event, Redealt):
                 cards = [[] for _ in range(seats)]
@@ -287,12 +290,14 @@ class DoudizhuGame(GameType):
 
     # --- records ---
 
-    def replay(self, rules: Rules, seed: int, steps: Sequence[Any], **options: Any) -> State:
+    def replay(
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+    ) -> State:
         """:func:`~qipai.games.doudizhu.state.replay`."""
         options.pop("engine", None)  # one version plays every recorded hand alike
         return replay(rules, seed, steps, **options)
 
-    def table_options(self, state: State) -> dict[str, Any]:
+    def table_options(self, state: State) -> dict[str, object]:
         """The first seat, the hand's number at its table and the balances (huanle)."""
         return {
             "first_seat": state.first_seat,

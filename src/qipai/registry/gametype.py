@@ -6,6 +6,11 @@ defaults, the room's numbers applied to a preset, the minimum coins, how its res
 into coins: :class:`Payout`), how a table runs a hand of it (the engine, the bots and 托管,
 escapes, paced deals) and how a hand is recorded and replayed.  Every engine's hand is a
 :class:`GameState`.  See the package's docstring for how games are found.
+
+A game's type is generic over the game's own types, ``GameType[Rules, State, Action,
+View]``, so that each game's module is checked against its engine.  The hall, which holds a
+game chosen at run time by name, sees :data:`SomeGame` and :data:`SomeState`: the same
+types with the game left open (``docs/architecture.md``).
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ import importlib
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from qipai.errors import InvalidActionError
 from qipai.games.events import Event
 from qipai.games.presets import lookup
+from qipai.jsontypes import Json
 
 BUILTIN: Mapping[str, str] = {
     "doudizhu": "qipai.registry.doudizhu",
@@ -48,8 +55,24 @@ class EscapeCost:
         return cls(cost, cost)
 
 
-class GameState(Protocol):
-    """One hand of any game: the protocol every engine's ``State`` follows.
+ActionT = TypeVar("ActionT")
+"""A game's action type (its ``Action`` base class)."""
+ViewT = TypeVar("ViewT")
+"""A game's view type (its ``View``)."""
+RulesT = TypeVar("RulesT", bound="GameRules")
+"""A game's rule set type (its ``Rules``)."""
+StateT = TypeVar("StateT", bound="SomeState")
+"""A game's hand type (its ``State``)."""
+# the same, where a protocol or class only gives them out (_co) or takes them in (_contra)
+ViewT_co = TypeVar("ViewT_co", covariant=True)
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+StateT_co = TypeVar("StateT_co", covariant=True)
+
+
+class GameState(Protocol[ActionT, ViewT_co]):
+    """One hand of any game: the protocol every engine's ``State`` follows, generic over
+    the game's action and view types.
 
     A hand is a deterministic state machine: made from a seed by the game's ``State.new``,
     it lists the legal actions, validates then applies one (returning its events; an
@@ -73,11 +96,11 @@ class GameState(Protocol):
         (:meth:`~qipai.games.events.Event.visible_to`)."""
         ...
 
-    def legal_actions(self, seat: int | None = None) -> Sequence[Any]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[ActionT]:
         """What ``seat`` may do now (``None``: whoever is to act)."""
         ...
 
-    def apply(self, action: Any, seat: int | None = None) -> Sequence[Any]:
+    def apply(self, action: ActionT, seat: int | None = None) -> Sequence[Event]:
         """Validate, then apply ``action`` for ``seat``: its events.
 
         :raises InvalidActionError: malformed, and :class:`~qipai.errors.IllegalActionError`
@@ -85,12 +108,41 @@ class GameState(Protocol):
         """
         ...
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> ViewT_co:
         """What ``seat`` may see now: the only way hidden information leaves a hand."""
         ...
 
     def returns(self) -> tuple[int, ...]:
         """Each seat's points (or chips) once the hand is over, zeros before."""
+        ...
+
+
+SomeState: TypeAlias = "GameState[Any, Any]"
+"""A hand of a game not known statically (the hall's, found by name): its action and view
+types are the game's own, left open."""
+
+
+class GameRules(Protocol):
+    """A game's rule set as the registry reads it: a named frozen dataclass."""
+
+    @property
+    def name(self) -> str:
+        """The rule set's name (its preset's, or the name given to a derived set)."""
+        ...
+
+    def derive(self, name: str, **changes: object) -> Self:
+        """A copy called ``name`` with ``changes`` to its fields (checked)."""
+        ...
+
+
+class ActionParser(Protocol[ActionT_co]):
+    """What reads a game's action from its text: the game's ``Action`` class."""
+
+    def parse(self, text: str) -> ActionT_co:
+        """The action written ``text``.
+
+        :raises InvalidActionError: for text that is no action of the game.
+        """
         ...
 
 
@@ -151,8 +203,8 @@ class Payout(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class HandSetup:
-    """What a table knows when it starts a hand."""
+class HandSetup(Generic[StateT_co]):
+    """What a table knows when it starts a hand (of a game whose hands are ``StateT_co``)."""
 
     seed: int
     """The hand's seed (it decides every card)."""
@@ -160,7 +212,7 @@ class HandSetup:
     """Each seat's coins before the hand (the stacks of the betting games)."""
     hand_number: int = 0
     """The hand's number at its table, 0 for the first (a rotation may depend on it)."""
-    previous: Any = None
+    previous: StateT_co | None = None
     """The table's previous hand, if any: only at a table that plays on."""
 
 
@@ -168,18 +220,19 @@ BASIC_TRUSTEE = "basic"
 """The 托管 style every game has: its :attr:`GameType.trustee` policy."""
 
 
-class Policy(Protocol):
+class Policy(Protocol[ViewT_contra, ActionT_co]):
     """A bot: an action chosen from a seat's view (:mod:`qipai.bots`)."""
 
-    def choose(self, view: Any) -> Any:
+    def choose(self, view: ViewT_contra) -> ActionT_co:
         """The action to take."""
         ...
 
 
-class GameType:
-    """One game as everything outside its package sees it.  Subclass it, set the class
-    attributes and :attr:`bot` / :attr:`trustee`, implement :meth:`new_hand`,
-    :meth:`parse`, :meth:`winners`, :meth:`reveal`, :meth:`replay` and
+class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
+    """One game as everything outside its package sees it, over the game's own rule set,
+    hand, action and view types.  Subclass it (``GameType[Rules, State, Action, View]``),
+    set the class attributes and :attr:`bot` / :attr:`trustee`, implement
+    :meth:`new_hand`, :meth:`parse`, :meth:`winners`, :meth:`reveal`, :meth:`replay` and
     :meth:`rules_for_room`; the rest have defaults for a simple game."""
 
     name: ClassVar[str] = ""
@@ -203,28 +256,28 @@ class GameType:
     him), rather than 托管 at once."""
     room_fields: ClassVar[frozenset[str]] = frozenset()
     """The game-specific room fields its rooms take (``coefficient``, ``ante``...)."""
-    presets: ClassVar[Mapping[str, Any]] = {}
+    presets: Mapping[str, RulesT] = MappingProxyType({})
     """The game's rule sets by name."""
-    action_type: ClassVar[Any] = None
+    action_type: ActionParser[ActionT]
     """The game's action base class, whose ``parse(text)`` reads an action."""
-    bot: Policy
+    bot: Policy[ViewT, ActionT]
     """The policy of a bot's seat (set by the subclass's ``__init__``)."""
 
-    trustee: Policy
+    trustee: Policy[ViewT, ActionT]
     """The 托管 policy: the system playing for an absent player (the ``basic`` style)."""
     trustee_styles: ClassVar[tuple[str, ...]] = (BASIC_TRUSTEE,)
     """The 托管 styles a room may choose (its ``trustee`` field), the basic one first."""
 
     # --- what it is ------------------------------------------------------------------
 
-    def get_rules(self, name: str) -> Any:
+    def get_rules(self, name: str) -> RulesT:
         """The preset ``name``.
 
         :raises InvalidActionError: ``unknown_rules``.
         """
         return lookup(self.presets, name, self.name)
 
-    def rules_with(self, preset: str, changes: Mapping[str, object]) -> Any:
+    def rules_with(self, preset: str, changes: Mapping[str, object]) -> RulesT:
         """The preset with ``changes`` applied, each a field of its rules given as TOML
         gives it: a number, a boolean, or an enum's value (``"jj_linear"``).
 
@@ -244,7 +297,7 @@ class GameType:
         del preset
         return self.room_fields
 
-    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+    def room_defaults(self, preset: str, base: int) -> dict[str, Json]:
         """Defaults of the room fields a room of ``preset`` leaves out (``base`` is the
         room's unit of bets, given or 1); the hall fills in the rest."""
         del preset, base
@@ -260,7 +313,7 @@ class GameType:
         del preset, room
         return 0
 
-    def rules_for_room(self, preset: str, room: RoomNumbers) -> Any:
+    def rules_for_room(self, preset: str, room: RoomNumbers) -> RulesT:
         """The preset with the room's numbers applied: what the room's tables play.
 
         :raises InvalidActionError: the engine's own errors for numbers it refuses.
@@ -274,14 +327,14 @@ class GameType:
 
     # --- a table's hands --------------------------------------------------------------
 
-    def new_hand(self, rules: Any, setup: HandSetup) -> GameState:
+    def new_hand(self, rules: RulesT, setup: HandSetup[StateT]) -> StateT:
         """Start (and, where it is dealt at once, deal) a hand of ``rules``.
 
         :raises InvalidActionError: the engine's own errors (``bad_stacks``...).
         """
         raise NotImplementedError
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> ActionT:
         """The game's action written ``text`` (``str(action)`` gives it back; default: the
         game's ``Action.parse``, :attr:`action_type`).
 
@@ -289,80 +342,80 @@ class GameType:
         """
         return self.action_type.parse(text)
 
-    def is_command(self, action: Any) -> bool:
+    def is_command(self, action: ActionT) -> bool:
         """Actions that are table commands, not moves (``trustee``, ``escape``)."""
         del action
         return False
 
-    def actions(self, state: Any, seat: int) -> list[Any]:
+    def actions(self, state: StateT, seat: int) -> list[ActionT]:
         """What ``seat`` may do now, out of turn included (none once the hand is over)."""
         if state.is_terminal:
             return []
         return list(state.legal_actions(seat))
 
     @property
-    def quick_bot(self) -> Policy:
+    def quick_bot(self) -> Policy[ViewT, ActionT]:
         """The policy of every seat in a bulk play-out (:meth:`play_out`: a simulated
         match plays thousands of hands), where speed counts more than strength:
         :attr:`bot`, unless the game has a faster one."""
         return self.bot
 
-    def bot_action(self, state: Any, seat: int) -> Any:
+    def bot_action(self, state: StateT, seat: int) -> ActionT:
         """The bot's action for ``seat``: :attr:`bot`'s choice from the seat's view."""
         return self.bot.choose(state.view(seat))
 
-    def trustee_action(self, state: Any, seat: int, style: str = BASIC_TRUSTEE) -> Any:
+    def trustee_action(self, state: StateT, seat: int, style: str = BASIC_TRUSTEE) -> ActionT:
         """The 托管 action for ``seat`` in the room's 托管 ``style``: the policy's choice
         from the seat's view (:meth:`trustee_policy`)."""
         return self.trustee_policy(style).choose(state.view(seat))
 
-    def trustee_policy(self, style: str) -> Policy:
+    def trustee_policy(self, style: str) -> Policy[ViewT, ActionT]:
         """The 托管 policy of ``style`` (one of :attr:`trustee_styles`): :attr:`trustee`
         for the basic one."""
         del style
         return self.trustee
 
-    def enter_trustee(self, state: Any, seat: int) -> None:
+    def enter_trustee(self, state: StateT, seat: int) -> None:
         """What entering 托管 changes in the hand (nothing, by default)."""
         del state, seat
 
-    def leave_trustee(self, state: Any, seat: int) -> None:
+    def leave_trustee(self, state: StateT, seat: int) -> None:
         """What leaving 托管 changes in the hand (nothing, by default)."""
         del state, seat
 
-    def escape(self, state: Any, seat: int) -> bool:
+    def escape(self, state: StateT, seat: int) -> bool:
         """Apply the preset's escape if it has one (it ends the hand): ``True``; ``False``
         when the table must play the seat in 托管 to the end instead."""
         del state, seat
         return False
 
-    def deal_step(self, state: Any) -> Any | None:
+    def deal_step(self, state: StateT) -> ActionT | None:
         """The dealer's next step while the hand is dealt in paced steps, else ``None``."""
         del state
         return None
 
-    def is_dealing(self, state: Any) -> bool:
+    def is_dealing(self, state: StateT) -> bool:
         """Whether the hand has not started yet (its first deal is still being dealt)."""
         del state
         return False
 
-    def deciding(self, state: Any) -> tuple[int, ...]:
+    def deciding(self, state: StateT) -> tuple[int, ...]:
         """The seats still to choose while several choose at the same time, on one time
         limit; ``()`` otherwise."""
         del state
         return ()
 
-    def winners(self, state: Any) -> tuple[int, ...]:
+    def winners(self, state: StateT) -> tuple[int, ...]:
         """The seats that won the finished hand."""
         raise NotImplementedError
 
-    def seat_to_act(self, state: Any) -> int | None:
+    def seat_to_act(self, state: StateT) -> int | None:
         """The seat whose decision is due: the one to act, or, while several choose at
         the same time, the first of them; ``None`` while the dealer deals or once over."""
         deciding = self.deciding(state)
         return deciding[0] if deciding else state.current_player
 
-    def play_out(self, state: Any) -> Any:
+    def play_out(self, state: StateT) -> StateT:
         """Play ``state`` to its end, the dealer's steps and the :attr:`quick_bot` at every
         decision; it stops early at a hand the game gives up on (:meth:`is_stalled`).
         Returns ``state``."""
@@ -376,17 +429,17 @@ class GameType:
             state.apply(self.quick_bot.choose(state.view(seat)), seat)
         return state
 
-    def is_stalled(self, state: Any) -> bool:
+    def is_stalled(self, state: StateT) -> bool:
         """Whether the hand can no longer be expected to end (the table voids it)."""
         del state
         return False
 
-    def reveal(self, state: Any) -> dict[str, Any]:
+    def reveal(self, state: StateT) -> dict[str, object]:
         """Every hidden card of the hand now, for the replay of a finished hand: at least
         ``hands``, each seat's cards (never for a hand in play)."""
         raise NotImplementedError
 
-    def escape_cost(self, state: Any, seat: int) -> EscapeCost | None:
+    def escape_cost(self, state: StateT, seat: int) -> EscapeCost | None:
         """What leaving the hand in play now would cost ``seat`` (points or chips, as
         ``returns()``), for the player to see before he leaves: computed from his view
         alone (a range where the price depends on what he may not see); ``None`` where the
@@ -395,25 +448,25 @@ class GameType:
         del state, seat
         return None
 
-    def roles(self, state: Any) -> tuple[str | None, ...]:
+    def roles(self, state: StateT) -> tuple[str | None, ...]:
         """Each seat's role in the finished hand, for the history (Dou Dizhu's
         ``landlord`` / ``farmer``); ``None`` for games without roles (the default)."""
         return (None,) * len(state.returns())
 
-    def explain(self, state: Any) -> dict[str, Any]:
+    def explain(self, state: StateT) -> dict[str, Json]:
         """Why the finished hand's points are what they are, for the result panel (JSON
         values; game-specific keys).  Default: nothing beyond the points themselves."""
         del state
         return {}
 
-    def dealt(self, state: Any, seats: int) -> dict[str, Any]:
+    def dealt(self, state: StateT, seats: int) -> dict[str, object]:
         """What the finished hand dealt, for the replay page's re-deal in the browser: at
         least ``seats``, each seat's cards in the order dealt (default: from the events
         ``CardDealt(seat, card)``)."""
-        cards: list[list[Any]] = [[] for _ in range(seats)]
+        cards: list[list[object]] = [[] for _ in range(seats)]
         for event in state.events:
             if type(event).__name__ == "CardDealt":
-                cards[event.seat].append(event.card)
+                cards[getattr(event, "seat")].append(getattr(event, "card"))  # noqa: B009
         return {"seats": cards}
 
     def warm_up(self) -> None:
@@ -423,8 +476,8 @@ class GameType:
     # --- its records -----------------------------------------------------------------
 
     def replay(
-        self, rules: Any, seed: int, steps: Sequence[tuple[int | None, Any]], **options: Any
-    ) -> GameState:
+        self, rules: RulesT, seed: int, steps: Sequence[tuple[int | None, ActionT]], **options: Any
+    ) -> StateT:
         """The hand of ``rules`` and ``seed`` after ``steps``, each ``(seat, action)``;
         ``options``: the :attr:`record_options`, the ``chance`` version and the ``engine``
         version that played it (a game whose returns changed gives an older engine's).
@@ -433,19 +486,33 @@ class GameType:
         """
         raise NotImplementedError
 
-    def table_options(self, state: Any) -> dict[str, Any]:
+    def table_options(self, state: StateT) -> dict[str, object]:
         """The :attr:`record_options` of a hand, read from its state (default: the state's
         attributes of the same names)."""
         return {name: getattr(state, name, None) for name in self.record_options}
 
 
-def chips_put_in(state: Any, seat: int) -> int:
+class BettingHand(Protocol):
+    """A hand of a betting game: each seat's stack now and at the start."""
+
+    @property
+    def stacks(self) -> Sequence[int]:
+        """Each seat's chips now."""
+        ...
+
+    @property
+    def start_stacks(self) -> Sequence[int]:
+        """Each seat's chips when the hand started."""
+        ...
+
+
+def chips_put_in(state: BettingHand, seat: int) -> int:
     """The chips ``seat`` has put in the pot of a betting game's hand so far: what it
     loses by folding (a betting game's escape: 托管 folds it)."""
     return int(state.start_stacks[seat] - state.stacks[seat])
 
 
-def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
+def coerce_changes(rules: object, changes: Mapping[str, object]) -> dict[str, object]:
     """``changes`` to a dataclass rule set, each value made the field's type: an enum from
     its value, a number or a boolean checked.
 
@@ -453,8 +520,8 @@ def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
         that is not of the field's kind.
     """
     hints = typing.get_type_hints(type(rules))
-    names = {field.name for field in dataclasses.fields(rules)} - {"name"}
-    coerced: dict[str, Any] = {}
+    names = {field.name for field in dataclasses.fields(rules)} - {"name"}  # type: ignore[arg-type]  # rules are dataclasses
+    coerced: dict[str, object] = {}
     for name, value in changes.items():
         if name not in names:
             raise InvalidActionError("bad_rules", f"no rule {name!r} to change")
@@ -462,7 +529,7 @@ def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
     return coerced
 
 
-def _coerce(name: str, hint: Any, value: object) -> Any:
+def _coerce(name: str, hint: object, value: object) -> object:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -478,10 +545,17 @@ def _coerce(name: str, hint: Any, value: object) -> Any:
     return value
 
 
-_GAMES: dict[str, GameType] = {}
+SomeGame: TypeAlias = "GameType[Any, Any, Any, Any]"
+"""A game not known statically: what the registry gives for a name (the hall, the
+records, the replays hold games they do not know).  Its types are the game's own, left
+open; the game's own module is checked with them."""
+
+_GAMES: dict[str, SomeGame] = {}
+
+G = TypeVar("G", bound=SomeGame)
 
 
-def register(game: GameType) -> GameType:
+def register(game: G) -> G:
     """Make ``game`` known by its name (again: the newer wins); returns it.
 
     :raises InvalidActionError: ``bad_game`` for a game without a name or whose seat
@@ -514,7 +588,7 @@ def game_names() -> tuple[str, ...]:
     return shipped + tuple(name for name in _GAMES if name not in BUILTIN)
 
 
-def game_type(name: object) -> GameType:
+def game_type(name: object) -> SomeGame:
     """The game called ``name``.
 
     :raises InvalidActionError: ``unknown_game``.

@@ -20,6 +20,8 @@ from qipai.games.showhand import hands
 from qipai.games.showhand.actions import Action
 from qipai.games.showhand.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.showhand.state import State, replay
+from qipai.games.showhand.view import View
+from qipai.jsontypes import Json
 from qipai.registry.gametype import (
     EscapeCost,
     GameType,
@@ -33,7 +35,7 @@ MIN_COINS_UNITS = 100
 """A room's default minimum coins, in units of its base."""
 
 
-class ShowhandGame(GameType):
+class ShowhandGame(GameType[Rules, State, Action, View]):
     """梭哈: two to four seats, 28 cards (module docstring)."""
 
     name = "showhand"
@@ -55,7 +57,7 @@ class ShowhandGame(GameType):
 
     # --- rooms ---
 
-    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+    def room_defaults(self, preset: str, base: int) -> dict[str, Json]:
         """The preset's ante; its cap in units × ``base``; no rake."""
         rules = RULES[preset]
         return {"ante": rules.ante, "cap": rules.cap_units * base}
@@ -82,7 +84,7 @@ class ShowhandGame(GameType):
 
     # --- a table's hands ---
 
-    def new_hand(self, rules: Rules, setup: HandSetup) -> State:
+    def new_hand(self, rules: Rules, setup: HandSetup[State]) -> State:
         """The balances are the stacks (the 梭 level is the smallest, at most the cap)."""
         return State.new(rules, seed=setup.seed, stacks=setup.balances)
 
@@ -94,7 +96,7 @@ class ShowhandGame(GameType):
         """Leaving folds: the chips already in the pot (public)."""
         return EscapeCost.exact(chips_put_in(state, seat))
 
-    def reveal(self, state: State) -> dict[str, Any]:
+    def reveal(self, state: State) -> dict[str, object]:
         """Each seat's cards, the hole card first (``hands``), their ``categories`` (of
         the cards so far: a pair among four cards is a pair), and the face-down card 3 or 4
         a seat has still to swap or keep (``pending``)."""
@@ -106,12 +108,14 @@ class ShowhandGame(GameType):
 
     # --- records ---
 
-    def replay(self, rules: Rules, seed: int, steps: Sequence[Any], **options: Any) -> State:
+    def replay(
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+    ) -> State:
         """:func:`~qipai.games.showhand.state.replay`."""
         options.pop("engine", None)  # one version plays every recorded hand alike
         return replay(rules, seed, steps, **options)
 
-    def table_options(self, state: State) -> dict[str, Any]:
+    def table_options(self, state: State) -> dict[str, object]:
         """The number of players and their stacks."""
         return {"players": state.players, "stacks": state.start_stacks}
 

@@ -21,6 +21,8 @@ from qipai.games.zhajinhua import hands
 from qipai.games.zhajinhua.actions import Action, AutoCall
 from qipai.games.zhajinhua.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.zhajinhua.state import State
+from qipai.games.zhajinhua.view import View
+from qipai.jsontypes import Json
 from qipai.registry.gametype import (
     EscapeCost,
     GameType,
@@ -34,7 +36,7 @@ RAKE_PERCENT = 5
 """The house's share of the winner's gain in a room that sets none (抽水)."""
 
 
-class ZhajinhuaGame(GameType):
+class ZhajinhuaGame(GameType[Rules, State, Action, View]):
     """扎金花: two to six seats (module docstring)."""
 
     name = "zhajinhua"
@@ -58,7 +60,7 @@ class ZhajinhuaGame(GameType):
 
     # --- rooms ---
 
-    def room_defaults(self, preset: str, base: int) -> dict[str, Any]:
+    def room_defaults(self, preset: str, base: int) -> dict[str, Json]:
         """The preset's ante, top bet and cap, each × ``base``; the rake."""
         rules = RULES[preset]
         return {
@@ -91,7 +93,7 @@ class ZhajinhuaGame(GameType):
 
     # --- a table's hands ---
 
-    def new_hand(self, rules: Rules, setup: HandSetup) -> State:
+    def new_hand(self, rules: Rules, setup: HandSetup[State]) -> State:
         """The balances are the stacks; the first hand's dealer is drawn from the seed,
         later ones follow the rules' dealer rule (the previous winner)."""
         previous = setup.previous
@@ -117,23 +119,25 @@ class ZhajinhuaGame(GameType):
         """Leaving folds: the chips already in the pot (public)."""
         return EscapeCost.exact(chips_put_in(state, seat))
 
-    def reveal(self, state: State) -> dict[str, Any]:
+    def reveal(self, state: State) -> dict[str, object]:
         """Each seat's three cards (``hands``) and their ``categories``."""
         categories = [hands.category_of_cards(cards) for cards in state.hands]
         return {"hands": state.hands, "categories": categories}
 
-    def dealt(self, state: State, seats: int) -> dict[str, Any]:
+    def dealt(self, state: State, seats: int) -> dict[str, object]:
         """Each seat's three cards and the ``dealer``."""
         del seats
         return {"seats": [list(cards) for cards in state.hands], "dealer": state.dealer}
 
     # --- records ---
 
-    def replay(self, rules: Rules, seed: int, steps: Sequence[Any], **options: Any) -> State:
+    def replay(
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+    ) -> State:
         """:func:`~qipai.games.zhajinhua.replay`."""
         return zhajinhua.replay(rules, seed, steps, **options)
 
-    def table_options(self, state: State) -> dict[str, Any]:
+    def table_options(self, state: State) -> dict[str, object]:
         """The number of players, their stacks and the dealer given (``None``: drawn)."""
         return {
             "players": state.players,

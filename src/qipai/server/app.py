@@ -21,7 +21,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -55,6 +55,9 @@ from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
 from .missed import KeptInRedis
 from .params import ascii_number, check_params, int_param
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 log = logging.getLogger(__name__)
 
@@ -567,11 +570,11 @@ def _session(session: Session) -> Response:
     )
 
 
-def _room_json(room: Room) -> dict[str, Any]:
+def _room_json(room: Room) -> dict[str, object]:
     return dataclasses.asdict(room)
 
 
-def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, Any]:
+def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, object]:
     """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
     is configured with it), its state, the player's rank and prize, the field, the times."""
     return {
@@ -582,7 +585,7 @@ def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, Any]
     }
 
 
-def _plain(row: Any) -> dict[str, Any]:
+def _plain(row: DataclassInstance) -> dict[str, object]:
     data = dataclasses.asdict(row)
     return {
         key: value.isoformat() if hasattr(value, "isoformat") else value

@@ -112,6 +112,6 @@ class Batcher(Generic[Item, Result]):
                 future.set_result(answer)
 
 
-def _fail(future: asyncio.Future[Any], error: Exception) -> None:
+def _fail(future: asyncio.Future[Result], error: Exception) -> None:
     if not future.done():
         future.set_exception(error)

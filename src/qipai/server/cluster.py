@@ -63,7 +63,7 @@ class ClusterNode:
         node_id: str,
         *,
         prefix: str = "qipai",
-        info: Callable[[], dict[str, Any]] = dict,
+        info: Callable[[], dict[str, object]] = dict,
     ) -> None:
         self.node_id = node_id
         """This node's id (unique among the hall's processes)."""

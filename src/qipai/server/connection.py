@@ -37,7 +37,6 @@ import math
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -45,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from qipai.errors import GameError, InvalidActionError
 
 from . import protocol
-from .accounts import SignedIn
+from .accounts import Accounts, SignedIn
 from .bus import Frame
 from .gateway import Client, Gateway
 from .hall import HallService
@@ -162,7 +161,7 @@ class PlayerSocket:
         self,
         socket: WebSocket,
         hall: HallService,
-        sessions: Any,
+        sessions: Accounts,
         gateway: Gateway | None = None,
         gate: Gate | None = None,
     ) -> None:

@@ -31,7 +31,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -393,7 +393,7 @@ class Gateway:
             if link.node not in alive and link.node not in stopped:
                 link.lost()
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._serving.add(task)
         task.add_done_callback(self._serving.discard)

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
@@ -59,6 +59,7 @@ from .tables import (
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
 
 HAND_PAUSE = 3.0
 """Seconds between two hands of a table that plays on (a room with ``regroup = false``):
@@ -127,7 +128,7 @@ class Database:
         threads = 1 if store.dialect == "sqlite" else 4
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qipai-db")
 
-    async def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` in a database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, partial(function, *args, **kwargs))

@@ -39,11 +39,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from qipai.errors import IllegalActionError
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 TOO_MANY = "too_many_connections"
 """The code of a WebSocket connection refused by its address's or its account's rate."""
@@ -382,8 +383,8 @@ class HashGate:
         if self.inside >= self.slots + self.waiting:
             raise BusyError()
 
-    async def run(self, hash_work: Callable[..., T], *args: object) -> T:
-        """``hash_work(*args)`` in a thread once a slot is free; its result.
+    async def run(self, hash_work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``hash_work(*args, **kwargs)`` in a thread once a slot is free; its result.
 
         :raises BusyError: ``slots + waiting`` hashes are already running or waiting.
         """
@@ -392,7 +393,7 @@ class HashGate:
         try:
             async with self._slots:
                 loop = asyncio.get_running_loop()
-                work = functools.partial(hash_work, *args)
+                work = functools.partial(hash_work, *args, **kwargs)
                 return await loop.run_in_executor(self._threads, work)
         finally:
             self.inside -= 1

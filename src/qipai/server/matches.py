@@ -71,6 +71,7 @@ from qipai.hall.match import (
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
+from qipai.jsontypes import Json
 from qipai.registry import Payout
 from qipai.store import Fence, MatchResultRow
 
@@ -427,7 +428,7 @@ class MatchHall:
             finally:
                 await places.release(player.user)  # (refused: his claim given back)
 
-    async def _register(self, live: _Live, player: Player) -> dict[str, Any]:
+    async def _register(self, live: _Live, player: Player) -> dict[str, Json]:
         pid = _pid(player.user)
         number = live.run.register(pid)  # the place is taken before the fee is held
         try:
@@ -517,7 +518,7 @@ class MatchHall:
             "me": mine[0] if mine else None,
         }
 
-    def _row(self, live: _Live, standing: Standing) -> dict[str, Any]:
+    def _row(self, live: _Live, standing: Standing) -> dict[str, Json]:
         """A standings row: the stage reached comes before the score in the ranking."""
         return {
             "rank": standing.rank,

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import BigInteger, Connection, Integer, delete, insert, select
+from sqlalchemy import BigInteger, Column, Connection, Integer, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
@@ -212,7 +211,7 @@ def balance(connection: Connection, user_id: int) -> int:
     return _account_column(connection, accounts.c.balance, user_id)
 
 
-def _account_column(connection: Connection, column: Any, user_id: int) -> int:
+def _account_column(connection: Connection, column: Column[int], user_id: int) -> int:
     """One integer column of the user's account row.
 
     :raises InvalidActionError: ``unknown_user``.

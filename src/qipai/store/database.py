@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from sqlite3 import Connection as SqliteConnection
 
 import platformdirs
 from alembic import command
@@ -92,7 +92,7 @@ def create(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
-    options: dict[str, Any] = {"connect_args": {"timeout": BUSY_TIMEOUT_S}}
+    options: dict[str, object] = {"connect_args": {"timeout": BUSY_TIMEOUT_S}}
     if is_memory(url):
         options = {
             "connect_args": {"check_same_thread": False},
@@ -104,7 +104,7 @@ def create(url: str) -> Engine:
     return engine
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: SqliteConnection, _record: object) -> None:
     dbapi_connection.isolation_level = None  # the "begin" listener emits BEGIN itself
     cursor = dbapi_connection.cursor()
     for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=FULL"):

@@ -12,7 +12,6 @@ Coins are integers (``BIGINT``); times are stored as naive UTC and read back as 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -75,7 +74,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             return value
         return value.astimezone(UTC).replace(tzinfo=None)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         """Naive UTC from the database → aware UTC."""
         if value is None:
             return None

@@ -19,16 +19,13 @@ qipai.errors.InvalidActionError: unknown_rules: unknown Dou Dizhu rule set 'nope
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
-from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.combos import Kind
-from qipai.games.presets import lookup
+from qipai.games.presets import derive_rules, lookup
 
 ENGINE_VERSION = 2
 """The version of this engine's replays, written in every hand record (``engine``): 1 was
@@ -233,15 +230,12 @@ class Rules:
     """Reading (caishen, huanle): a multiplier of exactly 10 counts as "over 10" (4× / 2×);
     ``False`` charges it as "under" (20 / 10)."""
 
-    def derive(self, name: str, **changes: Any) -> Rules:
+    def derive(self, name: str, **changes: object) -> Rules:
         """A custom rule set: this one with ``changes`` applied and a new ``name``.
 
         :raises InvalidActionError: ``bad_rules`` if a change names no field.
         """
-        try:
-            return dataclasses.replace(self, name=name, **changes)
-        except TypeError as error:
-            raise InvalidActionError("bad_rules", str(error)) from None
+        return derive_rules(self, name, changes)
 
     def allows(self, kind: Kind) -> bool:
         """Whether combinations of ``kind`` exist in this rule set (zhengtu lacks some)."""

@@ -21,14 +21,12 @@ qipai.errors.InvalidActionError: unknown_rules: unknown Showhand rule set 'nope'
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from qipai.errors import InvalidActionError
-from qipai.games.presets import lookup
+from qipai.games.presets import derive_rules, lookup
 
 ENGINE_VERSION = 2
 """The version of this engine's replays, written in every hand record (``engine``): 1 was
@@ -73,16 +71,13 @@ class Rules:
     """The other order: a flush (rarer in 28 cards) beats a full house; the page's default
     ranks the full house higher.  Passed to the hands module."""
 
-    def derive(self, name: str, **changes: Any) -> Rules:
+    def derive(self, name: str, **changes: object) -> Rules:
         """A custom rule set: this one with ``changes`` applied and a new ``name``.
 
         :raises InvalidActionError: ``bad_rules`` if a change names no field or a value is
             out of range.
         """
-        try:
-            rules = dataclasses.replace(self, name=name, **changes)
-        except TypeError as error:
-            raise InvalidActionError("bad_rules", str(error)) from None
+        rules = derive_rules(self, name, changes)
         rules.validate()
         return rules
 

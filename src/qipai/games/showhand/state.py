@@ -53,7 +53,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from qipai.cards import Card, poker_deck, shuffled
 from qipai.chance import V2, LegacyChance, chance_for
@@ -729,6 +729,7 @@ def _legal_cache(rules: Rules) -> dict[_LegalKey, _Legal]:
 
 
 _E = TypeVar("_E", bound=Event)
+_K = TypeVar("_K")
 _ACTED: dict[tuple[int, str, int, int, int], Acted] = {}
 _DEALT: dict[tuple[int, int, int, bool], CardDealt] = {}
 """By (seat, ``id`` of the card, number, face up); the event keeps its card alive."""
@@ -744,7 +745,7 @@ _BIT_BY_ID = {id(card): mask_of((card,)) for card in DECK}
 """The card-mask bit of each card of :data:`DECK`, by its ``id``."""
 
 
-def _remember(table: dict[Any, _E], key: Any, event: _E) -> _E:
+def _remember(table: dict[_K, _E], key: _K, event: _E) -> _E:
     """Store ``event`` under ``key`` in ``table`` (events are frozen values that recur
     every hand: each is made once), emptying the table when it is full."""
     if len(table) >= _CACHE_SIZE:
@@ -865,7 +866,7 @@ def _check_stacks(rules: Rules, players: int, stacks: Sequence[int] | None) -> t
 def replay(
     rules: str | Rules,
     seed: int,
-    history: Iterable[Step | tuple[int, Action] | Action],
+    history: Iterable[Step | tuple[int | None, Action] | Action],
     *,
     players: int = MAX_PLAYERS,
     stacks: Sequence[int] | None = None,

@@ -20,15 +20,13 @@ qipai.errors.InvalidActionError: bad_rules: ...
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from qipai.errors import InvalidActionError
-from qipai.games.presets import lookup
+from qipai.games.presets import derive_rules, lookup
 
 ENGINE_VERSION = 3
 """The version of this engine's replays, written in every hand record (``engine``): 1 was
@@ -101,15 +99,12 @@ class Rules:
         if problems:
             raise InvalidActionError("bad_rules", "; ".join(problems))
 
-    def derive(self, name: str, **changes: Any) -> Rules:
+    def derive(self, name: str, **changes: object) -> Rules:
         """A custom rule set: this one with ``changes`` applied and a new ``name``.
 
         :raises InvalidActionError: ``bad_rules`` for an unknown field or bad numbers.
         """
-        try:
-            return dataclasses.replace(self, name=name, **changes)
-        except TypeError as error:
-            raise InvalidActionError("bad_rules", str(error)) from None
+        return derive_rules(self, name, changes)
 
     def raise_levels(self, stake: int) -> tuple[int, ...]:
         """The stakes a raise from ``stake`` may go to (higher levels up to the top bet)."""

@@ -636,7 +636,7 @@ class RakedState(State):
 def replay(
     rules: str | Rules,
     seed: int,
-    history: Iterable[Step | tuple[int, Action] | Action],
+    history: Iterable[Step | tuple[int | None, Action] | Action],
     *,
     players: int,
     stacks: Sequence[int] | None = None,
