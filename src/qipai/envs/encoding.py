@@ -125,7 +125,7 @@ def encode(game: str, view: Any, seats: int, acting: Iterable[int], stack: int) 
 
 def _own_cards(game: str, view: Any) -> list[Card]:
     if game == "showhand":
-        mine = [view.hole, *view.up[view.seat]]
+        mine = list(view.own_cards)
         return mine if view.pending is None else [*mine, view.pending]
     return list(getattr(view, "hand", None) or ())
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from qipai.errors import InvalidActionError
-from qipai.games.events import Event
+from qipai.games.events import SPECTATOR, Event
 from qipai.games.presets import lookup
 
 BUILTIN: Mapping[str, str] = {
@@ -69,7 +69,8 @@ class GameState(Protocol):
         ...
 
     def view(self, seat: int) -> Any:
-        """What ``seat`` may see now: the only way hidden information leaves a hand."""
+        """What ``seat`` may see now: the only way hidden information leaves a hand; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see."""
         ...
 
     def returns(self) -> tuple[int, ...]:
@@ -289,6 +290,14 @@ class GameType:
         match plays thousands of hands), where speed counts more than strength:
         :attr:`bot`, unless the game has a faster one."""
         return self.bot
+
+    def spectator_view(self, state: Any) -> Any:
+        """What a spectator 观战 may see of ``state`` now: the game's view for
+        :data:`~qipai.games.events.SPECTATOR`, the public facts without a card any player
+        holds unseen (the events a spectator may see: ``event.visible_to(SPECTATOR)``).
+        A game whose ``view`` does not take :data:`~qipai.games.events.SPECTATOR`
+        overrides this."""
+        return state.view(SPECTATOR)
 
     def bot_action(self, state: Any, seat: int) -> Any:
         """The bot's action for ``seat``: :attr:`bot`'s choice from the seat's view."""

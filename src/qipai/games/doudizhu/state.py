@@ -145,6 +145,7 @@ from qipai.games.doudizhu.legal import is_valid_move, moves_for
 from qipai.games.doudizhu.rules import Bidding, EscapeModel, Rules, get_rules
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, score_hand
 from qipai.games.doudizhu.view import View, make_view
+from qipai.games.events import is_spectator
 
 __all__ = [
     "SEATS",
@@ -287,11 +288,13 @@ class State(Auction):
         ]
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may see now: a fresh immutable snapshot.
+        """What ``seat`` may see now: a fresh immutable snapshot; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see (a spectator's view).
 
         :raises InvalidActionError: ``bad_seat``.
         """
-        _check_seat(seat)
+        if not is_spectator(seat):
+            _check_seat(seat)
         return make_view(self, seat)
 
     def facts(self) -> HandFacts:
