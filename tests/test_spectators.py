@@ -9,8 +9,8 @@ included: 明牌 during the deal, 自动跟注), and at every step:
   of the views;
 - a spectator sees exactly the events every seat sees (the public ones);
 - what is public does appear: every play, the 明牌 hands, the bottom once revealed, the
-  marker card, the up cards, the hands shown at the end (Zha Jin Hua: all; Showhand: the
-  showdown's); and a spectator has no hand, no cost and no legal action.
+  marker card, the 任务, the up cards, the hands shown at the end (Zha Jin Hua: all;
+  Showhand: the showdown's); and a spectator has no hand, no cost and no legal action.
 
 ``QIPAI_SPECTATOR_HANDS`` sets the hands per game and preset (default 60).
 """
@@ -28,6 +28,7 @@ import pytest
 from json_kit import strings
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
+from qipai.games.doudizhu.tasks import Task
 from qipai.hall.wire import event_json, spectator_view_json
 from qipai.registry import SPECTATOR, GameType, HandSetup, game_names, game_type
 
@@ -109,7 +110,7 @@ def public_doudizhu(state: Any, view: Any, events: list[Any]) -> None:
         assert view.shown_hands[seat] == shown
     if state.landlord is not None:
         assert view.bottom == state.bottom
-    assert view.marker == state.marker
+    assert view.marker == state.marker and view.task is state.task
     plays = [e for e in state.events if type(e).__name__ == "Played"]
     assert all(e in events for e in plays), "a play the spectator did not see"
 
@@ -229,8 +230,10 @@ def test_a_spectator_sees_only_what_is_public(game_name: str, preset: str) -> No
     rules = game.get_rules(preset)
     seen: Counter[str] = Counter()
     for seed in range(HANDS):
-        seen += watch_hand(game, rules, seed)
-    assert expected_kinds(game_name, rules) <= set(seen), seen
+        tasks = game_name == "doudizhu" and seed % 2  # 任务 on in every other hand
+        seen += watch_hand(game, rules.derive(preset, tasks=tuple(Task)) if tasks else rules, seed)
+    expected = expected_kinds(game_name, rules)
+    assert expected | ({"TaskDrawn"} if game_name == "doudizhu" else set()) <= set(seen), seen
 
 
 def test_a_spectator_is_not_a_seat() -> None:

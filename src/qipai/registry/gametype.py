@@ -116,6 +116,11 @@ class RoomNumbers(Protocol):
         """Coins a player must hold above to 加倍."""
         ...
 
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The ids of the 任务 a hand's task is drawn from (``()``: no task)."""
+        ...
+
 
 class Payout(enum.Enum):
     """How a preset's results become coins (computed in :mod:`qipai.hall.coins`)."""
@@ -386,6 +391,12 @@ class GameType:
         del state, seat
         return None
 
+    def task_of(self, state: Any) -> str | None:
+        """The id of the hand's 任务, for its record (``None``, the default: a hand or a
+        game without tasks)."""
+        del state
+        return None
+
     def roles(self, state: Any) -> tuple[str | None, ...]:
         """Each seat's role in the finished hand, for the history (Dou Dizhu's
         ``landlord`` / ``farmer``); ``None`` for games without roles (the default)."""
@@ -438,7 +449,7 @@ def chips_put_in(state: Any, seat: int) -> int:
 
 def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
     """``changes`` to a dataclass rule set, each value made the field's type: an enum from
-    its value, a number or a boolean checked.
+    its value (a tuple of enums from a list of values), a number or a boolean checked.
 
     :raises InvalidActionError: ``bad_rules`` for an unknown field, ``name``, or a value
         that is not of the field's kind.
@@ -454,7 +465,12 @@ def coerce_changes(rules: Any, changes: Mapping[str, object]) -> dict[str, Any]:
 
 
 def _coerce(name: str, hint: Any, value: object) -> Any:
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+    item_hint = _enum_items(hint)
+    if item_hint is not None:
+        if not isinstance(value, (list, tuple)):
+            raise InvalidActionError("bad_rules", f"{name} is a list, not {value!r}")
+        return tuple(_coerce(name, item_hint, item) for item in value)
+    if _is_enum(hint):
         try:
             return hint(value)
         except ValueError:
@@ -467,6 +483,18 @@ def _coerce(name: str, hint: Any, value: object) -> Any:
     if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
         raise InvalidActionError("bad_rules", f"{name} cannot be {value!r}")
     return value
+
+
+def _is_enum(hint: object) -> bool:
+    return isinstance(hint, type) and issubclass(hint, enum.Enum)
+
+
+def _enum_items(hint: object) -> object | None:
+    """The enum of a ``tuple[SomeEnum, ...]`` hint, else ``None``."""
+    args: tuple[object, ...] = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple and args and _is_enum(args[0]):
+        return args[0]
+    return None
 
 
 _GAMES: dict[str, GameType] = {}

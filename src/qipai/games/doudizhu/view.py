@@ -3,8 +3,8 @@
 A view is a fresh, frozen snapshot built by :meth:`.State.view`; nothing in it aliases
 the live state.  It holds the seat's own cards, the bottom cards once revealed, every
 play, the card counts, the hands of seats that showed (明牌), the public marker card
-(yifa), the bidding, robbing and doubling decisions and the scoring facts everybody
-knows — and never a card another seat holds unseen.  Hidden hands stay hidden when the
+(yifa), the hand's 任务, the bidding, robbing and doubling decisions and the scoring facts
+everybody knows — and never a card another seat holds unseen.  Hidden hands stay hidden when the
 hand is over too: revealing them is the hall's choice (the hand record).
 
 A spectator's view (seat :data:`~qipai.games.events.SPECTATOR`) is a seat's view without a
@@ -24,6 +24,7 @@ from qipai.games.doudizhu.actions import Action, Double, NoDouble
 from qipai.games.doudizhu.combos import Move
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.scoring import multiplier_breakdown
+from qipai.games.doudizhu.tasks import Task
 from qipai.games.events import is_spectator
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ class View:
     """Points per seat once the hand is over."""
     legal_actions: tuple[Action, ...]
     """What this seat may do now (an out-of-turn 明牌 included; nothing for a spectator)."""
+    task: Task | None = None
+    """The hand's 任务 (public from the start; ``None``: the rules draw none)."""
 
 
 def _bottom_on_table(state: State) -> bool:
@@ -169,6 +172,7 @@ def make_view(state: State, seat: int) -> View:
         anti_spring=state.anti_spring,
         returns=state.returns() if state.is_terminal else None,
         legal_actions=() if spectator else tuple(state.legal_actions(seat)),
+        task=state.task,
     )
 
 
