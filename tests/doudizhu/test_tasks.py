@@ -6,16 +6,18 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from state_kit import act, random_hand, rig
 
+import qipai
 from qipai.cards import Card
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.combos import parse_move
 from qipai.games.doudizhu.events import HandEnded, HandStarted, TaskCompleted, TaskDrawn
 from qipai.games.doudizhu.rules import RULES, Rules
-from qipai.games.doudizhu.scoring import HandFacts, multiplier_breakdown, score_hand
+from qipai.games.doudizhu.scoring import REASONS, HandFacts, multiplier_breakdown, score_hand
 from qipai.games.doudizhu.state import State
 from qipai.games.doudizhu.tasks import (
     TASK_FACTOR,
@@ -276,6 +278,12 @@ def test_a_completed_task_doubles_both_pairs_and_is_named_in_the_breakdown() -> 
     assert all(f.reason != "task" for p in multiplier_breakdown(facts) for f in p.factors)
     with pytest.raises(InvalidActionError, match="bad_facts"):
         score_hand(HandFacts(rules=rules, landlord=0, base=1, winner=1, task_completed=True))
+
+
+def test_every_reason_has_its_label_in_the_browser() -> None:
+    """The result panel names each factor of the breakdown (``ddz.reason.*`` in strings.js)."""
+    strings = (Path(qipai.__file__).parent / "web" / "static" / "js" / "strings.js").read_text()
+    assert all(f'"ddz.reason.{reason}": ["{label}"' in strings for reason, label in REASONS.items())
 
 
 def test_the_task_doubling_is_inside_the_yifa_cap() -> None:
