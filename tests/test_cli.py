@@ -202,6 +202,29 @@ def test_verify_hand_accepts_a_v1_record(
     assert capsys.readouterr().out.startswith("ok: result ")
 
 
+def test_verify_hand_names_the_task_and_refuses_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand of a room with 任务: ``ok`` names the task drawn; another task named in the
+    record is ``task_mismatch``."""
+    from qipai.hall.records import record_hand  # noqa: PLC0415
+    from qipai.registry import HandSetup, game_type  # noqa: PLC0415
+
+    game = game_type("doudizhu")
+    rules = game.rules_with("huanle", {"tasks": ["spring", "chain"]})
+    state = game.play_out(game.new_hand(rules, HandSetup(seed=12, balances=(10**6,) * 3)))
+    record = record_hand("doudizhu", state)
+    good = tmp_path / "hand.json"
+    good.write_text(record.to_json())
+    assert main(["verify-hand", str(good)]) == 0
+    assert f"task {record.task}, drawn from the seed" in capsys.readouterr().out
+    other = "chain" if record.task == "spring" else "spring"
+    bad = tmp_path / "bad.json"
+    bad.write_text(good.read_text().replace(f'"task":"{record.task}"', f'"task":"{other}"'))
+    assert main(["verify-hand", str(bad)]) == 1
+    assert capsys.readouterr().out.startswith("failed: task_mismatch")
+
+
 @pytest.mark.parametrize(
     ("argv", "count"), [([], "shipped"), (["--no-matches"], 0)], ids=["default", "no-matches"]
 )

@@ -75,8 +75,10 @@ class DealStream:
 
     version = V2
 
-    def __init__(self, seed: int) -> None:
-        self._prefix = f"{PREFIX}{seed}:".encode("ascii")
+    def __init__(self, seed: int, *, prefix: str = PREFIX) -> None:
+        """The stream of ``seed``; another ``prefix`` than the deal's (:data:`PREFIX`) gives
+        another stream of the same seed, for a draw that must not move the deal's."""
+        self._prefix = f"{prefix}{seed}:".encode("ascii")
         self._block = 0
         self._words: tuple[int, ...] = ()
         self._next = 0

@@ -365,8 +365,9 @@ def add_verify_hand(parsers: Commands[argparse.ArgumentParser]) -> None:
 
 
 def run_verify_hand(args: argparse.Namespace) -> int:
-    """Print ``ok`` and the replayed result (and, for a ``qipai-hand/3`` record, the seats
-    whose entropy was mixed into the seed), or the failed check; exit 0 or 1."""
+    """Print ``ok`` and the replayed result (and the hand's 任务 if it had one, and, for a
+    ``qipai-hand/3`` record, the seats whose entropy was mixed into the seed), or the failed
+    check; exit 0 or 1."""
     from qipai.hall.records import HandRecord, verify  # noqa: PLC0415
 
     if args.record == "-":
@@ -382,6 +383,8 @@ def run_verify_hand(args: argparse.Namespace) -> int:
     outcome = verify(record, published=args.commitment)
     if outcome.ok:
         print(f"ok: result {list(outcome.result or ())}")
+        if record.task is not None:  # the 任务 the replay drew from the seed, as recorded
+            print(f"task {record.task}, drawn from the seed")
         if record.entropy is not None:  # qipai-hand/3: say whose entropy was mixed in
             seats = [seat for seat, value in enumerate(record.entropy) if value is not None]
             print(f"dealt from the house seed mixed with the entropy of seats {seats}")

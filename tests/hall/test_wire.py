@@ -1,6 +1,6 @@
-"""The wire forms: every view and every event kind of many random hands of each game is
-JSON, and each value in it reads back to the value it came from (cards, moves, actions,
-enums, tuples, nested records)."""
+"""The wire forms: every view (a spectator's too) and every event kind of many random hands
+of each game is JSON, and each value in it reads back to the value it came from (cards,
+moves, actions, enums, tuples, nested records)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from qipai.games.doudizhu import events as ddz_events
 from qipai.games.doudizhu.actions import Deal, Escape, Show, Trustee
 from qipai.games.doudizhu.combos import Move
 from qipai.games.doudizhu.rules import EscapeModel
+from qipai.games.doudizhu.tasks import Task
+from qipai.games.events import SPECTATOR
 from qipai.games.showhand import events as sh_events
 from qipai.games.zhajinhua import events as zjh_events
 from qipai.hall.wire import (
@@ -100,7 +102,7 @@ class Recorder:
             assert data["kind"] == type(event).__name__
             same(event, data, self.game)
             self.kinds.add(data["kind"])
-        for seat in range(seats):
+        for seat in (*range(seats), SPECTATOR):
             view = state.view(seat)
             data = view_json(self.game, view)
             check_json(data)
@@ -127,7 +129,9 @@ def ddz_step(state: doudizhu.State, rng: random.Random) -> None:
 
 def play_doudizhu(seed: int, recorder: Recorder) -> None:
     rng = random.Random(seed)
-    rules = list(doudizhu.RULES)[seed % len(doudizhu.RULES)]
+    rules = list(doudizhu.RULES.values())[seed % len(doudizhu.RULES)]
+    if seed % 2:  # every task in the list: 任务 drawn, and some completed
+        rules = rules.derive(rules.name, tasks=tuple(Task))
     state = doudizhu.State.new(rules, seed=seed)
     seen = recorder.check(state, 3, 0)
     while not state.is_terminal and state.deal_number < 4:

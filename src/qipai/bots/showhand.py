@@ -80,7 +80,7 @@ class RandomPolicy:
 
 def own_category(view: View) -> int:
     """The category the seat's own cards (hole and up) make now (0 = high card)."""
-    cards = [view.hole, *view.up[view.seat]]
+    cards = view.own_cards
     mask = mask_of(cards)
     strength = evaluate_mask(mask) if len(cards) == HAND_SIZE else evaluate_partial_mask(mask)
     return strength >> _CATEGORY_SHIFT
@@ -180,7 +180,7 @@ class Deal:
     @classmethod
     def of(cls, view: View) -> Deal:
         """The deal as ``view``'s seat sees it."""
-        own = [view.hole, *view.up[view.seat]]
+        own = list(view.own_cards)
         if view.pending is not None:
             own.append(view.pending)
         known = {*own, *(card for cards in view.up for card in cards)}
@@ -318,11 +318,11 @@ def hide_more(view: View) -> Action:
     """换牌: :class:`.Swap` when turning up the old hole card shows less than turning up the
     new card (a weaker partial hand), else :class:`.Keep`."""
     up = mask_of(view.up[view.seat])
-    pending = view.pending
-    if pending is None:
+    pending, hole = view.pending, view.hole
+    if pending is None or hole is None:
         return Keep()
     keep = evaluate_partial_mask(up | _MASK[pending])
-    swap = evaluate_partial_mask(up | _MASK[view.hole])
+    swap = evaluate_partial_mask(up | _MASK[hole])
     return Swap() if swap < keep else Keep()
 
 

@@ -151,7 +151,7 @@ def _view_of(kind: type[V], view: object) -> V:
 def _own_cards(game: str, view: SeatView) -> list[Card]:
     if game == "showhand":
         view = _view_of(ShowhandView, view)
-        mine = [view.hole, *view.up[view.seat]]
+        mine = list(view.own_cards)
         return mine if view.pending is None else [*mine, view.pending]
     return list(getattr(view, "hand", None) or ())
 

@@ -52,8 +52,9 @@ Entropy = tuple[str | None, ...]
 absent player, a contribution that did not come in time)."""
 Option = int | tuple[int, ...] | None
 """A table option's value: a number, a list of numbers (stacks, balances) or nothing."""
-Change = Option | str | bool
-"""A changed rule's value: an option's kinds, an enum's value (``"jj_linear"``), a flag."""
+Change = Option | str | bool | tuple[str, ...]
+"""A changed rule's value: an option's kinds, an enum's value (``"jj_linear"``), a flag,
+a list of enum values (a room's 任务: ``["spring", "chain"]``)."""
 Steps = tuple[tuple[int | None, str], ...]
 """Actions in order: (seat, text form); seat ``None`` is the dealer (a paced deal's step)."""
 
@@ -178,6 +179,10 @@ class HandRecord:
     """Each seat's contribution mixed into the seed (:func:`deal_seed`): lowercase hex or
     ``None``; ``None`` as a whole for a hand dealt straight from :attr:`seed` (formats 1
     and 2)."""
+    task: str | None = None
+    """The id of the hand's 任务 (:meth:`~qipai.registry.GameType.task_of`), drawn from the
+    seed among the rule set's list (a rule change, ``tasks``); ``None``: the hand had none.
+    :func:`verify` checks that the replay draws it."""
 
     @property
     def format(self) -> str:
@@ -222,6 +227,8 @@ class HandRecord:
             data["entropy"] = list(self.entropy)
         if self.changes:
             data["changes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.changes}
+        if self.task is not None:
+            data["task"] = self.task
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -246,8 +253,10 @@ class HandRecord:
             expected |= {"chance", "engine"}
         if form == FORMAT_V3:
             expected.add("entropy")
-        if set(data) - {"changes"} != expected:
-            raise _bad(f"fields must be {', '.join(sorted(expected))} (and maybe changes)")
+        if set(data) - {"changes", "task"} != expected:
+            raise _bad(f"fields must be {', '.join(sorted(expected))} (and maybe changes, task)")
+        if form == FORMAT_V1 and "task" in data:
+            raise _bad(f"a {FORMAT_V1!r} record has no task")
         chance, engine = (data["chance"], data["engine"]) if form != FORMAT_V1 else (V1, 1)
         if chance not in VERSIONS:
             raise _bad(f"chance must be one of {', '.join(VERSIONS)}, not {chance!r}")
@@ -269,6 +278,7 @@ class HandRecord:
             chance=chance,
             engine=engine,
             entropy=_entropy(data["entropy"]) if form == FORMAT_V3 else None,
+            task=_text(data["task"], "task") if "task" in data else None,
         )
 
 
@@ -322,9 +332,12 @@ def _rule_changes(value: object) -> tuple[tuple[str, Change], ...]:
 
 
 def _change(name: str, value: object) -> Change:
-    """A rule change as JSON holds it: an enum's value or a flag as is, else an option."""
+    """A rule change as JSON holds it: an enum's value or a flag as is, a list of enum
+    values as a tuple, else an option."""
     if isinstance(value, (str, bool)):
         return value
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
     return _option(name, value)
 
 
@@ -422,6 +435,7 @@ def record_hand(
         chance=str(getattr(state, "chance", V2)),
         engine=engine.engine_version,
         entropy=None if entropy is None else tuple(entropy),
+        task=engine.task_of(state),
     )
     values = engine.table_options(state)
     options = tuple((name, _as_option(values.get(name))) for name in sorted(values))
@@ -449,6 +463,8 @@ def _change_of(name: str, value: object) -> Change:
         return value.value
     if isinstance(value, bool):
         return value
+    if isinstance(value, tuple) and value and all(_is_named(v) for v in value):
+        return tuple(v.value for v in value)
     try:
         return _as_option(value)
     except (InvalidActionError, TypeError, ValueError):
@@ -457,14 +473,26 @@ def _change_of(name: str, value: object) -> Change:
         ) from None
 
 
+def _is_named(value: object) -> bool:
+    """An enum member whose value is a string (written as that string)."""
+    return isinstance(value, enum.Enum) and isinstance(value.value, str)
+
+
+def _is_names(value: Change) -> bool:
+    """A change written as an enum's value, or a list of them."""
+    return isinstance(value, str) or (
+        isinstance(value, tuple) and bool(value) and isinstance(value[0], str)
+    )
+
+
 def _rules_of(record: HandRecord, engine: SomeGame) -> object:
     """The record's rule set: its preset with the record's :attr:`~HandRecord.changes`
-    (an enum's value made the enum again)."""
+    (an enum's value made the enum again, a list of values a tuple of enums)."""
     preset = engine.get_rules(record.rules)
     if not record.changes:
         return preset
-    named = {name: value for name, value in record.changes if isinstance(value, str)}
-    plain = {name: value for name, value in record.changes if not isinstance(value, str)}
+    named = {name: value for name, value in record.changes if _is_names(value)}
+    plain = {name: value for name, value in record.changes if not _is_names(value)}
     return dataclasses.replace(preset, **plain, **coerce_changes(preset, named))
 
 
@@ -530,7 +558,8 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
     engine than this one), ``unknown_rules``, ``bad_options``, ``bad_action`` (an
     action's text does not parse),
     ``illegal_action`` (an action does not apply at its place), ``hand_not_over`` (the
-    actions stop before the end), ``result_mismatch``.
+    actions stop before the end), ``task_mismatch`` (the replay draws another 任务 than the
+    record names, or one where it names none), ``result_mismatch``.
     """
     try:
         expected = commitment(record.seed)
@@ -584,6 +613,9 @@ def _replayed(record: HandRecord, engine: SomeGame) -> tuple[Verification, SomeS
         return _fail("illegal_action", f"{error.code}: {error.message}"), None
     if not state.is_terminal:
         return _fail("hand_not_over", "the actions stop before the hand is over"), state
+    drawn = engine.task_of(state)
+    if drawn != record.task:
+        return _fail("task_mismatch", f"the replay draws the task {drawn}"), state
     result = tuple(state.returns())
     if result != record.result:
         return _fail("result_mismatch", f"the replay gives {list(result)}", result), state

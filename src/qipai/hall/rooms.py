@@ -54,6 +54,7 @@ NEUTRAL: Mapping[str, object] = {
     "escape_before_start": False,
     "trustee": BASIC_TRUSTEE,
     "card_counter": False,
+    "tasks": (),
 }
 """The value of each game-specific field in a room whose game and preset lack it."""
 
@@ -139,6 +140,10 @@ class Room:
     card_counter: bool
     """Whether the browser offers its players the 记牌器 (how many of each rank are still
     out), where its game counts cards (its registry's room fields say so)."""
+    tasks: tuple[str, ...]
+    """任务, where its game has them: the ids of the tasks one of which each hand shows at
+    the deal, drawn from the hand's seed; the side that completes it has the hand's result
+    doubled (the game's docs say which tasks there are).  ``()``: no task."""
 
     def __post_init__(self) -> None:
         _check_game(self.id, self.game, self.rules)
@@ -206,7 +211,8 @@ class Room:
         try:
             rules: GameRules = self.game_type.rules_for_room(self.rules, self)
         except InvalidActionError as error:
-            raise _bad(self.id, self.game, error.message) from None
+            field = "tasks" if error.code == "bad_tasks" else self.game
+            raise _bad(self.id, field, error.message) from None
         return rules
 
 
@@ -236,6 +242,7 @@ def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]
     values.update(given)
     for key in _SECONDS:
         values[key] = float(values[key])
+    values["tasks"] = tuple(values["tasks"])
     if "min_coins" not in given:
         numbers = cast(RoomNumbers, SimpleNamespace(**values))  # the room before it is built
         values["min_coins"] = kind.default_min_coins(numbers)
@@ -252,6 +259,7 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     "escape_before_start": (bool,),
     "card_counter": (bool,),
     "trustee": (str,),
+    "tasks": (list,),
 }
 """The TOML types each key accepts (an ``int`` key refuses booleans)."""
 
@@ -269,6 +277,8 @@ def _room_from_table(table: Mapping[str, Any], number: int) -> Room:
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
             names = " or ".join(kind.__name__ for kind in kinds)
             raise _bad(label, key, f"must be {names}, not {value!r}")
+        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
+            raise _bad(label, key, f"must be a list of strings, not {value!r}")
     game, rules = table["game"], table["rules"]
     _check_game(label, game, rules)
     own = applicable(game, rules)

@@ -135,6 +135,16 @@ def view_json(game: str, view: object) -> dict[str, Json]:
     return data
 
 
+def spectator_view_json(game: str, state: object) -> dict[str, Json]:
+    """What a spectator may see of ``game``'s ``state`` as a JSON object: the game's view
+    for :data:`~qipai.registry.SPECTATOR` (:meth:`~qipai.registry.GameType.spectator_view`),
+    whose ``seat`` is ``-1``, ``legal_actions`` empty, and no card a player holds unseen.
+
+    :raises InvalidActionError: ``unknown_game``.
+    """
+    return view_json(game, game_type(game).spectator_view(state))
+
+
 def reveal_json(game: str, state: object) -> dict[str, Json]:
     """Every seat's cards of ``game``'s ``state`` as JSON
     (:meth:`~qipai.registry.GameType.reveal`): for a finished hand or a replay only.

@@ -19,6 +19,7 @@ Traceback (most recent call last):
 qipai.errors.InvalidActionError: unknown_game: a game is one of doudizhu, ...: 'mahjong'
 """
 
+from qipai.games.events import SPECTATOR
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
     BUILTIN,
@@ -41,6 +42,7 @@ from qipai.registry.gametype import (
 __all__ = [
     "BASIC_TRUSTEE",
     "BUILTIN",
+    "SPECTATOR",
     "EscapeCost",
     "GameRules",
     "GameState",

@@ -44,6 +44,7 @@ from qipai.games.doudizhu.quote import escape_quote
 from qipai.games.doudizhu.rules import ENGINE_VERSION, RULES, EscapeModel, Rules
 from qipai.games.doudizhu.scoring import liable_farmers, multiplier_breakdown
 from qipai.games.doudizhu.state import SEATS, State, replay
+from qipai.games.doudizhu.tasks import TASK_FACTOR, parse_tasks
 from qipai.games.doudizhu.view import View
 from qipai.jsontypes import Json
 from qipai.registry.gametype import (
@@ -106,7 +107,7 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
     engine_version = ENGINE_VERSION
     record_options = ("first_seat", "hand_number", "balances")
     room_fields: ClassVar[frozenset[str]] = frozenset(
-        {"coefficient", "escape_before_start", "trustee", "card_counter"}
+        {"coefficient", "escape_before_start", "trustee", "card_counter", "tasks"}
     )
     trustee_styles = (BASIC_TRUSTEE, STRONG_TRUSTEE)
 
@@ -153,11 +154,17 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
         return room.coefficient * MIN_COINS_FACTOR
 
     def rules_for_room(self, preset: str, room: RoomNumbers) -> Rules:
-        """The preset, with the room's 加倍 threshold (huanle)."""
+        """The preset, with the room's 加倍 threshold (huanle) and its 任务 list.
+
+        :raises InvalidActionError: ``bad_tasks`` for a task id no task has, or one twice.
+        """
         rules = RULES[preset]
-        if room.doubling_threshold in (None, rules.doubling_threshold):
-            return rules
-        return rules.derive(rules.name, doubling_threshold=room.doubling_threshold)
+        changes: dict[str, object] = {}
+        if room.doubling_threshold not in (None, rules.doubling_threshold):
+            changes["doubling_threshold"] = room.doubling_threshold
+        if room.tasks:
+            changes["tasks"] = parse_tasks(room.tasks)
+        return rules.derive(rules.name, **changes) if changes else rules
 
     def payout(self, preset: str) -> Payout:
         """yifa, caishen: within the balances; huanle: losers to zero; zhengtu: points
@@ -256,9 +263,12 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
         """底分 (``base``: the winning bid, or the room's base), each farmer's multiplier
         with the landlord and its reasons (``pairs``: ``farmer``, ``factors`` as
         ``[reason, count, factor]`` with the reasons of
-        :data:`~qipai.games.doudizhu.scoring.REASONS`, ``multiplier``, ``capped``), and the
-        farmers jj's 托管 liability holds to account (``liable``).  Nothing before a
-        landlord is known (an escape during the bidding)."""
+        :data:`~qipai.games.doudizhu.scoring.REASONS`, ``multiplier``, ``capped``), the
+        farmers jj's 托管 liability holds to account (``liable``), and the hand's 任务
+        when it has one (``task``: ``id``, ``name``, ``english``, ``completed``, ``side``
+        that completed it or ``None``, ``factor``; a completed task is also the pairs'
+        ``task`` factor).  Nothing before a landlord is known (an escape during the
+        bidding)."""
         if state.landlord is None:
             return {}
         facts = state.facts()
@@ -271,7 +281,18 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
             }
             for pair in multiplier_breakdown(facts)
         ]
-        return {"base": facts.base, "pairs": pairs, "liable": list(liable_farmers(facts))}
+        explained: dict[str, Json] = {
+            "base": facts.base,
+            "pairs": pairs,
+            "liable": list(liable_farmers(facts)),
+        }
+        if state.task is not None:
+            explained["task"] = _task_json(state)
+        return explained
+
+    def task_of(self, state: State) -> str | None:
+        """The id of the hand's 任务 (``bomb_finish``...), if its rules draw one."""
+        return None if state.task is None else state.task.value
 
     def dealt(self, state: State, seats: int) -> dict[str, object]:
         """Each seat's cards of the last deal (a redeal starts again), the number of
@@ -304,6 +325,23 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
             "hand_number": state.hand_number,
             "balances": state.balances,
         }
+
+
+def _task_json(state: State) -> dict[str, Json]:
+    """The hand's 任务 for :meth:`DoudizhuGame.explain`."""
+    task = state.task
+    assert task is not None
+    side = None
+    if state.task_completed:
+        side = "landlord" if state.winner == state.landlord else "farmers"
+    return {
+        "id": task.value,
+        "name": task.chinese,
+        "english": task.english,
+        "completed": state.task_completed,
+        "side": side,
+        "factor": TASK_FACTOR,
+    }
 
 
 GAME = register(DoudizhuGame())

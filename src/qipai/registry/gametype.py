@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from qipai.errors import InvalidActionError
-from qipai.games.events import Event
+from qipai.games.events import SPECTATOR, Event
 from qipai.games.presets import lookup
 from qipai.jsontypes import Json
 
@@ -109,7 +109,8 @@ class GameState(Protocol[ActionT, ViewT_co]):
         ...
 
     def view(self, seat: int) -> ViewT_co:
-        """What ``seat`` may see now: the only way hidden information leaves a hand."""
+        """What ``seat`` may see now: the only way hidden information leaves a hand; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see."""
         ...
 
     def returns(self) -> tuple[int, ...]:
@@ -182,6 +183,11 @@ class RoomNumbers(Protocol):
     @property
     def doubling_threshold(self) -> int | None:
         """Coins a player must hold above to 加倍."""
+        ...
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The ids of the 任务 a hand's task is drawn from (``()``: no task)."""
         ...
 
 
@@ -360,6 +366,15 @@ class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
         :attr:`bot`, unless the game has a faster one."""
         return self.bot
 
+    def spectator_view(self, state: StateT) -> ViewT:
+        """What a spectator 观战 may see of ``state`` now: the game's view for
+        :data:`~qipai.games.events.SPECTATOR`, the public facts without a card any player
+        holds unseen (the events a spectator may see: ``event.visible_to(SPECTATOR)``).
+        A game whose ``view`` does not take :data:`~qipai.games.events.SPECTATOR`
+        overrides this."""
+        view: ViewT = state.view(SPECTATOR)
+        return view
+
     def bot_action(self, state: StateT, seat: int) -> ActionT:
         """The bot's action for ``seat``: :attr:`bot`'s choice from the seat's view."""
         return self.bot.choose(state.view(seat))
@@ -448,6 +463,12 @@ class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
         del state, seat
         return None
 
+    def task_of(self, state: StateT) -> str | None:
+        """The id of the hand's 任务, for its record (``None``, the default: a hand or a
+        game without tasks)."""
+        del state
+        return None
+
     def roles(self, state: StateT) -> tuple[str | None, ...]:
         """Each seat's role in the finished hand, for the history (Dou Dizhu's
         ``landlord`` / ``farmer``); ``None`` for games without roles (the default)."""
@@ -514,7 +535,7 @@ def chips_put_in(state: BettingHand, seat: int) -> int:
 
 def coerce_changes(rules: object, changes: Mapping[str, object]) -> dict[str, object]:
     """``changes`` to a dataclass rule set, each value made the field's type: an enum from
-    its value, a number or a boolean checked.
+    its value (a tuple of enums from a list of values), a number or a boolean checked.
 
     :raises InvalidActionError: ``bad_rules`` for an unknown field, ``name``, or a value
         that is not of the field's kind.
@@ -530,6 +551,11 @@ def coerce_changes(rules: object, changes: Mapping[str, object]) -> dict[str, ob
 
 
 def _coerce(name: str, hint: object, value: object) -> object:
+    item_hint = _enum_items(hint)
+    if item_hint is not None:
+        if not isinstance(value, (list, tuple)):
+            raise InvalidActionError("bad_rules", f"{name} is a list, not {value!r}")
+        return tuple(_coerce(name, item_hint, item) for item in value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -543,6 +569,18 @@ def _coerce(name: str, hint: object, value: object) -> object:
     if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
         raise InvalidActionError("bad_rules", f"{name} cannot be {value!r}")
     return value
+
+
+def _is_enum(hint: object) -> bool:
+    return isinstance(hint, type) and issubclass(hint, enum.Enum)
+
+
+def _enum_items(hint: object) -> object | None:
+    """The enum of a ``tuple[SomeEnum, ...]`` hint, else ``None``."""
+    args: tuple[object, ...] = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple and args and _is_enum(args[0]):
+        return args[0]
+    return None
 
 
 SomeGame: TypeAlias = "GameType[Any, Any, Any, Any]"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from qipai.cards import Card
 from qipai.games.doudizhu.combos import Move
+from qipai.games.doudizhu.tasks import Task
 from qipai.games.events import Event as GameEvent
 
 
@@ -38,6 +39,14 @@ class HandStarted(Event):
     """The rule set's name."""
     hand_number: int
     """The hand's number at its table (0 = the first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskDrawn(Event):
+    """任务: the hand's task, drawn from the rules' list at the start of the hand."""
+
+    task: Task
+    """The task (its id on the wire: ``bomb_finish``...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +232,17 @@ class HandEnded(Event):
     """春天."""
     anti_spring: bool
     """反春."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskCompleted(Event):
+    """The winning side completed the hand's task: its result is doubled (just before
+    :class:`HandEnded`)."""
+
+    task: Task
+    """The task."""
+    side: str
+    """``landlord`` or ``farmers``: who completed it."""
 
 
 @dataclass(frozen=True, slots=True)

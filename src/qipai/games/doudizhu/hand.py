@@ -40,6 +40,7 @@ from qipai.games.doudizhu.combos import (
 )
 from qipai.games.doudizhu.events import CardsDealt, Event
 from qipai.games.doudizhu.rules import FirstBidder, Rules
+from qipai.games.doudizhu.tasks import Task
 
 SEATS = 3
 """Players at a Dou Dizhu table."""
@@ -171,6 +172,8 @@ _VALUES = (
     "escaper",
     "spring",
     "anti_spring",
+    "task",
+    "task_completed",
 )
 
 
@@ -268,6 +271,10 @@ class Hand:
     """春天."""
     anti_spring: bool
     """反春."""
+    task: Task | None
+    """The hand's 任务, drawn from ``rules.tasks`` when the hand starts (``None``: none)."""
+    task_completed: bool
+    """The winning side completed :attr:`task` (once over)."""
     trustee: list[bool]
     """Seats in 托管."""
     trustee_last_card: list[bool]
@@ -349,7 +356,7 @@ class Hand:
         self.play_counts = [0] * SEATS
         self.bombs = self.rockets = self.wild_bombs = 0
         self.winner = self.escaper = None
-        self.spring = self.anti_spring = False
+        self.spring = self.anti_spring = self.task_completed = False
 
     def _deal_cards(self, cards: int) -> None:
         """Deal ``cards`` more to every seat; the bidding starts once all 17 are dealt."""

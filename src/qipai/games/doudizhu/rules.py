@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from qipai.games.doudizhu.combos import Kind
+from qipai.games.doudizhu.tasks import Task, check_tasks
 from qipai.games.presets import derive_rules, lookup
 
 ENGINE_VERSION = 2
@@ -229,6 +230,16 @@ class Rules:
     escape_ten_is_over: bool = True
     """Reading (caishen, huanle): a multiplier of exactly 10 counts as "over 10" (4× / 2×);
     ``False`` charges it as "under" (20 / 10)."""
+
+    # --- 任务 --------------------------------------------------------------------------
+    tasks: tuple[Task, ...] = ()
+    """任务: the tasks a hand's one is drawn from (:mod:`.tasks`), a room's choice; ``()``
+    (every preset): no task."""
+
+    def __post_init__(self) -> None:
+        """:raises InvalidActionError: ``bad_rules`` for tasks that are not
+        :class:`~.tasks.Task` values, or a task listed twice."""
+        check_tasks(self.tasks)
 
     def derive(self, name: str, **changes: object) -> Rules:
         """A custom rule set: this one with ``changes`` applied and a new ``name``.

@@ -33,6 +33,9 @@ same number.
   pair multiplier is at most ``initial × 2 ** cap``; the landlord's total is the sum of
   his two capped pairs.  Hence the largest yifa result is ``2 × 3 × 16 = 96`` points,
   which is exactly the 易发 page's entry minimum "room coefficient × 96".
+- 任务 (:mod:`.tasks`): a task completed by the winning side doubles both pairs (the
+  winners' result doubled, the losers' loss too); it is an event like a bomb, so inside
+  yifa's cap.
 - jj bottom bonus: :func:`bottom_bonus`; "straight" means three consecutive ranks within
   ``3 … A`` (like every Dou Dizhu chain: no 2, no joker).
 - jj 托管 liability (:func:`_apply_liability`): a farmer who entered 托管 with one card
@@ -73,6 +76,7 @@ from qipai.games.doudizhu.rules import (
     Rules,
     ShowCombine,
 )
+from qipai.games.doudizhu.tasks import TASK_FACTOR, Task
 
 SEATS = 3
 """Dou Dizhu is played by three seats, 0-2."""
@@ -94,6 +98,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "wild_bomb": "财神炸弹",
         "spring": "春天",
         "anti_spring": "反春",
+        "task": "任务",
         "landlord_double": "地主加倍",
         "farmer_double": "农民加倍",
     }
@@ -138,6 +143,10 @@ class HandFacts:
     """Seats that entered 托管 with one card left (jj: scored normally)."""
     bombs_in_hand: tuple[int, ...] = (0, 0, 0)
     """Bombs and rockets still in each seat's hand (huanle escape: they count as played)."""
+    task: Task | None = None
+    """The hand's 任务 (:mod:`.tasks`), if its rules draw one."""
+    task_completed: bool = False
+    """The winning side completed :attr:`task`: ×:data:`~.tasks.TASK_FACTOR`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +246,8 @@ def _check_outcome(facts: HandFacts) -> None:
         raise _bad("春天 needs a landlord win")
     if facts.anti_spring and (facts.winner is None or landlord_won):
         raise _bad("反春 needs a farmers' win")
+    if facts.task_completed and (facts.task is None or facts.winner is None):
+        raise _bad("a completed task needs a task and a winner")
 
 
 # --- multipliers -------------------------------------------------------------------------
@@ -304,7 +315,8 @@ def _bomb_factors(facts: HandFacts) -> list[Factor]:
 
 
 def common_factors(facts: HandFacts) -> list[Factor]:
-    """The factors shared by both pairs (whole-hand robs, 明牌, bottom, bombs, spring).
+    """The factors shared by both pairs (whole-hand robs, 明牌, bottom, bombs, spring, a
+    completed 任务).
 
     The initial multiplier is not among them (it is :attr:`PairMultiplier.initial`);
     factors equal to 1 are left out.
@@ -322,6 +334,7 @@ def common_factors(facts: HandFacts) -> list[Factor]:
             int(facts.anti_spring),
             rules.anti_spring_factor if facts.anti_spring else 1,
         ),
+        Factor("task", int(facts.task_completed), TASK_FACTOR if facts.task_completed else 1),
     ]
     return [f for f in factors if f.factor != 1]
 

@@ -132,6 +132,8 @@ from qipai.games.doudizhu.events import (
     HandEnded,
     HandStarted,
     Played,
+    TaskCompleted,
+    TaskDrawn,
     TrusteeChanged,
 )
 from qipai.games.doudizhu.hand import (
@@ -146,7 +148,9 @@ from qipai.games.doudizhu.hand import (
 from qipai.games.doudizhu.legal import is_valid_move, moves_for
 from qipai.games.doudizhu.rules import Bidding, EscapeModel, Rules, get_rules
 from qipai.games.doudizhu.scoring import HandFacts, escape_points, priced_landlord, score_hand
+from qipai.games.doudizhu.tasks import completes, draw_task
 from qipai.games.doudizhu.view import View, make_view
+from qipai.games.events import is_spectator
 
 __all__ = [
     "SEATS",
@@ -224,6 +228,9 @@ class State(Auction):
         state.trustee_last_card = [False] * SEATS
         state.events = [HandStarted(rule_set.name, hand_number)]
         state.history = []
+        state.task = draw_task(rule_set.tasks, seed)
+        if state.task is not None:
+            state.events.append(TaskDrawn(state.task))
         state._new_deal(None if deck is None else list(deck))
         for seat in shows_before_deal:
             if state.cards_dealt:
@@ -289,11 +296,13 @@ class State(Auction):
         ]
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may see now: a fresh immutable snapshot.
+        """What ``seat`` may see now: a fresh immutable snapshot; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see (a spectator's view).
 
         :raises InvalidActionError: ``bad_seat``.
         """
-        _check_seat(seat)
+        if not is_spectator(seat):
+            _check_seat(seat)
         return make_view(self, seat)
 
     def facts(self) -> HandFacts:
@@ -320,6 +329,8 @@ class State(Auction):
             trustee=tuple(self.trustee),
             trustee_last_card=tuple(self.trustee_last_card),
             bombs_in_hand=tuple(bombs_in(p) for p in self.packed),
+            task=self.task,
+            task_completed=self.task_completed,
         )
 
     def _scored_landlord(self) -> tuple[int, int]:
@@ -467,7 +478,18 @@ class State(Auction):
         farmers_played = sum(self.play_counts) - self.play_counts[landlord]
         self.spring = winner == landlord and farmers_played == 0
         self.anti_spring = winner != landlord and self.play_counts[landlord] == 1
+        self._check_task(winner == landlord)
         self.events.append(HandEnded(winner, winner == landlord, self.spring, self.anti_spring))
+
+    def _check_task(self, landlord_won: bool) -> None:
+        """Whether the winning side completed the hand's task (:func:`.tasks.completes`)."""
+        task, landlord = self.task, self.landlord
+        if task is None:
+            return
+        side = [move for seat, move in self.plays if (seat == landlord) == landlord_won]
+        if completes(task, side, spring=self.spring or self.anti_spring):
+            self.task_completed = True
+            self.events.append(TaskCompleted(task, "landlord" if landlord_won else "farmers"))
 
     def _check_escape(self, action: Escape, seat: int | None) -> int:
         if self.rules.escape is EscapeModel.NONE:

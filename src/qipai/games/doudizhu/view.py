@@ -3,9 +3,14 @@
 A view is a fresh, frozen snapshot built by :meth:`.State.view`; nothing in it aliases
 the live state.  It holds the seat's own cards, the bottom cards once revealed, every
 play, the card counts, the hands of seats that showed (明牌), the public marker card
-(yifa), the bidding, robbing and doubling decisions and the scoring facts everybody
-knows — and never a card another seat holds unseen.  Hidden hands stay hidden when the
+(yifa), the hand's 任务, the bidding, robbing and doubling decisions and the scoring facts
+everybody knows — and never a card another seat holds unseen.  Hidden hands stay hidden when the
 hand is over too: revealing them is the hall's choice (the hand record).
+
+A spectator's view (seat :data:`~qipai.games.events.SPECTATOR`) is a seat's view without a
+hand: no card of its own, no legal action, every 加倍 chosen at the same time still secret;
+what it shows is public: the plays, the shown hands (明牌), the marker card, the bottom
+once revealed (or lying face up), the card counts, the hand's 任务.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from qipai.games.doudizhu.actions import Action, Double, NoDouble
 from qipai.games.doudizhu.combos import Move
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.scoring import multiplier_breakdown, standing_multiplier
+from qipai.games.doudizhu.tasks import Task
+from qipai.games.events import is_spectator
 
 if TYPE_CHECKING:
     from qipai.games.doudizhu.state import State
@@ -29,7 +36,7 @@ class View:
     """One seat's snapshot of a hand (all tuples; seats 0-2)."""
 
     seat: int
-    """Whose view this is."""
+    """Whose view this is (:data:`~qipai.games.events.SPECTATOR`: a spectator's)."""
     rules: str
     """The rule set's name."""
     phase: Phase
@@ -41,7 +48,7 @@ class View:
     """The seats still to choose 加倍 or not while they choose at the same time (huanle,
     jj); ``()`` otherwise.  Their choices stay secret until all are made."""
     hand: tuple[Card, ...]
-    """The seat's own cards, sorted."""
+    """The seat's own cards, sorted (none for a spectator)."""
     card_counts: tuple[int, ...]
     """Cards each seat holds."""
     cards_dealt: int
@@ -113,7 +120,9 @@ class View:
     returns: tuple[int, ...] | None
     """Points per seat once the hand is over."""
     legal_actions: tuple[Action, ...]
-    """What this seat may do now (an out-of-turn 明牌 included)."""
+    """What this seat may do now (an out-of-turn 明牌 included; nothing for a spectator)."""
+    task: Task | None = None
+    """The hand's 任务 (public from the start; ``None``: the rules draw none)."""
 
 
 def _bottom_on_table(state: State) -> bool:
@@ -127,13 +136,14 @@ def make_view(state: State, seat: int) -> View:
     revealed = state.landlord is not None
     deciding = state.deciding
     secret = _secret_doubles(state, seat) if deciding else set()
+    spectator = is_spectator(seat)
     return View(
         seat=seat,
         rules=state.rules.name,
         phase=state.phase,
         current_player=None if deciding else state.current_player,
         deciding=deciding,
-        hand=tuple(state.hands[seat]),
+        hand=() if spectator else tuple(state.hands[seat]),
         card_counts=tuple(len(hand) for hand in state.hands),
         cards_dealt=state.cards_dealt,
         deal_number=state.deal_number,
@@ -167,7 +177,8 @@ def make_view(state: State, seat: int) -> View:
         spring=state.spring,
         anti_spring=state.anti_spring,
         returns=state.returns() if state.is_terminal else None,
-        legal_actions=tuple(state.legal_actions(seat)),
+        legal_actions=() if spectator else tuple(state.legal_actions(seat)),
+        task=state.task,
     )
 
 

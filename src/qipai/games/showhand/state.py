@@ -58,6 +58,7 @@ from typing import TypeVar
 from qipai.cards import Card, poker_deck, shuffled
 from qipai.chance import V2, LegacyChance, chance_for
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.events import is_spectator
 from qipai.games.showhand.actions import (
     Action,
     Bet,
@@ -390,11 +391,13 @@ class State:
         )
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may see now: a fresh immutable snapshot.
+        """What ``seat`` may see now: a fresh immutable snapshot; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see (a spectator's view).
 
         :raises InvalidActionError: ``bad_seat``.
         """
-        self._check_seat(seat)
+        if not is_spectator(seat):
+            self._check_seat(seat)
         return make_view(self, seat)
 
     def returns(self) -> tuple[int, ...]:

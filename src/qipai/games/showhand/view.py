@@ -5,6 +5,10 @@ live state.  It holds the seat's own hole card and its face-down card awaiting �
 seat's up cards, the chips, and — once the hand is over by a showdown — the hole cards of
 the players who reached it.  It never holds another seat's hole card before that, nor the
 hole card of a player who folded (that one stays hidden for good).
+
+A spectator's view (seat :data:`~qipai.games.events.SPECTATOR`) holds no hole card and no
+pending card of its own, nothing to call and no legal action: only the up cards, the chips
+and the hole cards shown at the showdown.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qipai.cards import Card
+from qipai.games.events import is_spectator
 from qipai.games.showhand.actions import Action
 from qipai.games.showhand.hands import category_of_cards
 
@@ -25,7 +30,7 @@ class View:
     """One seat's snapshot of a hand (all tuples, indexed by seat)."""
 
     seat: int
-    """Whose view this is."""
+    """Whose view this is (:data:`~qipai.games.events.SPECTATOR`: a spectator's)."""
     rules: str
     """The rule set's name."""
     phase: Phase
@@ -36,8 +41,9 @@ class View:
     """The seat to act (``None`` once over)."""
     leader: int
     """Who shows the best up cards (acts first in the round; may 开 from round 4)."""
-    hole: Card
-    """The seat's own hole card (a seat that folded still sees its own)."""
+    hole: Card | None
+    """The seat's own hole card (a seat that folded still sees its own); ``None`` for a
+    spectator."""
     pending: Card | None
     """The seat's own face-down card awaiting its 换牌 decision."""
     up: tuple[tuple[Card, ...], ...]
@@ -61,7 +67,7 @@ class View:
     level: int
     """The round's bet."""
     to_call: int
-    """Chips this seat must add to call."""
+    """Chips this seat must add to call (0 for a spectator)."""
     most: int
     """The most one player may bet in this hand (梭 level)."""
     winners: tuple[int, ...]
@@ -70,6 +76,13 @@ class View:
     """Chips won or lost per seat once over."""
     legal_actions: tuple[Action, ...]
     """What this seat may do now (empty when it is not its turn)."""
+
+    @property
+    def own_cards(self) -> tuple[Card, ...]:
+        """The seat's own hole card and up cards (none for a spectator)."""
+        if self.hole is None:
+            return ()
+        return (self.hole, *self.up[self.seat])
 
 
 def _category(state: State, seat: int, other: int, shown: Card | None) -> str:
@@ -82,6 +95,7 @@ def _category(state: State, seat: int, other: int, shown: Card | None) -> str:
 def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
     over = state.is_terminal
+    seated = not is_spectator(seat)
     showdown = over and state.reason == "showdown"
     shown = tuple(
         state.hole[s] if showdown and not state.folded[s] else None for s in range(state.players)
@@ -93,8 +107,8 @@ def make_view(state: State, seat: int) -> View:
         round=state.round,
         current_player=state.current_player,
         leader=state.leader,
-        hole=state.hole[seat],
-        pending=state.pending[seat],
+        hole=state.hole[seat] if seated else None,
+        pending=state.pending[seat] if seated else None,
         up=tuple(tuple(cards) for cards in state.up),
         shown=shown,
         categories=tuple(_category(state, seat, s, shown[s]) for s in range(state.players)),
@@ -104,7 +118,7 @@ def make_view(state: State, seat: int) -> View:
         round_bets=tuple(state.round_bets),
         pot=state.pot,
         level=state.level,
-        to_call=state.to_call(seat),
+        to_call=state.to_call(seat) if seated else 0,
         most=state.most,
         winners=state.winners,
         returns=state.returns() if over else None,

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from qipai.cards import Card, poker_deck, shuffled
 from qipai.chance import V2, chance_for
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.events import is_spectator
 from qipai.games.zhajinhua.actions import (
     ACTION_TYPES,
     Action,
@@ -350,11 +351,13 @@ class State:
         return actions
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may see now: a fresh immutable snapshot.
+        """What ``seat`` may see now: a fresh immutable snapshot; with
+        :data:`~qipai.games.events.SPECTATOR`, what everyone may see (a spectator's view).
 
         :raises InvalidActionError: ``bad_seat``.
         """
-        _check_seat(seat, self.players)
+        if not is_spectator(seat):
+            _check_seat(seat, self.players)
         return make_view(self, seat)
 
     def sees_own_cards(self, seat: int) -> bool:

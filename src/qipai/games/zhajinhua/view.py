@@ -10,6 +10,10 @@ Cards, by :meth:`.State.sees_own_cards` and the compare rule:
 - no opponent's cards before the end: a compare shows nobody the two hands
   ("所有玩家看不到两人的牌面"), its two players included;
 - every hand once the hand is over ("游戏结束后，将公开全部玩家的牌").
+
+A spectator (seat :data:`~qipai.games.events.SPECTATOR`) sees the public facts and no card
+before the end (he has no hand to look at; a compare shows him nothing either), then every
+hand; he has no cost to pay and no legal action.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qipai.cards import Card
+from qipai.games.events import is_spectator
 from qipai.games.zhajinhua.actions import Action
 from qipai.games.zhajinhua.hands import category_of_cards
 
@@ -30,7 +35,7 @@ class View:
     """One seat's snapshot of a hand (all tuples, indexed by seat)."""
 
     seat: int
-    """Whose view this is."""
+    """Whose view this is (:data:`~qipai.games.events.SPECTATOR`: a spectator's)."""
     rules: str
     """The rule set's name."""
     players: int
@@ -68,9 +73,9 @@ class View:
     compares: tuple[tuple[int, int, int, int], ...]
     """Each compare as (initiator, target, amount paid, loser): public."""
     call_cost: int
-    """What a call would cost this seat now."""
+    """What a call would cost this seat now (0 for a spectator)."""
     compare_cost: int
-    """What a compare would cost this seat now."""
+    """What a compare would cost this seat now (0 for a spectator)."""
     winner: int | None
     """The winner, once over."""
     reason: str | None
@@ -80,14 +85,16 @@ class View:
     opened: tuple[int, ...]
     """The cap showdown's opening order (empty otherwise)."""
     legal_actions: tuple[Action, ...]
-    """What this seat may do now."""
+    """What this seat may do now (nothing for a spectator)."""
 
 
 def known_seats(state: State, seat: int) -> frozenset[int]:
     """The seats whose cards ``seat`` may see now: every seat once the hand is over, before
-    that at most his own (never a compare's other hand)."""
+    that at most his own (never a compare's other hand; none for a spectator)."""
     if state.is_terminal:
         return frozenset(range(state.players))
+    if is_spectator(seat):
+        return frozenset()
     return frozenset({seat} if state.sees_own_cards(seat) else ())
 
 
@@ -95,6 +102,7 @@ def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state`` (use :meth:`.State.view`)."""
     known = known_seats(state, seat)
     over = state.is_terminal
+    seated = not is_spectator(seat)
     return View(
         seat=seat,
         rules=state.rules.name,
@@ -117,11 +125,11 @@ def make_view(state: State, seat: int) -> View:
             category_of_cards(h) if s in known else None for s, h in enumerate(state.hands)
         ),
         compares=tuple((r.initiator, r.target, r.amount, r.loser) for r in state.compares),
-        call_cost=state.call_cost(seat),
-        compare_cost=state.compare_cost(seat),
+        call_cost=state.call_cost(seat) if seated else 0,
+        compare_cost=state.compare_cost(seat) if seated else 0,
         winner=state.winner,
         reason=state.reason,
         returns=state.returns() if over else None,
         opened=state.opened,
-        legal_actions=tuple(state.legal_actions(seat)),
+        legal_actions=tuple(state.legal_actions(seat)) if seated else (),
     )

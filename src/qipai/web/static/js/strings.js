@@ -245,6 +245,7 @@ export const STRINGS = {
   "ddz.reason.wild_bomb": ["财神炸弹", "wild bombs"],
   "ddz.reason.spring": ["春天", "spring"],
   "ddz.reason.anti_spring": ["反春", "anti-spring"],
+  "ddz.reason.task": ["任务", "task"],
   "ddz.reason.landlord_double": ["地主加倍", "landlord doubled"],
   "ddz.reason.farmer_double": ["农民加倍", "farmer doubled"],
   "ddz.liable": ["托管包赔：{names} 托管到底，农民的输分由其承担，赢分不分给他", "Auto-play liability: {names} played by the system to the end: bears the farmers' loss, shares none of their win"],
