@@ -12,6 +12,10 @@ ways, each one ledger transaction that leaves the escrow at exactly zero:
   registering or running): ``match_cancel:<run>`` (kind ``match_refund``) returns every
   current registration's fee.
 
+Every one of those transactions is built by the pure :mod:`qipai.hall.matchcoins` (what
+moves between which accounts, and why); this module locks the run, checks its state and
+registrations, reads the accounts and the escrow's balance, and writes what it is given.
+
 Registrations are rows of ``match_entries``, one per registration, kept when withdrawn:
 ``number`` counts them per run from 1 and is never reused, and is the ``seat`` of the
 registration's entries in the ledger, so every coin of a run can be traced to one
