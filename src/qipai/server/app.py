@@ -580,7 +580,9 @@ def _session(session: Session) -> Response:
 
 
 def _room_json(room: Room) -> dict[str, object]:
-    return dataclasses.asdict(room)
+    """A room of ``GET /api/rooms``: its fields, and its game's browser module
+    (``web_module``: the page loads ``js/games/<web_module>.js`` to play it)."""
+    return {**dataclasses.asdict(room), "web_module": room.game_type.web_module}
 
 
 def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, object]:
