@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from json_kit import wire
-
 from qipai.errors import InvalidActionError
 from qipai.server.connection import FLOOD_WINDOWS, WINDOW, RateLimit, Verdict
 from qipai.server.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES, Act, parse, rate_limited

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -31,7 +31,7 @@ from msgspec import UNSET, UnsetType
 if TYPE_CHECKING:
     from qipai.jsontypes import Json as JsonValue
 else:  # msgspec cannot read the recursive alias: any JSON value, unchecked, at run time
-    JsonValue = Any
+    JsonValue = object
 
 T = TypeVar("T")
 
