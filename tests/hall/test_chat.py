@@ -8,7 +8,6 @@ import re
 import pytest
 
 from json_kit import wire
-
 from qipai.errors import InvalidActionError
 from qipai.hall.chat import (
     CHAT_BURST,
