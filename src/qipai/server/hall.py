@@ -409,9 +409,8 @@ class HallService:
         player.leaving = True
 
     def escape_cost(self, player: Player) -> EscapeCostFrame:
-        """What leaving his hand now would cost the player, from his view alone:
-        ``{"type": "escape_cost", "table", "points", "coins", "least_points",
-        "least_coins"}``: at most ``points`` and ``coins``, at least the ``least_`` ones
+        """What leaving his hand now would cost the player, from his view alone (an
+        ``escape_cost`` frame): at most ``points`` and ``coins``, at least the ``least_`` ones
         (equal but where the price depends on what he may not see); all null where 托管
         would play his seat to the end.
 
