@@ -30,8 +30,8 @@ house seed, as hands were dealt before (``qipai-hand/2`` records).
 >>> seats += [SeatInfo(None, f"bot{i}", 10_000) for i in range(1, room.seats)]
 >>> table = Table(room, 1, seats, now=0.0, bot_delay=1.0, rng=random.Random(1))
 >>> table.start_hand("h1", seed=42, now=0.0)
->>> [f.frame["type"] for f in table.drain()][:3]
-['hand_start', 'event', 'event']
+>>> [type(f.frame).__name__ for f in table.drain()][:3]
+['HandStart', 'Event', 'Event']
 >>> while table.deadline() is not None:
 ...     table.tick(table.deadline())
 >>> table.is_over, sum(table.outcome.settlement.net) + table.outcome.settlement.house
@@ -48,8 +48,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import UNSET
+
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import Settlement, coins_of, limited, settle
+from qipai.hall.frames import Event, HandOver, HandStart, OutFrame, SeatPlayer, Snapshot, Turn
 from qipai.hall.records import (
     Entropy,
     HandRecord,
@@ -68,9 +71,6 @@ HISTORY_LIMIT = 1024
 than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
-
-Frame = dict[str, Any]
-"""One JSON-able message to a player (``docs/hall.md``, "Tables")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +106,9 @@ class Outbound:
 
     seat: int
     """The recipient seat (always a human's)."""
-    frame: Frame
-    """The message; read-only (frames may share their nested values)."""
+    frame: OutFrame
+    """The message (``docs/hall.md``, "Tables"); read-only (frames may share their nested
+    values)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +173,7 @@ class _Entry:
     n: int
     event: Any = None
     data: dict[str, Json] = field(default_factory=dict)
-    frame: Frame | None = None
+    frame: OutFrame | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -365,19 +366,13 @@ class Table:
 
     # --- frames -----------------------------------------------------------------------
 
-    def _players(self) -> list[Frame]:
+    def _players(self) -> list[SeatPlayer]:
         return [
-            {
-                "name": info.name,
-                "bot": info.is_bot,
-                "trustee": s.trustee,
-                "connected": s.connected,
-                "escaped": s.escaped,
-            }
+            SeatPlayer(info.name, info.is_bot, s.trustee, s.connected, s.escaped)
             for info, s in zip(self.seats, self._seat, strict=True)
         ]
 
-    def _send(self, frame: Frame) -> None:
+    def _send(self, frame: OutFrame) -> None:
         for seat in self._humans:
             self._out.append(Outbound(seat, frame))
 
@@ -387,18 +382,15 @@ class Table:
             self._evicted = history[0].n
         history.append(entry)
 
-    def _public(self, frame: Frame) -> None:
+    def _public(self, frame: OutFrame) -> None:
         """A frame every seat gets, kept in the history."""
         self._remember(_Entry(self._n, frame=frame))
         self._send(frame)
 
-    def _event_frame(self, entry: _Entry, seat: int) -> Frame:
-        frame: Frame = {"type": "event", "table": self.number, "n": entry.n}
+    def _event_frame(self, entry: _Entry, seat: int) -> Event:
         if entry.event.visible_to(seat):
-            frame["event"] = entry.data
-        else:
-            frame["hidden"] = True
-        return frame
+            return Event(table=self.number, n=entry.n, event=entry.data)
+        return Event(table=self.number, n=entry.n, hidden=True)
 
     def _publish(self) -> None:
         """Number the hand's new events and send each seat its frame of each."""
@@ -411,26 +403,22 @@ class Table:
                 self._out.append(Outbound(seat, self._event_frame(entry, seat)))
         self._published = len(events)
 
-    def _turn_frame(self, seat: int, players: list[Frame] | None = None) -> Frame:
+    def _turn_frame(self, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
         state = self._state
         deciding = self._engine.deciding(state)
         actor = None if deciding else state.current_player
-        frame: Frame = {
-            "type": "turn",
-            "table": self.number,
-            "n": self._n,
-            "seat": actor,
-            "deadline": self._shown_deadline(),
-            "players": self._players() if players is None else players,
-        }
-        if deciding:
-            frame["deciding"] = list(deciding)
         actions = [action_text(a) for a in self._engine.actions(state, seat)]
-        if seat == actor or seat in deciding:
-            frame["legal"] = actions
-        elif actions:
-            frame["options"] = actions
-        return frame
+        decides = seat == actor or seat in deciding
+        return Turn(
+            table=self.number,
+            n=self._n,
+            seat=actor,
+            deadline=self._shown_deadline(),
+            players=self._players() if players is None else players,
+            deciding=list(deciding) if deciding else UNSET,
+            legal=actions if decides else UNSET,
+            options=actions if actions and not decides else UNSET,
+        )
 
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
@@ -449,7 +437,7 @@ class Table:
         out, self._out = self._out, []
         return out
 
-    def snapshot(self, seat: int) -> Frame:
+    def snapshot(self, seat: int) -> Snapshot:
         """A full resync for ``seat``: its view of the hand (``None`` before the first
         hand, and while a hand waits for entropy: ``entropy_deadline`` says until when)
         after event ``n``, the players and the turn's deadline.
@@ -458,21 +446,20 @@ class Table:
         """
         self._check_seat(seat)
         state = self._state
-        return {
-            "type": "snapshot",
-            "table": self.number,
-            "n": self._n,
-            "seat": seat,
-            "room": self.room.id,
-            "hand": self.hand_id,
-            "commitment": self.commitment,
-            "players": self._players(),
-            "view": None if state is None else view_json(self.room.game, state.view(seat)),
-            "deadline": self._shown_deadline(),
-            "entropy_deadline": self._window_end,
-        }
+        return Snapshot(
+            table=self.number,
+            n=self._n,
+            seat=seat,
+            room=self.room.id,
+            hand=self.hand_id,
+            commitment=self.commitment,
+            players=self._players(),
+            view=None if state is None else view_json(self.room.game, state.view(seat)),
+            deadline=self._shown_deadline(),
+            entropy_deadline=self._window_end,
+        )
 
-    def ending(self, seat: int) -> list[Frame]:
+    def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
         final view) and the ``hand_over`` frame.  Small enough to keep without the table.
 
@@ -485,7 +472,7 @@ class Table:
             raise IllegalActionError(code, "no finished hand at this table")
         return [self.snapshot(seat), self._hand_over_frame(outcome)]
 
-    def frames_since(self, seat: int, n: int) -> list[Frame] | None:
+    def frames_since(self, seat: int, n: int) -> list[OutFrame] | None:
         """What ``seat`` missed after event ``n``: each later event (or its placeholder)
         and the ``hand_start`` / ``hand_over`` frames sent from then on, in order, then
         the current turn frame while a hand runs.  ``None`` when ``n`` is not a number
@@ -496,7 +483,7 @@ class Table:
         self._check_seat(seat)
         if not _is_int(n) or not self._evicted <= n <= self._n:
             return None
-        frames: list[Frame] = []
+        frames: list[OutFrame] = []
         for entry in self._history:
             if entry.event is not None and entry.n > n:
                 frames.append(self._event_frame(entry, seat))
@@ -631,18 +618,17 @@ class Table:
                 self._engine.enter_trustee(state, seat)
         self._since = now
 
-    def _hand_start_frame(self) -> Frame:
-        return {
-            "type": "hand_start",
-            "table": self.number,
-            "n": self._n,
-            "room": self.room.id,
-            "hand": self.hand_id,
-            "hand_number": self.hands_started - 1,
-            "commitment": self.commitment,
-            "entropy_deadline": self._window_end,
-            "players": self._players(),
-        }
+    def _hand_start_frame(self) -> HandStart:
+        return HandStart(
+            table=self.number,
+            n=self._n,
+            room=self.room.id,
+            hand=self.hand_id,
+            hand_number=self.hands_started - 1,
+            commitment=self.commitment,
+            entropy_deadline=self._window_end,
+            players=self._players(),
+        )
 
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
@@ -904,27 +890,27 @@ class Table:
                 raise
             return None
 
-    def _hand_over_frame(self, outcome: HandOutcome) -> Frame:
-        s = outcome.settlement
+    def _hand_over_frame(self, outcome: HandOutcome) -> HandOver:
+        s, shown = outcome.settlement, outcome.shown
         record = None if outcome.record is None else json.loads(outcome.record.to_json())
-        return {
-            "type": "hand_over",
-            "table": self.number,
-            "n": self._n,
-            "hand": outcome.hand_id,
-            "result": list(s.net),
-            "points": list(s.points),
-            "rake": list(s.rake),
-            "fees": list(s.fees),
-            "limited": list(limited(self.room, s, self.terms.payout)),
-            "coins": [b + n for b, n in zip(outcome.balances, s.net, strict=True)],
-            "winners": list(outcome.winners),
-            "escaper": outcome.escaper,
-            "voided": outcome.voided,
-            "seed": str(outcome.seed),
-            "record": record,
-            **outcome.shown,
-        }
+        return HandOver(
+            table=self.number,
+            n=self._n,
+            hand=outcome.hand_id,
+            result=list(s.net),
+            points=list(s.points),
+            rake=list(s.rake),
+            fees=list(s.fees),
+            limited=list(limited(self.room, s, self.terms.payout)),
+            coins=[b + n for b, n in zip(outcome.balances, s.net, strict=True)],
+            winners=list(outcome.winners),
+            escaper=outcome.escaper,
+            voided=outcome.voided,
+            seed=str(outcome.seed),
+            record=record,
+            cards=shown.get("cards", UNSET),
+            explain=shown.get("explain", UNSET),
+        )
 
     @property
     def is_dealing(self) -> bool:

@@ -32,6 +32,9 @@ from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchmaking
 from qipai.hall.botseats import BotSeat, bot_seats
 from qipai.hall.chat import ChatLimit, chat_frame, check_phrase
+from qipai.hall.frames import EscapeCost as EscapeCostFrame
+from qipai.hall.frames import HandVoided, OutFrame, Queued
+from qipai.hall.frames import Leaving as LeavingFrame
 from qipai.hall.records import SEED_BITS, commitment
 from qipai.hall.rooms import Room, check_join
 from qipai.hall.table import DEAL_STEP_SECONDS, HandOutcome, HandTerms, SeatInfo, Table
@@ -41,7 +44,7 @@ from qipai.store import Fence, HandSettlement, HandStart, Store
 
 from . import protocol
 from .batching import Batcher
-from .bus import Bus, Frame
+from .bus import Bus
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
 from .places import Places
@@ -197,7 +200,7 @@ class HallService:
         he may not join a room meanwhile."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
-        self.notices: Callable[[int], Awaitable[list[Frame]]] = _no_notices
+        self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
         """What a user is told when he connects beyond :attr:`missed`: the ends of his
         matches he was away for (set by the match hall: kept in the database)."""
         self.recent = RecentEndings()
@@ -323,7 +326,7 @@ class HallService:
             entry.lobby.join(_pid(player.user), self.clock())
             player.room, player.leaving = room_id, False
             player.one_hand = once and entry.room.regroup
-        self.bus.publish(player.user, {"type": "queued", "room": room_id})
+        self.bus.publish(player.user, Queued(room=room_id))
 
     def holds(self, user: int) -> bool:
         """Whether ``user`` has a place here: a room (its queue or a table), a match table,
@@ -345,7 +348,7 @@ class HallService:
         if player.runner is not None or not entry.lobby.is_queued(_pid(player.user)):
             # at a table, or being seated at one right now: out after its hand
             player.leaving = True
-            self.bus.publish(player.user, {"type": "leaving", "room": player.room})
+            self.bus.publish(player.user, LeavingFrame(room=player.room))
             if player.runner is not None:
                 self._leave_early(player.runner, player.user, entry.room)
                 player.runner.post(Leaving(player.runner.seat_of(player.user)))
@@ -405,10 +408,9 @@ class HallService:
         await self.command(player, SeatEscape)
         player.leaving = True
 
-    def escape_cost(self, player: Player) -> Frame:
-        """What leaving his hand now would cost the player, from his view alone:
-        ``{"type": "escape_cost", "table", "points", "coins", "least_points",
-        "least_coins"}``: at most ``points`` and ``coins``, at least the ``least_`` ones
+    def escape_cost(self, player: Player) -> EscapeCostFrame:
+        """What leaving his hand now would cost the player, from his view alone (an
+        ``escape_cost`` frame): at most ``points`` and ``coins``, at least the ``least_`` ones
         (equal but where the price depends on what he may not see); all null where 托管
         would play his seat to the end.
 
@@ -417,15 +419,16 @@ class HallService:
         """
         runner = _runner_of(player)
         cost = runner.table.escape_cost(runner.seat_of(player.user))
-        frame: Frame = {"type": "escape_cost", "table": runner.table.number}
         points, coins = (None, None) if cost is None else cost
-        frame["points"] = None if points is None else points.most
-        frame["coins"] = None if coins is None else coins.most
-        frame["least_points"] = None if points is None else points.least
-        frame["least_coins"] = None if coins is None else coins.least
-        return frame
+        return EscapeCostFrame(
+            table=runner.table.number,
+            points=None if points is None else points.most,
+            coins=None if coins is None else coins.most,
+            least_points=None if points is None else points.least,
+            least_coins=None if coins is None else coins.least,
+        )
 
-    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> Frame | None:
+    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> OutFrame | None:
         """Quick chat: the player says ``phrase`` (an id of :mod:`qipai.hall.chat`) to
         everyone seated at his table, himself included; no event of the hand, no record.
         Over his allowance the answer is ``chat_too_fast`` (with ``retry_after``), and
@@ -445,7 +448,9 @@ class HallService:
                 self.bus.publish(user, chat_frame(number, seat, phrase))
         return None
 
-    def resume(self, player: Player, last: dict[str, int], missed: list[Frame]) -> list[Frame]:
+    def resume(
+        self, player: Player, last: dict[str, int], missed: list[OutFrame]
+    ) -> list[OutFrame]:
         """Frames that bring a returning player's view up to date (and mark him present):
         ``missed`` (what was kept for him: :attr:`missed`), then where he is.
 
@@ -454,14 +459,14 @@ class HallService:
         """
         runner = player.runner
         if runner is None:
-            queued = [] if player.room is None else [{"type": "queued", "room": player.room}]
+            queued: list[OutFrame] = [] if player.room is None else [Queued(room=player.room)]
             self.recent.forget_if_in(player.user, missed)  # told now: never again
             return missed + self.recent.unseen(player.user, last) + queued
         frames = _catch_up(runner, player.user, last)
         runner.post(Presence(runner.seat_of(player.user), True))
         return missed + frames
 
-    async def resync(self, player: Player) -> Frame:
+    async def resync(self, player: Player) -> OutFrame:
         """A full snapshot of the player's table, taken once every frame the table
         produced is published (never ahead of the events it reflects: its ``n`` is the
         last event the player has been sent).
@@ -769,7 +774,7 @@ class HallService:
             if player in leaving:
                 self._left(player)
             else:
-                self.bus.publish(player.user, {"type": "queued", "room": entry.room.id})
+                self.bus.publish(player.user, Queued(room=entry.room.id))
             away = not self.bus.is_connected(player.user)
             self._keep_ending(player.user, runner, away)
             if away:
@@ -856,7 +861,7 @@ def _refusal(task: asyncio.Task[None]) -> HandRefusedError | None:
     return error if isinstance(error, HandRefusedError) else None
 
 
-def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[Frame]:
+def _catch_up(runner: TableRunner, user: int, last: dict[str, int]) -> list[OutFrame]:
     """What ``user`` missed at ``runner``'s table: the frames after the event number his
     client last had (``last``), else a snapshot, or once the hand is over how it ended
     (the snapshot's view alone does not show the result)."""
@@ -875,11 +880,11 @@ def warm_up() -> None:
         game_type(name).warm_up()
 
 
-def voided_frame(hand_id: str, table: int, reason: str) -> Frame:
+def voided_frame(hand_id: str, table: int, reason: str) -> HandVoided:
     """The frame telling a player that his hand was voided: cancelled, no coin moved (the
     stakes are only taken at settlement), ``reason`` ``restart`` (the hall stopped during
     the hand) or ``table_failed``."""
-    return {"type": "hand_voided", "hand": hand_id, "table": table, "reason": reason}
+    return HandVoided(hand=hand_id, table=table, reason=reason)
 
 
 def _runner_of(player: Player) -> TableRunner:
@@ -915,7 +920,7 @@ def new_hand_id() -> str:
     return f"{time.time_ns() // 1000:013x}{secrets.token_hex(3)}"
 
 
-async def _no_notices(user: int) -> list[Frame]:
+async def _no_notices(user: int) -> list[OutFrame]:
     """A hall without matches keeps no notices."""
     del user
     return []

@@ -35,11 +35,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from qipai.errors import InvalidActionError
+from qipai.hall import frames
+from qipai.hall.frames import OutFrame, unset_if_none
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted (bytes of UTF-8); larger ones are refused unread."""
@@ -155,8 +159,17 @@ _DECODER = msgspec.json.Decoder(ClientMessage)
 
 
 TYPES = (
-    "hello", "join", "leave", "act", "entropy", "trustee", "escape", "escape_cost", "resync",
-    "ping", "chat",
+    "hello",
+    "join",
+    "leave",
+    "act",
+    "entropy",
+    "trustee",
+    "escape",
+    "escape_cost",
+    "resync",
+    "ping",
+    "chat",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"
@@ -244,70 +257,57 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 def welcome(
     user: int, name: str, coins: int, *, rate: float | None = None, burst: float | None = None
-) -> dict[str, Any]:
+) -> frames.Welcome:
     """The answer to a good ``hello``; with the connection's rate limit (``limits``: messages
     a second on average, at once), when given, so that a client can keep under it."""
-    frame: dict[str, Any] = {
-        "type": "welcome", "protocol": PROTOCOL, "user": user, "name": name, "coins": coins,
-    }  # fmt: skip
-    if rate is not None and burst is not None:
-        frame["limits"] = {"rate": rate, "burst": burst}
-    return frame
+    limits = frames.RateLimits(rate, burst) if rate is not None and burst is not None else UNSET
+    return frames.Welcome(protocol=PROTOCOL, user=user, name=name, coins=coins, limits=limits)
 
 
-def ack(message_id: int) -> dict[str, Any]:
+def ack(message_id: int) -> frames.Ack:
     """An action was applied."""
-    return {"type": "ack", "id": message_id}
+    return frames.Ack(id=message_id)
 
 
-def error(code: str, message: str, message_id: int | None = None) -> dict[str, Any]:
+def error(code: str, message: str, message_id: int | None = None) -> frames.Error:
     """A refused message: its stable ``code``; nothing changed."""
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if message_id is not None:
-        frame["id"] = message_id
-    return frame
+    return frames.Error(code=code, message=message, id=unset_if_none(message_id))
 
 
 def retry_later(
     code: str, message: str, retry_after: float, message_id: int | None = None
-) -> dict[str, Any]:
+) -> frames.Error:
     """A refusal that says when to try again: ``retry_after`` seconds."""
-    frame = error(code, message, message_id)
-    frame["retry_after"] = retry_after
-    return frame
+    return frames.Error(
+        code=code, message=message, id=unset_if_none(message_id), retry_after=retry_after
+    )
 
 
-def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
+def rate_limited(retry_after: float, message_id: int | None = None) -> frames.Error:
     """A message refused for the rate: send nothing more for ``retry_after`` seconds (what
     comes meanwhile is dropped unread, unanswered)."""
     text = f"too many messages: send nothing for {retry_after:g} s"
     return retry_later("rate_limited", text, retry_after, message_id)
 
 
-def chat_too_fast(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
+def chat_too_fast(retry_after: float, message_id: int | None = None) -> frames.Error:
     """A quick-chat message refused for the chat's own rate (:mod:`qipai.hall.chat`):
     nothing was said; the next may go in ``retry_after`` seconds."""
     text = f"chatting too fast: wait {retry_after:g} s"
     return retry_later("chat_too_fast", text, retry_after, message_id)
 
 
-def left(room: str, reason: str | None = None) -> dict[str, Any]:
+def left(room: str, reason: str | None = None) -> frames.Left:
     """The player is out of ``room`` (``reason`` ``restart``: the node that held him
     stopped; none: he left)."""
-    frame: dict[str, Any] = {"type": "left", "room": room}
-    if reason is not None:
-        frame["reason"] = reason
-    return frame
+    return frames.Left(room=room, reason=unset_if_none(reason))
 
 
-def pong(t: float) -> dict[str, Any]:
+def pong(t: float) -> frames.Pong:
     """The answer to ``ping``."""
-    return {"type": "pong", "t": t}
+    return frames.Pong(t=t)
 
 
-def encode(frames: dict[str, Any] | list[dict[str, Any]]) -> str:
+def encode(frame: OutFrame | Sequence[OutFrame]) -> str:
     """A server frame, or an array of frames, as JSON text (UTF-8 kept, no spaces)."""
-    return _ENCODER.encode(frames).decode("utf-8")
-
-
-_ENCODER = msgspec.json.Encoder()
+    return frames.encode_frame(frame).decode("utf-8")
