@@ -43,6 +43,7 @@ from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
+from .bots import BotPool
 from .bus import LocalBus
 from .cluster import ClusterNode
 from .connection import PlayerSocket
@@ -99,6 +100,9 @@ class ServerConfig:
     redis_prefix: str = "qipai"
     """The prefix of the hall's keys in Redis (``--redis-prefix``: several halls, or
     tests, sharing one Redis)."""
+    bot_workers: int = 0
+    """Worker processes where bots decide (``--bot-workers``; ``qipai serve`` sizes them
+    from the machine); 0: inside the tables' ticks, on the event loop (``docs/bots.md``)."""
 
 
 @dataclass
@@ -163,6 +167,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store = Store.open(config.db_url)
         db = Database(store)
         cluster = _cluster_node(config)
+        bots = BotPool(config.bot_workers) if config.bot_workers > 0 else None
         hall = HallService(
             db,
             config.rooms,
@@ -172,6 +177,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             hand_pause=config.hand_pause,
             entropy_window=config.entropy_window,
             cluster=cluster,
+            bots=bots,
         )
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
@@ -200,6 +206,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     await cluster.stop()
                 db.close()
                 store.close()
+                if bots is not None:
+                    await asyncio.to_thread(bots.close)
 
     def live() -> _Services:
         found = services.get("live")

@@ -41,6 +41,7 @@ from qipai.store import Fence, HandSettlement, HandStart, Store
 
 from . import protocol
 from .batching import Batcher
+from .bots import BOT_DEADLINE, BotPool
 from .bus import Bus, Frame
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
@@ -153,8 +154,11 @@ class HallService:
         entropy_window: float = ENTROPY_WINDOW,
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.db = db
+        self.bots = bots
+        """Where bots decide (``--bot-workers``); ``None``: in the tables' ticks."""
         self.bus = bus
         self.cluster = cluster
         """This process as a node of several (``--redis``): table leases, fences."""
@@ -622,6 +626,7 @@ class HallService:
             entropy_window=self.entropy_window,
             rng=rng or random.Random(secrets.randbits(64)),
             terms=terms,
+            bot_wait=None if self.bots is None else BOT_DEADLINE,
         )
         cash = seated is not None and seated.entry is not None
         runner = TableRunner(
@@ -633,6 +638,7 @@ class HallService:
             finish=self._end_hand,
             again=self._plays_on if cash else lambda runner: False,
             pause=self.hand_pause,
+            bots=self.bots,
         )
         for user in users:
             if user is not None:
