@@ -20,6 +20,7 @@ took a decision is taken for hung: the pool is replaced and its processes are ki
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import multiprocessing
 import os
@@ -105,17 +106,25 @@ class BotPool:
         self.workers = workers
         self._decide = decide
         self._busy: dict[Future[object], float] = {}
+        self._starting: list[Future[None]] = []
         self.replaced = 0
         """Pools replaced so far (a worker crashed or hung)."""
+        self.answered = 0
+        """Decisions answered so far."""
         self._executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
         # spawn, not fork: the hall's process runs threads (the database's, uvicorn's)
         context = multiprocessing.get_context("spawn")
         executor = ProcessPoolExecutor(self.workers, context, initializer=_warm_up)
-        for _ in range(self.workers):
-            executor.submit(_ready)  # the processes start now, not at the first decision
+        # the processes start now (a second or so each), not at the first decision
+        self._starting = [executor.submit(_ready) for _ in range(self.workers)]
         return executor
+
+    def wait_ready(self, timeout: float) -> None:
+        """Block until the pool's workers have started (at most ``timeout`` seconds):
+        decisions asked before may come too late for their tables."""
+        concurrent.futures.wait(self._starting, timeout)
 
     def ask(self, turn: BotTurn, answer: Callable[[object], None]) -> None:
         """Compute ``turn``'s decision in a worker; ``answer(action)`` is called on the
@@ -145,6 +154,7 @@ class BotPool:
             return
         error = result.exception()
         if error is None:
+            self.answered += 1
             answer(result.result())
         elif isinstance(error, BrokenProcessPool):
             self._replace(executor)
