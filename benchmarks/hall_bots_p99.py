@@ -9,8 +9,11 @@ Dizhu rooms whose bots fill a table after half a second, and one ``qipai loadtes
 room (20 clients each, thinking 0.5 s), exactly as ``cluster_load.py --nodes 1``.
 Printed per run: the latency clients see (an action sent → its broadcast received: p50 /
 p99 / max, the worst of the three loadtests), hands settled per second and the costs per
-hand over the steady window; at the end, the median p99 of each ``--workers`` value and
-their ratio.  The machine is shared: quote the medians and the ratio, not one run.
+hand over the steady window (the node's CPU is its main process's: not its workers'),
+and with workers the decisions they answered and the bots' moves the basic 托管 played
+for want of an answer in time (tables ended before the run's end); at the end, the
+median p99 of each ``--workers`` value and their ratio.  The machine is shared: quote the
+medians and the ratio, not one run.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from cluster_load import _measure, cluster, rooms
+from cluster_load import _measure, _node_figures, cluster, rooms
 
 
 def main() -> None:
@@ -42,6 +45,9 @@ def main() -> None:
                 options = ("--bot-workers", str(workers))
                 with cluster(["n1"], rooms(args.bot_wait), Path(folder), "bots", *options) as hall:
                     figures = _measure(hall, args)
+                    counts = _node_figures(hall)
+                    for name in ("bot_decisions", "bot_fallbacks"):
+                        figures[name] = counts.get(f"qipai_{name}_total")
             print(json.dumps({"bot_workers": workers, **figures}), flush=True)
             p99.setdefault(workers, []).append(figures["latency_ms"]["p99"])
     medians = {workers: statistics.median(values) for workers, values in p99.items()}

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import bots_kit
+import httpx
 import pytest
+from proxy_kit import metric
 from server_kit import fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient
@@ -196,6 +198,9 @@ def test_a_hall_with_two_bot_workers_plays_hands_end_to_end(tmp_path: Path) -> N
         assert isinstance(bot_pool, BotPool) and bot_pool.workers == 2
         overs = asyncio.run(scenario(hall.url))
         assert bot_pool.answered > 0 and bot_pool.replaced == 0
+        metrics = httpx.get(f"{hall.url}/metrics").text
+        assert metric(metrics, "qipai_bot_decisions_total") > 0
+        assert metric(metrics, "qipai_bot_fallbacks_total") >= 0
     for over in overs:
         assert sum(over["result"]) <= 0  # coins: only the house's fee leaves the table
         assert verify(HandRecord.from_json(_json(over["record"]))).ok

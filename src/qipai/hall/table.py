@@ -299,8 +299,11 @@ class Table:
         self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
         self._evicted = 0
         self._out: list[Outbound] = []
-        self._position = 0  # moves with every change a bot's decision depends on
         self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
+        # _position moves with every change a bot's decision depends on
+        self._position = self.unanswered = 0
+        """:attr:`unanswered`: moves the basic 托管 played for want of an answer in time
+        (``bot_wait``)."""
 
     # --- queries ----------------------------------------------------------------------
 
@@ -959,6 +962,7 @@ class Table:
                 pass  # refused by the engine, nothing changed: the basic 托管 plays
             else:
                 return
+        self.unanswered += 1
         self._apply(self._engine.trustee_action(self._state, seat, BASIC_TRUSTEE), seat, when)
 
     def tick(self, now: float) -> None:

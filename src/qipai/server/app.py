@@ -491,6 +491,9 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
         hall, gateway = services.hall, services.gateway
         node = "single" if hall.cluster is None else hall.cluster.node_id
         figures = _stats(hall)
+        if hall.bots is not None:
+            figures["bot_decisions"] = hall.bots.answered
+            figures["bot_fallbacks"] = hall.bot_fallbacks
         histograms = [hall.message_seconds]
         if gateway is not None:
             mailbox = gateway.cluster.mailbox
@@ -540,6 +543,16 @@ _METRICS: dict[str, tuple[str, str, str]] = {
         "Database transactions that settled hands.",
     ),
     "rss_bytes": ("qipai_resident_bytes", "gauge", "Resident memory."),
+    "bot_decisions": (
+        "qipai_bot_decisions_total",
+        "counter",
+        "Bots' decisions answered by the worker processes (--bot-workers).",
+    ),
+    "bot_fallbacks": (
+        "qipai_bot_fallbacks_total",
+        "counter",
+        "Bots' moves played by the basic trustee, the workers' answer late (tables ended).",
+    ),
     "node_messages_sent": (
         "qipai_node_messages_sent_total",
         "counter",

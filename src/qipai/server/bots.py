@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -42,6 +43,12 @@ Dou Dizhu bot's hardest decisions take about 0.1 s of one core."""
 STUCK_AFTER = 30.0
 """Seconds a decision may stay unanswered before the pool is taken for hung and replaced
 (its processes killed)."""
+
+
+WORKER_NICENESS = 10
+"""How much lower a worker's scheduling priority is than the hall's (``nice``): where the
+cores are busy, the event loop that answers the players comes first; a bot has its
+``bot_delay`` and :data:`BOT_DEADLINE` to decide."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,10 @@ def decide(request: BotRequest) -> object:
 
 
 def _warm_up() -> None:
-    """A worker's start: every shipped game's bots built before the first decision."""
+    """A worker's start: below the event loop's priority (:data:`WORKER_NICENESS`), every
+    shipped game's bots built before the first decision."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     for name in game_names():
         game_type(name)
 
@@ -172,7 +182,7 @@ class BotPool:
         if broken is not self._executor:
             return
         log.warning("the bot pool is replaced (a worker %s)", "hung" if kill else "died")
-        workers = dict(getattr(broken, "_processes", None) or {})  # CPython's pid → Process
+        workers = dict(getattr(broken, "_processes", None) or {})  # CPython's: pid → Process
         broken.shutdown(wait=False, cancel_futures=True)
         if kill:
             for process in workers.values():
@@ -181,6 +191,13 @@ class BotPool:
         self.replaced += 1
         self._executor = self._start()
 
-    def close(self) -> None:
-        """Stop the workers (decisions in flight are dropped)."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the workers (decisions in flight are dropped); one still busy after
+        ``timeout`` seconds (hung) is killed."""
+        workers = dict(getattr(self._executor, "_processes", None) or {})
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        give_up = time.monotonic() + timeout
+        for process in workers.values():
+            process.join(max(0.0, give_up - time.monotonic()))
+            if process.is_alive():
+                process.kill()

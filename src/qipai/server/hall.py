@@ -159,6 +159,8 @@ class HallService:
         self.db = db
         self.bots = bots
         """Where bots decide (``--bot-workers``); ``None``: in the tables' ticks."""
+        self.bot_fallbacks = 0
+        """Bots' moves the basic 托管 played, no answer having come in time (tables ended)."""
         self.bus = bus
         self.cluster = cluster
         """This process as a node of several (``--redis``): table leases, fences."""
@@ -754,6 +756,7 @@ class HallService:
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         seated = self.runners.pop(runner)
+        self.bot_fallbacks += runner.table.unanswered
         self._fences.pop(runner, None)
         if self.cluster is not None:
             self.cluster.release_soon(self.cluster.table_resource(runner.table.number))
