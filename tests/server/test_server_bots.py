@@ -14,6 +14,7 @@ from pathlib import Path
 import bots_kit
 import httpx
 import pytest
+from process_kit import kill, serving
 from proxy_kit import metric
 from server_kit import fast_config, play_hand, running_hall
 
@@ -210,3 +211,32 @@ def _json(value: object) -> str:
     import json  # noqa: PLC0415
 
     return json.dumps(value)
+
+
+def test_a_killed_hall_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
+    config = tmp_path / "rooms.toml"
+    config.write_text(
+        '[[room]]\nid = "r1"\nname = "斗地主"\ngame = "doudizhu"\nrules = "yifa"\n',
+        encoding="utf-8",
+    )
+    db_url = f"sqlite:///{tmp_path / 'hall.db'}"
+    with serving(db_url, config, tmp_path / "hall.log", "--bot-workers", "2") as (process, _):
+        workers = _children(process.pid)
+        assert len(workers) >= 2  # the two workers (and multiprocessing's tracker)
+        kill(process)
+    give_up = time.monotonic() + 15
+    while any(map(_alive, workers)) and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert not any(map(_alive, workers))
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        with contextlib.suppress(OSError):
+            lines = status.read_text().splitlines()
+            ppid = next(line for line in lines if line.startswith("PPid:")).split()[1]
+            if int(ppid) == pid:
+                found.append(int(status.parent.name))
+    return found

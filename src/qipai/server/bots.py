@@ -13,8 +13,9 @@ worker, a crashed one, a pool that is being replaced), the table plays the basic
 action instead: a table never waits on a worker.
 
 A pool whose worker died is broken (every decision it held fails): the next request
-replaces it with a fresh one.  A worker still busy :data:`STUCK_AFTER` seconds after it
-took a decision is taken for hung: the pool is replaced and its processes are killed.
+replaces it with a fresh one.  A decision still unanswered :data:`STUCK_AFTER` seconds
+after it was asked means a hung worker: the pool is replaced and its processes killed.
+Workers end with the hall's process, even a killed one.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -84,12 +86,23 @@ def decide(request: BotRequest) -> object:
 
 
 def _warm_up() -> None:
-    """A worker's start: below the event loop's priority (:data:`WORKER_NICENESS`), every
-    shipped game's bots built before the first decision."""
+    """A worker's start: it ends with the hall (:func:`_orphaned`), runs below the event
+    loop's priority (:data:`WORKER_NICENESS`), and builds every shipped game's bots before
+    the first decision."""
+    parent = os.getppid()
+    threading.Thread(target=_orphaned, args=(parent,), name="orphaned", daemon=True).start()
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     for name in game_names():
         game_type(name)
+
+
+def _orphaned(parent: int) -> None:
+    """End the worker once the hall's process ``parent`` is gone (killed: it could not
+    stop its pool), checked every second; a worker would otherwise wait for work forever."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _ready() -> None:
