@@ -297,13 +297,12 @@ class Table:
         self._n = 0
         self._published = 0
         self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
-        self._evicted = 0
+        # _position moves with every change a bot's decision depends on (bot_turn)
+        self._evicted, self._position = 0, 0
         self._out: list[Outbound] = []
         self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
-        # _position moves with every change a bot's decision depends on
-        self._position = self.unanswered = 0
-        """:attr:`unanswered`: moves the basic 托管 played for want of an answer in time
-        (``bot_wait``)."""
+        self.unanswered = 0
+        """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
     # --- queries ----------------------------------------------------------------------
 
