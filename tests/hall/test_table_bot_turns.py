@@ -11,6 +11,8 @@ import random
 import pytest
 from table_kit import run_out
 
+from qipai.games.doudizhu.actions import Trustee
+from qipai.games.doudizhu.hand import Step
 from qipai.hall.rooms import Room, applicable, default_rooms
 from qipai.hall.table import BOT_POLICY, BotTurn, Frame, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, game_type
@@ -148,3 +150,53 @@ def test_an_answer_that_is_no_legal_move_gives_way_to_the_basic_trustee_action()
     before = len(state.history)
     table.tick(1.0)
     assert state.history[before].action == basic
+
+
+def _to_players_turn(table: Table) -> None:
+    """Answer the bots at once until seat 0 (a player) is to act."""
+    while table.game_state.current_player != 0:
+        turn = table.bot_turn()
+        assert turn is not None and turn.seat != 0
+        table.decided(turn, _answer(turn), turn.due)
+        deadline = table.deadline()
+        assert deadline is not None
+        table.tick(deadline)
+
+
+def test_a_timed_out_players_strong_trustee_move_is_asked_for_not_computed() -> None:
+    room = ROOMS["doudizhu-yifa"]
+    assert room.trustee == "strong"
+    table = _table(room, WAIT)
+    table.set_trustee(0, False, 0.0)
+    table.start_hand("h", seed=5, now=0.0)
+    _to_players_turn(table)
+    state = table.game_state
+    before = len(state.history)
+    timeout = table.deadline()
+    assert timeout is not None
+    table.tick(timeout)  # his time ran out: 托管, and the strong 托管's move is asked for
+    assert state.current_player == 0 and state.history[before:] == [Step(0, Trustee(True))]
+    turn = table.bot_turn()
+    assert turn is not None and (turn.seat, turn.policy) == (0, "strong")
+    assert turn.due == timeout + table.bot_delay  # played as any 托管 move, once answered
+    inline = room.game_type.trustee_action(state, 0, "strong")
+    table.decided(turn, _answer(turn), timeout + 0.01)
+    table.tick(turn.due)
+    assert state.history[before + 1].action == inline
+
+
+def test_an_escaper_in_a_strong_trustee_room_is_asked_for_too() -> None:
+    room = ROOMS["doudizhu-yifa"]
+    table = _table(room, WAIT)
+    table.set_trustee(0, False, 0.0)
+    table.start_hand("h", seed=5, now=0.0)
+    _to_players_turn(table)
+    if table.escape_cost(0) is not None:
+        pytest.skip("this preset ends the hand on an escape")
+    state = table.game_state
+    before = len(state.history)
+    table.escape(0, 2.0)
+    assert state.current_player == 0  # his move not computed in the call: asked for
+    assert all(step.seat != 0 or step.action == Trustee(True) for step in state.history[before:])
+    turn = table.bot_turn()
+    assert turn is not None and (turn.seat, turn.policy, turn.due) == (0, "strong", 3.0)

@@ -876,8 +876,7 @@ class Table:
         if not ended:
             if not status.trustee:
                 self._enter_trustee(seat, now)
-            if self.in_hand and state.current_player == seat:
-                self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+            self._trustee_move(seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -947,8 +946,20 @@ class Table:
             return
         if not self._seat[seat].trustee:  # the decision time ran out
             self._enter_trustee(seat, when)
-        if self.in_hand and state.current_player == seat:
-            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, when)
+        self._trustee_move(seat, when)
+
+    def _trustee_move(self, seat: int, now: float) -> None:
+        """``seat``'s 托管 move now, if it is his turn.  Where that decision is asked for
+        (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
+        its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
+        answered (:meth:`decided`)."""
+        state = self._state
+        if not (self.in_hand and state.current_player == seat):
+            return
+        if self._offloaded(seat) is None:
+            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+        else:
+            self._since = now
 
     def _play_answer(self, seat: int, when: float) -> None:
         """Play the answer given for ``seat``'s move (:meth:`decided`), or the basic 托管
