@@ -71,6 +71,8 @@ HISTORY_LIMIT = 1024
 than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
+BOT_POLICY = "bot"
+""":attr:`BotTurn.policy` of a bot's seat (the game's :attr:`~qipai.registry.GameType.bot`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,30 @@ class Outbound:
     frame: OutFrame
     """The message (``docs/hall.md``, "Tables"); read-only (frames may share their nested
     values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A decision the table needs from a bot's policy (:meth:`Table.bot_turn`): the
+    position it is for and what the policy reads.  Hand it to whoever decides (a worker
+    process, ``server/bots.py``) and give the answer back with :meth:`Table.decided`."""
+
+    hand: str
+    """The hand's id."""
+    position: int
+    """The table's position number when asked (it moves with every change of the hand or
+    of a seat's 托管): an answer counts only while the table is still there."""
+    seat: int
+    """The seat to decide for."""
+    policy: str
+    """Whose decision: :data:`BOT_POLICY` for a bot's seat, else the room's 托管 style of
+    a seat in 托管."""
+    due: float
+    """When the table plays it (a bot's or 托管 seat's move time)."""
+    game: str
+    """The game's name in the registry."""
+    view: object = field(compare=False)
+    """The seat's view of the hand (``state.view(seat)``): all a policy reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +226,12 @@ class Table:
     :param entropy_window: the longest a hand waits for its players' entropy before it is
         dealt (seconds; 0: no entropy, each hand dealt at once straight from its seed, and
         recorded as ``qipai-hand/2``).
+    :param bot_wait: ``None`` (the default): a bot's move (or a 托管 seat's in a style
+        other than the basic one) is decided inside :meth:`tick` when it is due.  A number
+        of seconds: the table asks for it instead (:meth:`bot_turn`), plays the answer
+        given to :meth:`decided` when due, and plays the basic 托管 action when no answer
+        has come ``bot_wait`` seconds after the move was due (``docs/bots.md``, "Bots off
+        the event loop").
     :raises InvalidActionError: ``bad_seats`` (not one :class:`SeatInfo` per seat of the
         room, or a negative balance), ``bad_delay``.
     """
@@ -216,9 +248,11 @@ class Table:
         deal_step: float = DEAL_STEP_SECONDS,
         entropy_window: float = 0.0,
         terms: HandTerms | None = None,
+        bot_wait: float | None = None,
     ) -> None:
         _check_seats(room, seats)
-        if not (bot_delay >= 0 and deal_step >= 0 and entropy_window >= 0):
+        delays = (bot_delay, deal_step, entropy_window, 0.0 if bot_wait is None else bot_wait)
+        if not all(delay >= 0 for delay in delays):
             raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
         self.room = room
         """The room."""
@@ -232,6 +266,9 @@ class Table:
         """Seconds between paced deal steps."""
         self.entropy_window = entropy_window
         """The longest a hand waits for its players' entropy (0: dealt at once)."""
+        self.bot_wait = bot_wait
+        """``None``: bots decide inside :meth:`tick`; else the seconds after a bot's move
+        is due that the table waits for :meth:`decided` before the basic 托管 plays."""
         self.rng = rng
         """The table's generator."""
         self.hand_id: str | None = None
@@ -261,8 +298,12 @@ class Table:
         self._n = 0
         self._published = 0
         self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
-        self._evicted = 0
+        # _position moves with every change a bot's decision depends on (bot_turn)
+        self._evicted, self._position = 0, 0
         self._out: list[Outbound] = []
+        self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
+        self.unanswered = 0
+        """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
     # --- queries ----------------------------------------------------------------------
 
@@ -315,8 +356,8 @@ class Table:
     def _automatic(self, seat: int) -> bool:
         return self.seats[seat].is_bot or self._seat[seat].trustee
 
-    def _turn_deadline(self) -> float | None:
-        due = self._turn_due()
+    def _turn_deadline(self, *, asked: bool = True) -> float | None:
+        due = self._turn_due() if asked else self._move_due()
         return None if due is None else due[0]
 
     def _shown_deadline(self) -> float | None:
@@ -328,9 +369,22 @@ class Table:
         actor = self._state.current_player if self._playing else None
         if actor is not None and self.seats[actor].is_bot:
             return self._since + self.room.decision_seconds
-        return self._turn_deadline()
+        return self._turn_deadline(asked=False)
 
     def _turn_due(self) -> tuple[float, int | None] | None:
+        """:meth:`_move_due`, where a decision asked for (:meth:`bot_turn`) is played:
+        when its answer has come (not before the move's time), or ``bot_wait`` seconds
+        after the move's time without one."""
+        due = self._move_due()
+        if due is None or self.bot_wait is None:
+            return due
+        when, seat = due
+        if seat is None or self._offloaded(seat) is None:
+            return due
+        answer = self._answer_for(seat)
+        return (when + self.bot_wait if answer is None else max(when, answer[1])), seat
+
+    def _move_due(self) -> tuple[float, int | None] | None:
         """When the hand's next move is due and whose it is (``None``: the dealer's):
         the seat to act, or the first due of the seats choosing at the same time."""
         if not self._playing:
@@ -363,6 +417,59 @@ class Table:
             for seat, s in enumerate(self._seat)
             if s.away_since is not None and not s.trustee
         }
+
+    # --- decisions asked for (bot_wait) -----------------------------------------------
+
+    def _offloaded(self, seat: int) -> str | None:
+        """The policy whose decision for ``seat`` is asked for rather than computed in
+        :meth:`tick`: :data:`BOT_POLICY` for a bot, the room's 托管 style for a seat in
+        托管 unless it is the basic one (cheap: played at once); ``None`` otherwise or
+        without ``bot_wait``."""
+        if self.bot_wait is None:
+            return None
+        if self.seats[seat].is_bot:
+            return BOT_POLICY
+        if self._seat[seat].trustee and self.room.trustee != BASIC_TRUSTEE:
+            return self.room.trustee
+        return None
+
+    def _key(self, seat: int, policy: str) -> tuple[str, int, int, str]:
+        return (self.hand_id or "", self._position, seat, policy)
+
+    def _answer_for(self, seat: int) -> tuple[object, float] | None:
+        """The answer given for ``seat``'s move at this position, and when it came."""
+        answer, policy = self._answer, self._offloaded(seat)
+        if answer is None or policy is None or answer[0] != self._key(seat, policy):
+            return None
+        return answer[1], answer[2]
+
+    def bot_turn(self) -> BotTurn | None:
+        """The decision the table will need next from a bot's policy, to be computed
+        elsewhere and given back with :meth:`decided`; ``None`` when the next move is not
+        a bot's (or strong 托管's), or without ``bot_wait``.  Ask again after every
+        change: a new :attr:`BotTurn.position` means a new question."""
+        due = self._move_due()
+        if due is None:
+            return None
+        when, seat = due
+        if seat is None:
+            return None
+        policy = self._offloaded(seat)
+        if policy is None:
+            return None
+        hand = self.hand_id or ""
+        view = self._state.view(seat)
+        return BotTurn(hand, self._position, seat, policy, when, self.room.game, view)
+
+    def decided(self, turn: BotTurn, action: object, now: float) -> None:
+        """The answer to ``turn`` (:meth:`bot_turn`) came at ``now``: the table plays it
+        at the move's time, or at once if that has passed (call :meth:`tick` at
+        :meth:`deadline`).  An answer for a position the table has left is dropped; one
+        that is not a legal move when played gives way to the basic 托管 action."""
+        key = (turn.hand, turn.position, turn.seat, turn.policy)
+        current = self._offloaded(turn.seat)
+        if current is not None and key == self._key(turn.seat, current):
+            self._answer = (key, action, now)
 
     # --- frames -----------------------------------------------------------------------
 
@@ -526,6 +633,7 @@ class Table:
         before = state.current_player
         was_deciding = bool(self._engine.deciding(state))
         state.apply(action, seat)
+        self._position += 1
         shared_clock = was_deciding and bool(self._engine.deciding(state))  # one time limit
         moved = seat is None or seat == before or state.current_player != before
         if moved and not shared_clock:
@@ -535,6 +643,7 @@ class Table:
 
     def _enter_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = True
+        self._position += 1
         if self._playing:
             before = self._state.current_player
             self._engine.enter_trustee(self._state, seat)
@@ -543,6 +652,7 @@ class Table:
 
     def _leave_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = False
+        self._position += 1
         if self._playing:
             self._engine.leave_trustee(self._state, seat)
             if self._state.current_player == seat and not self._engine.deciding(self._state):
@@ -612,6 +722,7 @@ class Table:
     def _dealt(self, state: object, now: float) -> None:
         """``state`` is the hand now: 托管 seats entered, the decision clock started."""
         self._state, self._window_end = state, None
+        self._position += 1
         self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
         for seat, s in enumerate(self._seat):
             if s.trustee:
@@ -751,8 +862,7 @@ class Table:
         if not ended:
             if not status.trustee:
                 self._enter_trustee(seat, now)
-            if self.in_hand and state.current_player == seat:
-                self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+            self._trustee_move(seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -807,6 +917,9 @@ class Table:
         if seat is None:
             self._apply(self._engine.deal_step(state), None, when)
             return
+        if self._offloaded(seat) is not None:
+            self._play_answer(seat, when)
+            return
         if self.seats[seat].is_bot:
             self._apply(self._engine.bot_action(state, seat), seat, when)
             return
@@ -819,8 +932,34 @@ class Table:
             return
         if not self._seat[seat].trustee:  # the decision time ran out
             self._enter_trustee(seat, when)
-        if self.in_hand and state.current_player == seat:
-            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, when)
+        self._trustee_move(seat, when)
+
+    def _trustee_move(self, seat: int, now: float) -> None:
+        """``seat``'s 托管 move now, if it is his turn.  Where that decision is asked for
+        (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
+        its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
+        answered (:meth:`decided`)."""
+        state = self._state
+        if not (self.in_hand and state.current_player == seat):
+            return
+        if self._offloaded(seat) is None:
+            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+        else:
+            self._since = now
+
+    def _play_answer(self, seat: int, when: float) -> None:
+        """Play the answer given for ``seat``'s move (:meth:`decided`), or the basic 托管
+        action where none came in time or it is not a legal move."""
+        answer, self._answer = self._answer_for(seat), None
+        if answer is not None:
+            try:
+                self._apply(answer[0], seat, when)
+            except (IllegalActionError, InvalidActionError):
+                pass  # refused by the engine, nothing changed: the basic 托管 plays
+            else:
+                return
+        self.unanswered += 1
+        self._apply(self._engine.trustee_action(self._state, seat, BASIC_TRUSTEE), seat, when)
 
     def tick(self, now: float) -> None:
         """Apply everything due at ``now``, in time order: the deal at the end of the

@@ -44,6 +44,7 @@ from qipai.store import Fence, HandSettlement, HandStart, Store
 
 from . import protocol
 from .batching import Batcher
+from .bots import BOT_DEADLINE, BotPool
 from .bus import Bus
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
@@ -156,8 +157,13 @@ class HallService:
         entropy_window: float = ENTROPY_WINDOW,
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.db = db
+        self.bots = bots
+        """Where bots decide (``--bot-workers``); ``None``: in the tables' ticks."""
+        self.bot_fallbacks = 0
+        """Bots' moves the basic 托管 played, no answer having come in time (tables ended)."""
         self.bus = bus
         self.cluster = cluster
         """This process as a node of several (``--redis``): table leases, fences."""
@@ -627,6 +633,7 @@ class HallService:
             entropy_window=self.entropy_window,
             rng=rng or random.Random(secrets.randbits(64)),
             terms=terms,
+            bot_wait=None if self.bots is None else BOT_DEADLINE,
         )
         cash = seated is not None and seated.entry is not None
         runner = TableRunner(
@@ -638,6 +645,7 @@ class HallService:
             finish=self._end_hand,
             again=self._plays_on if cash else lambda runner: False,
             pause=self.hand_pause,
+            bots=self.bots,
         )
         for user in users:
             if user is not None:
@@ -753,6 +761,7 @@ class HallService:
 
     def _runner_done(self, runner: TableRunner, task: asyncio.Task[None]) -> None:
         seated = self.runners.pop(runner)
+        self.bot_fallbacks += runner.table.unanswered
         self._fences.pop(runner, None)
         if self.cluster is not None:
             self.cluster.release_soon(self.cluster.table_resource(runner.table.number))

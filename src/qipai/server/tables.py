@@ -9,6 +9,11 @@ bot's move, a grace period) and then calls ``tick``.  Frames the table produces 
 ``again`` whether the table plays on (a room that keeps its tables, nobody leaving); if so
 it waits ``pause`` seconds (the players read the result; commands still apply), asks
 again, and deals the next hand to the same table.
+
+With a :class:`~qipai.server.bots.BotPool` (``qipai serve --bot-workers N``), the runner
+hands the decision its table needs next (:meth:`~qipai.hall.table.Table.bot_turn`) to the
+pool after every change (*AskBot*), and the pool's answer comes back through the inbox as a
+:class:`BotDecided` command; the table never waits on the pool (``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qipai.errors import GameError
-from qipai.hall.table import Table
+from qipai.hall.table import BotTurn, Table
 
+from .bots import BotPool
 from .bus import Bus
 
 log = logging.getLogger(__name__)
@@ -83,7 +89,18 @@ class Leaving:
     seat: int
 
 
-Command = SeatAct | Contribute | SetTrustee | SeatEscape | Presence | LeaveEarly | Leaving
+@dataclass(frozen=True)
+class BotDecided:
+    """The bot pool's answer to the table's :class:`~qipai.hall.table.BotTurn`
+    (:meth:`~qipai.hall.table.Table.decided`)."""
+
+    turn: BotTurn
+    action: object
+
+
+Command = (
+    SeatAct | Contribute | SetTrustee | SeatEscape | Presence | LeaveEarly | Leaving | BotDecided
+)
 """What a runner's inbox holds."""
 
 
@@ -108,6 +125,8 @@ class TableRunner:
     :param again: called after each hand is settled, and again after ``pause``: whether
         the table plays another hand (by default it plays one).
     :param pause: seconds between two hands of a table that plays on.
+    :param bots: where the table's bots decide (its table made with a ``bot_wait``);
+        ``None``: inside the table's tick, on the event loop.
     """
 
     def __init__(
@@ -121,6 +140,7 @@ class TableRunner:
         finish: Callable[[TableRunner], Coroutine[Any, Any, None]],
         again: Callable[[TableRunner], bool] = lambda runner: False,
         pause: float = 0.0,
+        bots: BotPool | None = None,
     ) -> None:
         self.table = table
         self.users = users
@@ -130,6 +150,8 @@ class TableRunner:
         self._finish = finish
         self._again = again
         self._pause = pause
+        self._bots = bots
+        self._asked: BotTurn | None = None
         self._inbox: asyncio.Queue[_Pending] = asyncio.Queue()
         self._published = asyncio.Event()
         self._published.set()
@@ -167,6 +189,7 @@ class TableRunner:
         """Start a hand, apply commands and timers until it is over, settle it."""
         await self._start(self)
         self.flush()
+        self._ask_bot()
         while True:
             pending = await self._next_command()
             if pending is not None:
@@ -175,6 +198,7 @@ class TableRunner:
             if self.table.is_over:
                 break
             self.flush()
+            self._ask_bot()
         self._published.clear()  # the hand's last events wait for the settlement
         try:
             await self._finish(self)  # settled before anybody is told the result
@@ -196,6 +220,17 @@ class TableRunner:
                 if isinstance(pending.command, Leaving) and not self._again(self):
                     return False  # a player leaves: the table breaks up now
         return self._again(self)
+
+    def _ask_bot(self) -> None:
+        """AskBot: the decision the table needs next, to the pool, once per position; the
+        answer comes back through the inbox (:class:`BotDecided`)."""
+        if self._bots is None:
+            return
+        turn = self.table.bot_turn()
+        if turn is None or turn == self._asked:
+            return
+        self._asked = turn
+        self._bots.ask(turn, lambda action: self.post(BotDecided(turn, action)))
 
     async def _next_command(self) -> _Pending | None:
         deadline = self.table.deadline()
@@ -234,6 +269,8 @@ class TableRunner:
                         self.table.escape(seat, now)
                 case Leaving():
                     pass  # nothing at the table: the pause between hands looks again
+                case BotDecided(turn, action):
+                    self.table.decided(turn, action, now)
         except GameError as error:
             pending.done.set_exception(error)
         else:
