@@ -14,7 +14,8 @@ from table_kit import run_out
 from qipai.games.doudizhu.actions import Trustee
 from qipai.games.doudizhu.hand import Step
 from qipai.hall.rooms import Room, applicable, default_rooms
-from qipai.hall.table import BOT_POLICY, BotTurn, Frame, SeatInfo, Table
+from qipai.hall.frames import OutFrame, Turn, to_json
+from qipai.hall.table import BOT_POLICY, BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, game_type
 
 ROOMS = {room.id: room for room in default_rooms()}
@@ -46,7 +47,7 @@ def _played(table: Table, seed: int, answer: bool) -> tuple[str, list[object]]:
     The turn frames may differ: where several bots choose at the same time (加倍), inline
     they all choose in one tick, while each answer comes on its own (a turn frame each)."""
     table.start_hand(f"h{seed}", seed=seed, now=0.0)
-    frames: list[Frame] = [item.frame for item in table.drain()]
+    frames: list[OutFrame] = [item.frame for item in table.drain()]
     asked: list[object] = []
     for _ in range(10_000):
         if not table.in_hand:
@@ -60,7 +61,7 @@ def _played(table: Table, seed: int, answer: bool) -> tuple[str, list[object]]:
         table.tick(deadline)
         frames += [item.frame for item in table.drain()]
     assert not table.in_hand
-    kept = [frame for frame in frames if frame["type"] != "turn"]
+    kept = [to_json(frame) for frame in frames if not isinstance(frame, Turn)]
     return json.dumps(kept, sort_keys=True), asked
 
 
