@@ -13,8 +13,8 @@ from table_kit import run_out
 
 from qipai.games.doudizhu.actions import Trustee
 from qipai.games.doudizhu.hand import Step
-from qipai.hall.rooms import Room, applicable, default_rooms
 from qipai.hall.frames import OutFrame, Turn, to_json
+from qipai.hall.rooms import Room, applicable, default_rooms
 from qipai.hall.table import BOT_POLICY, BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, game_type
 
