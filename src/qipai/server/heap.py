@@ -4,12 +4,12 @@ Once the hall has started, its heap holds some 200,000 objects that live as long
 process: the modules, the rooms and, above all, the move tables every game builds at
 start-up (``GameType.warm_up``: Dou Dizhu's alone are about 120,000 objects).  CPython's
 collector walks every one of them in each full (generation 2) collection, which ran
-every 20-odd seconds under load and took about 150 ms each on the event loop: every message of
-the node waited behind it, and these pauses were most of the hall's p99 with bots
-(``docs/performance.md``, "Bots off the event loop").  :func:`freeze_start_up_heap`
-collects once, then moves what survived into the collector's permanent generation
-(:func:`gc.freeze`), which no collection walks: later collections see only the objects
-made since, whose garbage they still collect as before.
+every 20-odd seconds under load and held the event loop about 150 ms each time: every
+message of the node waited behind it (``docs/performance.md``, "What held the loop: the
+garbage collector").  :func:`freeze_start_up_heap` collects once, then moves what
+survived into the collector's permanent generation (:func:`gc.freeze`), which no
+collection walks: later collections see only the objects made since, whose garbage they
+still collect as before.
 """
 
 from __future__ import annotations
