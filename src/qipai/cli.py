@@ -596,6 +596,7 @@ def run_serve(args: argparse.Namespace) -> int:
         redis_url=args.redis,
         node_id=args.node_id,
         redis_prefix=args.redis_prefix,
+        freeze_heap=True,
     )
     if args.no_limits:
         config = dataclasses.replace(config, limits=Limits.off())

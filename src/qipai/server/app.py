@@ -51,6 +51,7 @@ from .connection import PlayerSocket
 from .gateway import Gateway
 from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
+from .heap import freeze_start_up_heap
 from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
 from .logs import quiet_client_noise
 from .matches import MatchHall
@@ -104,6 +105,10 @@ class ServerConfig:
     bot_workers: int = 0
     """Worker processes where bots decide (``--bot-workers``; ``qipai serve`` sizes them
     from the machine); 0: inside the tables' ticks, on the event loop (``docs/bots.md``)."""
+    freeze_heap: bool = False
+    """Once started, keep the heap built so far (modules, rooms, move tables) out of the
+    garbage collector's passes (:mod:`.heap`; ``qipai serve`` does, a test's in-process
+    hall does not)."""
 
 
 @dataclass
@@ -189,6 +194,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await matches.start()
         else:  # it beats, takes its rooms, and the matches if they fall to it
             await cluster.start()
+        if config.freeze_heap:
+            log.info("heap frozen after start-up: %d objects", freeze_start_up_heap())
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
         services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches, gateway)

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from qipai.hall.table import BOT_POLICY, BotTurn
 from qipai.registry import game_names, game_type
 
+from .heap import freeze_start_up_heap
+
 log = logging.getLogger(__name__)
 
 BOT_DEADLINE = 1.0
@@ -87,14 +89,16 @@ def decide(request: BotRequest) -> object:
 
 def _warm_up() -> None:
     """A worker's start: it ends with the hall (:func:`_orphaned`), runs below the event
-    loop's priority (:data:`WORKER_NICENESS`), and builds every shipped game's bots before
-    the first decision."""
+    loop's priority (:data:`WORKER_NICENESS`), and builds every shipped game's bots and
+    move tables before the first decision, then freezes them out of the garbage
+    collector's passes (:mod:`.heap`: a full collection would walk them in a decision)."""
     parent = os.getppid()
     threading.Thread(target=_orphaned, args=(parent,), name="orphaned", daemon=True).start()
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     for name in game_names():
-        game_type(name)
+        game_type(name).warm_up()
+    freeze_start_up_heap()
 
 
 def _orphaned(parent: int) -> None:
