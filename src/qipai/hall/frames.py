@@ -12,8 +12,8 @@ into bytes only at the edge (:func:`encode_frame`); a frame that crosses to anot
 or waits in Redis travels as a JSON object (:func:`to_json`) and is read back with
 :func:`from_json`.
 
->>> encode_frame(Queued(room="doudizhu-yifa"))
-b'{"type":"queued","room":"doudizhu-yifa"}'
+>>> encode_frame(Queued(room="lobby-1"))
+b'{"type":"queued","room":"lobby-1"}'
 >>> encode_frame(Error(code="not_your_turn", message="wait", id=7))
 b'{"type":"error","code":"not_your_turn","message":"wait","id":7}'
 >>> from_json(to_json(Left(room="r"))) == Left(room="r")

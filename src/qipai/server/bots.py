@@ -42,8 +42,8 @@ log = logging.getLogger(__name__)
 
 BOT_DEADLINE = 1.0
 """Seconds after a bot's move is due (``bot_delay`` after the turn began) that its table
-waits for the worker's answer before it plays the basic 托管 action instead.  The strong
-Dou Dizhu bot's hardest decisions take about 0.1 s of one core."""
+waits for the worker's answer before it plays the basic 托管 action instead.  The strongest
+shipped bot's hardest decisions (an endgame search) take about 0.1 s of one core."""
 STUCK_AFTER = 30.0
 """Seconds a decision may stay unanswered before the pool is taken for hung and replaced
 (its processes killed)."""

@@ -2,7 +2,7 @@
 
 Once the hall has started, its heap holds some 200,000 objects that live as long as the
 process: the modules, the rooms and, above all, the move tables every game builds at
-start-up (``GameType.warm_up``: Dou Dizhu's alone are about 120,000 objects).  CPython's
+start-up (``GameType.warm_up``: the largest game's alone are about 120,000 objects).  CPython's
 collector walks every one of them in each full (generation 2) collection, which ran
 every 20-odd seconds under load and held the event loop about 150 ms each time: every
 message of the node waited behind it (``docs/performance.md``, "What held the loop: the
