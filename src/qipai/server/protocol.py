@@ -40,6 +40,9 @@ from typing import Any
 import msgspec
 
 from qipai.errors import InvalidActionError
+from qipai.hall.notices import chat_too_fast, error, left, retry_later
+
+__all__ = ["chat_too_fast", "error", "left", "retry_later"]
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted (bytes of UTF-8); larger ones are refused unread."""
@@ -260,21 +263,8 @@ def ack(message_id: int) -> dict[str, Any]:
     return {"type": "ack", "id": message_id}
 
 
-def error(code: str, message: str, message_id: int | None = None) -> dict[str, Any]:
-    """A refused message: its stable ``code``; nothing changed."""
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if message_id is not None:
-        frame["id"] = message_id
-    return frame
 
 
-def retry_later(
-    code: str, message: str, retry_after: float, message_id: int | None = None
-) -> dict[str, Any]:
-    """A refusal that says when to try again: ``retry_after`` seconds."""
-    frame = error(code, message, message_id)
-    frame["retry_after"] = retry_after
-    return frame
 
 
 def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
@@ -284,20 +274,8 @@ def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str,
     return retry_later("rate_limited", text, retry_after, message_id)
 
 
-def chat_too_fast(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
-    """A quick-chat message refused for the chat's own rate (:mod:`qipai.hall.chat`):
-    nothing was said; the next may go in ``retry_after`` seconds."""
-    text = f"chatting too fast: wait {retry_after:g} s"
-    return retry_later("chat_too_fast", text, retry_after, message_id)
 
 
-def left(room: str, reason: str | None = None) -> dict[str, Any]:
-    """The player is out of ``room`` (``reason`` ``restart``: the node that held him
-    stopped; none: he left)."""
-    frame: dict[str, Any] = {"type": "left", "room": room}
-    if reason is not None:
-        frame["reason"] = reason
-    return frame
 
 
 def pong(t: float) -> dict[str, Any]:
