@@ -106,7 +106,8 @@ class Resync:
 @dataclass(frozen=True, slots=True)
 class Resume:
     """``user`` connects again: what he missed at his table after the event numbers his
-    client had (``last``: table number as text → event number), or where he waits."""
+    client had (``last``: table number as text → event number), or where he waits; then
+    ``Presence`` once his connection takes his frames."""
 
     user: int
     last: tuple[tuple[str, int], ...] = ()

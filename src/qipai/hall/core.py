@@ -212,8 +212,8 @@ class HallCore:
             self.cash.forget(user, out)
 
     def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
-        """What a returning player missed at his table (and he is present again), or the
-        room he waits in."""
+        """What a returning player missed at his table, or the room he waits in (his
+        table sees him back with ``Presence``, once his frames reach him)."""
         player = self.players.get(user)
         if player is None:
             out.append(Reply(()))
@@ -225,7 +225,6 @@ class HallCore:
             out.append(Reply(queued))
             return
         out.append(Reply(tuple(_catch_up(live, user, last))))
-        self.flow.post(live, live.seat_of(user), Posted.BACK, out, now)
 
     def _chat(self, user: int, phrase: str, message_id: int | None, out: Out, now: float) -> None:
         """Quick chat to everyone at his table, himself included; over his allowance the

@@ -262,8 +262,8 @@ class HallService:
         return replies[0] if replies else None
 
     def resume(self, player: Player, last: dict[str, int], missed: list[Frame]) -> list[Frame]:
-        """Frames that bring a returning player's view up to date (and mark him present):
-        ``missed`` (what was kept for him), then where he is.
+        """Frames that bring a returning player's view up to date: ``missed`` (what was
+        kept for him), then where he is; :meth:`present` once his connection is subscribed.
 
         Called synchronously, before the player's new connection subscribes, so that no
         frame is lost or doubled between the two.
@@ -273,6 +273,10 @@ class HallService:
             return missed + frames
         self.recent.forget_if_in(player.user, missed)  # told now: never again
         return missed + self.recent.unseen(player.user, last) + frames
+
+    def present(self, player: Player) -> None:
+        """The player's new connection is subscribed: his table sees him back."""
+        self.executor.run(c.Presence(player.user, True))
 
     async def resync(self, player: Player) -> Frame | None:
         """A full snapshot of the player's table, never ahead of the events he was sent
