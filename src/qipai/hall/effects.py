@@ -10,6 +10,7 @@ store's writes on its threads (answered back as commands: ``HandRecorded``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from qipai.errors import GameError
 from qipai.hall.table import Frame, HandOutcome, Table
 
