@@ -281,8 +281,10 @@ def test_a_completed_task_doubles_both_pairs_and_is_named_in_the_breakdown() -> 
 
 
 def test_every_reason_has_its_label_in_the_browser() -> None:
-    """The result panel names each factor of the breakdown (``ddz.reason.*`` in strings.js)."""
-    strings = (Path(qipai.__file__).parent / "web" / "static" / "js" / "strings.js").read_text()
+    """The result panel names each factor of the breakdown (``ddz.reason.*``, the game's
+    browser module's texts: ``js/games/ddzstrings.js``)."""
+    games = Path(qipai.__file__).parent / "web" / "static" / "js" / "games"
+    strings = (games / "ddzstrings.js").read_text(encoding="utf-8")
     assert all(f'"ddz.reason.{reason}": ["{label}"' in strings for reason, label in REASONS.items())
 
 

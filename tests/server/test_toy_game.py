@@ -237,6 +237,8 @@ def test_a_game_registered_in_one_file_plays_through_the_hall(
         with httpx.Client(base_url=hall.url) as http:
             checked = http.get(f"/api/hands/{overs[0]['hand']}").json()
             replay = http.get(f"/api/hands/{overs[0]['hand']}/replay").json()
+            rooms = {r["id"]: r for r in http.get("/api/rooms").json()}
+    assert rooms[room.id]["web_module"] == "highcard"  # the browser's js/games/highcard.js
     over = overs[0]
     assert overs[0]["result"] == overs[1]["result"] and sorted(over["result"]) == [-1, -1, 2]
     assert verify(HandRecord.from_json(json.dumps(over["record"]))).ok

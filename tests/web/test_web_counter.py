@@ -80,7 +80,7 @@ def test_the_deck_the_counter_starts_from(hall: Any, new_page: Any) -> None:
     page.goto(hall.url)
     counts = page.evaluate(
         """async () => {
-          const m = await import('./js/counter.js');
+          const m = await import('./js/games/ddzcounter.js');
           const total = (deck) => Object.values(deck).reduce((a, b) => a + b, 0);
           const left = m.remaining('caishen', ['3s'], [
             {seat: 1, move: '4567W/45678', cards: null},

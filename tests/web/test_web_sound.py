@@ -54,7 +54,8 @@ BOMB = """async () => {
 }"""
 
 KINDS = """async () => {
-  const fx = await import('/js/fx.js');
+  const fx = await import('/js/games/ddzfx.js');
+  const zjh = await import('/js/games/zhajinhua.js');
   const play = (move) => fx.kindOf({kind: 'Played', seat: 0, move, cards: [], cards_left: 5});
   const ended = (spring, anti) =>
     fx.kindOf({kind: 'HandEnded', winner: 0, landlord_won: true, spring, anti_spring: anti});
@@ -64,8 +65,8 @@ KINDS = """async () => {
     named: play('333444555666 plane_singles:5'), fourTwo: play('33334444 four_two_pairs:4'),
     pair: play('33'), chain: play('34567'), trioSingle: play('3334'), notAChain: play('AAA22234'),
     pass: play('pass'), spring: ended(true, false), antiSpring: ended(false, true),
-    plainEnd: ended(false, false), compare: fx.kindOf({kind: 'Compared', initiator: 0,
-    target: 1, loser: 1, amount: 4}),
+    plainEnd: ended(false, false), compare: zjh.game.effect({kind: 'Compared', initiator: 0,
+    target: 1, loser: 1, amount: 4}).burst,
   };
 }"""
 

@@ -56,6 +56,9 @@ payout               coins
 Escapes are priced by the engines (their ``returns()`` then give the penalty), and settle
 like any other points.
 
+A match run's coins (entry fees held, refunds, prizes and the house's guarantee) are built
+beside this module, by :mod:`qipai.hall.matchcoins`.
+
 >>> s = settle_raked((12, -6, -6), coefficient=10, rake=Fraction(5, 100))
 >>> s.net, s.rake, s.stakes
 ((114, -60, -60), (6, 0, 0), (120, -60, -60))

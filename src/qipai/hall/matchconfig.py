@@ -197,10 +197,6 @@ class MatchConfig:
         plain: GameRules = self.game_type.rules_with(self.rules, self.rule_changes)
         return plain
 
-    def prize_for(self, rank: int) -> int:
-        """The coins rank ``rank`` (from 1) wins in a full field, 0 if none."""
-        return next((p.coins for p in self.prizes if p.first <= rank <= p.last), 0)
-
     def paid_prizes(self, entrants: int) -> dict[int, int]:
         """Coins by rank in a run of ``entrants`` (:mod:`qipai.hall.prizes`: a scheduled
         match's table scales with its field)."""

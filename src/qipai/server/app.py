@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
 from qipai.hall.matchconfig import MatchConfig, default_matches
+from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
@@ -426,16 +427,16 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
     """The matches' API: the list, register / unregister, a run's standings (answered by
     the node that holds the matches, in a cluster)."""
 
-    def asking(op: str, param: str | None, signed_in: bool) -> Endpoint:
+    def asking(ask: Callable[[Request], MatchRequest], signed_in: bool) -> Endpoint:
         async def endpoint(request: Request) -> Response:
             services = live()
             user = await (_user if signed_in else _maybe_user)(services, request)
             user_id, name = (None, "") if user is None else (user.id, user.name)
-            arg = "" if param is None else request.path_params[param]
+            asked = ask(request)
             if services.gateway is None:
-                answer = await services.matches.serve(op, user_id, name, arg)
+                answer = await services.matches.serve(asked, user_id, name)
             else:
-                answer = await services.gateway.ask_matches(op, user_id, name, arg)
+                answer = await services.gateway.ask_matches(asked, user_id, name)
             return JSONResponse(answer)
 
         return endpoint
@@ -450,10 +451,18 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
 
     return [
         _api("/api/me/matches", results, ["GET"]),
-        _api("/api/matches", asking("list", None, False), ["GET"]),
-        _api("/api/matches/{match}/register", asking("register", "match", True), ["POST"]),
-        _api("/api/matches/{match}/unregister", asking("unregister", "match", True), ["POST"]),
-        _api("/api/runs/{run}", asking("standings", "run", False), ["GET"]),
+        _api("/api/matches", asking(lambda _: ListMatches(), False), ["GET"]),
+        _api(
+            "/api/matches/{match}/register",
+            asking(lambda r: Register(r.path_params["match"]), True),
+            ["POST"],
+        ),
+        _api(
+            "/api/matches/{match}/unregister",
+            asking(lambda r: Unregister(r.path_params["match"]), True),
+            ["POST"],
+        ),
+        _api("/api/runs/{run}", asking(lambda r: Standings(r.path_params["run"]), False), ["GET"]),
     ]
 
 
@@ -571,7 +580,9 @@ def _session(session: Session) -> Response:
 
 
 def _room_json(room: Room) -> dict[str, object]:
-    return dataclasses.asdict(room)
+    """A room of ``GET /api/rooms``: its fields, and its game's browser module
+    (``web_module``: the page loads ``js/games/<web_module>.js`` to play it)."""
+    return {**dataclasses.asdict(room), "web_module": room.game_type.web_module}
 
 
 def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, object]:

@@ -40,6 +40,7 @@ import msgspec
 
 from qipai.cluster.mailbox import Message
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
 
 from . import protocol
 from .bus import Frame, Sink
@@ -237,7 +238,7 @@ class Gateway:
 
     # --- matches --------------------------------------------------------------------------
 
-    async def ask_matches(self, op: str, user: int | None, name: str, arg: str) -> Any:
+    async def ask_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
         """One request of the match API (:meth:`MatchHall.serve`), answered by the node
         that holds the matches.
 
@@ -245,20 +246,21 @@ class Gateway:
             move to another node.
         """
         if self.matches is not None and self.matches.active:
-            return await self._serve_matches(op, user, name, arg)
+            return await self._serve_matches(request, user, name)
         holder = await self.cluster.holder(MATCHES)
         if holder is None or holder == self.node:
             raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
-        request = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
-        return await self.call(holder, request)
+        op, arg = wire_of(request)
+        message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
+        return await self.call(holder, message)
 
-    async def _serve_matches(self, op: str, user: int | None, name: str, arg: str) -> Any:
+    async def _serve_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
         """:meth:`MatchHall.serve` here; a player who registered is held here from now on,
         and his connections on every node are moved here."""
         if self.matches is None or not self.matches.active:
             raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
-        answer = await self.matches.serve(op, user, name, arg)
-        if op == "register" and user is not None:
+        answer = await self.matches.serve(request, user, name)
+        if isinstance(request, Register) and user is not None:
             await self.hold_here(user)
         return answer
 
@@ -352,9 +354,8 @@ class Gateway:
 
     async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Any:
         if kind == "match":
-            return await self._serve_matches(
-                message["op"], message["u"], message["n"], message["a"]
-            )
+            request = parse_request(message.get("op"), message.get("a"))
+            return await self._serve_matches(request, message["u"], message["n"])
         if kind == "attach":
             player = self.hall.player(message["u"], message["n"])
             attached = LocalLink(self.hall, player, partial(self._forward, connection))

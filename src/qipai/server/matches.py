@@ -55,7 +55,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, assert_never
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.effects import TableClosed
@@ -70,6 +70,7 @@ from qipai.hall.match import (
     Standing,
 )
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
+from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
 from qipai.jsontypes import Json
@@ -269,24 +270,30 @@ class MatchHall:
         holds them)."""
         return self._ticker is not None
 
-    async def serve(self, op: str, user: int | None, name: str, arg: str) -> Any:
-        """One request of the match API: ``list``, ``register`` / ``unregister`` (``arg``:
-        the match), ``standings`` (``arg``: the run).
+    async def serve(self, request: MatchRequest, user: int | None, name: str) -> Any:
+        """One request of the match API (:mod:`qipai.hall.matchrequests`), answered by kind.
 
-        :raises GameError: as the method it calls; ``not_signed_in`` for a
-            registration without a user.
+        :raises GameError: as the method it calls; ``bad_token`` for a registration or a
+            withdrawal without a user.
         """
-        if op == "list":
-            return self.listing(user)
-        if op == "standings":
-            return await self.standings(arg, user)
+        match request:
+            case ListMatches():
+                return self.listing(user)
+            case Standings(run):
+                return await self.standings(run, user)
+            case Register(match):
+                return await self.register(self._signed_in(user, name), match)
+            case Unregister(match):
+                await self.unregister(self._signed_in(user, name), match)
+                return {"ok": True}
+            case _:
+                assert_never(request)
+
+    def _signed_in(self, user: int | None, name: str) -> Player:
+        """The asker's player.  :raises IllegalActionError: ``bad_token`` (no user)."""
         if user is None:
             raise IllegalActionError("bad_token", "sign in to register")
-        player = self.hall.player(user, name)
-        if op == "register":
-            return await self.register(player, arg)
-        await self.unregister(player, arg)
-        return {"ok": True}
+        return self.hall.player(user, name)
 
     async def _open(self, match: MatchConfig) -> _Live:
         self._counts[match.id] += 1

@@ -12,6 +12,10 @@ ways, each one ledger transaction that leaves the escrow at exactly zero:
   registering or running): ``match_cancel:<run>`` (kind ``match_refund``) returns every
   current registration's fee.
 
+Every one of those transactions is built by the pure :mod:`qipai.hall.matchcoins` (what
+moves between which accounts, and why); this module locks the run, checks its state and
+registrations, reads the accounts and the escrow's balance, and writes what it is given.
+
 Registrations are rows of ``match_entries``, one per registration, kept when withdrawn:
 ``number`` counts them per run from 1 and is never reused, and is the ``seat`` of the
 registration's entries in the ledger, so every coin of a run can be traced to one
@@ -44,6 +48,8 @@ from sqlalchemy import Connection, Select, func, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall import matchcoins
+from qipai.hall.matchcoins import Entrant, Escrow, MatchPosting
 from qipai.store import accounts as players
 from qipai.store import fences, ledger
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
@@ -74,26 +80,6 @@ def escrow_name(run_id: str) -> str:
     return f"{ESCROW_PREFIX}{run_id}"
 
 
-def entry_key(run_id: str, number: int) -> str:
-    """The key of registration ``number``'s entry fee (kind ``match_entry``)."""
-    return f"match_entry:{run_id}:{number}"
-
-
-def refund_key(run_id: str, number: int) -> str:
-    """The key of the refund of a withdrawn registration (kind ``match_refund``)."""
-    return f"match_refund:{run_id}:{number}"
-
-
-def payout_key(run_id: str) -> str:
-    """The key of a finished run's prizes (kind ``match_prize``)."""
-    return f"match_payout:{run_id}"
-
-
-def cancel_key(run_id: str) -> str:
-    """The key of a cancelled run's refunds (kind ``match_refund``)."""
-    return f"match_cancel:{run_id}"
-
-
 @dataclass(frozen=True)
 class _Run:
     """A run's row as the functions that change it need it."""
@@ -104,6 +90,11 @@ class _Run:
     account: int
     """The escrow account's id."""
 
+    @property
+    def escrow(self) -> Escrow:
+        """The run's escrow, as :mod:`qipai.hall.matchcoins` builds its postings."""
+        return Escrow(self.id, self.account, self.entry_fee)
+
 
 @dataclass(frozen=True)
 class _Registration:
@@ -112,6 +103,11 @@ class _Registration:
     user: int
     number: int
     account: int
+
+    @property
+    def entrant(self) -> Entrant:
+        """The registration as :mod:`qipai.hall.matchcoins` builds its postings."""
+        return Entrant(self.number, self.account)
 
 
 def open_run(
@@ -164,10 +160,7 @@ def register(connection: Connection, run_id: str, user_id: int, now: datetime, f
         select(func.max(match_entries.c.number)).where(match_entries.c.run_id == run_id)
     ).scalar_one()
     number = (last or 0) + 1
-    fee = run.entry_fee
-    moves = (Entry(account, -fee, "entry", number), Entry(run.account, fee, "entry", number))
-    _post(connection, Posting(entry_key(run_id, number), "match_entry", moves if fee else (),
-                              now, run_id=run_id), fault)  # fmt: skip
+    _post(connection, matchcoins.fee_held(run.escrow, Entrant(number, account)), now, fault)
     connection.execute(
         insert(match_entries).values(
             run_id=run_id, number=number, user_id=user_id, registered_at=now
@@ -194,9 +187,7 @@ def unregister(
     if not found:
         raise IllegalActionError("not_registered", f"user {user_id} is not in run {run_id}")
     registration = found[0]
-    moves = _refunds(run, [registration])
-    _post(connection, Posting(refund_key(run_id, registration.number), "match_refund", moves,
-                              now, run_id=run_id), fault)  # fmt: skip
+    _post(connection, matchcoins.fee_refunded(run.escrow, registration.entrant), now, fault)
     connection.execute(
         update(match_entries)
         .where(match_entries.c.run_id == run_id, match_entries.c.number == registration.number)
@@ -278,9 +269,9 @@ def finish(
     pool = connection.execute(
         select(accounts.c.balance).where(accounts.c.id == run.account)
     ).scalar_one()
-    moves = _payout(run, system, pool, [(current[user], prizes[user]) for user in prizes])
-    _post(connection, Posting(payout_key(run_id), "match_prize", moves, now, run_id=run_id),
-          fault)  # fmt: skip
+    won = [(current[user].entrant, prizes[user]) for user in prizes]
+    payout = matchcoins.prizes_paid(run.escrow, house=system.matches, pool=pool, prizes=won)
+    _post(connection, payout, now, fault)
     connection.execute(
         update(match_runs)
         .where(match_runs.c.id == run_id)
@@ -382,24 +373,6 @@ def _results_query() -> Select[Any]:
     )  # fmt: skip
 
 
-def _payout(
-    run: _Run, system: SystemAccounts, pool: int, prizes: Sequence[tuple[_Registration, int]]
-) -> tuple[Entry, ...]:
-    """The guarantee, the prizes in registration order, the surplus (zero amounts left out)."""
-    total = sum(coins for _, coins in prizes)
-    moves: list[Entry] = []
-    if total > pool:
-        moves += [Entry(system.matches, pool - total, "guarantee"),
-                  Entry(run.account, total - pool, "guarantee")]  # fmt: skip
-    for registration, coins in sorted(prizes, key=lambda prize: prize[0].number):
-        moves += [Entry(run.account, -coins, "prize", registration.number),
-                  Entry(registration.account, coins, "prize", registration.number)]  # fmt: skip
-    if pool > total:
-        moves += [Entry(run.account, total - pool, "surplus"),
-                  Entry(system.matches, pool - total, "surplus")]  # fmt: skip
-    return tuple(moves)
-
-
 def cancel(connection: Connection, run_id: str, now: datetime, fault: Fault) -> bool:
     """Cancel a run that has not finished: refund every current registration in one
     transaction ``match_cancel:<run>``.  ``False`` (nothing done) if already cancelled.
@@ -483,30 +456,15 @@ def _cancel(connection: Connection, runs: Sequence[_Run], now: datetime, fault: 
         return
     current = _current(connection, [run.id for run in runs])
     postings = [
-        Posting(cancel_key(run.id), "match_refund", _refunds(run, current[run.id]), now,
-                run_id=run.id)
-        for run in runs
-    ]  # fmt: skip
-    _post_all(connection, postings, fault)
+        matchcoins.run_cancelled(r.escrow, [e.entrant for e in current[r.id]]) for r in runs
+    ]
+    _post_all(connection, postings, now, fault)
     connection.execute(
         update(match_runs)
         .where(match_runs.c.id.in_([run.id for run in runs]))
         .values(state="cancelled", ended_at=now)
     )
     fault("match")
-
-
-def _refunds(run: _Run, refunded: Sequence[_Registration]) -> tuple[Entry, ...]:
-    """Each registration's fee from the escrow back to its user (``refund``, its number)."""
-    fee = run.entry_fee
-    if not fee:
-        return ()
-    return tuple(
-        move
-        for r in refunded
-        for move in (Entry(run.account, -fee, "refund", r.number),
-                     Entry(r.account, fee, "refund", r.number))
-    )  # fmt: skip
 
 
 def run_row(connection: Connection, run_id: str) -> MatchRunRow | None:
@@ -586,17 +544,26 @@ def _current(connection: Connection, run_ids: Sequence[str]) -> dict[str, list[_
     return {run_id: found[run_id] for run_id in run_ids}
 
 
-def _post(connection: Connection, posting: Posting, fault: Fault) -> None:
-    _post_all(connection, [posting], fault)
+def _post(connection: Connection, posting: MatchPosting, now: datetime, fault: Fault) -> None:
+    _post_all(connection, [posting], now, fault)
 
 
-def _post_all(connection: Connection, postings: Sequence[Posting], fault: Fault) -> None:
-    """Post transactions whose keys must be new: the run's lock and state say they are.
+def _post_all(
+    connection: Connection, postings: Sequence[MatchPosting], now: datetime, fault: Fault
+) -> None:
+    """Write the run's transactions as :mod:`qipai.hall.matchcoins` built them, at ``now``;
+    their keys must be new: the run's lock and state say they are.
 
     :raises RuntimeError: a key already in the ledger (a ledger edited behind the store's
         back; the caller's transaction is rolled back).
     """
-    recorded = ledger.post(connection, postings, fault=fault)
+    recorded = ledger.post(connection, [_ledger_posting(p, now) for p in postings], fault=fault)
     if not all(recorded):
         used = [p.key for p, ok in zip(postings, recorded, strict=True) if not ok]
         raise RuntimeError(f"the ledger already has {used}, which the runs' states deny")
+
+
+def _ledger_posting(posting: MatchPosting, now: datetime) -> Posting:
+    """The ledger's transaction of a run's posting, recorded at ``now``."""
+    moves = tuple(Entry(m.account, m.amount, m.reason, m.number) for m in posting.moves)
+    return Posting(posting.key, posting.kind, moves, now, run_id=posting.run_id)

@@ -1,28 +1,13 @@
-// Card faces drawn with CSS and the suit symbols of index.html, from the notation of
-// docs/doudizhu.md ("Notation"): "3s", "Th" (10 of hearts), "BJ" / "RJ" (small / big joker),
-// "W" (the 财神 wildcard); rank-only Dou Dizhu texts ("3", "B", "R") draw suitless faces.
+// Card faces drawn with CSS and the suit symbols of index.html, from the hall's card
+// notation (docs/architecture.md): "3s", "Th" (10 of hearts), "BJ" / "RJ" (small / big
+// joker), "W" (the 财神 wildcard); rank-only texts ("3", "B", "R") draw suitless faces.
+// The order of a game's cards is its module's (js/games/).
 
 import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const DDZ_ORDER = "3456789TJQKA2BRW";
-export const POKER_ORDER = "23456789TJQKA";
-const SUITS = "shcd";
-
-/** The Dou Dizhu rank letter of a card: "3s" -> "3", "BJ" -> "B", "RJ" -> "R", "W" -> "W". */
-export function ddzRank(code) {
-  return code[0];
-}
-
-/** Order key of a Dou Dizhu card (rank, then suit ♠ ♥ ♣ ♦). */
-export function ddzKey(code) {
-  return DDZ_ORDER.indexOf(code[0]) * 4 + Math.max(0, SUITS.indexOf(code[1]));
-}
-
-/** Order key of a Zha Jin Hua / Showhand card. */
-export function pokerKey(code) {
-  return POKER_ORDER.indexOf(code[0]) * 4 + (3 - SUITS.indexOf(code[1]));
-}
+/** The suits, in the hall's order (♠ ♥ ♣ ♦). */
+export const SUITS = "shcd";
 
 function label(rank) {
   return rank === "T" ? "10" : rank;
@@ -92,7 +77,7 @@ function suitFace(code, size) {
   return h("div", { class: classes, "data-card": code }, corner, middle);
 }
 
-/** A Dou Dizhu rank as a word in the current language ("T" -> "10", "R" -> 大王 / big
+/** A rank letter as a word in the current language ("T" -> "10", "R" -> 大王 / big
  * joker); `short`: as few letters as can be (the 记牌器's columns: 大王 / JK). */
 export function rankWord(rank, { short = false } = {}) {
   if (rank === "T") return "10";
@@ -100,7 +85,7 @@ export function rankWord(rank, { short = false } = {}) {
   return t(short ? `rank.short.${rank}` : `rank.${rank}`);
 }
 
-/** Dou Dizhu ranks as words: "89TJQK" -> "8 9 10 J Q K", "BR" -> "小王 大王" (small joker
+/** Rank letters as words: "89TJQK" -> "8 9 10 J Q K", "BR" -> "小王 大王" (small joker
  * big joker). */
 export function rankText(ranks) {
   return [...ranks].map((rank) => rankWord(rank)).join(" ");

@@ -1,5 +1,5 @@
 // Quick chat 快捷聊天 at the table: a fixed set of phrases and emoji (no free text), as in
-// QQ 欢乐斗地主 and JJ. The 聊天 button of the toolbar opens the panel: a phrase or an emoji
+// the QQ and JJ card-game apps. The 聊天 button of the toolbar opens the panel: a phrase or an emoji
 // sends `{"type": "chat", "phrase": ID}` and closes it; the hall sends every `chat` frame of
 // the table (the player's own included) to everyone seated there, and each shows as a bubble
 // at the speaker's seat for BUBBLE_MS. The panel also mutes a player: his bubbles are no

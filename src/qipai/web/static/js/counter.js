@@ -1,41 +1,15 @@
-// 记牌器 (the card counter) of a Dou Dizhu table: how many cards of each rank are still
-// out, i.e. neither in the player's hand nor played yet (the others' hands, and the bottom
-// until the landlord takes it). Shown on the felt, above the centre, when the room offers
-// it (its `card_counter`) and the player has not hidden it (the 记牌器 button; the choice
-// is kept in localStorage). A match's tables never show it.
+// 记牌器 (the card counter): a game whose module has a `counter(T)` hook (js/games/) draws
+// it on the felt, above the centre, when the room offers it (its `card_counter`) and the
+// player has not hidden it (the 记牌器 button; the choice is kept in localStorage). A
+// match's tables and the replay never show it.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { DDZ_ORDER, ddzRank, rankWord } from "./cards.js";
-import { physical } from "./ddzplays.js";
 import { storage } from "./storage.js";
 
-/** Every rank's count in a full deck of ``rules`` (54 cards; 55 with the 财神). */
-export function fullDeck(rules) {
-  const deck = {};
-  for (const rank of DDZ_ORDER) deck[rank] = rank === "B" || rank === "R" || rank === "W" ? 1 : 4;
-  if (rules !== "caishen") delete deck.W;
-  return deck;
-}
-
-/** The ranks of a play's cards: its physical cards when known, else its move text. */
-function playRanks(play) {
-  if (play.move === "pass") return [];
-  return play.cards && play.cards.length ? play.cards.map(ddzRank) : [...physical(play.move)];
-}
-
-/** How many of each rank are still out for a player holding ``hand`` after ``plays``. */
-export function remaining(rules, hand, plays) {
-  const out = fullDeck(rules);
-  const seen = [...hand.map(ddzRank), ...plays.flatMap(playRanks)];
-  for (const rank of seen) if (out[rank] > 0) out[rank] -= 1;
-  return out;
-}
-
-/** Whether ``T``'s table offers the counter (a live Dou Dizhu table of a room that has it). */
+/** Whether ``T``'s table offers the counter (a live table of a game that has one, in a
+ * room that offers it). */
 export function offered(T) {
   const room = T.state.roomInfo;
-  return Boolean(T.game.name === "doudizhu" && !T.readOnly && !T.isMatch && room && room.card_counter);
+  return Boolean(T.game.counter && !T.readOnly && !T.isMatch && room && room.card_counter);
 }
 
 /** Whether the player wants it shown (yes until he hides it). */
@@ -50,21 +24,5 @@ export function toggle() {
 
 /** The counter strip of ``T``'s hand, or null (not offered, hidden, no cards dealt yet). */
 export function counterStrip(T) {
-  const m = T.state.model;
-  const dealt = m && ((m.hand && m.hand.length) || (m.plays && m.plays.length));
-  if (!offered(T) || !wanted() || !dealt) return null;
-  const out = remaining(m.rules || T.state.rules, m.hand, m.plays || []);
-  const ranks = [...DDZ_ORDER].reverse().filter((rank) => rank in out); // high to low, 财神 first
-  return h(
-    "div",
-    { class: "card-counter", "data-testid": "card-counter", role: "status", "aria-label": t("counter.title") },
-    ranks.map((rank) =>
-      h(
-        "span",
-        { class: `cc ${out[rank] ? "" : "none"}`, "data-rank": rank, "data-left": out[rank], title: rankWord(rank) },
-        h("b", { text: rankWord(rank, { short: true }) }),
-        h("span", { text: String(out[rank]) }),
-      ),
-    ),
-  );
+  return offered(T) && wanted() ? T.game.counter(T) : null;
 }

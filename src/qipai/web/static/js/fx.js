@@ -1,8 +1,8 @@
 // The live table's effects: the sound (js/sound.js) and the animation of what just
-// happened. Cards dealt fly in from the centre of the felt; a Dou Dizhu play (or 不出) slides
-// from its player to the felt; a bomb, the rocket, a plane, a spring (Dou Dizhu) and a
-// compare (Zha Jin Hua) get a short full-felt burst with a big label; the hand's result a
-// win / lose flourish.
+// happened. The game's `effect` hook (js/games/) says what an event calls for: cards dealt
+// fly in from the centre of the felt; a play may slide from its player to the felt; a big
+// moment (a bomb, a compare…) gets a short full-felt burst with a big label; the hand's
+// result a win / lose flourish (every game).
 //
 // table.js calls effects() for each event and hand_over frame it applies as they happen:
 // never for the frames replayed after a reload or a reconnection, and the replay viewer
@@ -14,79 +14,24 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { play } from "./sound.js";
-import { isBomb, reading, sortRanks } from "./ddzplays.js";
 
 const BURST_MS = 1100; // a burst's life (its CSS animations end before)
 const STAGGER_MS = 22; // between two cards dealt
-const CHAIN_RANKS = "3456789TJQKA"; // the ranks a chain may hold (no 2, no joker)
-
-/** The sound of an event with no burst, by game and event kind. */
-const EVENT_SOUNDS = {
-  doudizhu: { CardsDealt: "deal" },
-  zhajinhua: { CardsDealt: "deal", Looked: "play", Called: "chip", Raised: "chip", Folded: "pass" },
-  showhand: { CardDealt: "deal", CardTurned: "deal", SwapChosen: "play" },
-};
 
 let freeAt = 0; // performance.now() when the felt is free for the next burst
 const dealt = new WeakMap(); // table -> {hand, keys}: the cards of my hand flown in already
 
-// ------------------------------------------------------------------ what an event is
-
-/**
- * The full-felt effect an event calls for: "bomb", "rocket" or "plane" for a Dou Dizhu play
- * (`{kind: "Played", move: "3333"}`), "spring" for a hand ended in 春天 or 反春 (`{kind:
- * "HandEnded", spring: true}`), "compare" for a Zha Jin Hua compare; null otherwise.
- */
-export function kindOf(event) {
-  if (event.kind === "Played" && event.move !== "pass") return playKind(event.move);
-  if (event.kind === "HandEnded" && (event.spring || event.anti_spring)) return "spring";
-  if (event.kind === "Compared") return "compare";
-  return null;
-}
-
-function playKind(move) {
-  const { physical: phys, as } = reading(move);
-  if (sortRanks(as || phys) === "BR") return "rocket";
-  if (isBomb(move)) return "bomb";
-  return isPlane(move) ? "plane" : null;
-}
-
-/** Whether a Dou Dizhu move is a plane 飞机: two trios of consecutive ranks or more, alone
- * (三顺) or with as many singles or pairs (wild cards read as what they stand for). */
-export function isPlane(move) {
-  const { physical: phys, as, kind } = reading(move);
-  if (kind) return /^(plane|trio_chain)/.test(kind); // the reading the server named
-  const ranks = as || phys;
-  const longest = trioRun(ranks);
-  for (let trios = 2; trios <= longest; trios++) {
-    if ([3, 4, 5].some((each) => each * trios === ranks.length)) return true;
-  }
-  return false;
-}
-
-/** The longest run of consecutive ranks held three times or more. */
-function trioRun(ranks) {
-  let best = 0;
-  let run = 0;
-  for (const rank of CHAIN_RANKS) {
-    run = [...ranks].filter((r) => r === rank).length >= 3 ? run + 1 : 0;
-    best = Math.max(best, run);
-  }
-  return best;
-}
-
 // ------------------------------------------------------------------ cues
 
-/** What an event shows and sounds: {sound, burst, label, slide (a seat), deal}, or null. */
+/** What an event shows and sounds: {sound, burst, label, slide (a seat), deal}, or null;
+ * the game's `effect(event)` hook says which (js/games/; none: no effect). A burst's label
+ * is `fx.<burst>` unless the game gives one. */
 function eventCue(T, event) {
-  const burst = kindOf(event);
-  const sounds = EVENT_SOUNDS[T.game.name] || {};
-  let sound = burst || sounds[event.kind] || null;
-  if (!sound && event.kind === "Played") sound = event.move === "pass" ? "pass" : "play";
-  if (!sound && event.kind === "Acted") sound = event.put > 0 ? "chip" : "pass"; // Showhand
-  if (!sound) return null;
-  const label = burst === "spring" && !event.spring ? t("fx.antispring") : burst ? t(`fx.${burst}`) : null;
-  return { sound, burst, label, slide: event.kind === "Played" ? event.seat : null, deal: sound === "deal" };
+  const cue = T.game.effect ? T.game.effect(event) : null;
+  if (!cue || !cue.sound) return null;
+  const burst = cue.burst || null;
+  const label = cue.label || (burst ? t(`fx.${burst}`) : null);
+  return { sound: cue.sound, burst, label, slide: cue.slide ?? null, deal: cue.sound === "deal" };
 }
 
 /** The result's flourish: win when my seat is among the winners, else lose. */

@@ -18,6 +18,12 @@ export function setLang(next) {
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
 }
 
+/** Add a game module's texts (games/index.js, as the game registers): its keys join the
+ * client's; a key the client has already keeps its text. */
+export function addStrings(table) {
+  for (const [key, entry] of Object.entries(table)) if (!(key in STRINGS)) STRINGS[key] = entry;
+}
+
 /** The text of ``key`` in the current language, with {name} placeholders filled. */
 export function t(key, vars = {}) {
   const entry = STRINGS[key];

@@ -1,6 +1,7 @@
 // The client's entry point: the session, the socket, the routes (#/lobby, #/matches,
 // #/table, #/history, #/replay/HAND, #/leaders) and the header.
 
+import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
 import { h, fill, icon, toast } from "./dom.js";
 import { has, lang, playerName, setLang, t } from "./i18n.js";
@@ -95,7 +96,7 @@ app.redraw = () => {
 };
 
 /** Join a room for one hand (`once`): after it the hall lets the player go (`left`) and the
- * next hand is his choice (再来一局); a table that plays on (征途) keeps him. */
+ * next hand is his choice (再来一局); a table that plays on (`regroup: false`) keeps him. */
 app.join = (roomId) => app.send({ type: "join", room: roomId, once: true });
 /** 再来一局: join the room again; pressed before the hall let the player go from the finished
  * table (refused already_in_room), the join is sent again once it has (`left`). */
@@ -113,6 +114,7 @@ async function start() {
     app.refreshMe(),
     matches.loadMatches(app), // a match table's game and title come from the list
   ]);
+  await loadRooms(rooms); // each room's game module (js/games/index.js)
   app.rooms = rooms;
   if (!app.session) return;
   connect();

@@ -1,11 +1,9 @@
-// The table's dialogs: the result of the hand (结果), the last trick (上手牌), the scores of
-// this session (历史得分), a choice among actions, a confirmation.
+// The table's dialogs: the result of the hand (结果), the scores of this session (历史得分),
+// a choice among actions, a confirmation.
 
 import { h, dialog, fill, toast, signed, signClass } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { cardRow } from "./cards.js";
-import { tricks } from "./ddzplays.js";
-import { playRow } from "./games/doudizhu.js";
 import { avatarEl } from "./avatar.js";
 import { commitmentOf } from "./sha256.js";
 import { backToMatches, resultLine } from "./match.js";
@@ -174,7 +172,7 @@ export function result(T, onClose) {
   return close;
 }
 
-/** At a table that plays on (征途) the next hand starts a few seconds after the result
+/** At a table that plays on (`regroup: false`) the next hand starts a few seconds after the result
  * opened: the result stays open (it is the player's to close), says so, and its buttons
  * turn to that hand: 继续 closes it, 换桌 and 离开 take effect once the new hand is over. */
 function goingOn(T, hand, row, close) {
@@ -188,8 +186,8 @@ function goingOn(T, hand, row, close) {
   );
 }
 
-/** A seat's cards at the end of the hand (Dou Dizhu: those left in his hand; the poker
- * games: his hand), or 出完 when none are left. */
+/** A seat's cards at the end of the hand (the game's result rows say which: those left
+ * in his hand, or his whole hand), or 出完 when none are left. */
 function leftover(cards, seat) {
   if (!cards) return null;
   return h(
@@ -214,27 +212,6 @@ function adjustments(T, over) {
     if (limit) lines.push(h("li", { "data-kind": "limit", text: t(limit < 0 ? "adjust.limitWin" : "adjust.limitLoss", { name, n: Math.abs(limit) }) }));
   });
   return lines.length ? h("ul", { class: "adjustments", "data-testid": "adjustments" }, lines) : null;
-}
-
-/** 上手牌: the trick before the current one. */
-export function lastTrick(T) {
-  const all = tricks(T.state.model.plays || []);
-  const previous = all.length >= 2 ? all[all.length - 2] : null;
-  const lines = previous
-    ? previous.map((play) =>
-        h(
-          "div",
-          { class: "marker", style: { margin: "6px 0" } },
-          h("b", { text: T.name(play.seat) }),
-          play.move === "pass" ? h("span", { text: t("ddz.pass") }) : playRow(play),
-        ),
-      )
-    : [h("p", { class: "muted", text: t("ddz.noLastTrick") })];
-  let close = null;
-  close = dialog(
-    [h("h2", { text: t("ddz.lastTrick") }), ...lines, h("div", { class: "buttons" }, h("button", { class: "btn", onclick: () => close(), text: t("common.close") }))],
-    { testid: "last-trick" },
-  );
 }
 
 /** 历史得分: the hands of this sitting (of this match, at a match's tables: their points,

@@ -1,7 +1,13 @@
 // The WebSocket to the hall (/ws): hello with the token and `last`, frames in (one object or
 // an array of frames sent together), messages out with ids, reconnection with backoff.
+//
+// Reconnecting waits the next step of RETRY_MS, with up to JITTER of it added at random so
+// that many pages dropped at once do not come back at once; when the hall said how long to
+// wait (an error frame's `retry_after`: `too_many_connections`, `database_unavailable`,
+// `rate_limited`) before closing, the page waits at least that long.
 
-const RETRY_MS = [200, 500, 1000, 2000, 4000];
+const RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
+const JITTER = 0.5;
 const OUTBOX = 50;
 
 export class HallSocket {
@@ -20,6 +26,7 @@ export class HallSocket {
     this.ws = null;
     this.nextId = 1;
     this.retries = 0;
+    this.retryAfterMs = 0; // the wait this connection's hall asked for (retry_after)
     this.stopped = false;
     this.welcomed = false;
     this.outbox = []; // the last messages sent (a debugging and test aid)
@@ -31,6 +38,7 @@ export class HallSocket {
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
     this.welcomed = false;
+    this.retryAfterMs = 0;
     this.onStatus("connecting");
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: this.token, last: this.last() }));
@@ -54,6 +62,9 @@ export class HallSocket {
         this.onStatus("open");
       }
       if (frame.type === "error" && frame.code === "bad_token") this.badToken = true;
+      if (frame.type === "error" && typeof frame.retry_after === "number") {
+        this.retryAfterMs = Math.max(this.retryAfterMs, frame.retry_after * 1000);
+      }
     }
     this.onFrames(frames);
   }
@@ -70,11 +81,18 @@ export class HallSocket {
       return;
     }
     this.onStatus("connecting");
-    const wait = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
+    const wait = this.nextWait();
     this.retries += 1;
     setTimeout(() => {
       if (!this.stopped) this.open();
     }, wait);
+  }
+
+  /** Milliseconds before the next attempt: the back-off step with jitter, at least what the
+   * hall asked for on the connection that closed. */
+  nextWait() {
+    const step = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
+    return Math.max(step * (1 + JITTER * Math.random()), this.retryAfterMs);
   }
 
   get isOpen() {

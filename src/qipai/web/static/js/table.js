@@ -13,14 +13,11 @@
 import { toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { storage } from "./storage.js";
-import { readingLabel } from "./games/doudizhu.js";
-import { GAMES } from "./games/index.js";
-import { cardsFor, hintOrder, matchPlays, moveOf } from "./ddzplays.js";
-import { ddzKey } from "./cards.js";
+import { gameNamed, roomGame } from "./games/index.js";
 import { liftAfterSweep } from "./select.js";
 import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
-import { listed, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
+import { listed, loadMatches, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
 import { Chat } from "./chat.js";
 import { effects } from "./fx.js";
 
@@ -33,16 +30,14 @@ function escapeText(key, least, most) {
   return t(`${key}Range`, { least, n: most });
 }
 
-function gameOf(app, roomId, view) {
+/** The game module of a table in ``roomId`` (js/games/index.js): its room's `web_module`
+ * (GET /api/rooms), or a match's game (the match list, for a table `match:<name>`); null
+ * when neither is known yet. */
+function gameOf(app, roomId) {
   const room = app.rooms.find((r) => r.id === roomId);
-  if (room) return room.game;
-  const match = listed(app, matchOfRoom(roomId)); // a match's table: match:<name>
-  if (match) return match.game;
-  if (view && "card_counts" in view) return "doudizhu";
-  if (view && "known_hands" in view) return "zhajinhua";
-  if (view && "hole" in view) return "showhand";
-  if (matchOfRoom(roomId) !== null) return "doudizhu"; // a match missing from the list: its usual game
-  return roomId.split("-")[0];
+  if (room) return roomGame(room);
+  const match = listed(app, matchOfRoom(roomId));
+  return match ? gameNamed(match.game) : null;
 }
 
 export class Table {
@@ -50,7 +45,7 @@ export class Table {
     this.app = app;
     this.number = number;
     this.state = saved;
-    this.game = saved ? GAMES[saved.game] : null;
+    this.game = saved ? gameNamed(saved.game) : null;
     this.ui = { lifted: new Set(), hint: -1, hintKey: null, sort: "rank", peek: false };
     this.pending = null;
     this.needResync = false;
@@ -112,7 +107,11 @@ export class Table {
   }
 
   on_snapshot(frame) {
-    const game = GAMES[gameOf(this.app, frame.room, frame.view)];
+    const game = gameOf(this.app, frame.room);
+    if (!game) {
+      this.unknownGame();
+      return;
+    }
     const players = frame.players;
     const prev = this.state;
     const sameHand = prev && prev.hand === frame.hand && frame.hand !== null;
@@ -148,6 +147,14 @@ export class Table {
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
   }
 
+  /** A snapshot of a table whose game the page does not know yet (a match missing from
+   * the list it has): fetch the list again and ask for the snapshot again, once. */
+  unknownGame() {
+    if (this.askedGame) return;
+    this.askedGame = true;
+    loadMatches(this.app).then(() => this.app.send({ type: "resync" }));
+  }
+
   /** Send the seat's entropy for `hand`, once: random bytes as hex digits, kept (with the
    * message's id, and whether the hall took them) to check the hand's record against. */
   contribute(hand) {
@@ -178,7 +185,7 @@ export class Table {
     });
     this.ui.lifted = new Set();
     this.ui.peek = false;
-    // the last hand's result stays open at a table that plays on (征途): its 换桌 with it
+    // the last hand's result stays open at a table that plays on: its 换桌 with it
     if (this.closeResult && this.playsOn && this.closeResult.nextHand) this.closeResult.nextHand();
     else if (this.closeResult) this.closeResult();
   }
@@ -309,7 +316,7 @@ export class Table {
     if (this.justEnded) {
       this.justEnded = false;
       // the hall lets him go (he joined for one hand): the player chooses what next; a table
-      // that plays on (征途) deals its next hand to the same players by itself, and a match
+      // that plays on deals its next hand to the same players by itself, and a match
       // seats him by itself
       this.app.refreshMe();
       this.showResult();
@@ -338,8 +345,8 @@ export class Table {
     this.app.send({ type: "escape_cost" });
   }
 
-  /** The price is a range where it depends on cards this player cannot see (huanle's
-   * unplayed bombs): least_coins–coins. */
+  /** The price is a range where it depends on cards this player cannot see (a preset
+   * that prices an escape by the unplayed bombs): least_coins–coins. */
   on_escape_cost(frame) {
     let text = t("table.escapeTrustee");
     if (frame.coins) text = escapeText("table.escapeCost", frame.least_coins, frame.coins);
@@ -363,38 +370,14 @@ export class Table {
     return hand.filter((code) => this.ui.lifted.has(code));
   }
 
-  /** 出牌: the lifted cards as the legal play they make (asking when they make several),
-   * naming those very cards (`play 33 @3h3d`): the hall plays exactly them. */
+  /** 出牌: the lifted cards played (the game's `playLifted` hook). */
   playLifted() {
-    const cards = this.lifted();
-    if (!cards.length) {
-      toast(t("ddz.selectFirst"));
-      return;
-    }
-    const matches = matchPlays(cards, this.state.legal);
-    const picked = [...cards].sort((a, b) => ddzKey(a) - ddzKey(b)).join("");
-    const play = (action) => this.act(`${action} @${picked}`);
-    if (!matches.length) {
-      toast(t("ddz.notLegal"));
-      this.view.shake();
-    } else if (matches.length === 1) play(matches[0]);
-    else {
-      const choices = matches.map((action) => ({ action, label: readingLabel(action) }));
-      panels.choose(t("ddz.chooseReading"), choices, play);
-    }
+    this.game.playLifted(this);
   }
 
-  /** 提示: lift the cards of the next legal play, round and round. */
+  /** 提示: the next play's cards lifted (the game's `hint` hook). */
   hint() {
-    const plays = hintOrder(this.state.legal);
-    if (!plays.length) {
-      toast(t("ddz.nothingBeats"));
-      return;
-    }
-    this.ui.hint = (this.ui.hint + 1) % plays.length;
-    const cards = cardsFor(moveOf(plays[this.ui.hint]), this.game.handCards(this)) || [];
-    this.ui.lifted = new Set(cards);
-    this.view.renderHand();
+    this.game.hint(this);
   }
 
   sweep(codes) {

@@ -6,7 +6,7 @@
 import * as counter from "./counter.js";
 import { h, fill, icon } from "./dom.js";
 import { playerName, roomTitle, t } from "./i18n.js";
-import { cardEl, ddzKey, ddzRank } from "./cards.js";
+import { cardEl } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
 import { matchStrip } from "./match.js";
@@ -16,16 +16,8 @@ const TICK_MS = 250;
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
 const PRIMARY_TOOLS = new Set(["action-trustee", "chat"]);
 
-function sortedHand(cards, mode) {
-  const byRank = (a, b) => ddzKey(b) - ddzKey(a); // big cards on the left
-  if (mode !== "count") return [...cards].sort(byRank);
-  const count = {};
-  for (const code of cards) count[ddzRank(code)] = (count[ddzRank(code)] || 0) + 1;
-  return [...cards].sort((a, b) => count[ddzRank(b)] - count[ddzRank(a)] || byRank(a, b));
-}
-
 /** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at the
- * same time (Dou Dizhu 加倍 in huanle and jj). */
+ * same time (`deciding`: a game's simultaneous choice, 加倍 say). */
 function awaits(s, seat) {
   return s.turnSeat === seat || (s.deciding || []).includes(seat);
 }
@@ -142,13 +134,18 @@ export class TableView {
     this.tick();
   }
 
+  /** 排序: the hand by rank or by count (a game with a `handOrder` hook). */
+  sortTool() {
+    return this.tool("sort", this.T.ui.sort === "rank" ? t("table.sortCount") : t("table.sortRank"), () => this.T.sortToggle());
+  }
+
   renderToolbar() {
     const T = this.T;
     const s = T.state;
     const me = s.players[s.seat] || {};
     const tools = [];
     if (T.readOnly) {
-      if (T.game.selectable) tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
+      if (T.game.handOrder) tools.push(this.sortTool());
     } else if (s.hand && !s.over) {
       tools.push(
         me.trustee
@@ -156,10 +153,8 @@ export class TableView {
           : this.tool("trustee", t("table.trustee"), () => T.setTrustee(true)),
       );
     }
-    if (T.game.selectable && !T.readOnly) {
-      tools.push(this.tool("sort", T.ui.sort === "rank" ? t("ddz.sortCount") : t("ddz.sortRank"), () => T.sortToggle()));
-      tools.push(this.tool("last-trick", t("ddz.lastTrick"), () => panels.lastTrick(T)));
-    }
+    if (T.game.handOrder && !T.readOnly) tools.push(this.sortTool());
+    if (T.game.tools && !T.readOnly) tools.push(...T.game.tools(T, (id, label, onclick) => this.tool(id, label, onclick)));
     if (counter.offered(T)) {
       const on = counter.wanted();
       const toggle = this.tool("counter", t("counter.title"), () => { counter.toggle(); this.render(); }, on ? "on" : "quiet");
@@ -314,8 +309,9 @@ export class TableView {
     const s = this.T.state;
     if (s.over) return s.over.voided ? t("table.voided") : t("table.over");
     if (s.hand === null) return t("table.waitingHand");
-    if ((s.deciding || []).length) return s.deciding.includes(s.seat) ? t("table.yourTurn") : t("ddz.choosingDouble");
-    if (s.turnSeat === null || s.turnSeat === undefined) return s.game === "doudizhu" ? t("ddz.dealing") : "";
+    const waiting = () => (this.T.game.waiting ? this.T.game.waiting(s) : "");
+    if ((s.deciding || []).length) return s.deciding.includes(s.seat) ? t("table.yourTurn") : waiting();
+    if (s.turnSeat === null || s.turnSeat === undefined) return waiting();
     if (s.turnSeat === s.seat) return t("table.yourTurn");
     return t("table.waitingFor", { name: this.T.name(s.turnSeat) });
   }
@@ -331,7 +327,8 @@ export class TableView {
       this.fitHand();
       return;
     }
-    const cards = sortedHand(T.game.handCards(T), T.ui.sort);
+    const order = T.game.handOrder || ((codes) => codes);
+    const cards = order(T.game.handCards(T), T.ui.sort);
     const present = new Set(cards);
     for (const code of [...T.ui.lifted]) if (!present.has(code)) T.ui.lifted.delete(code);
     const key = cards.join(",");

@@ -8,8 +8,13 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardEl, cardName, cardRow, backs, ddzKey, ddzRank, rankText } from "../cards.js";
-import { isBomb, moveOf, reading, standingOrder, tricks, PASS } from "../ddzplays.js";
+import { cardEl, cardName, cardRow, backs, rankText } from "../cards.js";
+import { deckOf } from "../deal.js";
+import { ddzKey, isBomb, moveOf, physical, reading, standingOrder, tricks, PASS } from "./ddzplays.js";
+import { counter } from "./ddzcounter.js";
+import { effect } from "./ddzfx.js";
+import { handOrder, hint, playLifted, tools } from "./ddzlifted.js";
+import { STRINGS } from "./ddzstrings.js";
 
 const RESYNC_AFTER = new Set([
   "HandStarted", "Redealt", "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
@@ -445,8 +450,42 @@ function resultExtra(T) {
   return [parts.length ? h("p", { text: parts.join(" · ") }) : null, breakdown(T, T.state.over.explain)];
 }
 
-export const doudizhu = {
+// ------------------------------------------------------------------ replay
+
+const DECK = [...deckOf("3456789TJQKA2"), "BJ", "RJ"];
+/** What each preset draws after the shuffle (yifa: the marker card among 51; random first
+ * bidder: one of 3 seats; zhengtu: nothing). */
+const DRAW = { yifa: 51, caishen: 3, huanle: 3, jj: 3 };
+
+/** Each seat's 17 cards and the bottom from the deal's stream, after ``deal.deals`` deals
+ * (a hand nobody bid for is dealt again). */
+function redeal(stream, rules, deal) {
+  const seats = deal.seats.map(() => []);
+  let cards = [];
+  for (let k = 0; k < deal.deals; k++) {
+    cards = stream.shuffle([...DECK]);
+    if (DRAW[rules]) stream.randbelow(DRAW[rules]);
+  }
+  seats.forEach((_, s) => seats[s].push(...cards.slice(17 * s, 17 * s + 17)));
+  return { seats, bottom: [...cards.slice(51), ...(rules === "caishen" ? ["W"] : [])] };
+}
+
+/** A recorded action in words (the replay): a play's ranks, 不出, or the auction's word. */
+function actionLabel(text) {
+  const [word, arg] = text.split(" ");
+  if (word === "play") return arg === "pass" ? t("ddz.pass") : rankText(physical(text.slice(5)));
+  return saidText(text);
+}
+
+/** The table's line while nobody has the turn: the deal, or the others choosing 加倍. */
+function waiting(s) {
+  if ((s.deciding || []).length) return t("ddz.choosingDouble");
+  return t("ddz.dealing");
+}
+
+export const game = {
   name: "doudizhu",
+  strings: STRINGS,
   selectable: true,
   empty,
   fromView,
@@ -463,5 +502,15 @@ export const doudizhu = {
   handCards: (T) => T.state.model.hand,
   freshCards: (T) => T.state.model.fresh || [],
   reveal,
-  rank: ddzRank,
+  effect,
+  counter,
+  playLifted,
+  hint,
+  handOrder,
+  tools,
+  waiting,
+  redeal,
+  actionLabel,
+  roleText: (role) => t(`ddz.${role}`),
+  roomNumbers: ["coefficient"],
 };

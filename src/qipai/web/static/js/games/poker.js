@@ -12,6 +12,7 @@ export function pokerGame(name, parts, shownOf) {
     selectable: false,
     merge: (old, fresh) => fresh,
     resultExtra: () => null,
+    roomNumbers: ["base", "ante", "top_bet", "cap"],
     resultRows(T) {
       const m = T.state.model;
       return shownOf(m).map((cards, seat) => ({ cards, category: cards ? categoryTag(name, m.categories[seat]) : null }));

@@ -5,6 +5,8 @@ import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
 import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, categoryTag } from "../cards.js";
+import { deckOf } from "../deal.js";
+import { STRINGS } from "./shstrings.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => (typeof value === "function" ? value() : value));
@@ -240,8 +242,37 @@ function buttons(T) {
   return out.filter(Boolean);
 }
 
-export const showhand = pokerGame(
+// ------------------------------------------------------------------ effects, replay
+
+/** The sound of an event, by event kind (a bet: chips; a check: a pass). */
+const SOUNDS = { CardDealt: "deal", CardTurned: "deal", SwapChosen: "play" };
+
+/** What an event sounds (js/fx.js), or null: no burst in this game. */
+function effect(event) {
+  if (event.kind === "Acted") return { sound: event.put > 0 ? "chip" : "pass" };
+  return SOUNDS[event.kind] ? { sound: SOUNDS[event.kind] } : null;
+}
+
+const DECK = deckOf("89TJQKA");
+
+/** Each seat's cards from the deal's stream, one round of cards at a time (a seat that
+ * folded gets no more: the replay's ``deal.seats`` says how many each got). */
+function redeal(stream, rules, deal) {
+  const seats = deal.seats.map(() => []);
+  const cards = stream.shuffle([...DECK]);
+  let next = 0;
+  for (let number = 1; number <= 5; number++) deal.seats.forEach((mine, s) => mine.length >= number && seats[s].push(cards[next++]));
+  return { seats };
+}
+
+/** A recorded action in words (the replay). */
+function actionLabel(text) {
+  const [word, arg] = text.split(" ");
+  return t(`sh.${word}`, { n: arg ?? "" }).trim();
+}
+
+export const game = pokerGame(
   "showhand",
-  { empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal },
+  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel },
   (m) => m.shown,
 );

@@ -7,6 +7,8 @@ import { h, icon } from "../dom.js";
 import { t } from "../i18n.js";
 import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, backs, categoryTag } from "../cards.js";
+import { deckOf } from "../deal.js";
+import { STRINGS } from "./zjhstrings.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => value);
@@ -220,8 +222,41 @@ function buttons(T) {
   return out;
 }
 
-export const zhajinhua = pokerGame(
+// ------------------------------------------------------------------ effects, replay
+
+/** The sound of an event with no burst, by event kind. */
+const SOUNDS = { CardsDealt: "deal", Looked: "play", Called: "chip", Raised: "chip", Folded: "pass" };
+
+/** What an event shows and sounds (js/fx.js): a compare's burst, or a sound, or null. */
+function effect(event) {
+  if (event.kind === "Compared") return { sound: "compare", burst: "compare" };
+  return SOUNDS[event.kind] ? { sound: SOUNDS[event.kind] } : null;
+}
+
+const DECK = deckOf("23456789TJQKA");
+
+/** Each seat's three cards from the deal's stream, dealt one at a time from the dealer
+ * (the record's, or drawn first). */
+function redeal(stream, rules, deal, options) {
+  const seats = deal.seats.map(() => []);
+  const n = seats.length;
+  const dealer = options.dealer === null ? stream.randbelow(n) : options.dealer;
+  const cards = stream.shuffle([...DECK]);
+  for (let i = 0; i < 3 * n; i++) seats[(dealer + i) % n].push(cards[i]);
+  return { seats, dealer };
+}
+
+/** A recorded action in words (the replay). */
+function actionLabel(text) {
+  const [word, arg] = text.split(" ");
+  if (word === "compare") return t("zjh.compareSeat", { n: Number(arg) + 1 });
+  if (word === "autocall") return arg === "on" ? t("zjh.autoOn") : t("zjh.autoOff");
+  if (word === "raise") return t("zjh.raised", { n: arg });
+  return t(`zjh.${word}`, { n: "" }).trim();
+}
+
+export const game = pokerGame(
   "zhajinhua",
-  { empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal },
+  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel },
   (m) => m.known,
 );

@@ -3,6 +3,7 @@
 import { api } from "../api.js";
 import { h, fill, icon } from "../dom.js";
 import { t } from "../i18n.js";
+import { gameTitles } from "../games/index.js";
 
 export function renderAuth(app, root) {
   const name = h("input", { "data-testid": "username", autocomplete: "username", maxlength: "20", required: true });
@@ -40,7 +41,7 @@ export function renderAuth(app, root) {
     },
     icon("logo", "logo"),
     h("h1", { text: t("app.title") }),
-    h("p", { class: "muted", style: { textAlign: "center", margin: 0 }, text: t("auth.welcome") }),
+    h("p", { class: "muted", style: { textAlign: "center", margin: 0 }, text: gameTitles() }),
     h("label", {}, t("auth.name"), name),
     h("label", {}, t("auth.password"), password),
     error,

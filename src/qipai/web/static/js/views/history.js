@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
 import { lang, t } from "../i18n.js";
+import { gameNamed } from "../games/index.js";
 
 const PAGE = 30;
 
@@ -11,6 +12,12 @@ function when(iso) {
   if (!iso) return "";
   const date = new Date(iso);
   return date.toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+}
+
+/** A seat's role in a hand (地主 / 农民) in words: the game's `roleText` hook, else the word. */
+function roleText(hand) {
+  const game = gameNamed(hand.game);
+  return game && game.roleText ? game.roleText(hand.role) : hand.role;
 }
 
 function row(app, hand) {
@@ -23,7 +30,7 @@ function row(app, hand) {
       "td",
       { "data-testid": "history-outcome", "data-won": hand.won === null ? "" : hand.won ? "1" : "0", "data-role": hand.role || "" },
       hand.won === null ? null : h("span", { class: `tag ${hand.won ? "gold" : ""}`, text: hand.won ? t("history.won") : t("history.lost") }),
-      hand.role ? h("span", { class: `tag ${hand.role}`, text: t(`ddz.${hand.role}`) }) : null,
+      hand.role ? h("span", { class: `tag ${hand.role}`, text: roleText(hand) }) : null,
     ),
     h("td", { class: signClass(hand.points), text: signed(hand.points) }),
     h("td", { class: signClass(hand.net), text: signed(hand.net) }),

@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
 import { playerName, roomTitle, t } from "../i18n.js";
 import { avatarEl } from "../avatar.js";
-import { GAME_NAMES } from "../games/index.js";
+import { gameNames, roomGame } from "../games/index.js";
 import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
 
 /** How often the open lobby asks for the players in each room (GET /api/rooms/online). */
@@ -16,19 +16,16 @@ let poller = null; // the interval fetching them while the lobby is shown
 let quickGame = null; // the game chosen for quick start (the first game until one is chosen)
 
 
+/** The words of a room's game-specific numbers (a game's `roomNumbers` names which). */
+const ROOM_FIELDS = { coefficient: "room.coefficient", base: "room.base", ante: "room.ante", top_bet: "room.topBet", cap: "room.cap" };
+
 function numbers(room) {
   const rows = [];
   const add = (key, value) => {
     if (value !== null && value !== undefined && value !== 0) rows.push([t(key), String(value)]);
   };
-  if (room.game === "doudizhu") {
-    add("room.coefficient", room.coefficient);
-  } else {
-    add("room.base", room.base);
-    add("room.ante", room.ante);
-    add("room.topBet", room.top_bet);
-    add("room.cap", room.cap);
-  }
+  const game = roomGame(room);
+  for (const field of (game && game.roomNumbers) || []) add(ROOM_FIELDS[field], room[field]);
   add("room.minCoins", room.min_coins);
   if (room.rake_percent) rows.push([t("room.rake"), `${room.rake_percent}%`]);
   add("room.fee", room.fee);
@@ -102,7 +99,7 @@ function profile(app) {
 /** 快速开始: the game to play (one button each), and the button that joins the room
  * quickPick chooses for the player's coins (it names the room's game and level). */
 function quickStart(app, redraw) {
-  const games = GAME_NAMES.filter((game) => app.rooms.some((room) => room.game === game));
+  const games = gameNames().filter((game) => app.rooms.some((room) => room.game === game));
   if (!games.length) return null;
   const game = games.includes(quickGame) ? quickGame : games[0];
   const room = quickPick(app.rooms, game, app.me ? app.me.coins : 0);
@@ -163,7 +160,7 @@ async function fetchOnline() {
 }
 
 export function renderLobby(app, root) {
-  const groups = GAME_NAMES.map((game) => {
+  const groups = gameNames().map((game) => {
     const rooms = byLevel(app.rooms.filter((room) => room.game === game));
     if (!rooms.length) return null;
     return h(

@@ -11,31 +11,19 @@
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
 import { t } from "../i18n.js";
-import { rankText } from "../cards.js";
-import { physical } from "../ddzplays.js";
-import { saidText } from "../games/doudizhu.js";
-import { GAMES } from "../games/index.js";
+import { gameNamed } from "../games/index.js";
 import { TableView } from "../tableview.js";
 import { fairness } from "../panels.js";
 import { dealMatches } from "../deal.js";
 
-/** The words for one recorded action. */
+/** The words for one recorded action: the hall's own (托管, 逃跑, a deal), else the game's
+ * `actionLabel` hook (the text itself where the game has none). */
 export function actionLabel(game, text) {
   const [word, arg] = text.split(" ");
   if (text.startsWith("trustee ")) return arg === "on" ? t("table.trustee") : t("table.untrustee");
   if (word === "escape") return t("table.escape");
   if (word === "deal") return t("replay.deal", { n: arg });
-  if (game === "doudizhu") {
-    if (word === "play") return arg === "pass" ? t("ddz.pass") : rankText(physical(text.slice(5)));
-    return saidText(text);
-  }
-  if (game === "zhajinhua") {
-    if (word === "compare") return t("zjh.compareSeat", { n: Number(arg) + 1 });
-    if (word === "autocall") return arg === "on" ? t("zjh.autoOn") : t("zjh.autoOff");
-    if (word === "raise") return t("zjh.raised", { n: arg });
-    return t(`zjh.${word}`, { n: "" }).trim();
-  }
-  return t(`sh.${word}`, { n: arg ?? "" }).trim();
+  return game.actionLabel ? game.actionLabel(text) : text;
 }
 
 /** One step of a replay, drawn by the table page (the interface of table.js's Table that
@@ -136,8 +124,8 @@ function entropyLine(record, names) {
 }
 
 /** The browser's re-deal from the seed (js/deal.js): ✓ when every seat's cards match. */
-function dealCheck(record, deal) {
-  const ok = dealMatches(record, deal);
+function dealCheck(record, deal, game) {
+  const ok = dealMatches(record, deal, game);
   const text = ok === null ? t("replay.dealV1") : ok ? t("replay.dealOk") : t("replay.dealBad");
   return h("p", { "data-testid": "replay-deal", "data-ok": ok === null ? "" : ok ? "1" : "0", class: ok === null ? "muted" : ok ? "ok" : "bad", text });
 }
@@ -169,7 +157,12 @@ export async function renderReplay(app, root, arg) {
   const record = data.record;
   const names = seatNames(app, data, handId);
   const title = `${t(`game.${record.game}`)} · ${t(`rules.${record.rules}`)}`;
-  const table = new ReplayTable(GAMES[record.game], names, title);
+  const game = gameNamed(record.game);
+  if (!game) {
+    fill(root, h("div", { class: "page" }, h("p", { class: "err", "data-testid": "replay-error", text: app.errorText("unknown_game") })));
+    return;
+  }
+  const table = new ReplayTable(game, names, title);
   const total = record.actions.length;
   let step = 0; // a replay opens at the deal, as the platforms' do
 
@@ -182,7 +175,7 @@ export async function renderReplay(app, root, arg) {
   const caption = (i) => {
     if (i === 0) return t("replay.start");
     const [who, text] = record.actions[i - 1];
-    return `${who === null ? t("replay.dealer") : names[who]}: ${actionLabel(record.game, text)}`;
+    return `${who === null ? t("replay.dealer") : names[who]}: ${actionLabel(game, text)}`;
   };
   const draw = () => {
     table.show(steps[seat][step], step, seat, caption(step));
@@ -212,7 +205,7 @@ export async function renderReplay(app, root, arg) {
     names.map((name, s) => h("button", { class: "btn small quiet", "data-testid": "replay-view", "data-seat": s, onclick: () => watchFrom(s), text: name })),
   );
   record.actions.forEach(([who, text], i) => {
-    log.append(h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, who === null ? t("replay.dealer") : names[who], ": ", actionLabel(record.game, text)));
+    log.append(h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, who === null ? t("replay.dealer") : names[who], ": ", actionLabel(game, text)));
   });
   const results = h(
     "table",
@@ -266,7 +259,7 @@ export async function renderReplay(app, root, arg) {
         h("p", { "data-testid": "replay-verified", "data-ok": data.verified ? "1" : "0", class: data.verified ? "ok" : "bad" }, data.verified ? t("replay.verified") : `${t("replay.notVerified")} ${data.reason || ""}`),
         fairness(record.seed, record.commitment),
         entropyLine(record, names),
-        dealCheck(record, deal),
+        dealCheck(record, deal, game),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.howto") }),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.noCards") }),
       ),

@@ -6,7 +6,20 @@
 // then, when the cards have several readings, the reading after a space
 // ("333444555666 plane_singles:5"). Passing is "play pass".
 
-import { DDZ_ORDER, ddzRank } from "./cards.js";
+import { SUITS } from "../cards.js";
+
+/** The ranks low to high (jokers B small, R big; W the 财神). */
+export const DDZ_ORDER = "3456789TJQKA2BRW";
+
+/** The rank letter of a card: "3s" -> "3", "BJ" -> "B", "RJ" -> "R", "W" -> "W". */
+export function ddzRank(code) {
+  return code[0];
+}
+
+/** Order key of a card (rank, then suit ♠ ♥ ♣ ♦). */
+export function ddzKey(code) {
+  return DDZ_ORDER.indexOf(code[0]) * 4 + Math.max(0, SUITS.indexOf(code[1]));
+}
 
 export const PASS = "play pass";
 

@@ -1,0 +1,99 @@
+"""The match API's requests: a closed union of small typed values, read strictly.
+
+The HTTP routes build them (``GET /api/matches``, ``POST /api/matches/<id>/register`` and
+``/unregister``, ``GET /api/runs/<run>``), the cluster carries them to the node that holds
+the matches as ``{"op": <name>, "a": <argument>}``, and :meth:`MatchHall.serve
+<qipai.server.matches.MatchHall.serve>` answers each kind exhaustively.  A name that is
+not one of the four is refused (``bad_request``), so nothing unknown is ever taken for
+another request (an unregistration least of all).
+
+>>> parse_request("register", "tiyan-9")
+Register(match='tiyan-9')
+>>> wire_of(Standings("tiyan-9#3"))
+('standings', 'tiyan-9#3')
+>>> parse_request("unregisterx", "tiyan-9")
+Traceback (most recent call last):
+    ...
+qipai.errors.InvalidActionError: bad_request: no match request 'unregisterx'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import assert_never
+
+from qipai.errors import InvalidActionError
+
+__all__ = [
+    "ListMatches",
+    "MatchRequest",
+    "Register",
+    "Standings",
+    "Unregister",
+    "parse_request",
+    "wire_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ListMatches:
+    """The list of matches, with the asker's registrations."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A run's standings."""
+
+    run: str
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    """Register the asker for the match's open run (his entry fee held)."""
+
+    match: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unregister:
+    """Withdraw the asker's registration from the match's open run (his fee refunded)."""
+
+    match: str
+
+
+MatchRequest = ListMatches | Standings | Register | Unregister
+"""Every request of the match API."""
+
+
+def wire_of(request: MatchRequest) -> tuple[str, str]:
+    """The request's name and argument, as the cluster carries it."""
+    match request:
+        case ListMatches():
+            return "list", ""
+        case Standings(run):
+            return "standings", run
+        case Register(match):
+            return "register", match
+        case Unregister(match):
+            return "unregister", match
+        case _:
+            assert_never(request)
+
+
+def parse_request(name: object, argument: object) -> MatchRequest:
+    """The request a name and argument carried between nodes stand for.
+
+    :raises InvalidActionError: ``bad_request``: an unknown name, or an argument that is
+        not text.
+    """
+    if not isinstance(argument, str):
+        raise InvalidActionError("bad_request", f"a match request's argument is text: {argument!r}")
+    if name == "list":
+        return ListMatches()
+    if name == "standings":
+        return Standings(argument)
+    if name == "register":
+        return Register(argument)
+    if name == "unregister":
+        return Unregister(argument)
+    raise InvalidActionError("bad_request", f"no match request {name!r}")
