@@ -15,8 +15,9 @@ import pytest
 from table_kit import run_out
 
 from qipai.errors import GameError
-from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, commitment, deal_seed, verify
+from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, verify
 from qipai.hall.rooms import default_rooms
+from qipai.hall.seeds import commitment, deal_seed
 from qipai.hall.table import Frame, SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}

@@ -42,7 +42,7 @@ from server_kit import RunningHall, fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient
 from qipai.games import doudizhu, zhajinhua
-from qipai.hall.records import SEED_BITS, commitment
+from qipai.hall.seeds import SEED_BITS, commitment
 from qipai.server import hall as hall_module
 
 DEALS = 20_000

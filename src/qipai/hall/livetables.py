@@ -38,7 +38,7 @@ from qipai.hall.effects import (
 )
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
-from qipai.hall.records import SEED_BITS, commitment
+from qipai.hall.seeds import SEED_BITS, commitment
 from qipai.hall.table import Table
 
 Out = list[Effect]

@@ -19,7 +19,7 @@ A table with an ``entropy_window`` deals each hand only once its connected playe
 sent their entropy (:meth:`~Table.contribute`) or the window has ended, whichever comes
 first: the ``hand_start`` frame publishes the house seed's commitment and the window's
 end, and the hand is dealt from the house seed mixed with the contributions
-(:func:`~qipai.hall.records.deal_seed`; its record is a ``qipai-hand/3`` one).  A table
+(:func:`~qipai.hall.seeds.deal_seed`; its record is a ``qipai-hand/3`` one).  A table
 without a window (``entropy_window=0``, the default) deals at once, straight from the
 house seed, as hands were dealt before (``qipai-hand/2`` records).
 
@@ -50,15 +50,9 @@ from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import Settlement, coins_of, limited, settle
-from qipai.hall.records import (
-    Entropy,
-    HandRecord,
-    commitment,
-    deal_seed,
-    entropy_value,
-    record_hand,
-)
+from qipai.hall.records import HandRecord, record_hand
 from qipai.hall.rooms import Room
+from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
 from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
 from qipai.jsontypes import Json
 from qipai.registry import BASIC_TRUSTEE, EscapeCost, GameRules, HandSetup, Payout, SomeState
@@ -584,7 +578,7 @@ class Table:
         window (``entropy_deadline``), then deals: at once without a window (or with no
         connected player), else once every connected player has contributed
         (:meth:`contribute`) or at the window's end (:meth:`tick`).  The hand is dealt from
-        :func:`~qipai.hall.records.deal_seed` of the house seed and the contributions.
+        :func:`~qipai.hall.seeds.deal_seed` of the house seed and the contributions.
         The seats keep their 托管 and connection state from the last hand.
 
         :raises InvalidActionError: ``bad_hand`` (``hand_id`` not a non-empty string),
