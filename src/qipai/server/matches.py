@@ -59,17 +59,9 @@ from typing import Any, assert_never
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.effects import TableClosed
-from qipai.hall.match import (
-    BOT_PREFIX,
-    Eliminated,
-    Finished,
-    MatchRun,
-    RunState,
-    Seating,
-    StageStarted,
-    Standing,
-)
+from qipai.hall.match import BOT_PREFIX, MatchRun
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
+from qipai.hall.matchparts import Eliminated, Finished, RunState, Seating, StageStarted, Standing
 from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
