@@ -10,6 +10,7 @@ from core_kit import World, room
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.livetables import Phase
+from qipai.hall.table import Table
 
 YIFA = room("doudizhu-yifa")
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on, like 征途
@@ -191,3 +192,26 @@ def test_a_player_there_for_one_hand_leaves_with_it(once: bool) -> None:
     world.pass_time(1.0)
     world.run_until_quiet()
     assert (world.core.players[1].room is None) is once
+
+
+def test_a_table_that_breaks_fails_alone_and_the_others_play_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = World([YIFA])
+    seated_alone(world, 1)
+    seated_alone(world, 2)
+    world.answer_all()
+    broken = world.core.table_of(1)
+    assert broken is not None and broken.table.hand_id is not None
+    tick = Table.tick
+
+    def breaks(table: Table, now: float) -> None:
+        if table is broken.table:
+            raise RuntimeError("a bug in this table")
+        tick(table, now)
+
+    monkeypatch.setattr(Table, "tick", breaks)
+    world.run_until_quiet()
+    assert world.voided == [broken.table.hand_id]
+    assert [f["reason"] for f in world.frames(1, "hand_voided")] == ["table_failed"]
+    assert len(world.frames(2, "hand_over")) == 1  # the other table played its hand out

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import assert_never
 
 from qipai.errors import IllegalActionError
@@ -182,6 +183,16 @@ class HallCore:
         """A seat's command at its table, then what is due there."""
         _check_fresh(command, self.table_of(command.user))
         live, seat = self._seated(command.user)
+        self.flow.guard(live, out, now, partial(self._at_seat, command, live, seat, out, now))
+
+    def _at_seat(
+        self,
+        command: c.Act | c.Contribute | c.Trustee | c.Escape,
+        live: LiveTable,
+        seat: int,
+        out: Out,
+        now: float,
+    ) -> None:
         table = live.table
         match command:
             case c.Act(_, text):

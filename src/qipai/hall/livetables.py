@@ -19,6 +19,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from typing import Protocol
 
 from qipai.errors import GameError, IllegalActionError
@@ -222,8 +223,25 @@ class TableFlow:
         if live.phase is Phase.RECORDING:
             live.held.append((seat, posted))
             return
+        self.guard(live, out, now, partial(self._posted_then_after, live, seat, posted, out, now))
+
+    def _posted_then_after(
+        self, live: LiveTable, seat: int, posted: Posted, out: Out, now: float
+    ) -> None:
         self._apply_posted(live, seat, posted, now)
         self.after(live, out, now)
+
+    def guard(self, live: LiveTable, out: Out, now: float, work: Callable[[], None]) -> None:
+        """``work`` at ``live``; a table that fails in it (a bug: anything but a refusal)
+        is failed alone, its hand voided, and the hall goes on."""
+        try:
+            work()
+        except GameError:
+            raise
+        except Exception as error:
+            out.append(Log("error", f"table {live.number} failed: {error!r}"))
+            if self.tables.get(live.number) is live:
+                self.fail(live, out, now)
 
     @staticmethod
     def _apply_posted(live: LiveTable, seat: int, posted: Posted, now: float) -> None:
@@ -362,15 +380,23 @@ class TableFlow:
             if live is None:
                 continue
             live.wake = None
-            if live.phase is Phase.PAUSED and live.resume_at is not None:
-                if live.resume_at <= now:
-                    self._resume(live, out, now)
-                else:
-                    self._schedule(live, out)
-            else:
-                self.after(live, out, now)
+            try:
+                self.guard(live, out, now, partial(self._woken, live, out, now))
+            except GameError as error:  # nobody to answer: the table's own bug
+                out.append(Log("error", f"table {number} failed: {error.message}"))
+                self.fail(live, out, now)
         if self._wakes:
             out.append(WakeAt(self._wakes[0][0]))
+
+    def _woken(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live``'s wake-up: the end of its pause, or what is due at its hand."""
+        if live.phase is Phase.PAUSED and live.resume_at is not None:
+            if live.resume_at <= now:
+                self._resume(live, out, now)
+            else:
+                self._schedule(live, out)
+        else:
+            self.after(live, out, now)
 
     def _resume(self, live: LiveTable, out: Out, now: float) -> None:
         """The pause is over: the next hand, unless somebody leaves."""
