@@ -2,23 +2,25 @@
 
 Read from the code, not from a list kept by hand: the messages a client may send are the
 structs of :data:`qipai.server.protocol.ClientMessage`; the frames the server sends are the
-``{"type": …}`` dict literals of ``qipai.server`` and ``qipai.hall`` (found with :mod:`ast`).
-Each must be in ``docs/protocol.md`` as ``"type": "…"``, every type the page names must
-exist, every action text the page gives as an example must parse in some game, and the
-browser client must handle every frame (or be listed in :data:`IGNORED_BY_WEB` with a
-reason) and send only messages the server accepts.
+structs of :data:`qipai.hall.frames.OutFrame`.  Each must be in ``docs/protocol.md`` as
+``"type": "…"``, each frame with every field it may carry (``{"type": "queued", "room"}``:
+the keys of the page's objects of that type), and no field it does not; every type the
+page names must exist, every action text the page gives as an example must parse in some
+game, and the browser client must handle every frame (or be listed in
+:data:`IGNORED_BY_WEB` with a reason) and send only messages the server accepts.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 import typing
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from qipai.errors import InvalidActionError
+from qipai.hall.frames import OutFrame
 from qipai.hall.wire import parse_action
 from qipai.registry import game_names
 from qipai.server import protocol
@@ -37,22 +39,59 @@ def client_types() -> list[str]:
     return [member.__struct_config__.tag for member in typing.get_args(protocol.ClientMessage)]
 
 
+def frame_structs() -> dict[str, type[msgspec.Struct]]:
+    """Each frame the server sends, by its ``type`` tag."""
+    return {member.__struct_config__.tag: member for member in typing.get_args(OutFrame)}
+
+
 def frame_types() -> set[str]:
-    """The ``type`` of every frame the server builds: ``{"type": "…", …}`` literals."""
-    found: set[str] = set()
-    for folder in ("server", "hall"):
-        for path in sorted((PACKAGE / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Dict):
-                    found.update(
-                        value.value
-                        for key, value in zip(node.keys, node.values, strict=True)
-                        if isinstance(key, ast.Constant)
-                        and key.value == "type"
-                        and isinstance(value, ast.Constant)
-                        and isinstance(value.value, str)
-                    )
-    return found
+    """The ``type`` of every frame the server sends."""
+    return set(frame_structs())
+
+
+def wire_fields(struct: type[msgspec.Struct]) -> set[str]:
+    """The keys a struct may have on the wire, its ``type`` tag aside."""
+    return {field.encode_name for field in msgspec.structs.fields(struct)}
+
+
+def client_fields(kind: str) -> set[str]:
+    """The keys of the client message ``kind`` (none when there is no such message)."""
+    messages = typing.get_args(protocol.ClientMessage)
+    found = [m for m in messages if m.__struct_config__.tag == kind]
+    return set().union(*(wire_fields(message) for message in found))
+
+
+def braced(text: str, start: int) -> str:
+    """What lies between the ``{`` at ``start`` and the brace that closes it."""
+    depth = 0
+    for index in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[start + 1 : index]
+    raise AssertionError(f"unclosed brace at {start}")
+
+
+def top_level_keys(body: str) -> set[str]:
+    """The keys of one object as the page writes it (``"type": "x", "a", "b": {…}, "c"?``):
+    the leading quoted word of each of its comma-separated parts."""
+    parts, depth, current = [], 0, ""
+    for char in body:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return {found.group(1) for part in parts if (found := re.match(r'\s*"(\w+)"', part))}
+
+
+def documented_fields(kind: str) -> set[str]:
+    """Every key of every object the page gives with ``"type": kind``, ``type`` aside."""
+    keys: set[str] = set()
+    for found in re.finditer(rf'\{{"type": "{kind}"', DOC):
+        keys |= top_level_keys(braced(DOC, found.start()))
+    return keys - {"type"}
 
 
 def web_source(*names: str) -> str:
@@ -61,9 +100,13 @@ def web_source(*names: str) -> str:
 
 
 def test_the_code_is_read() -> None:
-    """The two readers find what they must (so that an empty result cannot pass)."""
+    """The readers find what they must (so that an empty result cannot pass)."""
     assert client_types() == list(protocol.TYPES)
     assert {"welcome", "ack", "error", "event", "turn", "hand_over"} <= frame_types()
+    assert wire_fields(frame_structs()["queued"]) == {"room"}
+    assert client_fields("chat") == {"phrase", "id"} and client_fields("queued") == set()
+    assert documented_fields("welcome") >= {"protocol", "user", "limits"}
+    assert top_level_keys('"type": "x", "a": {"b", "c"}, "d"?') == {"type", "a", "d"}
     # no mix-up of the two (a chat message is answered by chat frames of the same name, an
     # escape_cost question by its escape_cost answer)
     assert not frame_types() & set(client_types()) - {"leave", "chat", "escape_cost"}
@@ -77,8 +120,17 @@ def test_each_client_message_is_documented(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", sorted(frame_types()))
 def test_each_frame_is_documented(kind: str) -> None:
-    """The page describes every frame the server sends."""
+    """The page describes every frame the server sends, with every field it may carry."""
     assert f'"type": "{kind}"' in DOC
+    assert wire_fields(frame_structs()[kind]) - documented_fields(kind) == set()
+
+
+@pytest.mark.parametrize("kind", sorted(frame_types()))
+def test_the_page_gives_a_frame_no_other_field(kind: str) -> None:
+    """Every key the page gives a frame is one of its fields (or, for a frame named as a
+    client message is, ``chat``, ``escape_cost``, one of that message's)."""
+    known = wire_fields(frame_structs()[kind]) | client_fields(kind)
+    assert documented_fields(kind) - known == set()
 
 
 def test_the_page_names_no_other_type() -> None:

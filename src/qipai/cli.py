@@ -542,6 +542,14 @@ def add_serve(parsers: Commands[argparse.ArgumentParser]) -> None:
         "--bot-delay", type=float, default=1.0, metavar="S", help="seconds a bot takes to act"
     )
     parser.add_argument(
+        "--bot-workers",
+        type=_workers,
+        default=None,
+        metavar="N",
+        help="worker processes where bots decide, off the event loop (default: the cores "
+        "less one; 0: bots decide on the event loop, as for tests and debugging)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
         help="proxies whose X-Forwarded-For gives the client's address (default: "
@@ -575,6 +583,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import dataclasses  # noqa: PLC0415
 
+    from qipai.server.bots import default_workers  # noqa: PLC0415
     from qipai.server.limits import Limits  # noqa: PLC0415
     from qipai.server.serve import matches_from, rooms_from, serve  # noqa: PLC0415
 
@@ -582,6 +591,7 @@ def run_serve(args: argparse.Namespace) -> int:
         rooms_from(args.config),
         db_url=args.db,
         bot_delay=args.bot_delay,
+        bot_workers=default_workers() if args.bot_workers is None else args.bot_workers,
         matches=() if args.no_matches else matches_from(args.matches),
         redis_url=args.redis,
         node_id=args.node_id,
@@ -661,6 +671,13 @@ def run_loadtest(args: argparse.Namespace) -> int:
         give_up=args.give_up,
     )
     return main(config)
+
+
+def _workers(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
+    return value
 
 
 def _positive(text: str) -> float:

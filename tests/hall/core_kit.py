@@ -12,13 +12,15 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from qipai.errors import GameError
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
+from qipai.hall.frames import to_json
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import Frame, HandOutcome
+from qipai.hall.table import HandOutcome
 
 ROOMS = {room.id: room for room in default_rooms()}
 START = 1_000_000.0
@@ -181,6 +183,7 @@ class World:
 
     # --- what was sent ------------------------------------------------------------------
 
-    def frames(self, user: int, kind: str | None = None) -> list[Frame]:
-        """The frames sent to ``user`` (of type ``kind``)."""
-        return [s.frame for s in self.sent if s.user == user and kind in (None, s.frame["type"])]
+    def frames(self, user: int, kind: str | None = None) -> list[dict[str, Any]]:
+        """The frames sent to ``user`` (of type ``kind``), as JSON objects."""
+        sent = [to_json(s.frame) for s in self.sent if s.user == user]
+        return [frame for frame in sent if kind in (None, frame["type"])]

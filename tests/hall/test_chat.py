@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from json_kit import wire
 from qipai.errors import InvalidActionError
 from qipai.hall.chat import (
     CHAT_BURST,
@@ -41,7 +42,12 @@ def test_anything_else_is_an_unknown_phrase(phrase: str) -> None:
 
 
 def test_the_frame_names_table_seat_and_phrase() -> None:
-    assert chat_frame(12, 2, "hurry") == {"type": "chat", "table": 12, "seat": 2, "phrase": "hurry"}
+    assert wire(chat_frame(12, 2, "hurry")) == {
+        "type": "chat",
+        "table": 12,
+        "seat": 2,
+        "phrase": "hurry",
+    }
 
 
 def test_the_rate_is_a_burst_of_three_then_one_every_two_seconds() -> None:

@@ -16,8 +16,6 @@ to the next wake-up, matchmaking passes, and the store answering (or failing) ea
 
 from __future__ import annotations
 
-from typing import Any
-
 from core_kit import World, room
 from hidden_kit import CARD_TEXTS, HIDDEN
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +24,9 @@ from hypothesis import strategies as st
 from json_kit import strings
 from qipai.hall import commands as c
 from qipai.hall import effects as e
+from qipai.hall import frames
 from qipai.hall.chat import PHRASES
+from qipai.hall.frames import to_json
 
 ROOMS = [
     room("doudizhu-yifa"),
@@ -136,14 +136,14 @@ class Run:
         self._coins_conserved()
 
     def _note(self, send: e.Send) -> None:
-        frame = send.frame
+        frame = to_json(send.frame)
         if "legal" in frame:
             self.legal[send.user] = (frame["table"], list(frame["legal"]))
         if frame["type"] == "hand_start":
             self.hands[send.user] = (frame["table"], frame["hand"])
 
     def _no_hidden_card(self, send: e.Send) -> None:
-        frame, world = send.frame, self.world
+        frame, world = to_json(send.frame), self.world
         live = world.core.flow.tables.get(frame.get("table", -1))
         if live is None or frame["type"] == "hand_over" or send.user not in live.users:
             return
@@ -206,7 +206,7 @@ def test_the_checks_can_fail() -> None:
     assert live is not None
     seat = live.seat_of(1)
     hidden = sorted(HIDDEN["doudizhu"](live.table.game_state, seat))
-    leak: dict[str, Any] = {"type": "event", "table": live.number, "cards": hidden[:1]}
+    leak = frames.Event(table=live.number, n=0, event={"cards": hidden[:1]})
     try:
         run.check([e.Send(1, leak)])
     except AssertionError:

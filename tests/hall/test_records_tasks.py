@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from table_kit import run_out
 
+from json_kit import wire
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.tasks import Task, draw_task
 from qipai.hall.records import HandRecord, record_hand, verify
@@ -176,7 +177,9 @@ def test_a_table_of_a_room_with_tasks_records_and_explains_its_task() -> None:
         assert outcome is not None and outcome.record is not None
         assert outcome.record.task == GAME.task_of(table.game_state)
         assert verify(outcome.record).ok
-        over = [o.frame for o in table.drain() if o.frame["type"] == "hand_over"][-1]
+        over = [f for f in map(wire, (o.frame for o in table.drain())) if f["type"] == "hand_over"][
+            -1
+        ]
         if over["explain"]:
             assert over["explain"]["task"]["id"] == outcome.record.task
             explained.append(over["explain"]["task"]["completed"])

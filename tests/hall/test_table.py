@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 from table_kit import run_out
 
+from json_kit import Wire, wire, wires
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.scoring import escape_points
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment
-from qipai.hall.table import HISTORY_LIMIT, Frame, SeatInfo, Table
+from qipai.hall.table import HISTORY_LIMIT, SeatInfo, Table
 from qipai.hall.wire import parse_action, view_json
 from qipai.registry import EscapeCost, game_type
 from qipai.registry.doudizhu import MAX_DEALS
@@ -46,18 +47,18 @@ def make_table(
     )
 
 
-def frames_of(table: Table) -> dict[int, list[Frame]]:
-    out: dict[int, list[Frame]] = {}
+def frames_of(table: Table) -> dict[int, list[Wire]]:
+    out: dict[int, list[Wire]] = {}
     for item in table.drain():
-        out.setdefault(item.seat, []).append(item.frame)
+        out.setdefault(item.seat, []).append(wire(item.frame))
     return out
 
 
-def events_of(frames: list[Frame]) -> list[dict[str, Any]]:
+def events_of(frames: list[Wire]) -> list[dict[str, Any]]:
     return [f["event"] for f in frames if f["type"] == "event" and "event" in f]
 
 
-def kinds(frames: list[Frame]) -> list[str]:
+def kinds(frames: list[Wire]) -> list[str]:
     return [e["kind"] for e in events_of(frames)]
 
 
@@ -79,8 +80,8 @@ def fingerprint(table: Table) -> str:
             None if state is None else [len(state.history), len(state.events)],
             table.deadline(),
             table.last_event,
-            [table.snapshot(s) for s in range(len(table.seats))],
-            [table.frames_since(s, 0) for s in range(len(table.seats))],
+            [wire(table.snapshot(s)) for s in range(len(table.seats))],
+            [wires(table.frames_since(s, 0)) for s in range(len(table.seats))],
             table.seats,
             table.hand_id,
             table.outcome is None,
@@ -108,7 +109,7 @@ def test_events_are_numbered_per_seat_with_placeholders() -> None:
             "hand_number": 0,
             "commitment": commitment(3),
             "entropy_deadline": None,
-            "players": table.snapshot(seat)["players"],
+            "players": wire(table.snapshot(seat))["players"],
         }
         events = [f for f in frames if f["type"] == "event"]
         assert [f["n"] for f in events] == list(range(1, len(events) + 1))
@@ -134,12 +135,12 @@ def test_bots_get_no_frames_and_act_after_the_delay() -> None:
     assert {item.seat for item in items} == {1}
     assert table.deadline() == 12.5
     # the human sees the bot's clock as a player's (20 s), not its 2.5 s of thinking
-    turn = [item.frame for item in items if item.frame["type"] == "turn"][-1]
+    turn = [f for f in (wire(item.frame) for item in items) if f["type"] == "turn"][-1]
     assert turn["seat"] == 0 and turn["deadline"] == 10.0 + 20.0
     table.tick(12.4)
     assert table.drain() == [] and table.game_state.current_player == 0
     table.tick(12.5)
-    frames = [item.frame for item in table.drain()]
+    frames = [wire(item.frame) for item in table.drain()]
     assert kinds(frames) == ["BidMade"] and frames[-1]["seat"] == 1
     assert table.deadline() == 12.5 + 20.0  # the human's decision time
 
@@ -207,7 +208,7 @@ def test_trustee_on_request_plays_after_the_delay_and_cancel_restarts_the_clock(
 
 
 def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -> None:
-    """"玩家可以随时再次登陆游戏并取消托管" (易发): coming back does not end 托管; the
+    """ "玩家可以随时再次登陆游戏并取消托管" (易发): coming back does not end 托管; the
     player cancels it himself."""
     table = make_table("doudizhu-zhengtu", bot_delay=0.5)
     table.start_hand("h", 1, now=0.0)
@@ -232,20 +233,20 @@ def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -
         "escaped": False,
     }
     assert refused(table.act, 2, "bid 2", 4.0) == "in_trustee"
-    replay = table.frames_since(2, seen)
+    replay = wires(table.frames_since(2, seen))
     assert replay is not None
     sent = [f for f in missed + back if f["type"] == "event"]
     assert [f for f in replay if f["type"] == "event"] == sent
     assert replay[-1]["type"] == "turn" and replay[-1]["n"] == table.last_event
-    assert table.frames_since(2, table.last_event + 1) is None
-    assert table.frames_since(2, -1) is None
-    snapshot = table.snapshot(2)
+    assert wires(table.frames_since(2, table.last_event + 1)) is None
+    assert wires(table.frames_since(2, -1)) is None
+    snapshot = wire(table.snapshot(2))
     assert snapshot["view"] == view_json("doudizhu", table.game_state.view(2))
     assert snapshot["n"] == table.last_event and snapshot["commitment"] == commitment(1)
     assert snapshot["players"][2]["trustee"]
     table.set_trustee(2, False, now=5.0)  # 取消托管: his own choice
     assert kinds(frames_of(table)[2]) == ["TrusteeChanged"]
-    assert not table.snapshot(2)["players"][2]["trustee"]
+    assert not wire(table.snapshot(2))["players"][2]["trustee"]
 
 
 def zjh_table(grace_actor: bool) -> tuple[Table, int]:
@@ -283,7 +284,7 @@ def test_zjh_absent_player_enters_trustee_at_the_grace_end_then_folds_on_his_tur
             break
         table.tick(table.deadline() or 0.0)
     assert table.game_state.folded[seat]
-    assert table.snapshot(seat)["players"][seat]["trustee"]
+    assert wire(table.snapshot(seat))["players"][seat]["trustee"]
 
 
 def test_zjh_player_back_within_the_grace_keeps_his_hand() -> None:
@@ -314,7 +315,7 @@ def test_a_late_tick_catches_up_in_order() -> None:
     assert table.game_state.current_player == 2
     assert table.deadline() == 22.0  # from 2.0, when his turn began
     table.tick(30.0)  # his timeout at 22.0, then the play goes on from there
-    assert table.snapshot(2)["players"][2]["trustee"]
+    assert wire(table.snapshot(2))["players"][2]["trustee"]
 
 
 # --- escapes ----------------------------------------------------------------------------
@@ -357,7 +358,7 @@ def test_escape_without_an_escape_model_plays_the_seat_in_trustee(room_id: str) 
     assert table.escape_cost(0) is None  # 托管 plays his seat on: the hand's result
     table.escape(0, now=1.0)
     assert table.in_hand or table.outcome is not None
-    assert table.snapshot(0)["players"][0] == {
+    assert wire(table.snapshot(0))["players"][0] == {
         "name": "seat0",
         "bot": False,
         "trustee": True,
@@ -384,7 +385,7 @@ def test_escape_in_a_betting_game_folds_the_seat(room_id: str) -> None:
     table.escape(actor, now=1.0)  # his turn: he folds at once
     state = table.game_state
     assert state.folded[actor] and state.history[-1].seat == actor
-    assert table.snapshot(actor)["players"][actor]["escaped"]
+    assert wire(table.snapshot(actor))["players"][actor]["escaped"]
     for seat in range(len(table.seats)):
         if seat != actor:
             table.set_trustee(seat, True, now=1.0)
@@ -444,7 +445,7 @@ def _to_doubling(table: Table, now: float) -> float:
 
 @pytest.mark.parametrize("room_id", ["doudizhu-huanle", "doudizhu-jj"])
 def test_doubling_is_chosen_at_once_on_one_clock_and_kept_secret(room_id: str) -> None:
-    """"每个人都做完选择后，游戏开始由地主出牌" and "完成加倍或不加倍的操作后必须等待其他玩家进行完
+    """ "每个人都做完选择后，游戏开始由地主出牌" and "完成加倍或不加倍的操作后必须等待其他玩家进行完
     相关操作…或直到限制时间到": all choose at once, on one time limit, secretly."""
     table = make_table(room_id, humans=(0, 1, 2))
     now = _to_doubling(table, 0.0)
@@ -508,7 +509,7 @@ def test_hand_over_reveals_the_seed_and_a_verifiable_record() -> None:
     assert frames[0]["type"] == "hand_start" and frames[0]["n"] == last
     assert frames[1]["n"] == last + 1 and frames[0]["hand_number"] == 1
     assert table.game_state.dealer == outcome.winners[0]  # the winner deals
-    assert table.snapshot(0)["players"][0]["trustee"] is True  # 托管 carries on
+    assert wire(table.snapshot(0))["players"][0]["trustee"] is True  # 托管 carries on
 
 
 def test_tables_of_trustee_seats_that_never_bid_are_voided() -> None:
@@ -533,11 +534,11 @@ def test_frames_since_is_bounded_by_the_history() -> None:
         table.set_trustee(0, True, now=float(hands))
         run_out(table)
         hands += 1
-    assert table.frames_since(0, 0) is None
-    latest = table.frames_since(0, table.last_event)
+    assert wires(table.frames_since(0, 0)) is None
+    latest = wires(table.frames_since(0, table.last_event))
     assert latest is not None and latest[-1]["type"] == "hand_over"
     oldest = table.last_event - HISTORY_LIMIT + 100
-    replay = table.frames_since(0, oldest)
+    replay = wires(table.frames_since(0, oldest))
     assert replay is not None
     assert [f["n"] for f in replay if f["type"] == "event"] == list(
         range(oldest + 1, table.last_event + 1)
@@ -630,7 +631,7 @@ def test_the_ending_of_a_hand_is_a_snapshot_and_its_hand_over() -> None:
     assert refused(table.ending, 0) == "hand_not_over"
     table.set_trustee(0, True, 0.0)  # the system folds for him
     run_out(table)
-    snapshot, over = table.ending(0)
+    snapshot, over = wires(table.ending(0))
     assert (snapshot["type"], snapshot["seat"], snapshot["hand"]) == ("snapshot", 0, "h1")
     assert snapshot["view"]["returns"] is not None  # the final view
     published = [f for f in frames_of(table)[0] if f["type"] == "hand_over"]
@@ -638,7 +639,7 @@ def test_the_ending_of_a_hand_is_a_snapshot_and_its_hand_over() -> None:
     assert refused(table.ending, 9) == "bad_seat"
 
 
-def _played_out(table: Table, seed: int) -> Frame:
+def _played_out(table: Table, seed: int) -> Wire:
     """The hand_over frame of a hand at ``table`` with seat 0 (its only player) in 托管."""
     table.start_hand("h", seed, now=0.0)
     table.set_trustee(0, True, now=0.0)

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from table_kit import run_out
 
+from json_kit import Wire, wire, wires
 from qipai.errors import GameError
 from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment, deal_seed
-from qipai.hall.table import Frame, SeatInfo, Table
+from qipai.hall.table import SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}
 RICH = 10**6
@@ -51,14 +52,14 @@ def make_table(
     )
 
 
-def frames_of(table: Table) -> dict[int, list[Frame]]:
-    out: dict[int, list[Frame]] = {}
+def frames_of(table: Table) -> dict[int, list[Wire]]:
+    out: dict[int, list[Wire]] = {}
     for item in table.drain():
-        out.setdefault(item.seat, []).append(item.frame)
+        out.setdefault(item.seat, []).append(wire(item.frame))
     return out
 
 
-def dealt_cards(frames: list[Frame]) -> list[Any]:
+def dealt_cards(frames: list[Wire]) -> list[Any]:
     return [
         f["event"]["cards"]
         for f in frames
@@ -80,8 +81,8 @@ def fingerprint(table: Table) -> str:
             table.last_event,
             table.entropy,
             table.collecting,
-            [table.snapshot(s) for s in range(len(table.seats))],
-            [table.frames_since(s, 0) for s in range(len(table.seats))],
+            [wire(table.snapshot(s)) for s in range(len(table.seats))],
+            [wires(table.frames_since(s, 0)) for s in range(len(table.seats))],
             table.hand_id,
         ],
         sort_keys=True,
@@ -109,7 +110,7 @@ def test_the_hand_waits_for_the_window_then_is_dealt_at_its_end() -> None:
     assert start["entropy_deadline"] == 10.0 + WINDOW
     assert table.deadline() == 10.0 + WINDOW
     assert table.in_hand and table.collecting and table.is_dealing and not table.is_over
-    snapshot = table.snapshot(0)
+    snapshot = wire(table.snapshot(0))
     assert snapshot["view"] is None and snapshot["entropy_deadline"] == 10.0 + WINDOW
     assert refused(table.act, 0, "bid 1", 10.5) == "not_dealt"
     table.tick(10.9)  # not yet
@@ -118,7 +119,7 @@ def test_the_hand_waits_for_the_window_then_is_dealt_at_its_end() -> None:
     assert not table.collecting
     frames = frames_of(table)
     assert dealt_cards(frames[0]) and frames[0][-1]["type"] == "turn"
-    assert table.snapshot(0)["entropy_deadline"] is None
+    assert wire(table.snapshot(0))["entropy_deadline"] is None
     # dealt from the house seed mixed with no contribution at all
     assert table.game_state.seed == mixed(SEED, [None, None, None]) == deal_seed(SEED, [None] * 3)
     # the decision clock starts at the deal
@@ -254,10 +255,10 @@ def test_a_player_back_during_the_window_gets_the_hand_start_and_contributes() -
     table.start_hand("h1", SEED, now=0.0)
     table.disconnect(1, now=0.1)
     table.reconnect(1, now=0.2)
-    missed = table.frames_since(1, 0)
+    missed = wires(table.frames_since(1, 0))
     assert missed is not None and [f["type"] for f in missed] == ["hand_start"]
     assert missed[0]["entropy_deadline"] == WINDOW
-    assert table.snapshot(1)["entropy_deadline"] == WINDOW
+    assert wire(table.snapshot(1))["entropy_deadline"] == WINDOW
     table.contribute(0, "h1", A, 0.3)
     assert table.collecting  # he is back: awaited again
     table.contribute(1, "h1", B, 0.4)
@@ -271,7 +272,7 @@ def test_trustee_during_the_window_is_applied_at_the_deal() -> None:
     table.set_trustee(0, True, now=0.1)
     assert table.drain() == [] and table.collecting
     table.tick(WINDOW)
-    assert table.snapshot(1)["players"][0]["trustee"]
+    assert wire(table.snapshot(1))["players"][0]["trustee"]
     run_out(table)  # 托管 and the bot play it out
     assert table.outcome is not None and table.outcome.record is not None
 
@@ -285,7 +286,9 @@ def test_an_escape_during_the_window_deals_at_once_then_applies() -> None:
     table = make_table("doudizhu-yifa", humans=(0, 1))
     table.start_hand("h1", SEED, now=0.0)
     table.escape(0, now=0.3)
-    assert not table.collecting and table.in_hand and table.snapshot(1)["players"][0]["trustee"]
+    assert (
+        not table.collecting and table.in_hand and wire(table.snapshot(1))["players"][0]["trustee"]
+    )
     run_out(table)
     assert table.outcome is not None and table.outcome.escaper == 0
 

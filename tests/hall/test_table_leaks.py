@@ -32,10 +32,10 @@ from typing import Any
 import pytest
 from hidden_kit import CARD_TEXTS, HIDDEN
 
-from json_kit import strings
+from json_kit import Wire, strings, wire, wires
 from qipai.errors import GameError
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import Frame, SeatInfo, Table
+from qipai.hall.table import SeatInfo, Table
 from qipai.hall.wire import action_text, event_json, to_json, view_json
 from qipai.registry import game_type
 
@@ -54,7 +54,7 @@ def cards_in(value: object) -> set[str]:
 class SeatLog:
     """What one seat received."""
 
-    events: list[Frame] = field(default_factory=list)
+    events: list[Wire] = field(default_factory=list)
     """Its event frames (events and placeholders), in order."""
     last: int = 0
 
@@ -97,7 +97,7 @@ class Checker:
         redeals = [i for i, e in enumerate(events) if type(e).__name__ == "Redealt"]
         return base, base + (redeals[-1] + 1 if redeals else 0)
 
-    def check_cards(self, seat: int, frame: Frame) -> None:
+    def check_cards(self, seat: int, frame: Wire) -> None:
         state = self.table.game_state
         if frame["type"] == "hand_over" and frame["hand"] != self.table.hand_id:
             return  # an earlier hand's end, replayed: checked when it was first sent
@@ -119,7 +119,7 @@ class Checker:
         extra = found - self.allowed(seat)
         assert not extra, f"seat {seat} was sent {extra}, not in its view or events: {frame}"
 
-    def check_frame(self, seat: int, frame: Frame) -> None:
+    def check_frame(self, seat: int, frame: Wire) -> None:
         json.dumps(frame)
         assert frame["table"] == self.table.number
         self.check_cards(seat, frame)
@@ -134,7 +134,7 @@ class Checker:
 
     def drain(self) -> None:
         for out in self.table.drain():
-            seat, frame = out.seat, out.frame
+            seat, frame = out.seat, wire(out.frame)
             assert seat in self.logs, f"a frame for seat {seat}, a bot"
             log = self.logs[seat]
             self.check_frame(seat, frame)
@@ -148,20 +148,20 @@ class Checker:
             self.frames += 1
 
     def check_resync(self, seat: int, rng: random.Random) -> None:
-        snapshot = self.table.snapshot(seat)
+        snapshot = wire(self.table.snapshot(seat))
         self.check_frame(seat, snapshot)
         state = self.table.game_state
         if state is not None:
             assert snapshot["view"] == view_json(self.table.room.game, state.view(seat))
         log = self.logs[seat]
         since = rng.randrange(log.last + 1)
-        replay = self.table.frames_since(seat, since)
+        replay = wires(self.table.frames_since(seat, since))
         assert replay is not None
         events = [f for f in replay if f["type"] == "event"]
         assert events == log.events[since:]
         for frame in replay:
             self.check_frame(seat, frame)
-        assert self.table.frames_since(seat, log.last + 1) is None
+        assert wires(self.table.frames_since(seat, log.last + 1)) is None
 
 
 # --- driving a table ---------------------------------------------------------------------
@@ -177,7 +177,7 @@ def fingerprint(table: Table) -> str:
             table.in_hand,
             table.deadline(),
             table.last_event,
-            table.snapshot(0)["players"],
+            wire(table.snapshot(0))["players"],
             [info.balance for info in table.seats],
         ]
     )
@@ -235,7 +235,7 @@ class Driver:
         if (
             actor is None
             or actor not in self.humans
-            or table.snapshot(actor)["players"][actor]["trustee"]
+            or wire(table.snapshot(actor))["players"][actor]["trustee"]
         ):
             return None
         return int(actor)

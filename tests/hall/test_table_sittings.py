@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import random
 
+from json_kit import Wire, wire
 from qipai.games.doudizhu.scoring import escape_points
 from qipai.hall.matchmaking import Lobby
 from qipai.hall.rooms import default_rooms
-from qipai.hall.table import Frame, SeatInfo, Table
+from qipai.hall.table import SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}
 RICH = 10**6
 
 
-def _drain(table: Table) -> list[Frame]:
-    return [out.frame for out in table.drain()]
+def _drain(table: Table) -> list[Wire]:
+    return [wire(out.frame) for out in table.drain()]
 
 
 def _run_out(table: Table) -> None:
@@ -31,7 +32,7 @@ def _run_out(table: Table) -> None:
         table.tick(deadline)
 
 
-def _first_bidder(frames: list[Frame]) -> int:
+def _first_bidder(frames: list[Wire]) -> int:
     started = [f["event"] for f in frames if f["type"] == "event" and "event" in f]
     seat: int = next(e["seat"] for e in started if e["kind"] == "BiddingStarted")
     return seat

@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 from hidden_kit import HIDDEN
 
+from json_kit import wire, wires
 from qipai.cards import Card
 from qipai.errors import GameError
 from qipai.games.doudizhu import hand as doudizhu_hand
@@ -179,8 +180,8 @@ def public_events(table: Table) -> list[str]:
 def answers(table: Table, seat: int, probes: Sequence[str], now: float) -> dict[str, str]:
     """What ``seat`` is told, query by query, as JSON text."""
     told = {
-        "snapshot": _text(table.snapshot(seat)),
-        "frames_since": _text(table.frames_since(seat, 0)),
+        "snapshot": _text(wire(table.snapshot(seat))),
+        "frames_since": _text(wires(table.frames_since(seat, 0))),
         "escape_cost": _asked(table.escape_cost, seat),
     }
     shared = {id(table.room): table.room, id(table._engine): table._engine}  # not copied

@@ -22,6 +22,8 @@ from gate_kit import GatedDatabase
 from sqlalchemy import select
 from wire_kit import room_like
 
+from json_kit import wire
+from qipai.hall.frames import OutFrame
 from qipai.server.bus import LocalBus
 from qipai.server.hall import Database, HallService
 from qipai.store import HandStart, Store
@@ -78,11 +80,11 @@ def test_a_hand_that_could_not_be_settled_is_reported_voided_to_the_absent(
     finally:
         store.close()
     assert statuses == ["voided"], statuses
-    kinds = [frame["type"] for frame in kept]
+    kinds = [wire(frame)["type"] for frame in kept]
     assert "hand_voided" in kinds and "hand_over" not in kinds, kinds
 
 
-async def _settle_while_down(store: Store) -> list[dict[str, object]]:
+async def _settle_while_down(store: Store) -> list[OutFrame]:
     """A player away from his table (托管 plays his seat, bots the others) while its
     settlement fails; what is kept for his return."""
     db = GatedDatabase(store)

@@ -48,14 +48,14 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
 
-Frame = dict[str, Any]
+from .connection import JsonFrame
+
 Choose = Callable[[Sequence[str]], str]
 """A policy: one of the legal actions (their text forms)."""
 RETRY_AFTER = 1.0
 """Seconds to back off after a ``rate_limited`` error that does not say (``retry_after``)."""
-RESYNC: Frame = {"type": "resync"}
+RESYNC: JsonFrame = {"type": "resync"}
 ENTROPY_BYTES = 32
 """Random bytes a client contributes to each hand's seed."""
 KEPT_CONTRIBUTIONS = 64
@@ -112,7 +112,7 @@ class AutoPlayer:
         self._answered, self._owed = None, True
         return True
 
-    def poll(self) -> Frame | None:
+    def poll(self) -> JsonFrame | None:
         """The message due now that no frame brought: the ``resync`` owed once a back-off
         has ended."""
         if self._owed and not self.is_quiet():
@@ -127,7 +127,7 @@ class AutoPlayer:
         (a hand's entropy is sent once)."""
         self._answered, self._quiet_until, self._owed = None, -math.inf, False
 
-    def on_frame(self, frame: Frame) -> Frame | None:
+    def on_frame(self, frame: JsonFrame) -> JsonFrame | None:
         """The message to send after ``frame``, if any (nothing while backing off)."""
         reply = self._reply(frame)
         if reply is not None and self.hold():
@@ -139,7 +139,7 @@ class AutoPlayer:
         self._owed = False  # acting on fresh news: no resync needed
         return reply
 
-    def _reply(self, frame: Frame) -> Frame | None:
+    def _reply(self, frame: JsonFrame) -> JsonFrame | None:
         kind = frame.get("type")
         if kind == "hand_start":
             self._answered = None  # a new hand: every decision is new
@@ -174,7 +174,7 @@ class AutoPlayer:
             return dict(RESYNC)
         return None
 
-    def _contribute(self, table: int, hand: str) -> Frame | None:
+    def _contribute(self, table: int, hand: str) -> JsonFrame | None:
         if hand in self.contributed:
             return None
         value = self.contributed[hand] = self.entropy()
@@ -182,7 +182,7 @@ class AutoPlayer:
             self.contributed.popitem(last=False)
         return {"type": "entropy", "table": table, "hand": hand, "value": value}
 
-    def _decide(self, table: int, moment: object, legal: Sequence[str]) -> Frame | None:
+    def _decide(self, table: int, moment: object, legal: Sequence[str]) -> JsonFrame | None:
         key = (table, moment, tuple(legal))
         if key == self._answered:
             return None
@@ -190,7 +190,7 @@ class AutoPlayer:
         return {"type": "act", "action": self.choose(legal), "table": table}
 
 
-def _moment(frame: Frame, *, deciding: bool) -> object:
+def _moment(frame: JsonFrame, *, deciding: bool) -> object:
     """What tells one decision from the next in a turn frame or snapshot: ``deciding`` for
     a choice made at the same time as others (their choices renumber the frames), else
     its ``deadline`` (the same for every frame of one decision: only a move of the seat to

@@ -33,8 +33,9 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-Frame = dict[str, Any]
-"""One message from the server."""
+JsonFrame = dict[str, Any]
+"""A frame as a client reads it (a JSON object: the server's frames are the typed union
+:data:`qipai.hall.frames.OutFrame`), or a message it sends."""
 
 
 class HallError(Exception):
@@ -187,11 +188,11 @@ class Connection:
         self.token = token
         self.last: dict[str, int] = dict(last)
         """Per table number (text), the last event number received."""
-        self.welcome: Frame = {}
+        self.welcome: JsonFrame = {}
         self._socket: ClientConnection | None = None
         self._ids = itertools.count(1)
-        self._answers: dict[int, asyncio.Future[Frame]] = {}
-        self._pending: deque[Frame] = deque()
+        self._answers: dict[int, asyncio.Future[JsonFrame]] = {}
+        self._pending: deque[JsonFrame] = deque()
         self.pace = Pace.under(RATE, BURST)
         """Keeps the messages sent under the hall's rate limit."""
 
@@ -220,7 +221,7 @@ class Connection:
                 await self._socket.close()
 
     @property
-    def buffered(self) -> tuple[Frame, ...]:
+    def buffered(self) -> tuple[JsonFrame, ...]:
         """The frames received but not handed out yet: the rest of the last message read
         (right after entry, what came with the ``welcome``: the resume of a returning
         player)."""
@@ -233,14 +234,14 @@ class Connection:
             raise RuntimeError("not connected: use 'async with'")
         return self._socket
 
-    async def send(self, message: Frame) -> None:
+    async def send(self, message: JsonFrame) -> None:
         """Send one message as JSON (after a wait, if it would overrun the hall's rate)."""
         delay = self.pace.delay()
         if delay > 0:
             await asyncio.sleep(delay)
         await self.socket.send(json.dumps(message, ensure_ascii=False))
 
-    async def recv(self) -> Frame:
+    async def recv(self) -> JsonFrame:
         """The next frame (event numbers are tracked; answers resolve :meth:`request`).
 
         A message holding an array of frames is handed out one frame at a time.
@@ -248,11 +249,11 @@ class Connection:
         if not self._pending:
             message = json.loads(await self.socket.recv())
             self._pending.extend(message if isinstance(message, list) else [message])
-        frame: Frame = self._pending.popleft()
+        frame: JsonFrame = self._pending.popleft()
         self._track(frame)
         return frame
 
-    def _track(self, frame: Frame) -> None:
+    def _track(self, frame: JsonFrame) -> None:
         kind = frame.get("type")
         if kind in ("event", "snapshot", "turn", "hand_over", "hand_start") and "n" in frame:
             key = str(frame["table"])
@@ -262,28 +263,28 @@ class Connection:
             if answer is not None and not answer.done():
                 answer.set_result(frame)
 
-    def __aiter__(self) -> AsyncIterator[Frame]:
+    def __aiter__(self) -> AsyncIterator[JsonFrame]:
         return self._frames()
 
-    async def _frames(self) -> AsyncIterator[Frame]:
+    async def _frames(self) -> AsyncIterator[JsonFrame]:
         while True:
             yield await self.recv()
 
-    async def request(self, message: Frame) -> asyncio.Future[Frame]:
+    async def request(self, message: JsonFrame) -> asyncio.Future[JsonFrame]:
         """Send a message with a fresh ``id``; the future of its ``ack`` or ``error``.
 
         The future resolves while frames are being read (:meth:`recv`).
         """
         message_id = next(self._ids)
-        future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[JsonFrame] = asyncio.get_running_loop().create_future()
         self._answers[message_id] = future
         await self.send({**message, "id": message_id})
         return future
 
-    async def act(self, action: str, table: int | None = None) -> asyncio.Future[Frame]:
+    async def act(self, action: str, table: int | None = None) -> asyncio.Future[JsonFrame]:
         """Send an action in text form (for ``table``, if given: a late action is then
         refused rather than applied to the next hand); the future of its answer."""
-        message: Frame = {"type": "act", "action": action}
+        message: JsonFrame = {"type": "act", "action": action}
         if table is not None:
             message["table"] = table
         return await self.request(message)

@@ -84,7 +84,7 @@ from websockets.exceptions import ConnectionClosed
 
 from .autoplay import AutoPlayer
 from .backoff import RECONNECT_SECONDS, Backoff, GaveUpError
-from .connection import Connection, Frame, HallClient, HallError
+from .connection import Connection, HallClient, HallError, JsonFrame
 
 FINISH_SECONDS = 90.0
 """How long a client may take, after the duration, to finish its hand and leave."""
@@ -164,7 +164,7 @@ class ClientStats:
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
-    hands: dict[str, Frame] = field(default_factory=dict)
+    hands: dict[str, JsonFrame] = field(default_factory=dict)
     hand_times: dict[str, float] = field(default_factory=dict)
     action_times: list[float] = field(default_factory=list)
     user: int = 0
@@ -173,7 +173,7 @@ class ClientStats:
     end_coins: int = 0
     net: int = 0
     failed: str | None = None
-    match_over: Frame | None = None
+    match_over: JsonFrame | None = None
     """The ``match_over`` frame (match mode)."""
     fee: int = 0
     """The entry fee paid (match mode)."""
@@ -233,7 +233,7 @@ class Standing:
         if not self.placed:
             self.state = "queued"
 
-    def see(self, frame: Frame) -> None:
+    def see(self, frame: JsonFrame) -> None:
         """Take one frame into account."""
         kind = frame.get("type")
         table = frame.get("table")
@@ -282,12 +282,12 @@ class _Play:
     """When (:func:`time.monotonic`) to join again unless the frames show it placed."""
     closed_at: float | None = None
     """When (:func:`time.monotonic`) its socket closed, until it is resumed."""
-    untrustee: asyncio.Future[Frame] | None = None
+    untrustee: asyncio.Future[JsonFrame] | None = None
     """The answer to its request to end 托管 (取消托管)."""
     holding: bool = False
     """Decisions wait for that answer: back after a drop, the frames of the table may be
     older than the news of its absence (托管), which the table may not have applied yet."""
-    held: Frame | None = None
+    held: JsonFrame | None = None
     """The newest decision frame that came meanwhile: once the answer is in, it is the
     table's state (every frame a command causes comes before its answer)."""
     backoff: Backoff = field(default_factory=Backoff)
@@ -427,7 +427,7 @@ async def _step(play: _Play, stop_at: float, deadline: float) -> bool:
     return await _handle(play, frame)
 
 
-async def _next_frame(play: _Play, stop_at: float, deadline: float) -> Frame:
+async def _next_frame(play: _Play, stop_at: float, deadline: float) -> JsonFrame:
     """The next frame, or :class:`TimeoutError` once something falls due."""
     now = time.time()
     timeout = max(0.1, (stop_at if not play.leaving else deadline) - now)
@@ -490,7 +490,7 @@ async def _join(play: _Play) -> None:
     await play.conn.send({"type": "join", "room": play.room})
 
 
-async def _handle(play: _Play, frame: Frame) -> bool:
+async def _handle(play: _Play, frame: JsonFrame) -> bool:
     """Handle one frame, and at the end of its message where the client stands; whether it
     is done."""
     done = await _on_frame(play, frame)
@@ -574,7 +574,7 @@ async def _back(play: _Play, conn: Connection) -> None:
         await _after_message(play)
 
 
-async def _on_frame(play: _Play, frame: Frame) -> bool:
+async def _on_frame(play: _Play, frame: JsonFrame) -> bool:
     """Handle one frame; whether the client is done."""
     kind = frame.get("type")
     stats = play.stats
@@ -634,13 +634,13 @@ async def _on_frame(play: _Play, frame: Frame) -> bool:
     return False
 
 
-def _answers_join(play: _Play, frame: Frame) -> bool:
+def _answers_join(play: _Play, frame: JsonFrame) -> bool:
     """Whether the error ``frame`` is the hall's answer to the ``join`` in flight."""
     code = frame.get("code")
     return play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, *UNAVAILABLE)
 
 
-async def _join_refused(play: _Play, frame: Frame) -> bool:
+async def _join_refused(play: _Play, frame: JsonFrame) -> bool:
     """The ``join`` was refused: sent again later (``cluster_unavailable``), or it was in the
     room after all (``already_in_room`` after a first join); else counted as an error and
     the client is done (it cannot play).  Whether it is done."""
@@ -664,7 +664,7 @@ async def _join_refused(play: _Play, frame: Frame) -> bool:
     return True
 
 
-async def _decide(play: _Play, frame: Frame) -> None:
+async def _decide(play: _Play, frame: JsonFrame) -> None:
     """Send what :class:`AutoPlayer` answers to ``frame`` (an action after the thinking
     time)."""
     reply = play.auto.on_frame(frame)
@@ -678,27 +678,27 @@ async def _decide(play: _Play, frame: Frame) -> None:
         await play.conn.send(reply)
 
 
-def _worth_sending(play: _Play, message: Frame) -> bool:
+def _worth_sending(play: _Play, message: JsonFrame) -> bool:
     """Whether to send ``message`` (not an action): not a ``resync`` at no table (a refusal
     that came from a table since lost, the client queued or out: it would be refused
     ``not_seated``)."""
     return message["type"] != "resync" or play.standing.state == "seated"
 
 
-def _at_own_table(play: _Play, frame: Frame) -> bool:
+def _at_own_table(play: _Play, frame: JsonFrame) -> bool:
     return play.standing.state == "seated" and frame.get("table") == play.standing.table
 
 
-def _answers_untrustee(play: _Play, frame: Frame) -> bool:
+def _answers_untrustee(play: _Play, frame: JsonFrame) -> bool:
     answer = play.untrustee
     return answer is not None and answer.done() and answer.result() is frame
 
 
-def _own_seat(play: _Play, frame: Frame) -> int | None:
+def _own_seat(play: _Play, frame: JsonFrame) -> int | None:
     return play.seat.get(str(frame.get("table")))
 
 
-def _in_trustee(play: _Play, frame: Frame) -> bool:
+def _in_trustee(play: _Play, frame: JsonFrame) -> bool:
     """Whether ``frame`` (a turn frame or a snapshot) shows the client's seat in 托管 (after
     it was away): the table plays for it, and an action would be refused."""
     if frame.get("type") not in ("turn", "snapshot"):
@@ -717,7 +717,7 @@ async def _end_trustee(play: _Play) -> None:
         play.untrustee = await play.conn.request({"type": "trustee", "on": False})
 
 
-def _decides(play: _Play, frame: Frame) -> bool:
+def _decides(play: _Play, frame: JsonFrame) -> bool:
     """Whether :class:`AutoPlayer` sees ``frame`` now: not a decision while they are held
     (the newest is kept), nor a hand's start that comes with its deal (replayed after a
     drop: its entropy would come too late)."""
@@ -735,14 +735,14 @@ def _decides(play: _Play, frame: Frame) -> bool:
     return True
 
 
-async def _act(play: _Play, reply: Frame) -> None:
+async def _act(play: _Play, reply: JsonFrame) -> None:
     play.sent_at = time.perf_counter()
     play.stats.actions += 1
     play.stats.action_times.append(time.time())
     await play.conn.act(reply["action"], reply.get("table"))
 
 
-async def _act_later(play: _Play, reply: Frame, delay: float) -> None:
+async def _act_later(play: _Play, reply: JsonFrame, delay: float) -> None:
     """Act after a person's thinking time, reading frames meanwhile (latency counts from
     the moment the action is sent; an action that falls in a back-off is held).  A socket
     that closed meanwhile drops it: the reading side reconnects."""
@@ -815,7 +815,7 @@ def summarise(
 ) -> dict[str, object]:
     """The one JSON object a run prints last (rates over the ``window`` of play: hands that
     ended in it, actions sent in it; coins checked over every hand)."""
-    hands: dict[str, Frame] = {}
+    hands: dict[str, JsonFrame] = {}
     ended: dict[str, float] = {}
     voided: set[str] = set()
     for stats in results:

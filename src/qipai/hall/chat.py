@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from qipai.errors import InvalidActionError
-from qipai.jsontypes import Json
+from qipai.hall.frames import Chat
 
 PHRASES = (
     "hello",  # 大家好，很高兴见到各位
@@ -55,9 +55,9 @@ def check_phrase(phrase: str) -> str:
     return phrase
 
 
-def chat_frame(table: int, seat: int, phrase: str) -> dict[str, Json]:
+def chat_frame(table: int, seat: int, phrase: str) -> Chat:
     """The frame that shows what ``seat`` at ``table`` said."""
-    return {"type": "chat", "table": table, "seat": seat, "phrase": phrase}
+    return Chat(table=table, seat=seat, phrase=phrase)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qipai.hall.rooms import Room
-from qipai.hall.table import HandTerms, SeatInfo
+from qipai.hall.table import BotTurn, HandTerms, SeatInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +183,16 @@ class StoreFailed:
 
 
 @dataclass(frozen=True, slots=True)
+class BotDecided:
+    """The bots' worker pool decided ``turn`` at ``table``: ``action`` (answers
+    :class:`~qipai.hall.effects.AskBot`)."""
+
+    table: int
+    turn: BotTurn
+    action: object
+
+
+@dataclass(frozen=True, slots=True)
 class Shutdown:
     """The process stops (or was taken over): every table stops, every hand in play is
     voided; with ``forget`` every queue and player is dropped too."""
@@ -193,6 +203,6 @@ class Shutdown:
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
-    | HandSettled | StoreFailed | Shutdown
+    | HandSettled | StoreFailed | BotDecided | Shutdown
 )  # fmt: skip
 """Everything the live hall is told."""

@@ -29,7 +29,6 @@ from qipai.hall.cashrooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
 from qipai.hall.effects import (
     Effect,
-    Frame,
     Opened,
     ReleasePlace,
     Reply,
@@ -37,6 +36,7 @@ from qipai.hall.effects import (
     TableClosed,
     VoidHand,
 )
+from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
@@ -60,6 +60,8 @@ class HallCore:
     :param deal_step: seconds between the steps of a paced deal.
     :param entropy_window: the longest a hand waits for its players' entropy.
     :param hand_pause: seconds between two hands of a table that plays on.
+    :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
+        pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
     """
 
     def __init__(
@@ -71,15 +73,19 @@ class HallCore:
         deal_step: float = DEAL_STEP_SECONDS,
         entropy_window: float = ENTROPY_WINDOW,
         hand_pause: float = HAND_PAUSE,
+        bot_wait: float | None = None,
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
-        self.flow = TableFlow(self.players, self, fresh, hand_pause)
+        self.flow = TableFlow(
+            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None
+        )
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
+        self._bot_wait = bot_wait
         self._numbers = itertools.count(1)  # hall-wide: a client keys tables by number
 
     # --- queries (nothing changes) ----------------------------------------------------
@@ -149,6 +155,8 @@ class HallCore:
             case c.StoreFailed(table, hand, code, message):
                 error = IllegalActionError(code, message)
                 self.flow.store_failed(table, hand, error, out, now)
+            case c.BotDecided(table, turn, action):
+                self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
             case _:
@@ -271,6 +279,7 @@ class HallCore:
         table = Table(
             room, number, seats, now=now, bot_delay=bot_delay,
             deal_step=deal_step, entropy_window=entropy_window, rng=rng, terms=terms,
+            bot_wait=self._bot_wait,
         )  # fmt: skip
         live = LiveTable(table, users, seating)
         for _, user in live.humans():
@@ -338,7 +347,7 @@ class HallCore:
         out.extend(ReleasePlace(user) for user in users)
 
 
-def _catch_up(live: LiveTable, user: int, last: dict[str, int]) -> list[Frame]:
+def _catch_up(live: LiveTable, user: int, last: dict[str, int]) -> list[OutFrame]:
     """What ``user`` missed at ``live``: the frames after the event number his client last
     had, else a snapshot, or once the hand is over how it ended."""
     table, seat = live.table, live.seat_of(user)

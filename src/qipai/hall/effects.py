@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qipai.errors import GameError
-from qipai.hall.table import Frame, HandOutcome, Table
-
-__all__ = ["Frame"]
+from qipai.hall.frames import OutFrame
+from qipai.hall.table import BotTurn, HandOutcome, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +21,7 @@ class Send:
     """Publish ``frame`` to every connection of ``user`` (none: dropped)."""
 
     user: int
-    frame: Frame
+    frame: OutFrame
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,7 @@ class Reply:
     """The answer to the command's sender (an ``escape_cost``, a snapshot, what a
     returning player missed, a chat refused for its rate)."""
 
-    frames: tuple[Frame, ...]
+    frames: tuple[OutFrame, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +37,7 @@ class KeepMissed:
     """Keep ``frames`` for ``user``, away now, for when he comes back."""
 
     user: int
-    frames: tuple[Frame, ...]
+    frames: tuple[OutFrame, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +47,7 @@ class NoteEnding:
     (its connection may have been dead before anybody knew)."""
 
     user: int
-    frames: tuple[Frame, ...]
+    frames: tuple[OutFrame, ...]
     away: bool
 
 
@@ -101,6 +100,15 @@ class ReadBalances:
 
 
 @dataclass(frozen=True, slots=True)
+class AskBot:
+    """The bots' worker pool decides ``turn`` at ``table`` (``--bot-workers``); answered
+    by ``BotDecided`` (or never: the table then plays the basic 托管 after its wait)."""
+
+    table: int
+    turn: BotTurn
+
+
+@dataclass(frozen=True, slots=True)
 class Opened:
     """A table was opened for the command (``OpenTable``): its number."""
 
@@ -143,6 +151,6 @@ class Log:
 
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
-    | VoidHand | ReadBalances | Opened | Release | WakeAt | TableClosed | Log
+    | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
 )  # fmt: skip
 """Everything the live hall asks of the world."""

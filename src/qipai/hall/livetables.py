@@ -15,6 +15,7 @@ earliest (:class:`~qipai.hall.effects.WakeAt`), and a ``Tick`` runs what is due.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,8 +26,8 @@ from typing import Protocol
 from qipai.errors import GameError, IllegalActionError
 from qipai.hall import notices
 from qipai.hall.effects import (
+    AskBot,
     Effect,
-    Frame,
     KeepMissed,
     Log,
     NoteEnding,
@@ -37,10 +38,11 @@ from qipai.hall.effects import (
     VoidHand,
     WakeAt,
 )
+from qipai.hall.frames import OutFrame
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
 from qipai.hall.seeds import SEED_BITS, commitment
-from qipai.hall.table import Table
+from qipai.hall.table import BotTurn, Table
 
 Out = list[Effect]
 """Where a handler appends its effects, in order."""
@@ -98,6 +100,8 @@ class LiveTable:
     """Its hand was voided unsettled (its settlement failed, or the hall stopped)."""
     stopped: bool = False
     """The hall stopped it."""
+    asked: BotTurn | None = None
+    """The last decision asked of the bots' worker pool."""
 
     @property
     def number(self) -> int:
@@ -139,6 +143,7 @@ class TableFlow:
     :param fresh: ``fresh(bits)`` random bits for hand ids and seeds (the caller's
         entropy: :func:`secrets.randbits` in the server, a seeded generator in tests).
     :param pause: seconds between two hands of a table that plays on.
+    :param asks_bots: whether its bots decide in the bots' worker pool (``AskBot``).
     """
 
     def __init__(
@@ -147,8 +152,13 @@ class TableFlow:
         owner: Owner,
         fresh: Callable[[int], int],
         pause: float,
+        *,
+        asks_bots: bool = False,
     ) -> None:
         self.tables: dict[int, LiveTable] = {}
+        self.bot_fallbacks = 0
+        """Bots' moves the basic 托管 played, the pool's answer late (tables closed)."""
+        self._asks_bots = asks_bots
         self._players = players
         self._owner = owner
         self._fresh = fresh
@@ -270,7 +280,31 @@ class TableFlow:
                 return
         if live.phase is not Phase.SETTLING:
             self.drain(live, out)
+        if live.phase is Phase.PLAYING:
+            self._ask_bot(live, out)
         self._schedule(live, out)
+
+    def _ask_bot(self, live: LiveTable, out: Out) -> None:
+        """The decision the table needs next, to the bots' pool, once per position."""
+        turn = live.table.bot_turn() if self._asks_bots else None
+        if turn is not None and turn != live.asked:
+            live.asked = turn
+            out.append(AskBot(live.number, turn))
+
+    def decided(
+        self, number: int, turn: BotTurn, action: object, out: Out, now: float
+    ) -> None:
+        """The pool's answer to ``turn`` (a table gone, or a turn passed: nothing)."""
+        live = self.tables.get(number)
+        if live is not None:
+            self.guard(live, out, now, partial(self._decided, live, turn, action, out, now))
+
+    def _decided(
+        self, live: LiveTable, turn: BotTurn, action: object, out: Out, now: float
+    ) -> None:
+        with contextlib.suppress(GameError):  # an answer too late: the table moved on
+            live.table.decided(turn, action, now)
+        self.after(live, out, now)
 
     @staticmethod
     def drain(live: LiveTable, out: Out) -> None:
@@ -281,7 +315,7 @@ class TableFlow:
                 out.append(Send(user, outbound.frame))
 
     @staticmethod
-    def snapshot(live: LiveTable, user: int) -> Frame | None:
+    def snapshot(live: LiveTable, user: int) -> OutFrame | None:
         """``user``'s snapshot of ``live`` now, or ``None``: a settling hand's comes once it
         is settled (never ahead of the events he was sent)."""
         if live.phase is Phase.SETTLING:
@@ -343,6 +377,7 @@ class TableFlow:
     def close(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` is done: its lease goes back, its room takes its players."""
         del self.tables[live.number]
+        self.bot_fallbacks += live.table.unanswered
         out.append(Release(live.number))
         self._owner.closed(live, out, now)
 

@@ -30,8 +30,8 @@ house seed, as hands were dealt before (``qipai-hand/2`` records).
 >>> seats += [SeatInfo(None, f"bot{i}", 10_000) for i in range(1, room.seats)]
 >>> table = Table(room, 1, seats, now=0.0, bot_delay=1.0, rng=random.Random(1))
 >>> table.start_hand("h1", seed=42, now=0.0)
->>> [f.frame["type"] for f in table.drain()][:3]
-['hand_start', 'event', 'event']
+>>> [type(f.frame).__name__ for f in table.drain()][:3]
+['HandStart', 'Event', 'Event']
 >>> while table.deadline() is not None:
 ...     table.tick(table.deadline())
 >>> table.is_over, sum(table.outcome.settlement.net) + table.outcome.settlement.house
@@ -48,8 +48,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import UNSET
+
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import Settlement, coins_of, limited, settle
+from qipai.hall.frames import Event, HandOver, HandStart, OutFrame, SeatPlayer, Snapshot, Turn
 from qipai.hall.records import HandRecord, record_hand
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
@@ -62,9 +65,8 @@ HISTORY_LIMIT = 1024
 than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
-
-Frame = dict[str, Any]
-"""One JSON-able message to a player (``docs/hall.md``, "Tables")."""
+BOT_POLICY = "bot"
+""":attr:`BotTurn.policy` of a bot's seat (the game's :attr:`~qipai.registry.GameType.bot`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +102,33 @@ class Outbound:
 
     seat: int
     """The recipient seat (always a human's)."""
-    frame: Frame
-    """The message; read-only (frames may share their nested values)."""
+    frame: OutFrame
+    """The message (``docs/hall.md``, "Tables"); read-only (frames may share their nested
+    values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A decision the table needs from a bot's policy (:meth:`Table.bot_turn`): the
+    position it is for and what the policy reads.  Hand it to whoever decides (a worker
+    process, ``server/bots.py``) and give the answer back with :meth:`Table.decided`."""
+
+    hand: str
+    """The hand's id."""
+    position: int
+    """The table's position number when asked (it moves with every change of the hand or
+    of a seat's 托管): an answer counts only while the table is still there."""
+    seat: int
+    """The seat to decide for."""
+    policy: str
+    """Whose decision: :data:`BOT_POLICY` for a bot's seat, else the room's 托管 style of
+    a seat in 托管."""
+    due: float
+    """When the table plays it (a bot's or 托管 seat's move time)."""
+    game: str
+    """The game's name in the registry."""
+    view: object = field(compare=False)
+    """The seat's view of the hand (``state.view(seat)``): all a policy reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +193,7 @@ class _Entry:
     n: int
     event: Any = None
     data: dict[str, Json] = field(default_factory=dict)
-    frame: Frame | None = None
+    frame: OutFrame | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -193,6 +220,12 @@ class Table:
     :param entropy_window: the longest a hand waits for its players' entropy before it is
         dealt (seconds; 0: no entropy, each hand dealt at once straight from its seed, and
         recorded as ``qipai-hand/2``).
+    :param bot_wait: ``None`` (the default): a bot's move (or a 托管 seat's in a style
+        other than the basic one) is decided inside :meth:`tick` when it is due.  A number
+        of seconds: the table asks for it instead (:meth:`bot_turn`), plays the answer
+        given to :meth:`decided` when due, and plays the basic 托管 action when no answer
+        has come ``bot_wait`` seconds after the move was due (``docs/bots.md``, "Bots off
+        the event loop").
     :raises InvalidActionError: ``bad_seats`` (not one :class:`SeatInfo` per seat of the
         room, or a negative balance), ``bad_delay``.
     """
@@ -209,9 +242,11 @@ class Table:
         deal_step: float = DEAL_STEP_SECONDS,
         entropy_window: float = 0.0,
         terms: HandTerms | None = None,
+        bot_wait: float | None = None,
     ) -> None:
         _check_seats(room, seats)
-        if not (bot_delay >= 0 and deal_step >= 0 and entropy_window >= 0):
+        delays = (bot_delay, deal_step, entropy_window, 0.0 if bot_wait is None else bot_wait)
+        if not all(delay >= 0 for delay in delays):
             raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
         self.room = room
         """The room."""
@@ -225,6 +260,9 @@ class Table:
         """Seconds between paced deal steps."""
         self.entropy_window = entropy_window
         """The longest a hand waits for its players' entropy (0: dealt at once)."""
+        self.bot_wait = bot_wait
+        """``None``: bots decide inside :meth:`tick`; else the seconds after a bot's move
+        is due that the table waits for :meth:`decided` before the basic 托管 plays."""
         self.rng = rng
         """The table's generator."""
         self.hand_id: str | None = None
@@ -254,8 +292,12 @@ class Table:
         self._n = 0
         self._published = 0
         self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
-        self._evicted = 0
+        # _position moves with every change a bot's decision depends on (bot_turn)
+        self._evicted, self._position = 0, 0
         self._out: list[Outbound] = []
+        self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
+        self.unanswered = 0
+        """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
     # --- queries ----------------------------------------------------------------------
 
@@ -308,8 +350,8 @@ class Table:
     def _automatic(self, seat: int) -> bool:
         return self.seats[seat].is_bot or self._seat[seat].trustee
 
-    def _turn_deadline(self) -> float | None:
-        due = self._turn_due()
+    def _turn_deadline(self, *, asked: bool = True) -> float | None:
+        due = self._turn_due() if asked else self._move_due()
         return None if due is None else due[0]
 
     def _shown_deadline(self) -> float | None:
@@ -321,9 +363,22 @@ class Table:
         actor = self._state.current_player if self._playing else None
         if actor is not None and self.seats[actor].is_bot:
             return self._since + self.room.decision_seconds
-        return self._turn_deadline()
+        return self._turn_deadline(asked=False)
 
     def _turn_due(self) -> tuple[float, int | None] | None:
+        """:meth:`_move_due`, where a decision asked for (:meth:`bot_turn`) is played:
+        when its answer has come (not before the move's time), or ``bot_wait`` seconds
+        after the move's time without one."""
+        due = self._move_due()
+        if due is None or self.bot_wait is None:
+            return due
+        when, seat = due
+        if seat is None or self._offloaded(seat) is None:
+            return due
+        answer = self._answer_for(seat)
+        return (when + self.bot_wait if answer is None else max(when, answer[1])), seat
+
+    def _move_due(self) -> tuple[float, int | None] | None:
         """When the hand's next move is due and whose it is (``None``: the dealer's):
         the seat to act, or the first due of the seats choosing at the same time."""
         if not self._playing:
@@ -357,21 +412,68 @@ class Table:
             if s.away_since is not None and not s.trustee
         }
 
+    # --- decisions asked for (bot_wait) -----------------------------------------------
+
+    def _offloaded(self, seat: int) -> str | None:
+        """The policy whose decision for ``seat`` is asked for rather than computed in
+        :meth:`tick`: :data:`BOT_POLICY` for a bot, the room's 托管 style for a seat in
+        托管 unless it is the basic one (cheap: played at once); ``None`` otherwise or
+        without ``bot_wait``."""
+        if self.bot_wait is None:
+            return None
+        if self.seats[seat].is_bot:
+            return BOT_POLICY
+        if self._seat[seat].trustee and self.room.trustee != BASIC_TRUSTEE:
+            return self.room.trustee
+        return None
+
+    def _key(self, seat: int, policy: str) -> tuple[str, int, int, str]:
+        return (self.hand_id or "", self._position, seat, policy)
+
+    def _answer_for(self, seat: int) -> tuple[object, float] | None:
+        """The answer given for ``seat``'s move at this position, and when it came."""
+        answer, policy = self._answer, self._offloaded(seat)
+        if answer is None or policy is None or answer[0] != self._key(seat, policy):
+            return None
+        return answer[1], answer[2]
+
+    def bot_turn(self) -> BotTurn | None:
+        """The decision the table will need next from a bot's policy, to be computed
+        elsewhere and given back with :meth:`decided`; ``None`` when the next move is not
+        a bot's (or strong 托管's), or without ``bot_wait``.  Ask again after every
+        change: a new :attr:`BotTurn.position` means a new question."""
+        due = self._move_due()
+        if due is None:
+            return None
+        when, seat = due
+        if seat is None:
+            return None
+        policy = self._offloaded(seat)
+        if policy is None:
+            return None
+        hand = self.hand_id or ""
+        view = self._state.view(seat)
+        return BotTurn(hand, self._position, seat, policy, when, self.room.game, view)
+
+    def decided(self, turn: BotTurn, action: object, now: float) -> None:
+        """The answer to ``turn`` (:meth:`bot_turn`) came at ``now``: the table plays it
+        at the move's time, or at once if that has passed (call :meth:`tick` at
+        :meth:`deadline`).  An answer for a position the table has left is dropped; one
+        that is not a legal move when played gives way to the basic 托管 action."""
+        key = (turn.hand, turn.position, turn.seat, turn.policy)
+        current = self._offloaded(turn.seat)
+        if current is not None and key == self._key(turn.seat, current):
+            self._answer = (key, action, now)
+
     # --- frames -----------------------------------------------------------------------
 
-    def _players(self) -> list[Frame]:
+    def _players(self) -> list[SeatPlayer]:
         return [
-            {
-                "name": info.name,
-                "bot": info.is_bot,
-                "trustee": s.trustee,
-                "connected": s.connected,
-                "escaped": s.escaped,
-            }
+            SeatPlayer(info.name, info.is_bot, s.trustee, s.connected, s.escaped)
             for info, s in zip(self.seats, self._seat, strict=True)
         ]
 
-    def _send(self, frame: Frame) -> None:
+    def _send(self, frame: OutFrame) -> None:
         for seat in self._humans:
             self._out.append(Outbound(seat, frame))
 
@@ -381,18 +483,15 @@ class Table:
             self._evicted = history[0].n
         history.append(entry)
 
-    def _public(self, frame: Frame) -> None:
+    def _public(self, frame: OutFrame) -> None:
         """A frame every seat gets, kept in the history."""
         self._remember(_Entry(self._n, frame=frame))
         self._send(frame)
 
-    def _event_frame(self, entry: _Entry, seat: int) -> Frame:
-        frame: Frame = {"type": "event", "table": self.number, "n": entry.n}
+    def _event_frame(self, entry: _Entry, seat: int) -> Event:
         if entry.event.visible_to(seat):
-            frame["event"] = entry.data
-        else:
-            frame["hidden"] = True
-        return frame
+            return Event(table=self.number, n=entry.n, event=entry.data)
+        return Event(table=self.number, n=entry.n, hidden=True)
 
     def _publish(self) -> None:
         """Number the hand's new events and send each seat its frame of each."""
@@ -405,26 +504,22 @@ class Table:
                 self._out.append(Outbound(seat, self._event_frame(entry, seat)))
         self._published = len(events)
 
-    def _turn_frame(self, seat: int, players: list[Frame] | None = None) -> Frame:
+    def _turn_frame(self, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
         state = self._state
         deciding = self._engine.deciding(state)
         actor = None if deciding else state.current_player
-        frame: Frame = {
-            "type": "turn",
-            "table": self.number,
-            "n": self._n,
-            "seat": actor,
-            "deadline": self._shown_deadline(),
-            "players": self._players() if players is None else players,
-        }
-        if deciding:
-            frame["deciding"] = list(deciding)
         actions = [action_text(a) for a in self._engine.actions(state, seat)]
-        if seat == actor or seat in deciding:
-            frame["legal"] = actions
-        elif actions:
-            frame["options"] = actions
-        return frame
+        decides = seat == actor or seat in deciding
+        return Turn(
+            table=self.number,
+            n=self._n,
+            seat=actor,
+            deadline=self._shown_deadline(),
+            players=self._players() if players is None else players,
+            deciding=list(deciding) if deciding else UNSET,
+            legal=actions if decides else UNSET,
+            options=actions if actions and not decides else UNSET,
+        )
 
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
@@ -443,7 +538,7 @@ class Table:
         out, self._out = self._out, []
         return out
 
-    def snapshot(self, seat: int) -> Frame:
+    def snapshot(self, seat: int) -> Snapshot:
         """A full resync for ``seat``: its view of the hand (``None`` before the first
         hand, and while a hand waits for entropy: ``entropy_deadline`` says until when)
         after event ``n``, the players and the turn's deadline.
@@ -452,21 +547,20 @@ class Table:
         """
         self._check_seat(seat)
         state = self._state
-        return {
-            "type": "snapshot",
-            "table": self.number,
-            "n": self._n,
-            "seat": seat,
-            "room": self.room.id,
-            "hand": self.hand_id,
-            "commitment": self.commitment,
-            "players": self._players(),
-            "view": None if state is None else view_json(self.room.game, state.view(seat)),
-            "deadline": self._shown_deadline(),
-            "entropy_deadline": self._window_end,
-        }
+        return Snapshot(
+            table=self.number,
+            n=self._n,
+            seat=seat,
+            room=self.room.id,
+            hand=self.hand_id,
+            commitment=self.commitment,
+            players=self._players(),
+            view=None if state is None else view_json(self.room.game, state.view(seat)),
+            deadline=self._shown_deadline(),
+            entropy_deadline=self._window_end,
+        )
 
-    def ending(self, seat: int) -> list[Frame]:
+    def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
         final view) and the ``hand_over`` frame.  Small enough to keep without the table.
 
@@ -479,7 +573,7 @@ class Table:
             raise IllegalActionError(code, "no finished hand at this table")
         return [self.snapshot(seat), self._hand_over_frame(outcome)]
 
-    def frames_since(self, seat: int, n: int) -> list[Frame] | None:
+    def frames_since(self, seat: int, n: int) -> list[OutFrame] | None:
         """What ``seat`` missed after event ``n``: each later event (or its placeholder)
         and the ``hand_start`` / ``hand_over`` frames sent from then on, in order, then
         the current turn frame while a hand runs.  ``None`` when ``n`` is not a number
@@ -490,7 +584,7 @@ class Table:
         self._check_seat(seat)
         if not _is_int(n) or not self._evicted <= n <= self._n:
             return None
-        frames: list[Frame] = []
+        frames: list[OutFrame] = []
         for entry in self._history:
             if entry.event is not None and entry.n > n:
                 frames.append(self._event_frame(entry, seat))
@@ -533,6 +627,7 @@ class Table:
         before = state.current_player
         was_deciding = bool(self._engine.deciding(state))
         state.apply(action, seat)
+        self._position += 1
         shared_clock = was_deciding and bool(self._engine.deciding(state))  # one time limit
         moved = seat is None or seat == before or state.current_player != before
         if moved and not shared_clock:
@@ -542,6 +637,7 @@ class Table:
 
     def _enter_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = True
+        self._position += 1
         if self._playing:
             before = self._state.current_player
             self._engine.enter_trustee(self._state, seat)
@@ -550,6 +646,7 @@ class Table:
 
     def _leave_trustee(self, seat: int, now: float) -> None:
         self._seat[seat].trustee = False
+        self._position += 1
         if self._playing:
             self._engine.leave_trustee(self._state, seat)
             if self._state.current_player == seat and not self._engine.deciding(self._state):
@@ -619,24 +716,24 @@ class Table:
     def _dealt(self, state: object, now: float) -> None:
         """``state`` is the hand now: 托管 seats entered, the decision clock started."""
         self._state, self._window_end = state, None
+        self._position += 1
         self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
         for seat, s in enumerate(self._seat):
             if s.trustee:
                 self._engine.enter_trustee(state, seat)
         self._since = now
 
-    def _hand_start_frame(self) -> Frame:
-        return {
-            "type": "hand_start",
-            "table": self.number,
-            "n": self._n,
-            "room": self.room.id,
-            "hand": self.hand_id,
-            "hand_number": self.hands_started - 1,
-            "commitment": self.commitment,
-            "entropy_deadline": self._window_end,
-            "players": self._players(),
-        }
+    def _hand_start_frame(self) -> HandStart:
+        return HandStart(
+            table=self.number,
+            n=self._n,
+            room=self.room.id,
+            hand=self.hand_id,
+            hand_number=self.hands_started - 1,
+            commitment=self.commitment,
+            entropy_deadline=self._window_end,
+            players=self._players(),
+        )
 
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
@@ -759,8 +856,7 @@ class Table:
         if not ended:
             if not status.trustee:
                 self._enter_trustee(seat, now)
-            if self.in_hand and state.current_player == seat:
-                self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+            self._trustee_move(seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -815,6 +911,9 @@ class Table:
         if seat is None:
             self._apply(self._engine.deal_step(state), None, when)
             return
+        if self._offloaded(seat) is not None:
+            self._play_answer(seat, when)
+            return
         if self.seats[seat].is_bot:
             self._apply(self._engine.bot_action(state, seat), seat, when)
             return
@@ -827,8 +926,34 @@ class Table:
             return
         if not self._seat[seat].trustee:  # the decision time ran out
             self._enter_trustee(seat, when)
-        if self.in_hand and state.current_player == seat:
-            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, when)
+        self._trustee_move(seat, when)
+
+    def _trustee_move(self, seat: int, now: float) -> None:
+        """``seat``'s 托管 move now, if it is his turn.  Where that decision is asked for
+        (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
+        its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
+        answered (:meth:`decided`)."""
+        state = self._state
+        if not (self.in_hand and state.current_player == seat):
+            return
+        if self._offloaded(seat) is None:
+            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
+        else:
+            self._since = now
+
+    def _play_answer(self, seat: int, when: float) -> None:
+        """Play the answer given for ``seat``'s move (:meth:`decided`), or the basic 托管
+        action where none came in time or it is not a legal move."""
+        answer, self._answer = self._answer_for(seat), None
+        if answer is not None:
+            try:
+                self._apply(answer[0], seat, when)
+            except (IllegalActionError, InvalidActionError):
+                pass  # refused by the engine, nothing changed: the basic 托管 plays
+            else:
+                return
+        self.unanswered += 1
+        self._apply(self._engine.trustee_action(self._state, seat, BASIC_TRUSTEE), seat, when)
 
     def tick(self, now: float) -> None:
         """Apply everything due at ``now``, in time order: the deal at the end of the
@@ -898,27 +1023,27 @@ class Table:
                 raise
             return None
 
-    def _hand_over_frame(self, outcome: HandOutcome) -> Frame:
-        s = outcome.settlement
+    def _hand_over_frame(self, outcome: HandOutcome) -> HandOver:
+        s, shown = outcome.settlement, outcome.shown
         record = None if outcome.record is None else json.loads(outcome.record.to_json())
-        return {
-            "type": "hand_over",
-            "table": self.number,
-            "n": self._n,
-            "hand": outcome.hand_id,
-            "result": list(s.net),
-            "points": list(s.points),
-            "rake": list(s.rake),
-            "fees": list(s.fees),
-            "limited": list(limited(self.room, s, self.terms.payout)),
-            "coins": [b + n for b, n in zip(outcome.balances, s.net, strict=True)],
-            "winners": list(outcome.winners),
-            "escaper": outcome.escaper,
-            "voided": outcome.voided,
-            "seed": str(outcome.seed),
-            "record": record,
-            **outcome.shown,
-        }
+        return HandOver(
+            table=self.number,
+            n=self._n,
+            hand=outcome.hand_id,
+            result=list(s.net),
+            points=list(s.points),
+            rake=list(s.rake),
+            fees=list(s.fees),
+            limited=list(limited(self.room, s, self.terms.payout)),
+            coins=[b + n for b, n in zip(outcome.balances, s.net, strict=True)],
+            winners=list(outcome.winners),
+            escaper=outcome.escaper,
+            voided=outcome.voided,
+            seed=str(outcome.seed),
+            record=record,
+            cards=shown.get("cards", UNSET),
+            explain=shown.get("explain", UNSET),
+        )
 
     @property
     def is_dealing(self) -> bool:

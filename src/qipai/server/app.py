@@ -44,6 +44,7 @@ from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
 from .auth import Passwords
+from .bots import BotPool
 from .bus import LocalBus
 from .cluster import ClusterNode
 from .connection import PlayerSocket
@@ -100,6 +101,9 @@ class ServerConfig:
     redis_prefix: str = "qipai"
     """The prefix of the hall's keys in Redis (``--redis-prefix``: several halls, or
     tests, sharing one Redis)."""
+    bot_workers: int = 0
+    """Worker processes where bots decide (``--bot-workers``; ``qipai serve`` sizes them
+    from the machine); 0: inside the tables' ticks, on the event loop (``docs/bots.md``)."""
 
 
 @dataclass
@@ -164,6 +168,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store = Store.open(config.db_url)
         db = Database(store)
         cluster = _cluster_node(config)
+        bots = BotPool(config.bot_workers) if config.bot_workers > 0 else None
         hall = HallService(
             db,
             config.rooms,
@@ -173,6 +178,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             hand_pause=config.hand_pause,
             entropy_window=config.entropy_window,
             cluster=cluster,
+            bots=bots,
         )
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
@@ -201,6 +207,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     await cluster.stop()
                 db.close()
                 store.close()
+                if bots is not None:
+                    await asyncio.to_thread(bots.close)
 
     def live() -> _Services:
         found = services.get("live")
@@ -492,6 +500,9 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
         hall, gateway = services.hall, services.gateway
         node = "single" if hall.cluster is None else hall.cluster.node_id
         figures = _stats(hall)
+        if hall.bots is not None:
+            figures["bot_decisions"] = hall.bots.answered
+            figures["bot_fallbacks"] = hall.bot_fallbacks
         histograms = [hall.message_seconds]
         if gateway is not None:
             mailbox = gateway.cluster.mailbox
@@ -541,6 +552,16 @@ _METRICS: dict[str, tuple[str, str, str]] = {
         "Database transactions that settled hands.",
     ),
     "rss_bytes": ("qipai_resident_bytes", "gauge", "Resident memory."),
+    "bot_decisions": (
+        "qipai_bot_decisions_total",
+        "counter",
+        "Bots' decisions answered by the worker processes (--bot-workers).",
+    ),
+    "bot_fallbacks": (
+        "qipai_bot_fallbacks_total",
+        "counter",
+        "Bots' moves played by the basic trustee, the workers' answer late (tables ended).",
+    ),
     "node_messages_sent": (
         "qipai_node_messages_sent_total",
         "counter",

@@ -9,18 +9,18 @@ place when several hall processes cooperate, without the tables changing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-Frame = dict[str, Any]
-"""One message to a player, JSON-able."""
-Sink = Callable[[Frame], None]
+from qipai.hall.frames import OutFrame
+
+Sink = Callable[[OutFrame], None]
 """Where a connection takes the frames of its player; must not block."""
 
 
 class Bus(Protocol):
     """Delivers frames to players, wherever their connections are."""
 
-    def publish(self, user: int, frame: Frame) -> None:
+    def publish(self, user: int, frame: OutFrame) -> None:
         """Send ``frame`` to every connection of ``user`` (none: dropped)."""
         ...
 
@@ -39,7 +39,7 @@ class LocalBus:
     def __init__(self) -> None:
         self._sinks: dict[int, list[Sink]] = {}
 
-    def publish(self, user: int, frame: Frame) -> None:
+    def publish(self, user: int, frame: OutFrame) -> None:
         """Call every sink of ``user`` with ``frame``."""
         for sink in tuple(self._sinks.get(user, ())):
             sink(frame)

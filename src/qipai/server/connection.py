@@ -42,10 +42,10 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
+from qipai.hall.frames import OutFrame
 
 from . import protocol
 from .accounts import Accounts, SignedIn
-from .bus import Frame
 from .gateway import Client, Gateway
 from .hall import HallService
 from .limits import Gate, RateLimitedError
@@ -177,7 +177,7 @@ class PlayerSocket:
         self._ended = False
         self._linking = asyncio.Lock()
         """Held while the connection's link changes (a join, a relink, a move)."""
-        self._out: asyncio.Queue[Frame] = asyncio.Queue(SEND_QUEUE)
+        self._out: asyncio.Queue[OutFrame] = asyncio.Queue(SEND_QUEUE)
         self._limit = RateLimit()
         self._too_slow = asyncio.Event()
         self._cut = asyncio.Event()
@@ -309,7 +309,9 @@ class PlayerSocket:
             return True
         return False
 
-    async def _close(self, frame: Frame, code: int = CLOSE_UNAUTHORISED, reason: str = "") -> None:
+    async def _close(
+        self, frame: OutFrame, code: int = CLOSE_UNAUTHORISED, reason: str = ""
+    ) -> None:
         with contextlib.suppress(Exception):
             await self.socket.send_text(protocol.encode(frame))
             await self.socket.close(code, reason)
@@ -379,7 +381,7 @@ class PlayerSocket:
         task.add_done_callback(_log_failure)
 
     def _switch(
-        self, wanted: Callable[[Link], bool], make: Callable[[], Link], then: Frame | None = None
+        self, wanted: Callable[[Link], bool], make: Callable[[], Link], then: OutFrame | None = None
     ) -> None:
         """In a task, after any other change of link: if the connection's link is still
         one that ``wanted`` picks, replace it with ``make()`` and send ``then``."""
@@ -405,7 +407,7 @@ class PlayerSocket:
         if self._ended:  # ended while it opened
             await link.close()
 
-    def _send(self, frame: Frame) -> None:
+    def _send(self, frame: OutFrame) -> None:
         if self._too_slow.is_set():
             return
         try:
@@ -471,7 +473,7 @@ class PlayerSocket:
             self._send(protocol.ack(message_id))
         self.hall.message_seconds.observe(time.perf_counter() - started)
 
-    async def _dispatch(self, user: SignedIn, message: protocol.ClientMessage) -> Frame | None:
+    async def _dispatch(self, user: SignedIn, message: protocol.ClientMessage) -> OutFrame | None:
         match message:
             case Ping(t):
                 return protocol.pong(t)

@@ -21,11 +21,13 @@ from qipai.errors import GameError
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
-from qipai.hall.table import HandOutcome
+from qipai.hall.frames import OutFrame
+from qipai.hall.table import BotTurn, HandOutcome
 from qipai.store import Fence, HandSettlement, HandStart
 
 from .batching import Batcher
-from .bus import Bus, Frame
+from .bots import BotPool
+from .bus import Bus
 from .cluster import ClusterNode
 from .database import Database
 from .missed import MissedFrames, RecentEndings
@@ -54,8 +56,10 @@ class Executor:
         missed: Callable[[], MissedFrames],
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.core = core
+        self.bots = bots
         self.db = db
         self.bus = bus
         self.clock = clock
@@ -82,7 +86,7 @@ class Executor:
 
     # --- commands in --------------------------------------------------------------------
 
-    def run(self, command: c.Command) -> tuple[Frame, ...]:
+    def run(self, command: c.Command) -> tuple[OutFrame, ...]:
         """Handle ``command`` now and carry out its effects; the frames that answer it.
 
         :raises GameError: the core refused it (nothing changed, nothing carried out).
@@ -107,9 +111,9 @@ class Executor:
 
     # --- effects out --------------------------------------------------------------------
 
-    def carry(self, effects: list[e.Effect]) -> tuple[Frame, ...]:
+    def carry(self, effects: list[e.Effect]) -> tuple[OutFrame, ...]:
         """Carry out ``effects`` in order; the frames of its replies."""
-        replies: list[Frame] = []
+        replies: list[OutFrame] = []
         for effect in effects:
             match effect:
                 case e.Send(user, frame):
@@ -134,6 +138,8 @@ class Executor:
                     self.void_soon(hand)
                 case e.ReadBalances():
                     self._spawn(self._read_balances(effect))
+                case e.AskBot(table, turn):
+                    self._ask(table, turn)
                 case e.Opened():
                     pass
                 case e.Release(table):
@@ -152,6 +158,11 @@ class Executor:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _ask(self, table: int, turn: BotTurn) -> None:
+        """The bots' pool decides ``turn``; its answer comes back as ``BotDecided``."""
+        if self.bots is not None:
+            self.bots.ask(turn, lambda action: self._feed(c.BotDecided(table, turn, action)))
 
     def _release(self, table: int) -> None:
         """The table's lease goes back (several nodes)."""

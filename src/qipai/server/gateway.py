@@ -40,10 +40,11 @@ import msgspec
 
 from qipai.cluster.mailbox import Message
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
 from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
 
 from . import protocol
-from .bus import Frame, Sink
+from .bus import Sink
 from .cluster import MATCHES, ClusterNode
 from .hall import HallService
 from .links import Link, LocalLink
@@ -185,7 +186,7 @@ class Gateway:
         link.on_forgotten = client.reattach
         return link
 
-    async def join(self, link: Link, message: protocol.Join, client: Client) -> Frame | None:
+    async def join(self, link: Link, message: protocol.Join, client: Client) -> OutFrame | None:
         """``message`` (join a room) sent where the room is, the connection linked there
         (:attr:`Client.use`); the answer.  While the room moves (its node stopped and is
         being taken over) the join waits, up to :data:`MOVE_SECONDS`.
@@ -323,7 +324,7 @@ class Gateway:
         elif kind == "frame":
             link = self._links.get(message["c"])
             if link is not None:
-                link.deliver(message["f"])
+                link.deliver(from_json(message["f"]))
         elif kind == "reply":
             future = self._calls.pop(message["i"], None)
             if future is not None and not future.done():
@@ -374,11 +375,12 @@ class Gateway:
         if kind == "release":
             await link.release()
             return None
-        return await link.handle(protocol.parse(message["m"]))
+        answer = await link.handle(protocol.parse(message["m"]))
+        return None if answer is None else to_json(answer)
 
-    def _forward(self, connection: tuple[str, int], frame: Frame) -> None:
+    def _forward(self, connection: tuple[str, int], frame: OutFrame) -> None:
         origin, number = connection
-        self.send(origin, {"k": "frame", "c": number, "f": frame})
+        self.send(origin, {"k": "frame", "c": number, "f": to_json(frame)})
 
     # --- nodes that stop ------------------------------------------------------------------
 
@@ -419,12 +421,11 @@ class RemoteLink:
         self.on_forgotten: Callable[[Link], None] | None = None
         """Called when the holder, alive, no longer serves this link."""
 
-    def deliver(self, frame: Frame) -> None:
+    def deliver(self, frame: OutFrame) -> None:
         """A frame from the holder, to the connection (noting the player's room)."""
-        kind = frame.get("type")
-        if kind == "queued":
-            self.room = frame["room"]
-        elif kind == "left":
+        if isinstance(frame, Queued):
+            self.room = frame.room
+        elif isinstance(frame, Left):
             self.room = None
         self.sink(frame)
 
@@ -434,15 +435,15 @@ class RemoteLink:
         attach = {"k": "attach", "c": self.number, "u": self.user, "n": self.name, "last": last}
         await self.gateway.call(self.node, attach)
 
-    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+    async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
         """The message, done by the holder.
 
         :raises GameError: the holder's refusal; ``cluster_unavailable`` when it does not
             answer, or no longer serves this link (the connection links again).
         """
         text = msgspec.json.encode(message).decode()
-        frame: Frame | None = await self._call({"k": "call", "c": self.number, "m": text})
-        return frame
+        answer = await self._call({"k": "call", "c": self.number, "m": text})
+        return None if answer is None else from_json(answer)
 
     async def release(self) -> None:
         """Asked of the holder."""

@@ -24,6 +24,7 @@ from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall.cashrooms import CashRoom
 from qipai.hall.core import ENTROPY_WINDOW, HAND_PAUSE, HallCore
+from qipai.hall.frames import EscapeCost, OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
@@ -31,7 +32,8 @@ from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo
 from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
 
-from .bus import Bus, Frame
+from .bots import BOT_DEADLINE, BotPool
+from .bus import Bus
 from .database import Database
 from .executor import Closer, Executor, fresh_bits
 from .metrics import Histogram
@@ -71,8 +73,11 @@ class HallService:
         entropy_window: float = ENTROPY_WINDOW,
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.db = db
+        self.bots = bots
+        """Where bots decide (``--bot-workers``); ``None``: in the tables' ticks."""
         self.bus = bus
         self.cluster = cluster
         """This process as a node of several (``--redis``): table leases, fences."""
@@ -80,6 +85,7 @@ class HallService:
         self.core = HallCore(
             rooms, fresh=fresh_bits, bot_delay=bot_delay, deal_step=deal_step,
             entropy_window=entropy_window, hand_pause=hand_pause,
+            bot_wait=None if bots is None else BOT_DEADLINE,
         )  # fmt: skip
         """The live hall's rules and state."""
         self.in_match: Callable[[int], bool] = lambda user: False
@@ -87,7 +93,7 @@ class HallService:
         he may not join a room meanwhile."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
-        self.notices: Callable[[int], Awaitable[list[Frame]]] = _no_notices
+        self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
         """What a user is told when he connects beyond :attr:`missed`: the ends of his
         matches he was away for (set by the match hall: kept in the database)."""
         self.recent = RecentEndings()
@@ -99,7 +105,7 @@ class HallService:
         Redis."""
         self.executor = Executor(
             self.core, db, bus, places=self.places, recent=self.recent,
-            missed=lambda: self.missed, clock=clock, cluster=cluster,
+            missed=lambda: self.missed, clock=clock, cluster=cluster, bots=bots,
         )  # fmt: skip
         """Carries out what the core asks."""
         self._matcher: asyncio.Task[None] | None = None
@@ -127,6 +133,11 @@ class HallService:
     def tables(self) -> int:
         """How many tables are in play here."""
         return len(self.core.flow.tables)
+
+    @property
+    def bot_fallbacks(self) -> int:
+        """Bots' moves the basic 托管 played, no answer having come in time (tables ended)."""
+        return self.core.flow.bot_fallbacks
 
     @property
     def hands_settled(self) -> int:
@@ -252,16 +263,22 @@ class HallService:
         """Leave the hand on purpose; the player leaves the room when it is over."""
         self.executor.run(c.Escape(player.user))
 
-    def escape_cost(self, player: Player) -> Frame:
+    def escape_cost(self, player: Player) -> EscapeCost:
         """What leaving his hand now would cost the player (``escape_cost``)."""
-        return self.executor.run(c.EscapeCost(player.user))[0]
+        [frame] = self.executor.run(c.EscapeCost(player.user))
+        assert isinstance(frame, EscapeCost)
+        return frame
 
-    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> Frame | None:
+    def chat(
+        self, player: Player, phrase: str, message_id: int | None = None
+    ) -> OutFrame | None:
         """Quick chat at his table; ``chat_too_fast`` over his allowance."""
         replies = self.executor.run(c.Chat(player.user, phrase, message_id))
         return replies[0] if replies else None
 
-    def resume(self, player: Player, last: dict[str, int], missed: list[Frame]) -> list[Frame]:
+    def resume(
+        self, player: Player, last: dict[str, int], missed: list[OutFrame]
+    ) -> list[OutFrame]:
         """Frames that bring a returning player's view up to date: ``missed`` (what was
         kept for him), then where he is; :meth:`present` once his connection is subscribed.
 
@@ -278,7 +295,7 @@ class HallService:
         """The player's new connection is subscribed: his table sees him back."""
         self.executor.run(c.Presence(player.user, True))
 
-    async def resync(self, player: Player) -> Frame | None:
+    async def resync(self, player: Player) -> OutFrame | None:
         """A full snapshot of the player's table, never ahead of the events he was sent
         (while its hand settles, it comes once it is settled).
 
@@ -350,7 +367,7 @@ def warm_up() -> None:
         game_type(name).warm_up()
 
 
-async def _no_notices(user: int) -> list[Frame]:
+async def _no_notices(user: int) -> list[OutFrame]:
     """A hall without matches keeps no notices."""
     del user
     return []

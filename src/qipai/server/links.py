@@ -15,9 +15,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.frames import OutFrame
 
 from . import protocol
-from .bus import Frame, Sink
+from .bus import Sink
 from .hall import HallService, Player
 from .protocol import (
     Act,
@@ -45,7 +46,7 @@ class Link(Protocol):
         send it the player's frames from now on."""
         ...
 
-    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+    async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
         """Do what ``message`` asks; the frame that answers it (``None``: an ``ack``).
 
         :raises GameError: the hall's refusal, with its code.
@@ -91,7 +92,7 @@ class LocalLink:
         self._unsubscribe = self.hall.bus.subscribe(self.player.user, self._sink)
         self.hall.present(self.player)  # his table sees him back: he has its frames now
 
-    async def handle(self, message: protocol.ClientMessage) -> Frame | None:
+    async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
         """:func:`dispatch` for the player."""
         return await dispatch(self.hall, self.player, message)
 
@@ -120,7 +121,7 @@ class LocalLink:
 
 async def dispatch(
     hall: HallService, player: Player, message: protocol.ClientMessage
-) -> Frame | None:
+) -> OutFrame | None:
     """Apply one client message to ``player`` in ``hall``; the answering frame, if any
     (``hello`` and ``ping`` are the connection's own business).
 

@@ -57,8 +57,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, assert_never
 
+import msgspec
+
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.effects import TableClosed
+from qipai.hall.frames import (
+    MatchAdvanced,
+    MatchCancelled,
+    MatchEliminated,
+    MatchOver,
+    MatchStarted,
+    MatchUpdate,
+    OutFrame,
+)
 from qipai.hall.match import BOT_PREFIX, MatchRun
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.matchparts import Eliminated, Finished, RunState, Seating, StageStarted, Standing
@@ -69,7 +80,6 @@ from qipai.jsontypes import Json
 from qipai.registry import Payout
 from qipai.store import Fence, MatchResultRow
 
-from .bus import Frame
 from .cluster import MATCHES
 from .hall import HallService, Player
 
@@ -563,7 +573,7 @@ class MatchHall:
         await self.hall.db.run(store.start_match_run, run.run_id, _utcnow(), fence=self._fence)
         run.start()
         self.playing[run.run_id] = live
-        self._tell(live, {"type": "match_started", "match": live.config.id, "run": run.run_id})
+        self._tell(live, MatchStarted(match=live.config.id, run=run.run_id))
         self._deal(live)
         await self._open(live.config)  # the next run takes registrations at once
 
@@ -647,16 +657,17 @@ class MatchHall:
         match notice:
             case Eliminated(stage, players, first_rank):
                 for rank, pid in enumerate(players, first_rank):
-                    frame = {"type": "match_eliminated", **self._ids(live), "stage": stage}
-                    self._publish(live, pid, {**frame, "rank": rank})
+                    match_id, run_id = self._ids(live)
+                    frame = MatchEliminated(match=match_id, run=run_id, stage=stage, rank=rank)
+                    self._publish(live, pid, frame)
                     user = live.users.get(pid)
                     if user is not None:  # free at once: his claim goes back (several nodes)
                         self.hall.places.release_soon(user)
             case StageStarted(stage, players):
                 for pid in players:
-                    self._publish(
-                        live, pid, {"type": "match_advanced", **self._ids(live), "stage": stage}
-                    )
+                    match_id, run_id = self._ids(live)
+                    advanced = MatchAdvanced(match=match_id, run=run_id, stage=stage)
+                    self._publish(live, pid, advanced)
                     self._publish(live, pid, self._update(live, pid))
             case Finished():
                 pass
@@ -688,7 +699,7 @@ class MatchHall:
                 self.hall.bus.publish(user, frame)
         self._release(live)
 
-    async def untold(self, user: int) -> list[Frame]:
+    async def untold(self, user: int) -> list[OutFrame]:
         """The ``match_over`` of each run that ended while ``user`` was away (knocked out
         and gone, or 托管 finished it for him), from the database: on any node, once."""
         store = self.hall.db.store
@@ -701,8 +712,11 @@ class MatchHall:
         run = live.run
         await self.hall.db.run(self.hall.db.store.cancel_match_run, run.run_id, _utcnow())
         run.cancel()
-        frame = {"type": "match_cancelled", **self._ids(live), "reason": reason}
-        self._tell(live, {**frame, "refunded": live.config.entry_fee})
+        match_id, run_id = self._ids(live)
+        refunded = live.config.entry_fee
+        self._tell(
+            live, MatchCancelled(match=match_id, run=run_id, reason=reason, refunded=refunded)
+        )
         self._release(live)
         await self._open(live.config)
 
@@ -714,8 +728,9 @@ class MatchHall:
 
     # --- frames -------------------------------------------------------------------------
 
-    def _ids(self, live: _Live) -> dict[str, str]:
-        return {"match": live.config.id, "run": live.run.run_id}
+    def _ids(self, live: _Live) -> tuple[str, str]:
+        """The match's id and the run's."""
+        return live.config.id, live.run.run_id
 
     def _status(self, live: _Live) -> dict[str, Any]:
         run = live.run
@@ -723,7 +738,8 @@ class MatchHall:
         running = run.state is RunState.RUNNING and index is not None
         stage = live.config.stages[index] if running and index is not None else None
         return {
-            **self._ids(live),
+            "match": live.config.id,
+            "run": run.run_id,
             "state": run.state.value,
             "stage": index,
             "stage_name": None if stage is None else stage.name,
@@ -735,42 +751,41 @@ class MatchHall:
             "hands": run.hands,
         }
 
-    def _update(self, live: _Live, pid: str) -> Frame:
+    def _update(self, live: _Live, pid: str) -> MatchUpdate:
         run = live.run
         rank = run.rank_of(pid) if run.state is RunState.RUNNING else None
-        return {"type": "match_update", **self._status(live), "rank": rank, "score": run.score(pid)}
+        return MatchUpdate(**self._status(live), rank=rank, score=run.score(pid))
 
-    def _publish(self, live: _Live, pid: str, frame: Frame) -> None:
+    def _publish(self, live: _Live, pid: str, frame: OutFrame) -> None:
         user = live.users.get(pid)
         if user is not None:
             self.hall.bus.publish(user, frame)
 
-    def _tell(self, live: _Live, frame: Frame) -> None:
+    def _tell(self, live: _Live, frame: OutFrame) -> None:
         for user in live.users.values():
             self.hall.bus.publish(user, frame)
 
 
 def _over(
     match_id: str, run_id: str, pid: str, prize: int, standings: list[dict[str, Any]]
-) -> Frame:
+) -> MatchOver:
     """``match_over`` for ``pid``: his rank, score and prize, the top of the standings."""
     row = next((row for row in standings if row["player"] == pid), {})
-    return {
-        "type": "match_over",
-        "match": match_id,
-        "run": run_id,
-        "rank": row.get("rank"),
-        "score": row.get("score"),
-        "prize": prize,
-        "standings": standings[:FINAL_SHOWN],
-    }
+    return MatchOver(
+        match=match_id,
+        run=run_id,
+        rank=row.get("rank"),
+        score=row.get("score"),
+        prize=prize,
+        standings=list(standings[:FINAL_SHOWN]),
+    )
 
 
-def _over_kept(result: MatchResultRow, standings_json: str, pid: str) -> Frame:
+def _over_kept(result: MatchResultRow, standings_json: str, pid: str) -> MatchOver:
     """``match_over`` from a result kept in the database."""
     standings: list[dict[str, Any]] = json.loads(standings_json)
     frame = _over(result.match_id, result.run_id, pid, result.prize or 0, standings)
-    return {**frame, "rank": result.rank}
+    return msgspec.structs.replace(frame, rank=result.rank)
 
 
 def _encode(data: dict[str, Any]) -> str:

@@ -19,8 +19,7 @@ from typing import Protocol
 from redis.exceptions import RedisError
 
 from qipai.cluster.players import MISSED_FRAMES, Players
-
-from .bus import Frame
+from qipai.hall.frames import HandOver, OutFrame, from_json, to_json
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +33,11 @@ MISSED_SECONDS = 1800.0
 class MissedFrames(Protocol):
     """Where frames wait for their absent player."""
 
-    def keep(self, user: int, frames: list[Frame]) -> None:
+    def keep(self, user: int, frames: list[OutFrame]) -> None:
         """Keep ``frames`` for ``user``, after those kept already."""
         ...
 
-    async def take(self, user: int) -> list[Frame]:
+    async def take(self, user: int) -> list[OutFrame]:
         """What was kept for ``user``, oldest first, forgotten now."""
         ...
 
@@ -54,9 +53,9 @@ class KeptHere:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
-        self._kept: OrderedDict[int, tuple[float, list[Frame]]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[float, list[OutFrame]]] = OrderedDict()
 
-    def keep(self, user: int, frames: list[Frame]) -> None:
+    def keep(self, user: int, frames: list[OutFrame]) -> None:
         """Keep ``frames`` for ``user`` (he becomes the newest entry)."""
         now = self._clock()
         _, kept = self._kept.pop(user, (now, []))
@@ -66,7 +65,7 @@ class KeptHere:
         ):
             self._kept.popitem(last=False)
 
-    async def take(self, user: int) -> list[Frame]:
+    async def take(self, user: int) -> list[OutFrame]:
         """What was kept for ``user`` (nothing once :data:`MISSED_SECONDS` old)."""
         kept_at, frames = self._kept.pop(user, (0.0, []))
         return frames if kept_at >= self._clock() - MISSED_SECONDS else []
@@ -88,27 +87,25 @@ class RecentEndings:
     """
 
     def __init__(self) -> None:
-        self._endings: OrderedDict[int, tuple[str, int, list[Frame]]] = OrderedDict()
+        self._endings: OrderedDict[int, tuple[str, int, list[OutFrame]]] = OrderedDict()
 
-    def note(self, user: int, ending: list[Frame]) -> None:
+    def note(self, user: int, ending: list[OutFrame]) -> None:
         """``ending`` (a snapshot and ``hand_over``) is how ``user``'s last hand ended."""
         over = ending[-1]
+        assert isinstance(over, HandOver)  # Table.ending's last frame
         self._endings.pop(user, None)
-        self._endings[user] = (str(over["table"]), int(over["n"]), ending)
+        self._endings[user] = (str(over.table), over.n, ending)
         if len(self._endings) > MISSED_KEPT:
             self._endings.popitem(last=False)
 
-    def forget_if_in(self, user: int, frames: list[Frame]) -> None:
+    def forget_if_in(self, user: int, frames: list[OutFrame]) -> None:
         """Forget ``user``'s last ending if ``frames`` (what was kept for him, sent now)
         hold its ``hand_over``."""
         table, n, _ = self._endings.get(user, ("", 0, []))
-        if any(
-            f.get("type") == "hand_over" and str(f.get("table")) == table and f.get("n") == n
-            for f in frames
-        ):
+        if any(isinstance(f, HandOver) and str(f.table) == table and f.n == n for f in frames):
             del self._endings[user]
 
-    def unseen(self, user: int, last: dict[str, int]) -> list[Frame]:
+    def unseen(self, user: int, last: dict[str, int]) -> list[OutFrame]:
         """The ending of ``user``'s last hand if ``last`` (his client's event numbers)
         shows that he did not get it; forgotten then."""
         table, n, ending = self._endings.get(user, ("", 0, []))
@@ -126,15 +123,15 @@ class KeptInRedis:
         self._players = players
         self._writing: set[asyncio.Task[None]] = set()
 
-    def keep(self, user: int, frames: list[Frame]) -> None:
+    def keep(self, user: int, frames: list[OutFrame]) -> None:
         """Keep ``frames`` for ``user`` (written in a task of its own)."""
         task = asyncio.get_running_loop().create_task(self._keep(user, frames))
         self._writing.add(task)
         task.add_done_callback(self._writing.discard)
 
-    async def _keep(self, user: int, frames: list[Frame]) -> None:
+    async def _keep(self, user: int, frames: list[OutFrame]) -> None:
         try:
-            await self._players.keep(user, frames)
+            await self._players.keep(user, [dict(to_json(frame)) for frame in frames])
         except (OSError, RedisError) as error:
             log.warning("could not keep %d frames for %d: %s", len(frames), user, error)
 
@@ -143,11 +140,11 @@ class KeptInRedis:
         if self._writing:
             await asyncio.gather(*self._writing, return_exceptions=True)
 
-    async def take(self, user: int) -> list[Frame]:
+    async def take(self, user: int) -> list[OutFrame]:
         """What was kept for ``user`` (after the writes under way)."""
         await self.flush()
         try:
-            return await self._players.take(user)
+            return [from_json(value) for value in await self._players.take(user)]
         except (OSError, RedisError) as error:
             log.warning("could not read the frames kept for %d: %s", user, error)
             return []

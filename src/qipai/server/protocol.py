@@ -35,11 +35,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from qipai.errors import InvalidActionError
+from qipai.hall import frames
+from qipai.hall.frames import OutFrame
 from qipai.hall.notices import chat_too_fast, error, left, retry_later
 
 __all__ = ["chat_too_fast", "error", "left", "retry_later"]
@@ -158,8 +162,17 @@ _DECODER = msgspec.json.Decoder(ClientMessage)
 
 
 TYPES = (
-    "hello", "join", "leave", "act", "entropy", "trustee", "escape", "escape_cost", "resync",
-    "ping", "chat",
+    "hello",
+    "join",
+    "leave",
+    "act",
+    "entropy",
+    "trustee",
+    "escape",
+    "escape_cost",
+    "resync",
+    "ping",
+    "chat",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"
@@ -247,27 +260,23 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 def welcome(
     user: int, name: str, coins: int, *, rate: float | None = None, burst: float | None = None
-) -> dict[str, Any]:
+) -> frames.Welcome:
     """The answer to a good ``hello``; with the connection's rate limit (``limits``: messages
     a second on average, at once), when given, so that a client can keep under it."""
-    frame: dict[str, Any] = {
-        "type": "welcome", "protocol": PROTOCOL, "user": user, "name": name, "coins": coins,
-    }  # fmt: skip
-    if rate is not None and burst is not None:
-        frame["limits"] = {"rate": rate, "burst": burst}
-    return frame
+    limits = frames.RateLimits(rate, burst) if rate is not None and burst is not None else UNSET
+    return frames.Welcome(protocol=PROTOCOL, user=user, name=name, coins=coins, limits=limits)
 
 
-def ack(message_id: int) -> dict[str, Any]:
+def ack(message_id: int) -> frames.Ack:
     """An action was applied."""
-    return {"type": "ack", "id": message_id}
+    return frames.Ack(id=message_id)
 
 
 
 
 
 
-def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str, Any]:
+def rate_limited(retry_after: float, message_id: int | None = None) -> frames.Error:
     """A message refused for the rate: send nothing more for ``retry_after`` seconds (what
     comes meanwhile is dropped unread, unanswered)."""
     text = f"too many messages: send nothing for {retry_after:g} s"
@@ -278,14 +287,11 @@ def rate_limited(retry_after: float, message_id: int | None = None) -> dict[str,
 
 
 
-def pong(t: float) -> dict[str, Any]:
+def pong(t: float) -> frames.Pong:
     """The answer to ``ping``."""
-    return {"type": "pong", "t": t}
+    return frames.Pong(t=t)
 
 
-def encode(frames: dict[str, Any] | list[dict[str, Any]]) -> str:
+def encode(frame: OutFrame | Sequence[OutFrame]) -> str:
     """A server frame, or an array of frames, as JSON text (UTF-8 kept, no spaces)."""
-    return _ENCODER.encode(frames).decode("utf-8")
-
-
-_ENCODER = msgspec.json.Encoder()
+    return frames.encode_frame(frame).decode("utf-8")
