@@ -73,7 +73,7 @@ async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -
     closed: list[e.TableClosed] = []
     wake: float | None = None
     async with asyncio.timeout(limit):
-        while not closed:
+        while True:
             for effect in effects:
                 match effect:
                     case e.RecordHandStart(table, hand):
@@ -86,13 +86,14 @@ async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -
                         wake = when if wake is None else min(wake, when)
                     case e.TableClosed():
                         closed.append(effect)
+            if closed:
+                return closed[0].table
             delay = None if wake is None else max(0.0, wake - time.time())
             try:
                 command = await asyncio.wait_for(answers.get(), delay)
             except TimeoutError:
                 command, wake = c.Tick(), None
             effects = core.handle(command, time.time())
-    return closed[0].table
 
 
 def _answer(answers: asyncio.Queue[c.Command], table: int, turn: BotTurn, action: object) -> None:
