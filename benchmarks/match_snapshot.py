@@ -16,8 +16,9 @@ import random
 import statistics
 import time
 
-from qipai.hall.match import MatchRun, Seating
+from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import default_matches
+from qipai.hall.matchparts import Seating
 
 
 def _points(seating: Seating) -> tuple[int, ...]:

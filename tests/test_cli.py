@@ -174,7 +174,8 @@ def test_verify_hand_accepts_a_record_and_refuses_a_tampered_one(
     from qipai.bots.turns import play_out  # noqa: PLC0415
     from qipai.bots.zhajinhua import RandomPolicy  # noqa: PLC0415
     from qipai.games.zhajinhua import State  # noqa: PLC0415
-    from qipai.hall.records import commitment, record_hand  # noqa: PLC0415
+    from qipai.hall.records import record_hand  # noqa: PLC0415
+    from qipai.hall.seeds import commitment  # noqa: PLC0415
 
     seed = 2**100 + 7
     state = State.new("yifa", seed=seed, players=3)

@@ -7,7 +7,8 @@ source of chance), ``games``, ``bots``, ``registry`` (each game's type: engine a
 ``client``, ``web``, ``envs`` (the learning environments: above everything the hall is
 made of, so that nothing of the hall can import them), then the command line.  A module
 may import its own layer and those below, never one above; a game package imports no other game; the
-engines under ``games/`` import no clock, no I/O, no global randomness and print nothing.
+engines under ``games/`` and the live hall under ``hall/`` import no clock, no I/O, no global
+randomness and print nothing (the hall's two config loaders read their shipped files).
 Imports inside functions and under ``TYPE_CHECKING`` count like any other.  Layers whose
 package does not exist yet simply have no modules.
 """
@@ -180,6 +181,25 @@ def test_imports_follow_the_layers(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_engines_are_pure(name: str) -> None:
     assert impurities(name, ENGINES[name]) == []
+
+
+LIVE_HALL = {name: path for name, path in ALL.items() if layer_of(name) == "hall"}
+"""The live hall's rules (:mod:`qipai.hall.core` and what it drives): pure like the
+engines; the time comes in its commands, the world's answers too."""
+READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.matchconfig"}
+"""Hall modules that load their shipped TOML (``importlib.resources``): no other impurity."""
+
+
+def test_the_live_hall_core_is_covered() -> None:
+    assert {"qipai.hall.core", "qipai.hall.livetables", "qipai.hall.cashrooms"} <= set(LIVE_HALL)
+
+
+@pytest.mark.parametrize("name", sorted(LIVE_HALL))
+def test_the_live_hall_is_pure(name: str) -> None:
+    found = impurities(name, LIVE_HALL[name])
+    if name in READS_SHIPPED_FILES:
+        found = [error for error in found if not error.endswith("imports importlib")]
+    assert found == []
 
 
 def test_nothing_imports_the_command_line() -> None:

@@ -13,15 +13,10 @@ from run_kit import started
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.rules import AllPass
-from qipai.hall.match import (
-    Eliminated,
-    Finished,
-    MatchRun,
-    RunState,
-    StageStarted,
-    match_points,
-)
+from qipai.hall.match import MatchRun
+from qipai.hall.matchcoins import match_points
 from qipai.hall.matchconfig import MatchConfig, load_matches
+from qipai.hall.matchparts import Eliminated, Finished, RunState, StageStarted
 from qipai.hall.standings import LastHand, rank_players
 
 HEADER = """

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import pytest
 from run_kit import knockout, started
 
-from qipai.hall.match import Eliminated, EndedBy, MatchRun, Seating
+from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import default_matches, match_by_id
+from qipai.hall.matchparts import Eliminated, EndedBy, Seating
 from qipai.hall.matchsim import simulate
 
 

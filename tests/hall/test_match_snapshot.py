@@ -14,8 +14,9 @@ import random
 import pytest
 
 from qipai.errors import InvalidActionError
-from qipai.hall.match import MatchRun, Seating, Standing
+from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import MatchConfig, MatchKind, StageKind, default_matches
+from qipai.hall.matchparts import Seating, Standing
 
 
 def _points(seating: Seating) -> tuple[int, ...]:

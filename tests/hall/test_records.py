@@ -19,14 +19,9 @@ from qipai.cards import doudizhu_deck
 from qipai.errors import InvalidActionError
 from qipai.games import doudizhu, showhand, zhajinhua
 from qipai.games.doudizhu.actions import Trustee
-from qipai.hall.records import (
-    FORMAT,
-    HandRecord,
-    commitment,
-    record_hand,
-    verify,
-)
+from qipai.hall.records import FORMAT, HandRecord, record_hand, verify
 from qipai.hall.rooms import load_rooms
+from qipai.hall.seeds import commitment
 from qipai.registry import HandSetup, game_type
 
 SEEDS = range(6)

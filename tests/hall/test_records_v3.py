@@ -23,13 +23,12 @@ from qipai.hall.records import (
     FORMAT_V1,
     FORMAT_V3,
     HandRecord,
-    commitment,
-    deal_seed,
     record_hand,
     replay_steps,
     verify,
 )
 from qipai.hall.replays import replay_json
+from qipai.hall.seeds import commitment, deal_seed
 
 HOUSE = 0xD1CE_5EED_0BAD_F00D_1234_5678_9ABC_DEF0
 ENTROPY = ("0f" * 16, None, "a5" * 64)

@@ -12,8 +12,9 @@ from itertools import combinations
 
 import pytest
 
-from qipai.hall.match import MatchRun, Seating
+from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import MatchConfig, load_matches
+from qipai.hall.matchparts import Seating
 from qipai.hall.swiss import swiss_tables
 
 Pair = frozenset[str]

@@ -14,8 +14,9 @@ from table_kit import run_out
 from json_kit import Wire, wire, wires
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.scoring import escape_points
-from qipai.hall.records import HandRecord, commitment, verify
+from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import default_rooms
+from qipai.hall.seeds import commitment
 from qipai.hall.table import HISTORY_LIMIT, SeatInfo, Table
 from qipai.hall.wire import parse_action, view_json
 from qipai.registry import EscapeCost, game_type

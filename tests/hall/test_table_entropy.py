@@ -16,8 +16,9 @@ from table_kit import run_out
 
 from json_kit import Wire, wire, wires
 from qipai.errors import GameError
-from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, commitment, deal_seed, verify
+from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, verify
 from qipai.hall.rooms import default_rooms
+from qipai.hall.seeds import commitment, deal_seed
 from qipai.hall.table import SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}

@@ -9,6 +9,7 @@ import contextlib
 import random
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import bots_kit
@@ -19,14 +20,15 @@ from proxy_kit import metric
 from server_kit import fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient
+from qipai.hall import commands as c
+from qipai.hall import effects as e
+from qipai.hall.core import HallCore
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, HandSetup
 from qipai.server import bots
 from qipai.server.bots import BotPool, BotRequest, Decide, decide
-from qipai.server.bus import LocalBus
-from qipai.server.tables import TableRunner
 
 pytestmark = pytest.mark.slow
 
@@ -59,22 +61,48 @@ def _bots_table(room: Room, seed: int) -> Table:
     return Table(room, 1, seats, now=time.time(), rng=rng, bot_wait=WAIT)
 
 
-async def _play(table: Table, bot_pool: BotPool, seed: int, limit: float = 60.0) -> float:
-    """Play one hand of ``table`` through a runner on ``bot_pool``: the seconds it took."""
+async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -> Table:
+    """Play one hand of bots at ``room`` through the hall's core on ``bot_pool``, as the
+    executor does: its ``AskBot`` to the pool, the answers back as ``BotDecided``, a
+    ``Tick`` at each ``WakeAt``, the store answering at once; the table once closed."""
+    core = HallCore([room], fresh=random.Random(seed).getrandbits, bot_delay=0.0,
+                    entropy_window=0.0, bot_wait=WAIT)  # fmt: skip
+    seats = [SeatInfo(None, f"bot{s}", 10**6) for s in range(room.seats)]
+    effects = core.handle(c.OpenTable(room, (None,) * room.seats, seats, None), time.time())
+    answers: asyncio.Queue[c.Command] = asyncio.Queue()
+    closed: list[e.TableClosed] = []
+    wake: float | None = None
+    async with asyncio.timeout(limit):
+        while True:
+            for effect in effects:
+                match effect:
+                    case e.RecordHandStart(table, hand):
+                        answers.put_nowait(c.HandRecorded(table, hand))
+                    case e.SettleHand(table, outcome):
+                        answers.put_nowait(c.HandSettled(table, outcome.hand_id))
+                    case e.AskBot(table, turn):
+                        bot_pool.ask(turn, partial(_answer, answers, table, turn))
+                    case e.WakeAt(when):
+                        wake = when if wake is None else min(wake, when)
+                    case e.TableClosed():
+                        closed.append(effect)
+            if closed:
+                return closed[0].table
+            delay = None if wake is None else max(0.0, wake - time.time())
+            try:
+                command = await asyncio.wait_for(answers.get(), delay)
+            except TimeoutError:
+                command, wake = c.Tick(), None
+            effects = core.handle(command, time.time())
 
-    async def start(runner: TableRunner) -> None:
-        runner.table.start_hand(f"h{seed}", seed=seed, now=time.time())
 
-    async def finish(runner: TableRunner) -> None:
-        del runner
+def _answer(answers: asyncio.Queue[c.Command], table: int, turn: BotTurn, action: object) -> None:
+    answers.put_nowait(c.BotDecided(table, turn, action))
 
-    users = (None,) * len(table.seats)
-    runner = TableRunner(
-        table, users, LocalBus(), clock=time.time, start=start, finish=finish, bots=bot_pool
-    )
-    began = time.monotonic()
-    await asyncio.wait_for(runner.launch(), limit)
-    return time.monotonic() - began
+
+def _seed_of(table: Table) -> int:
+    assert table.outcome is not None
+    return table.outcome.seed
 
 
 def _all_basic(table: Table, seed: int) -> bool:
@@ -129,24 +157,23 @@ def test_the_pool_decides_as_the_table_does_inline() -> None:
 def test_a_slow_worker_never_stalls_the_table(mark: Path) -> None:
     room = ROOMS["doudizhu-yifa"]
     with pool(1, bots_kit.slow) as bot_pool:
-        table = _bots_table(room, 3)
-        took = asyncio.run(_play(table, bot_pool, 3))
+        began = time.monotonic()
+        table = asyncio.run(_play(room, bot_pool, 3))
+        took = time.monotonic() - began
         assert table.is_over
-    assert _all_basic(table, 3)  # every move the basic 托管: the answers came too late
+    assert _all_basic(table, _seed_of(table))  # every move the basic 托管: answers too late
     assert took < 20
 
 
 def test_a_crashed_worker_is_replaced_and_the_table_plays_on(mark: Path) -> None:
     room = ROOMS["zhajinhua-yifa"]
     with pool(1, bots_kit.crash_once) as bot_pool:
-        table = _bots_table(room, 4)
-        asyncio.run(_play(table, bot_pool, 4))
+        table = asyncio.run(_play(room, bot_pool, 4))
         assert table.is_over and mark.exists()
         assert bot_pool.replaced == 1
         # the new pool answers: a next hand's bots decide in it
         bot_pool.wait_ready(30)
-        again = _bots_table(room, 5)
-        asyncio.run(_play(again, bot_pool, 5))
+        again = asyncio.run(_play(room, bot_pool, 5))
         assert again.is_over and bot_pool.answered > 0
 
 
@@ -156,8 +183,7 @@ def test_a_hung_worker_is_killed_and_its_pool_replaced(
     monkeypatch.setattr(bots, "STUCK_AFTER", 1.0)
     room = ROOMS["doudizhu-yifa"]
     with pool(1, bots_kit.hang_once) as bot_pool:
-        table = _bots_table(room, 6)
-        asyncio.run(_play(table, bot_pool, 6))
+        table = asyncio.run(_play(room, bot_pool, 6))
         assert table.is_over
         hung = int(mark.read_text())
         give_up = time.monotonic() + 10

@@ -21,7 +21,8 @@ from wire_kit import Frame, Player, config_with, guests, of_type, room_like, sea
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
-from qipai.hall.records import FORMAT_V3, HandRecord, commitment, deal_seed, verify
+from qipai.hall.records import FORMAT_V3, HandRecord, verify
+from qipai.hall.seeds import commitment, deal_seed
 
 PAIR = room_like("doudizhu-yifa", "entropy-pair", bot_wait=0.5)
 """Two guests and a bot."""

@@ -23,8 +23,8 @@ from gate_kit import GatedDatabase
 from places_kit import MATCH, MATCHES
 
 from qipai.errors import IllegalActionError
-from qipai.hall.match import RunState
 from qipai.hall.matchconfig import load_matches
+from qipai.hall.matchparts import RunState
 from qipai.server import matches as matches_module
 from qipai.server.bus import LocalBus
 from qipai.server.hall import HallService, Player

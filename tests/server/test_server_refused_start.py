@@ -15,11 +15,12 @@ import pytest
 from sqlalchemy import select
 from wire_kit import room_like
 
+from qipai.errors import GameError
+from qipai.hall.effects import TableClosed
 from qipai.hall.rooms import Room
 from qipai.hall.table import SeatInfo, Table
 from qipai.server.bus import LocalBus
-from qipai.server.hall import Database, HallService, HandRefusedError
-from qipai.server.tables import TableRunner
+from qipai.server.hall import Database, HallService
 from qipai.store import Store
 from qipai.store.audit import audit
 from qipai.store.schema import hands
@@ -59,12 +60,13 @@ def _run(tmp_path: Path, scenario: Callable[[HallService], Any]) -> Store:
     return store
 
 
-async def _refused(hall: HallService, room: Room, first_balance: int) -> HandRefusedError:
-    runner = hall.open_table(room, BOTS, _seats(first_balance), done=lambda runner: None)
-    assert runner.task is not None
-    with pytest.raises(HandRefusedError) as refused:
-        await runner.task
-    return refused.value
+async def _refused(hall: HallService, room: Room, first_balance: int) -> GameError:
+    """Open a table of bots whose first seat holds ``first_balance``; why it was refused."""
+    closed: asyncio.Future[TableClosed] = asyncio.get_running_loop().create_future()
+    hall.open_table(room, BOTS, _seats(first_balance), done=closed.set_result)
+    ended = await asyncio.wait_for(closed, 20.0)
+    assert ended.refused is not None and not ended.failed
+    return ended.refused
 
 
 def test_a_seat_below_the_minimum_is_refused_before_the_hand_is_recorded(tmp_path: Path) -> None:
@@ -101,7 +103,8 @@ def test_a_table_stopped_while_its_start_is_written_leaves_no_hand_playing(
     recorded = asyncio.Event()
 
     async def scenario(hall: HallService) -> None:
-        write = hall._starts._run
+        starts = hall.executor._starts
+        write = starts._run
 
         async def slow_write(*args: Any) -> Any:
             answer = await write(*args)  # recorded; the table waits on, and is stopped
@@ -109,10 +112,10 @@ def test_a_table_stopped_while_its_start_is_written_leaves_no_hand_playing(
             await asyncio.sleep(60)
             return answer
 
-        monkeypatch.setattr(hall._starts, "_run", slow_write)
-        runner: TableRunner = hall.open_table(ROOM, BOTS, _seats(100_000), done=lambda r: None)
+        monkeypatch.setattr(starts, "_run", slow_write)
+        number = hall.open_table(ROOM, BOTS, _seats(100_000), done=lambda closed: None)
         await recorded.wait()
-        assert runner.table.hand_id is None  # the table has not started it
+        assert hall.core.flow.tables[number].table.hand_id is None  # not started
         # the scenario returns: the hall stops with the start still being written
 
     with _run(tmp_path, scenario) as store:

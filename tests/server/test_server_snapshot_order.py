@@ -25,14 +25,14 @@ SETTLING = 0.4
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     url = f"sqlite:///{tmp_path_factory.mktemp('order') / 'hall.db'}"
     with running_hall(config_with(url, ROOM)) as running:
-        service = running.hall
-        settle = service._end_hand
+        executor = running.hall.executor
+        settle = executor._settle
 
-        async def slow_settlement(runner: Any) -> None:
+        async def slow_settlement(effect: Any) -> None:
             await asyncio.sleep(SETTLING)
-            await settle(runner)
+            await settle(effect)
 
-        service._end_hand = slow_settlement  # tables made from now on settle slowly
+        executor._settle = slow_settlement  # hands from now on settle slowly
         yield running
 
 

@@ -42,8 +42,8 @@ from server_kit import RunningHall, fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient
 from qipai.games import doudizhu, zhajinhua
-from qipai.hall.records import SEED_BITS, commitment
-from qipai.server import hall as hall_module
+from qipai.hall.seeds import SEED_BITS, commitment
+from qipai.server import executor as executor_module
 
 DEALS = 20_000
 """Hands dealt for each game."""
@@ -211,7 +211,8 @@ def test_a_biased_shuffle_is_caught(broken: str) -> None:
 
 
 class _Recording:
-    """Stands for the ``secrets`` module in :mod:`qipai.server.hall`: draws what it draws,
+    """Stands for the ``secrets`` module in :mod:`qipai.server.executor` (the hall core's
+    ``fresh`` bits): draws what it draws,
     and remembers the seeds (the 128-bit draws)."""
 
     def __init__(self) -> None:
@@ -231,7 +232,7 @@ def test_the_hall_deals_from_seeds_drawn_from_secrets(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     recording = _Recording()
-    monkeypatch.setattr(hall_module, "secrets", recording)
+    monkeypatch.setattr(executor_module, "secrets", recording)
     with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
         frames, over = asyncio.run(_one_hand(hall))
     start = next(frame for frame in frames if frame["type"] == "hand_start")

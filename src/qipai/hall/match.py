@@ -52,16 +52,27 @@ seated, the tables' hands not counted), everything finished stays as it was.
 
 from __future__ import annotations
 
-import enum
 import random
-import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.coins import minimise_scores
+from qipai.hall.matchcoins import match_points
 from qipai.hall.matchconfig import MatchConfig, MatchKind, Stage, StageKind
+from qipai.hall.matchparts import (
+    Eliminated,
+    Finished,
+    Notice,
+    RunState,
+    Seating,
+    StageReport,
+    StageRun,
+    StageStarted,
+    StageTable,
+    Standing,
+    rng_data,
+    rng_of,
+)
 from qipai.hall.standings import LastHand, rank_players
 from qipai.hall.swiss import swiss_tables
 from qipai.jsontypes import Json
@@ -70,235 +81,6 @@ BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
 SNAPSHOT_VERSION = 2
 """The version of :meth:`MatchRun.snapshot`'s data (:meth:`MatchRun.restore` refuses others)."""
-
-
-class RunState(enum.Enum):
-    """Where a run is."""
-
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-class EndedBy(enum.Enum):
-    """Why a stage ended."""
-
-    ADVANCE_REACHED = "advance_reached"
-    """knockout: only the players it keeps were left."""
-    MAX_ROUNDS = "max_rounds"
-    """knockout: the operator's limit of rounds (the rest then ranked by score)."""
-    HANDS_PLAYED = "hands_played"
-    """fixed: every table played its hands."""
-    ROUNDS_PLAYED = "rounds_played"
-    """swiss: every round was played."""
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """A hand to deal now."""
-
-    hand: int
-    """The run's number of the hand, from 1."""
-    stage: int
-    """The stage's index."""
-    round: int
-    """The round of the stage (knockout: the round being played, from 1; fixed: the
-    table's hand; swiss: the round)."""
-    table: int
-    """The stage's table number (knockout: the hand's own number)."""
-    players: tuple[str, ...]
-    """The players in seat order."""
-    base: int
-    """基数: match points per point of the hand, fixed now, at the deal."""
-    forced: bool = False
-    """These players' last hand was voided (no result): in this one an all-pass is scored
-    (强制记分), so that it ends with a result."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's place now (or at the end)."""
-
-    rank: int
-    player: str
-    score: int
-    stage: int
-    """The last stage he played in (the ranking is by stage reached first)."""
-    out: bool
-    """Whether he is out (knocked out, or not among a stage's advancers)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Spread:
-    """Hands played per player: the fewest, the median (the lower middle of an even
-    count) and the most."""
-
-    min: int
-    median: int
-    max: int
-
-    @classmethod
-    def of(cls, counts: Iterable[int]) -> Spread:
-        """The spread of ``counts`` (zeros for none)."""
-        values = sorted(counts) or [0]
-        return cls(values[0], statistics.median_low(values), values[-1])
-
-
-@dataclass(frozen=True, slots=True)
-class StageReport:
-    """A finished stage: who entered, who went on, how many hands each played, why it
-    ended."""
-
-    stage: int
-    kind: StageKind
-    entrants: int
-    advanced: int
-    """Players who went on (the last stage: every finalist, ranked)."""
-    hands_per_player: Spread
-    """Hands each entrant played in the stage."""
-    advanced_hands: Spread
-    """Hands each of those who went on played in it."""
-    rounds: int
-    """knockout: the rounds reached (hands per player still in); else the rounds or
-    hands played."""
-    ended_by: EndedBy
-
-    def __str__(self) -> str:
-        """One line: ``stage 0 knockout: 3000 → 30, hands per player 1/7/17 (those who
-        went on 16-17), 17 rounds, ended by advance_reached``."""
-        hands, went = self.hands_per_player, self.advanced_hands
-        return (
-            f"stage {self.stage} {self.kind.value}: {self.entrants} → {self.advanced}, "
-            f"hands per player {hands.min}/{hands.median}/{hands.max} (those who went on "
-            f"{went.min}-{went.max}), {self.rounds} rounds, ended by {self.ended_by.value}"
-        )
-
-    def as_json(self) -> dict[str, Json]:
-        """The report as JSON data (``qipai match simulate --json``, snapshots)."""
-        return {
-            "stage": self.stage,
-            "kind": self.kind.value,
-            "entrants": self.entrants,
-            "advanced": self.advanced,
-            "hands_per_player": _spread_json(self.hands_per_player),
-            "advanced_hands": _spread_json(self.advanced_hands),
-            "rounds": self.rounds,
-            "ended_by": self.ended_by.value,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> StageReport:
-        """The report :meth:`as_json` gave."""
-        return cls(
-            int(data["stage"]),
-            StageKind(data["kind"]),
-            int(data["entrants"]),
-            int(data["advanced"]),
-            Spread(**data["hands_per_player"]),
-            Spread(**data["advanced_hands"]),
-            int(data["rounds"]),
-            EndedBy(data["ended_by"]),
-        )
-
-
-def _spread_json(spread: Spread) -> dict[str, Json]:
-    return {"min": spread.min, "median": spread.median, "max": spread.max}
-
-
-@dataclass(frozen=True, slots=True)
-class Eliminated:
-    """Notice: ``players`` are out, in ``stage`` (after a hand, or at its end), best first:
-    their final ranks are ``first_rank``, ``first_rank + 1``… (everybody still in ranks
-    above them, whatever happens next)."""
-
-    stage: int
-    players: tuple[str, ...]
-    first_rank: int
-
-
-@dataclass(frozen=True, slots=True)
-class StageStarted:
-    """Notice: ``stage`` starts with ``players`` (the previous one's advancers)."""
-
-    stage: int
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """Notice: the run is over; ``standings`` are final."""
-
-    standings: tuple[Standing, ...]
-
-
-Notice = Eliminated | StageStarted | Finished
-
-
-@dataclass
-class _Table:
-    """A table of a fixed or swiss stage: its players and hands played this round."""
-
-    number: int
-    players: tuple[str, ...]
-    played: int = 0
-    in_play: bool = False
-    forced: bool = False
-    """Its last hand was voided: the next one scores an all-pass."""
-
-
-@dataclass
-class _StageRun:
-    """What a stage in progress keeps."""
-
-    index: int
-    stage: Stage
-    players: dict[str, None]
-    """The players still in (an ordered set)."""
-    keeps: int
-    """Players who go on (knockout: at most half, in whole tables)."""
-    played: dict[str, int] = field(default_factory=dict)
-    """Hands each entrant finished in the stage."""
-    alive_played: int = 0
-    """The hands of :attr:`played` of the players still in, together."""
-    rounds: int = 0
-    """knockout: rounds played: hands per player still in, rounded down, never back."""
-    free: list[str] = field(default_factory=list)
-    """knockout: the players waiting to be seated."""
-    again: list[tuple[str, ...]] = field(default_factory=list)
-    """knockout: the players of voided hands, dealt again first (forced)."""
-    tables: list[_Table] = field(default_factory=list)
-    round: int = 1
-    in_play: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    bases: dict[int, int] = field(default_factory=dict)
-    """The base each hand in play was dealt at."""
-    forced: set[int] = field(default_factory=set)
-    """The hands in play dealt forced (knockout)."""
-
-
-def match_points(
-    points: Sequence[int], base: int, scores: Sequence[int], *, minimise: bool
-) -> tuple[int, ...]:
-    """A hand's match points per seat: its ``points`` × ``base`` (农民得分 = 胜负参数 × 基数 ×
-    倍数, the landlord the farmers' sum), held by 积分最小化 against the seats' ``scores``
-    when ``minimise``: each payment is the least of the winner's score, the loser's score
-    and what is owed (a score below zero counts as zero; :func:`~qipai.hall.coins.
-    minimise_scores`).  A match takes no platform fee from a hand (its house's share is in
-    the entry fees), so the payment is whole.
-
-    >>> match_points((-2, 1, 1), 100, (1000, 30, 5000), minimise=True)  # a winner holds 30
-    (-130, 30, 100)
-    >>> match_points((-14, 7, 7), 10, (120, 1000, 1000), minimise=True)  # the loser holds 120
-    (-120, 60, 60)
-    >>> match_points((20, -10, -10), 20, (30, 1000, 1000), minimise=True)  # 30 from each
-    (60, -30, -30)
-
-    :raises InvalidActionError: ``bad_points`` for points that do not sum to zero.
-    """
-    amounts = tuple(p * base for p in points)
-    if not minimise:
-        return amounts
-    return minimise_scores(amounts, [max(score, 0) for score in scores])
 
 
 class MatchRun:
@@ -319,7 +101,7 @@ class MatchRun:
         self._out_set: set[str] = set()
         self._met: set[frozenset[str]] = set()
         """Swiss: the pairs who met in the stage."""
-        self._stage: _StageRun | None = None
+        self._stage: StageRun | None = None
         self._final: tuple[Standing, ...] = ()
         self._reports: list[StageReport] = []
 
@@ -552,7 +334,7 @@ class MatchRun:
             "version": SNAPSHOT_VERSION,
             "run_id": self.run_id,
             "hands": self.hands,
-            "rng": _rng_data(self._rng),
+            "rng": rng_data(self._rng),
             "numbers": dict(self._numbers),
             "scores": dict(self._scores),
             "last": {p: [last.hand, last.points] for p, last in self._last.items()},
@@ -560,23 +342,7 @@ class MatchRun:
             "out": [list(batch) for batch in self._out],
             "met": [list(pair) for pair in self._met],
             "reports": [report.as_json() for report in self._reports],
-            "stage": {
-                "index": run.index,
-                "players": list(run.players),
-                "keeps": run.keeps,
-                "played": dict(run.played),
-                "rounds": run.rounds,
-                "free": list(run.free),
-                "again": [list(players) for players in run.again],
-                "tables": [
-                    [t.number, list(t.players), t.played, t.in_play, t.forced] for t in run.tables
-                ],
-                "round": run.round,
-                "in_play": [
-                    [hand, list(players), hand in run.forced]
-                    for hand, players in run.in_play.items()
-                ],
-            },
+            "stage": run.as_json(),
         }
 
     @classmethod
@@ -590,7 +356,7 @@ class MatchRun:
         if data.get("version") != SNAPSHOT_VERSION:
             raise InvalidActionError("bad_snapshot", f"version {data.get('version')!r}")
         try:
-            run = cls(config, data["run_id"], _rng_of(data["rng"]))
+            run = cls(config, data["run_id"], rng_of(data["rng"]))
             run._load(data)
         except (KeyError, IndexError, StopIteration, TypeError, ValueError) as error:
             raise InvalidActionError("bad_snapshot", f"{type(error).__name__}: {error}") from None
@@ -607,34 +373,11 @@ class MatchRun:
         self._out_set = {p for batch in self._out for p in batch}
         self._met = {frozenset(pair) for pair in data["met"]}
         self._reports = [StageReport.from_json(report) for report in data["reports"]]
-        stage = data["stage"]
-        run = _StageRun(
-            int(stage["index"]),
-            self.config.stages[int(stage["index"])],
-            dict.fromkeys(stage["players"]),
-            int(stage["keeps"]),
-            {p: int(n) for p, n in stage["played"].items()},
-            rounds=int(stage["rounds"]),
-            free=list(stage["free"]),
-            again=[tuple(players) for players in stage["again"]],
-            tables=[_Table(int(n), tuple(ps), int(played), bool(busy), bool(forced))
-                    for n, ps, played, busy, forced in stage["tables"]],
-            round=int(stage["round"]),
-        )  # fmt: skip
-        run.alive_played = sum(run.played[p] for p in run.players)
-        for _, players, forced in stage["in_play"]:  # dealt again
-            if run.stage.kind is StageKind.KNOCKOUT:
-                if forced:
-                    run.again.append(tuple(players))
-                else:
-                    run.free += players
-            else:
-                next(t for t in run.tables if list(t.players) == players).in_play = False
-        self._stage = run
+        self._stage = StageRun.from_json(data["stage"], self.config.stages)
 
     # --- inside ---------------------------------------------------------------------------
 
-    def _running(self) -> _StageRun:
+    def _running(self) -> StageRun:
         if self.state is not RunState.RUNNING or self._stage is None:
             raise IllegalActionError("match_not_running", f"the run is {self.state.value}")
         return self._stage
@@ -648,7 +391,7 @@ class MatchRun:
         if stage.kind is StageKind.KNOCKOUT:
             seats = self.config.table_seats
             keeps = min(keeps, len(players) // 2 // seats * seats)
-        run = _StageRun(index, stage, dict.fromkeys(players), keeps, dict.fromkeys(players, 0))
+        run = StageRun(index, stage, dict.fromkeys(players), keeps, dict.fromkeys(players, 0))
         self._met = set()
         if stage.kind is StageKind.KNOCKOUT:
             run.free = list(players)
@@ -660,10 +403,10 @@ class MatchRun:
             run.tables = self._swiss_tables(run)
         self._stage = run
 
-    def _tables(self, players: Sequence[str]) -> list[_Table]:
+    def _tables(self, players: Sequence[str]) -> list[StageTable]:
         seats = self.config.table_seats
         return [
-            _Table(n + 1, tuple(players[n * seats : (n + 1) * seats]))
+            StageTable(n + 1, tuple(players[n * seats : (n + 1) * seats]))
             for n in range(len(players) // seats)
         ]
 
@@ -677,13 +420,13 @@ class MatchRun:
         )
 
     @staticmethod
-    def _base_and_line(run: _StageRun) -> tuple[int, int]:
+    def _base_and_line(run: StageRun) -> tuple[int, int]:
         if run.stage.kind is not StageKind.KNOCKOUT:
             return run.stage.base, 0
         return run.stage.schedule(run.rounds)
 
     def _deal(
-        self, run: _StageRun, players: tuple[str, ...], round_: int, table: int, *, forced: bool
+        self, run: StageRun, players: tuple[str, ...], round_: int, table: int, *, forced: bool
     ) -> Seating:
         self.hands += 1
         run.in_play[self.hands] = players
@@ -693,12 +436,12 @@ class MatchRun:
             run.forced.add(self.hands)
         return Seating(self.hands, run.index, round_, table, players, base, forced)
 
-    def _seating_over(self, run: _StageRun) -> bool:
+    def _seating_over(self, run: StageRun) -> bool:
         """knockout: no new hand (the players it keeps are left, or its rounds are up)."""
         limit = run.stage.max_rounds
         return len(run.players) <= run.keeps or (limit is not None and run.rounds >= limit)
 
-    def _seat_knockout(self, run: _StageRun) -> list[Seating]:
+    def _seat_knockout(self, run: StageRun) -> list[Seating]:
         if self._seating_over(run):
             return []
         seatings = [self._deal_knockout(run, players, forced=True) for players in run.again]
@@ -712,10 +455,10 @@ class MatchRun:
             seatings.append(self._deal_knockout(run, players, forced=False))
         return seatings
 
-    def _deal_knockout(self, run: _StageRun, players: tuple[str, ...], *, forced: bool) -> Seating:
+    def _deal_knockout(self, run: StageRun, players: tuple[str, ...], *, forced: bool) -> Seating:
         return self._deal(run, players, run.rounds + 1, self.hands + 1, forced=forced)
 
-    def _seat_tables(self, run: _StageRun) -> list[Seating]:
+    def _seat_tables(self, run: StageRun) -> list[Seating]:
         hands = run.stage.hands
         seatings = []
         for table in run.tables:
@@ -727,7 +470,7 @@ class MatchRun:
                 )
         return seatings
 
-    def _void(self, run: _StageRun, players: tuple[str, ...]) -> None:
+    def _void(self, run: StageRun, players: tuple[str, ...]) -> None:
         """A hand without a result: its players are dealt again (forced)."""
         if run.stage.kind is not StageKind.KNOCKOUT:
             table = next(t for t in run.tables if t.players == players and t.in_play)
@@ -739,7 +482,7 @@ class MatchRun:
 
     def _score(
         self,
-        run: _StageRun,
+        run: StageRun,
         hand: int,
         players: tuple[str, ...],
         points: Sequence[int],
@@ -756,7 +499,7 @@ class MatchRun:
         if run.stage.kind is StageKind.SWISS:
             self._met.update(frozenset((a, b)) for a in players for b in players if a < b)
 
-    def _after_knockout_hand(self, run: _StageRun, players: tuple[str, ...]) -> list[Notice]:
+    def _after_knockout_hand(self, run: StageRun, players: tuple[str, ...]) -> list[Notice]:
         """Judge the hand's players (and, if the line rose, everyone waiting) against the
         line; the hand's players still in wait to be seated again."""
         rose = self._advance_rounds(run)
@@ -767,7 +510,7 @@ class MatchRun:
         run.free += [p for p in players if p in run.players]
         return notices
 
-    def _advance_rounds(self, run: _StageRun) -> bool:
+    def _advance_rounds(self, run: StageRun) -> bool:
         """Bring the rounds played up to date; whether the line rose."""
         if not run.players:
             return False
@@ -778,7 +521,7 @@ class MatchRun:
         run.rounds = reached
         return self._base_and_line(run)[1] > line
 
-    def _cut(self, run: _StageRun, candidates: Sequence[str]) -> list[Notice]:
+    def _cut(self, run: StageRun, candidates: Sequence[str]) -> list[Notice]:
         """The ``candidates`` below the line are out, lowest first, while more than the
         stage keeps are left."""
         line = self._base_and_line(run)[1]
@@ -795,7 +538,7 @@ class MatchRun:
         self._out_set.update(batch)
         return [Eliminated(run.index, tuple(batch), len(run.players) + 1)]
 
-    def _after_table_hand(self, run: _StageRun, players: tuple[str, ...]) -> None:
+    def _after_table_hand(self, run: StageRun, players: tuple[str, ...]) -> None:
         table = next(t for t in run.tables if t.players == players and t.in_play)
         table.in_play, table.forced = False, False
         table.played += 1
@@ -805,28 +548,28 @@ class MatchRun:
             run.tables = self._swiss_tables(run)
 
     @staticmethod
-    def _round_over(run: _StageRun) -> bool:
+    def _round_over(run: StageRun) -> bool:
         return all(t.played >= run.stage.hands and not t.in_play for t in run.tables)
 
-    def _swiss_tables(self, run: _StageRun) -> list[_Table]:
+    def _swiss_tables(self, run: StageRun) -> list[StageTable]:
         """The round's tables: :func:`~qipai.hall.swiss.swiss_tables` of the ranking."""
         order = self._ranked(run.players)
         seated = swiss_tables(order, self._met, self.config.table_seats)
-        return [_Table(n, players) for n, players in enumerate(seated, 1)]
+        return [StageTable(n, players) for n, players in enumerate(seated, 1)]
 
-    def _stage_done(self, run: _StageRun) -> bool:
+    def _stage_done(self, run: StageRun) -> bool:
         if run.in_play:
             return False
         if run.stage.kind is StageKind.KNOCKOUT:
             return self._seating_over(run)
         return run.round >= run.stage.rounds and self._round_over(run)
 
-    def _maybe_end_stage(self, run: _StageRun) -> list[Notice]:
+    def _maybe_end_stage(self, run: StageRun) -> list[Notice]:
         if not self._stage_done(run):
             return []
         ranked = self._ranked(run.players)
         going, staying_out = ranked[: run.keeps], ranked[run.keeps :]
-        self._reports.append(self._report(run, going))
+        self._reports.append(run.report(going))
         notices: list[Notice] = []
         if run.index == len(self.config.stages) - 1:
             self._stage = None
@@ -842,27 +585,6 @@ class MatchRun:
         self._begin(run.index + 1, going, carried)
         return [*notices, StageStarted(run.index + 1, tuple(going))]
 
-    def _report(self, run: _StageRun, going: list[str]) -> StageReport:
-        kind = run.stage.kind
-        if kind is StageKind.KNOCKOUT:
-            by_advance = len(run.players) <= run.keeps
-            ended = EndedBy.ADVANCE_REACHED if by_advance else EndedBy.MAX_ROUNDS
-            rounds = run.rounds
-        elif kind is StageKind.FIXED:
-            ended, rounds = EndedBy.HANDS_PLAYED, run.stage.hands
-        else:
-            ended, rounds = EndedBy.ROUNDS_PLAYED, run.round
-        return StageReport(
-            run.index,
-            kind,
-            len(run.played),
-            len(going),
-            Spread.of(run.played.values()),
-            Spread.of(run.played[p] for p in going),
-            rounds,
-            ended,
-        )
-
     @staticmethod
     def _carry(stage: Stage, score: int) -> int:
         carry = score * stage.carry_percent // 100
@@ -875,15 +597,3 @@ class MatchRun:
             Standing(n, p, self._scores.get(p, 0), self._reached.get(p, 0), p in self._out_set)
             for n, p in enumerate(order, 1)
         ]
-
-
-def _rng_data(rng: random.Random) -> list[Json]:
-    version, state, gauss = rng.getstate()
-    return [version, list(state), gauss]
-
-
-def _rng_of(data: list[Any]) -> random.Random:
-    rng = random.Random()
-    version, state, gauss = data
-    rng.setstate((version, tuple(state), gauss))
-    return rng

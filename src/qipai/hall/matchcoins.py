@@ -47,6 +47,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from qipai.hall.coins import minimise_scores
+
 __all__ = [
     "Entrant",
     "Escrow",
@@ -57,6 +59,7 @@ __all__ = [
     "fee_held",
     "fee_refunded",
     "flow",
+    "match_points",
     "payout_key",
     "prizes_paid",
     "refund_key",
@@ -194,3 +197,28 @@ def flow(posting: MatchPosting, account: int, reason: MatchReason | None = None)
         for m in posting.moves
         if m.account == account and (reason is None or m.reason == reason)
     )
+
+
+def match_points(
+    points: Sequence[int], base: int, scores: Sequence[int], *, minimise: bool
+) -> tuple[int, ...]:
+    """A hand's match points per seat: its ``points`` × ``base`` (农民得分 = 胜负参数 × 基数 ×
+    倍数, the landlord the farmers' sum), held by 积分最小化 against the seats' ``scores``
+    when ``minimise``: each payment is the least of the winner's score, the loser's score
+    and what is owed (a score below zero counts as zero; :func:`~qipai.hall.coins.
+    minimise_scores`).  A match takes no platform fee from a hand (its house's share is in
+    the entry fees), so the payment is whole.
+
+    >>> match_points((-2, 1, 1), 100, (1000, 30, 5000), minimise=True)  # a winner holds 30
+    (-130, 30, 100)
+    >>> match_points((-14, 7, 7), 10, (120, 1000, 1000), minimise=True)  # the loser holds 120
+    (-120, 60, 60)
+    >>> match_points((20, -10, -10), 20, (30, 1000, 1000), minimise=True)  # 30 from each
+    (60, -30, -30)
+
+    :raises InvalidActionError: ``bad_points`` for points that do not sum to zero.
+    """
+    amounts = tuple(p * base for p in points)
+    if not minimise:
+        return amounts
+    return minimise_scores(amounts, [max(score, 0) for score in scores])

@@ -23,8 +23,9 @@ import random
 from dataclasses import dataclass
 
 from qipai.errors import IllegalActionError
-from qipai.hall.match import MatchRun, StageReport, Standing
+from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import MatchConfig
+from qipai.hall.matchparts import StageReport, Standing
 from qipai.registry import GameRules, HandSetup, SomeGame, SomeState
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,13 @@ from typing import Protocol
 
 from qipai.chance import V1, V2, VERSIONS
 from qipai.errors import GameError, InvalidActionError
+from qipai.hall.seeds import (
+    Entropy,
+    check_seed,
+    commitment,
+    deal_seed,
+    entropy_problem,
+)
 from qipai.jsontypes import Json
 from qipai.registry import SomeGame, SomeState, game_type
 from qipai.registry.gametype import coerce_changes
@@ -39,17 +45,6 @@ FORMAT_V3 = "qipai-hand/3"
 FORMAT_V1 = "qipai-hand/1"
 """The first format: no ``chance`` (always ``v1``) and no ``engine`` (always 1); still read,
 and written back as it was."""
-COMMITMENT_PREFIX = "qipai-seed-v1:"
-"""What precedes the seed's decimal digits in the committed bytes."""
-SEED_BITS = 128
-"""How many random bits the hall draws for a seed (``secrets.randbits(SEED_BITS)``)."""
-MIX_PREFIX = "qipai-mix-v1:"
-"""What precedes the house seed's decimal digits in the bytes hashed into the deal seed."""
-ENTROPY_BYTES = (16, 64)
-"""The fewest and the most bytes of one player's contribution (sent as hex digits)."""
-Entropy = tuple[str | None, ...]
-"""Each seat's contribution, in seat order: lowercase hex digits, or ``None`` (a bot, an
-absent player, a contribution that did not come in time)."""
 Option = int | tuple[int, ...] | None
 """A table option's value: a number, a list of numbers (stacks, balances) or nothing."""
 Change = Option | str | bool | tuple[str, ...]
@@ -57,89 +52,6 @@ Change = Option | str | bool | tuple[str, ...]
 a list of enum values (a room's 任务: ``["spring", "chain"]``)."""
 Steps = tuple[tuple[int | None, str], ...]
 """Actions in order: (seat, text form); seat ``None`` is the dealer (a paced deal's step)."""
-
-
-def commitment(seed: int) -> str:
-    """SHA-256, in lowercase hex, of ``"qipai-seed-v1:<seed in decimal>"`` (ASCII, no newline).
-
-    Check it by hand: ``printf 'qipai-seed-v1:%s' SEED | sha256sum``.  The seed's own
-    ``SEED_BITS`` random bits are what make the commitment impossible to invert; a small
-    seed (tests) could be found by trying them all.
-
-    >>> commitment(0) == commitment(00) != commitment(1)
-    True
-
-    :raises InvalidActionError: ``bad_seed`` for a negative or non-integer seed.
-    """
-    _check_seed(seed)
-    return hashlib.sha256(f"{COMMITMENT_PREFIX}{seed}".encode("ascii")).hexdigest()
-
-
-def _check_seed(seed: object) -> None:
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise InvalidActionError("bad_seed", f"a seed is an integer >= 0, not {seed!r}")
-
-
-# --- the players' entropy ---------------------------------------------------------------
-
-_HEX = frozenset("0123456789abcdef")
-
-
-def entropy_value(value: object) -> str:
-    """One player's contribution as recorded: ``value``, hex digits of
-    :data:`ENTROPY_BYTES` bytes (either case), in lowercase.
-
-    >>> entropy_value("00112233445566778899AABBCCDDEEFF")
-    '00112233445566778899aabbccddeeff'
-
-    :raises InvalidActionError: ``bad_entropy`` for anything else (not a string, an odd
-        number of digits, too few or too many bytes, a character that is not a hex digit).
-    """
-    fewest, most = ENTROPY_BYTES
-    if not isinstance(value, str):
-        raise InvalidActionError("bad_entropy", "entropy is a string of hex digits")
-    digits = value.lower()
-    if not 2 * fewest <= len(digits) <= 2 * most or len(digits) % 2:
-        raise InvalidActionError(
-            "bad_entropy", f"entropy is {fewest} to {most} bytes: an even 32-128 hex digits"
-        )
-    if not set(digits) <= _HEX:
-        raise InvalidActionError("bad_entropy", "entropy holds only hex digits 0-9, a-f")
-    return digits
-
-
-def _entropy_problem(entropy: Sequence[object], seats: int) -> str | None:
-    """Why ``entropy`` is not a record's contributions for ``seats`` seats, or ``None``."""
-    if len(entropy) != seats:
-        return f"entropy has {len(entropy)} entries for {seats} seats"
-    for seat, value in enumerate(entropy):
-        if value is None:
-            continue
-        try:
-            recorded = entropy_value(value)
-        except InvalidActionError as error:
-            return f"seat {seat}: {error.message}"
-        if recorded != value:
-            return f"seat {seat}: entropy is recorded in lowercase"
-    return None
-
-
-def deal_seed(seed: int, entropy: Sequence[str | None]) -> int:
-    """The seed a hand is dealt from: the house ``seed`` mixed with each seat's ``entropy``.
-
-    SHA-256 of the ASCII bytes ``qipai-mix-v1:`` + the house seed in decimal, then for
-    each seat in order ``:`` + its contribution (lowercase hex, nothing for ``None``); the
-    64 hex digits of the digest read as one number (``docs/records.md``, "The mix").
-
-    :raises InvalidActionError: ``bad_seed``; ``bad_entropy`` for a contribution that is
-        not lowercase hex of :data:`ENTROPY_BYTES` bytes.
-    """
-    _check_seed(seed)
-    for value in entropy:
-        if value is not None and entropy_value(value) != value:
-            raise InvalidActionError("bad_entropy", "entropy is recorded in lowercase")
-    mixed = MIX_PREFIX + str(seed) + "".join(f":{value or ''}" for value in entropy)
-    return int(hashlib.sha256(mixed.encode("ascii")).hexdigest(), 16)
 
 
 # --- the record -----------------------------------------------------------------------
@@ -417,7 +329,7 @@ def record_hand(
     else:
         if seed is None:
             raise InvalidActionError("bad_seed", "a hand dealt with entropy: pass its house seed=")
-        problem = _entropy_problem(entropy, len(state.returns()))
+        problem = entropy_problem(entropy, len(state.returns()))
         if problem is not None:
             raise InvalidActionError("bad_entropy", problem)
         _seed_of(state, deal_seed(seed, entropy))
@@ -503,7 +415,7 @@ def _seed_of(state: object, seed: int | None) -> int:
     if seed is not None and own is not None and seed != own:
         raise InvalidActionError("bad_seed", f"seed {seed} is not the state's seed")
     chosen = seed if seed is not None else own
-    _check_seed(chosen)
+    check_seed(chosen)
     assert isinstance(chosen, int)
     return chosen
 
@@ -570,7 +482,7 @@ def verify(record: HandRecord, *, published: str | None = None) -> Verification:
     if published is not None and record.commitment != published:
         return _fail("not_published", f"the published commitment was {published}")
     if record.entropy is not None:
-        problem = _entropy_problem(record.entropy, len(record.result))
+        problem = entropy_problem(record.entropy, len(record.result))
         if problem is not None:
             return _fail("bad_entropy", problem)
     try:

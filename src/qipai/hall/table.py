@@ -19,7 +19,7 @@ A table with an ``entropy_window`` deals each hand only once its connected playe
 sent their entropy (:meth:`~Table.contribute`) or the window has ended, whichever comes
 first: the ``hand_start`` frame publishes the house seed's commitment and the window's
 end, and the hand is dealt from the house seed mixed with the contributions
-(:func:`~qipai.hall.records.deal_seed`; its record is a ``qipai-hand/3`` one).  A table
+(:func:`~qipai.hall.seeds.deal_seed`; its record is a ``qipai-hand/3`` one).  A table
 without a window (``entropy_window=0``, the default) deals at once, straight from the
 house seed, as hands were dealt before (``qipai-hand/2`` records).
 
@@ -53,135 +53,38 @@ from msgspec import UNSET
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.coins import Settlement, coins_of, limited, settle
 from qipai.hall.frames import Event, HandOver, HandStart, OutFrame, SeatPlayer, Snapshot, Turn
-from qipai.hall.records import (
-    Entropy,
-    HandRecord,
-    commitment,
-    deal_seed,
-    entropy_value,
-    record_hand,
-)
+from qipai.hall.records import HandRecord, record_hand
 from qipai.hall.rooms import Room
+from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
+from qipai.hall.tablevalues import (
+    BOT_POLICY,
+    BotTurn,
+    HandOutcome,
+    HandTerms,
+    Outbound,
+    SeatInfo,
+)
 from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
 from qipai.jsontypes import Json
-from qipai.registry import BASIC_TRUSTEE, EscapeCost, GameRules, HandSetup, Payout, SomeState
+from qipai.registry import BASIC_TRUSTEE, EscapeCost, HandSetup, SomeState
+
+__all__ = [
+    "BOT_POLICY",
+    "DEAL_STEP_SECONDS",
+    "HISTORY_LIMIT",
+    "BotTurn",
+    "HandOutcome",
+    "HandTerms",
+    "Outbound",
+    "SeatInfo",
+    "Table",
+]
 
 HISTORY_LIMIT = 1024
 """Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
 than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
-BOT_POLICY = "bot"
-""":attr:`BotTurn.policy` of a bot's seat (the game's :attr:`~qipai.registry.GameType.bot`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandTerms:
-    """What a table's hands are played by: the rule set, and how a hand settles."""
-
-    rules: GameRules
-    """The game's rule set (the room's numbers applied, or a match's rule changes)."""
-    payout: Payout
-    """How a hand's points become coins (a match's: points only)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """Who sits in a seat."""
-
-    player: str | None
-    """The player's id, or ``None`` for a bot."""
-    name: str
-    """The name shown at the table."""
-    balance: int
-    """Coins held before the next hand (updated by the table after each hand)."""
-
-    @property
-    def is_bot(self) -> bool:
-        """Whether a bot plays this seat."""
-        return self.player is None
-
-
-@dataclass(frozen=True, slots=True)
-class Outbound:
-    """One frame for one seat (the caller maps the seat to its player's connections)."""
-
-    seat: int
-    """The recipient seat (always a human's)."""
-    frame: OutFrame
-    """The message (``docs/hall.md``, "Tables"); read-only (frames may share their nested
-    values)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BotTurn:
-    """A decision the table needs from a bot's policy (:meth:`Table.bot_turn`): the
-    position it is for and what the policy reads.  Hand it to whoever decides (a worker
-    process, ``server/bots.py``) and give the answer back with :meth:`Table.decided`."""
-
-    hand: str
-    """The hand's id."""
-    position: int
-    """The table's position number when asked (it moves with every change of the hand or
-    of a seat's 托管): an answer counts only while the table is still there."""
-    seat: int
-    """The seat to decide for."""
-    policy: str
-    """Whose decision: :data:`BOT_POLICY` for a bot's seat, else the room's 托管 style of
-    a seat in 托管."""
-    due: float
-    """When the table plays it (a bot's or 托管 seat's move time)."""
-    game: str
-    """The game's name in the registry."""
-    view: object = field(compare=False)
-    """The seat's view of the hand (``state.view(seat)``): all a policy reads."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
-    """A finished (or voided) hand: what the ledger and the history need."""
-
-    hand_id: str
-    """The caller's id of the hand."""
-    room_id: str
-    """The room's id."""
-    game: str
-    """The game's name in the registry."""
-    rules: str
-    """The preset's name."""
-    seats: tuple[str | None, ...]
-    """Each seat's player id (``None`` = a bot)."""
-    seed: int
-    """The hand's house seed, revealed now."""
-    commitment: str
-    """The commitment published before the hand (of :attr:`seed`)."""
-    record: HandRecord | None
-    """The replayable record (:func:`~qipai.hall.records.record_hand`); ``None`` for a
-    voided hand, or a room whose numbers differ from its preset's (records replay presets)."""
-    settlement: Settlement
-    """Coins per seat (:func:`~qipai.hall.coins.settle`); all zero when voided."""
-    winners: tuple[int, ...]
-    """The seats that won (none after an escape that ends the hand, or a void)."""
-    escaper: int | None
-    """The seat that escaped, if any (where the preset has no escape of its own the hand
-    then went on with that seat in 托管)."""
-    balances: tuple[int, ...]
-    """Each seat's coins before the hand."""
-    voided: bool = False
-    """The hand was abandoned (too many redeals:
-    :meth:`~qipai.registry.GameType.is_stalled`): no result."""
-    entropy: Entropy = ()
-    """Each seat's contribution mixed into the seed (lowercase hex or ``None``); empty for
-    a hand dealt straight from its seed (a table without an entropy window)."""
-    roles: tuple[str | None, ...] = ()
-    """Each seat's role (:meth:`~qipai.registry.GameType.roles`); empty for a voided hand."""
-    shown: dict[str, Json] = field(default_factory=dict)
-    """What the end of the hand shows every seat (JSON): ``cards``, every seat's cards
-    (:meth:`~qipai.registry.GameType.reveal`: no secret once the seed is revealed), and
-    ``explain``, why the points are what they are
-    (:meth:`~qipai.registry.GameType.explain`); empty for a voided hand."""
-
-
 @dataclass(slots=True)
 class _Seat:
     """What the table knows of a seat beyond the hand."""
@@ -681,7 +584,7 @@ class Table:
         window (``entropy_deadline``), then deals: at once without a window (or with no
         connected player), else once every connected player has contributed
         (:meth:`contribute`) or at the window's end (:meth:`tick`).  The hand is dealt from
-        :func:`~qipai.hall.records.deal_seed` of the house seed and the contributions.
+        :func:`~qipai.hall.seeds.deal_seed` of the house seed and the contributions.
         The seats keep their 托管 and connection state from the last hand.
 
         :raises InvalidActionError: ``bad_hand`` (``hand_id`` not a non-empty string),

@@ -27,7 +27,7 @@ from .auth import (
     sign_in_names,
     token_hash,
 )
-from .hall import Database
+from .database import Database
 from .limits import HashGate
 
 STARTING_COINS = 10_000

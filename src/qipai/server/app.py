@@ -149,7 +149,7 @@ def _cluster_gateway(
         await hall.abandon()
 
     cluster.info = lambda: {
-        "tables": len(hall.runners), "players": len(hall.players), "online": hall.online_here()
+        "tables": hall.tables, "players": len(hall.players), "online": hall.online_here()
     }  # fmt: skip
     cluster.on_stopped = hall.recover
     cluster.on_taken_over = taken_over
@@ -541,7 +541,7 @@ def _stats(hall: HallService) -> dict[str, int]:
     return {
         "connections": hall.connections,
         "players": len(hall.players),
-        "tables": len(hall.runners),
+        "tables": hall.tables,
         "hands_settled": hall.hands_settled,
         "settle_transactions": hall.settle_transactions,
         "rss_bytes": resident_bytes(),

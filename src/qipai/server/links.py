@@ -90,6 +90,7 @@ class LocalLink:
         for frame in self.hall.resume(self.player, last, missed):
             self._sink(frame)
         self._unsubscribe = self.hall.bus.subscribe(self.player.user, self._sink)
+        self.hall.present(self.player)  # his table sees him back: he has its frames now
 
     async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
         """:func:`dispatch` for the player."""

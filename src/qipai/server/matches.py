@@ -9,7 +9,7 @@ the match allows bots, when its bot wait has passed since the first registration
 take the empty places); a scheduled run starts at its time with whoever registered, or is
 cancelled and refunded below its minimum.  A started run is driven by its pure
 :class:`~qipai.hall.match.MatchRun`: each seating becomes a table of the hall (the same
-:class:`~qipai.hall.table.Table` and runner as a cash table, its hand settled as match
+:class:`~qipai.hall.table.Table` of the hall core as a cash table, its hand settled as match
 points only), and each finished hand moves the run on.  Players are told with frames:
 ``match_started``, ``match_update`` (after each of their hands, and at each stage),
 ``match_eliminated``, ``match_over``, ``match_cancelled`` (``docs/protocol.md``).  A
@@ -60,6 +60,7 @@ from typing import Any, assert_never
 import msgspec
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.hall.effects import TableClosed
 from qipai.hall.frames import (
     MatchAdvanced,
     MatchCancelled,
@@ -69,17 +70,9 @@ from qipai.hall.frames import (
     MatchUpdate,
     OutFrame,
 )
-from qipai.hall.match import (
-    BOT_PREFIX,
-    Eliminated,
-    Finished,
-    MatchRun,
-    RunState,
-    Seating,
-    StageStarted,
-    Standing,
-)
+from qipai.hall.match import BOT_PREFIX, MatchRun
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
+from qipai.hall.matchparts import Eliminated, Finished, RunState, Seating, StageStarted, Standing
 from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.table import HandTerms, SeatInfo
@@ -89,7 +82,6 @@ from qipai.store import Fence, MatchResultRow
 
 from .cluster import MATCHES
 from .hall import HallService, Player
-from .tables import TableRunner
 
 log = logging.getLogger(__name__)
 
@@ -635,16 +627,16 @@ class MatchHall:
             users,
             seats,
             terms=terms,
-            done=lambda runner: self._hand_done(live, seating, runner),
+            done=lambda closed: self._hand_done(live, seating, closed),
         )
 
-    def _hand_done(self, live: _Live, seating: Seating, runner: TableRunner) -> None:
+    def _hand_done(self, live: _Live, seating: Seating, closed: TableClosed) -> None:
         """A match table's hand is over (or its table failed): score it, move the run on.
         Not once the matches stopped: the hand was voided by the stop, and is dealt again
         where the run is carried on."""
         if not self.active:
             return
-        outcome = runner.table.outcome
+        outcome = closed.table.outcome
         voided = outcome is not None and outcome.voided  # dealt again, an all-pass scored
         points = (0,) * len(seating.players)
         if outcome is not None and not voided:

@@ -43,7 +43,10 @@ from msgspec import UNSET
 
 from qipai.errors import InvalidActionError
 from qipai.hall import frames
-from qipai.hall.frames import OutFrame, unset_if_none
+from qipai.hall.frames import OutFrame
+from qipai.hall.notices import chat_too_fast, error, left, retry_later
+
+__all__ = ["chat_too_fast", "error", "left", "retry_later"]
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted (bytes of UTF-8); larger ones are refused unread."""
@@ -269,18 +272,8 @@ def ack(message_id: int) -> frames.Ack:
     return frames.Ack(id=message_id)
 
 
-def error(code: str, message: str, message_id: int | None = None) -> frames.Error:
-    """A refused message: its stable ``code``; nothing changed."""
-    return frames.Error(code=code, message=message, id=unset_if_none(message_id))
 
 
-def retry_later(
-    code: str, message: str, retry_after: float, message_id: int | None = None
-) -> frames.Error:
-    """A refusal that says when to try again: ``retry_after`` seconds."""
-    return frames.Error(
-        code=code, message=message, id=unset_if_none(message_id), retry_after=retry_after
-    )
 
 
 def rate_limited(retry_after: float, message_id: int | None = None) -> frames.Error:
@@ -290,17 +283,8 @@ def rate_limited(retry_after: float, message_id: int | None = None) -> frames.Er
     return retry_later("rate_limited", text, retry_after, message_id)
 
 
-def chat_too_fast(retry_after: float, message_id: int | None = None) -> frames.Error:
-    """A quick-chat message refused for the chat's own rate (:mod:`qipai.hall.chat`):
-    nothing was said; the next may go in ``retry_after`` seconds."""
-    text = f"chatting too fast: wait {retry_after:g} s"
-    return retry_later("chat_too_fast", text, retry_after, message_id)
 
 
-def left(room: str, reason: str | None = None) -> frames.Left:
-    """The player is out of ``room`` (``reason`` ``restart``: the node that held him
-    stopped; none: he left)."""
-    return frames.Left(room=room, reason=unset_if_none(reason))
 
 
 def pong(t: float) -> frames.Pong:

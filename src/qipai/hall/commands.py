@@ -1,0 +1,208 @@
+"""What the live hall is told: the closed union of :data:`Command`.
+
+Every change to the live hall (:class:`~qipai.hall.core.HallCore`) comes in as one of these
+frozen values, and only through :meth:`~qipai.hall.core.HallCore.handle`: what a player
+sent (:class:`Join`, :class:`Act`, ...), what the outside world found (a balance read from
+the store comes *in* :class:`Join`; :class:`HandRecorded`, :class:`HandSettled`,
+:class:`StoreFailed` answer the store's effects), and the passing of time (:class:`Tick`,
+:class:`Matchmake`).  The core reads no clock and no store: the executor
+(``qipai.server.executor``) reads them first and then sends the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from qipai.hall.rooms import Room
+from qipai.hall.table import BotTurn, HandTerms, SeatInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """``user`` queues in ``room`` holding ``balance`` coins (read from the store just
+    before); ``once``: for one hand, in a room that regroups."""
+
+    user: int
+    room: str
+    balance: int
+    once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``user`` stops waiting now, or leaves once his hand is over."""
+
+    user: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """``user`` plays ``text`` at his table (``table``: the one his client names, if any)."""
+
+    user: int
+    text: str
+    table: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Contribute:
+    """``user``'s entropy ``value`` for ``hand`` at ``table``."""
+
+    user: int
+    table: int
+    hand: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trustee:
+    """托管 on or off for ``user``."""
+
+    user: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """``user`` leaves his hand on purpose (逃跑), and the room once it is over."""
+
+    user: int
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeCost:
+    """What leaving his hand now would cost ``user`` (answered in a
+    :class:`~qipai.hall.effects.Reply`)."""
+
+    user: int
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """``user``'s last connection closed (``connected=False``), or he is back."""
+
+    user: int
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Quick chat: ``user`` says ``phrase`` at his table."""
+
+    user: int
+    phrase: str
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """``user`` asks for a full snapshot of his table (answered once every frame of the
+    table is out: a settling hand's snapshot waits for its settlement)."""
+
+    user: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """``user`` connects again: what he missed at his table after the event numbers his
+    client had (``last``: table number as text → event number), or where he waits; then
+    ``Presence`` once his connection takes his frames."""
+
+    user: int
+    last: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The time has come for what was due (a :class:`~qipai.hall.effects.WakeAt`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Matchmake:
+    """Seat whoever can be seated now in ``rooms`` (the rooms this process owns)."""
+
+    rooms: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class BalancesRead:
+    """The coins of each seat of seating ``seating`` (0 for a bot), read from the store
+    (answers :class:`~qipai.hall.effects.ReadBalances`)."""
+
+    seating: int
+    balances: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingFailed:
+    """The balances of seating ``seating`` could not be read (the store does not answer)."""
+
+    seating: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """Seat ``users`` (``None``: a bot) of ``room`` at a new table played by ``terms`` (a
+    match's table: one hand, then :class:`~qipai.hall.effects.TableClosed`); ``away``:
+    those with no connection now."""
+
+    room: Room
+    users: tuple[int | None, ...]
+    seats: Sequence[SeatInfo]
+    terms: HandTerms | None
+    away: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecorded:
+    """The start of ``hand`` at ``table`` is in the store: it may be dealt."""
+
+    table: int
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettled:
+    """The settlement (or the void) of ``hand`` at ``table`` is in the store."""
+
+    table: int
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFailed:
+    """The store (or the cluster's lease) refused or did not answer for ``hand`` at
+    ``table``: ``code`` and ``message`` say why."""
+
+    table: int
+    hand: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotDecided:
+    """The bots' worker pool decided ``turn`` at ``table``: ``action`` (answers
+    :class:`~qipai.hall.effects.AskBot`)."""
+
+    table: int
+    turn: BotTurn
+    action: object
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """The process stops (or was taken over): every table stops, every hand in play is
+    voided; with ``forget`` every queue and player is dropped too."""
+
+    forget: bool = False
+
+
+Command = (
+    Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
+    | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
+    | HandSettled | StoreFailed | BotDecided | Shutdown
+)  # fmt: skip
+"""Everything the live hall is told."""

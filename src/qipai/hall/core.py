@@ -1,0 +1,375 @@
+"""The live hall as a pure core: commands in, effects out.
+
+:class:`HallCore` holds the live hall's state in plain objects: the players it holds
+(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the tables in play
+(:mod:`.livetables`).  Its one entry point that changes anything is :meth:`HallCore.handle`:
+a :data:`~qipai.hall.commands.Command` and the time it is handled at, and the
+:data:`~qipai.hall.effects.Effect` list the world must carry out, in order.  It reads no
+clock, no store, no socket, no unseeded randomness: the time comes with each command, what
+the store holds comes in commands (a balance in ``Join``, a write's answer in
+``HandRecorded``), and the random bits it draws (hand ids, seeds, the tables' generators)
+come from the ``fresh`` source it is given (:func:`secrets.randbits` in the server).
+
+A refused command raises its :class:`~qipai.errors.GameError` (a stable code) and changes
+nothing: the caller answers it to the sender.  The driver is ``qipai.server.executor``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import assert_never
+
+from qipai.errors import IllegalActionError
+from qipai.hall import commands as c
+from qipai.hall import notices
+from qipai.hall.cashrooms import CashRooms, Seated
+from qipai.hall.chat import chat_frame, check_phrase
+from qipai.hall.effects import (
+    Effect,
+    Opened,
+    ReleasePlace,
+    Reply,
+    Send,
+    TableClosed,
+    VoidHand,
+)
+from qipai.hall.frames import OutFrame
+from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.matchmaking import MatchedTable
+from qipai.hall.players import Player
+from qipai.hall.rooms import Room
+from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
+
+HAND_PAUSE = 3.0
+"""Seconds between two hands of a table that plays on (a room with ``regroup = false``):
+its players read the result, and may leave."""
+ENTROPY_WINDOW = 1.0
+"""Seconds a hand waits, at most, for its players' entropy before it is dealt (it is dealt
+as soon as every connected player's has come: on a good connection, one round trip)."""
+
+
+class HallCore:
+    """The live hall of one process: its players, rooms and tables.
+
+    :param rooms: the cash rooms it seats.
+    :param fresh: ``fresh(bits)``: that many random bits (the caller's entropy).
+    :param bot_delay: seconds a bot or 托管 seat waits before it acts.
+    :param deal_step: seconds between the steps of a paced deal.
+    :param entropy_window: the longest a hand waits for its players' entropy.
+    :param hand_pause: seconds between two hands of a table that plays on.
+    :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
+        pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
+    """
+
+    def __init__(
+        self,
+        rooms: Sequence[Room],
+        *,
+        fresh: Callable[[int], int],
+        bot_delay: float = 1.0,
+        deal_step: float = DEAL_STEP_SECONDS,
+        entropy_window: float = ENTROPY_WINDOW,
+        hand_pause: float = HAND_PAUSE,
+        bot_wait: float | None = None,
+    ) -> None:
+        self.players: dict[int, Player] = {}
+        """The players it holds, by user id."""
+        self.flow = TableFlow(
+            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None
+        )
+        """The tables in play."""
+        self.cash = CashRooms(rooms, self.players, self.flow, fresh)
+        """The cash rooms."""
+        self._fresh = fresh
+        self._pace = (bot_delay, deal_step, entropy_window)
+        self._bot_wait = bot_wait
+        self._numbers = itertools.count(1)  # hall-wide: a client keys tables by number
+
+    # --- queries (nothing changes) ----------------------------------------------------
+
+    def player(self, user: int, name: str, *, connected: bool = True) -> Player:
+        """The record of ``user`` (a new one, ``connected`` or not, on first sight)."""
+        player = self.players.get(user)
+        if player is None:
+            player = self.players[user] = Player(user, name, connected=connected)
+        return player
+
+    def holds(self, user: int) -> bool:
+        """Whether ``user`` has a place here: a room (its queue or a table), or a table."""
+        player = self.players.get(user)
+        return player is not None and (player.room is not None or player.table is not None)
+
+    def table_of(self, user: int) -> LiveTable | None:
+        """The table ``user`` sits at, if any."""
+        player = self.players.get(user)
+        if player is None or player.table is None:
+            return None
+        return self.flow.tables.get(player.table)
+
+    # --- the entry point --------------------------------------------------------------
+
+    def handle(self, command: c.Command, now: float) -> list[Effect]:
+        """Apply ``command`` at time ``now``; what the world must do, in order.
+
+        :raises GameError: the command is refused (nothing changed).
+        """
+        out: Out = []
+        match command:
+            case c.Join(user, room, balance, once):
+                self.cash.join(self._known(user), room, balance, out, now, once=once)
+            case c.Leave(user):
+                self.cash.leave(self._known(user), out, now)
+            case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
+                self._seat_command(command, out, now)
+            case c.EscapeCost(user):
+                live, seat = self._seated(user)
+                cost = live.table.escape_cost(seat)
+                out.append(Reply((notices.escape_cost(live.number, cost),)))
+            case c.Presence(user, connected):
+                self._presence(user, connected, out, now)
+            case c.Chat(user, phrase, message_id):
+                self._chat(user, phrase, message_id, out, now)
+            case c.Resync(user):
+                live, _ = self._seated(user)
+                frame = self.flow.snapshot(live, user)
+                out.append(Reply(() if frame is None else (frame,)))
+            case c.Resume(user, last):
+                self._resume(user, dict(last), out, now)
+            case c.Tick():
+                self.flow.tick(out, now)
+            case c.Matchmake(rooms):
+                self.cash.matchmake(rooms, out, now)
+            case c.BalancesRead(seating, balances):
+                self._open_cash(self.cash.balances_read(seating, balances), out, now)
+            case c.SeatingFailed(seating, message):
+                self.cash.seating_failed(seating, message, out, now)
+            case c.OpenTable():
+                self._open_match(command, out, now)
+            case c.HandRecorded(table, hand):
+                self.flow.recorded(table, hand, out, now)
+            case c.HandSettled(table, hand):
+                self.flow.settled(table, hand, out, now)
+            case c.StoreFailed(table, hand, code, message):
+                error = IllegalActionError(code, message)
+                self.flow.store_failed(table, hand, error, out, now)
+            case c.BotDecided(table, turn, action):
+                self.flow.decided(table, turn, action, out, now)
+            case c.Shutdown(forget):
+                self._shutdown(forget, out, now)
+            case _:
+                assert_never(command)
+        return out
+
+    # --- players ----------------------------------------------------------------------
+
+    def _known(self, user: int) -> Player:
+        """``user``'s record.
+
+        :raises IllegalActionError: ``not_connected`` (gone meanwhile).
+        """
+        player = self.players.get(user)
+        if player is None:
+            raise IllegalActionError("not_connected", "the connection closed")
+        return player
+
+    def _seated(self, user: int) -> tuple[LiveTable, int]:
+        """``user``'s table and seat.
+
+        :raises IllegalActionError: ``not_seated``.
+        """
+        live = self.table_of(user)
+        if live is None:
+            raise IllegalActionError("not_seated", "not at a table")
+        return live, live.seat_of(user)
+
+    def _seat_command(
+        self, command: c.Act | c.Contribute | c.Trustee | c.Escape, out: Out, now: float
+    ) -> None:
+        """A seat's command at its table, then what is due there."""
+        _check_fresh(command, self.table_of(command.user))
+        live, seat = self._seated(command.user)
+        self.flow.guard(live, out, now, partial(self._at_seat, command, live, seat, out, now))
+
+    def _at_seat(
+        self,
+        command: c.Act | c.Contribute | c.Trustee | c.Escape,
+        live: LiveTable,
+        seat: int,
+        out: Out,
+        now: float,
+    ) -> None:
+        table = live.table
+        match command:
+            case c.Act(_, text):
+                table.act(seat, text, now)
+            case c.Contribute(_, _, hand, value):
+                table.contribute(seat, hand, value, now)
+            case c.Trustee(_, on):
+                table.set_trustee(seat, on, now)
+            case c.Escape():
+                table.escape(seat, now)
+                self.players[command.user].leaving = True  # out of the room after it
+        self.flow.after(live, out, now)
+
+    def _presence(self, user: int, connected: bool, out: Out, now: float) -> None:
+        """``user`` lost his last connection (托管 at his table, or out of the queue; if
+        he is then nowhere, forgotten), or is back."""
+        player = self.players.get(user)
+        if player is None:
+            return
+        player.connected = connected
+        live = self.table_of(user)
+        if live is not None:
+            posted = Posted.BACK if connected else Posted.AWAY
+            self.flow.post(live, live.seat_of(user), posted, out, now)
+        elif not connected:
+            self.cash.away(player)
+        if not connected and player.room is None and player.table is None:
+            self.cash.forget(user, out)
+
+    def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
+        """What a returning player missed at his table, or the room he waits in (his
+        table sees him back with ``Presence``, once his frames reach him)."""
+        player = self.players.get(user)
+        if player is None:
+            out.append(Reply(()))
+            return
+        player.connected = True
+        live = self.table_of(user)
+        if live is None:
+            queued = () if player.room is None else (notices.queued(player.room),)
+            out.append(Reply(queued))
+            return
+        out.append(Reply(tuple(_catch_up(live, user, last))))
+
+    def _chat(self, user: int, phrase: str, message_id: int | None, out: Out, now: float) -> None:
+        """Quick chat to everyone at his table, himself included; over his allowance the
+        answer is ``chat_too_fast``, and nothing is said."""
+        live, seat = self._seated(user)
+        check_phrase(phrase)
+        wait = self.players[user].chat.take(now)
+        if wait > 0:
+            out.append(Reply((notices.chat_too_fast(wait, message_id),)))
+            return
+        frame = chat_frame(live.number, seat, phrase)
+        out.extend(Send(other, frame) for _, other in live.humans())
+
+    # --- tables -----------------------------------------------------------------------
+
+    def _open(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        seating: MatchedTable | None,
+        *,
+        terms: HandTerms | None,
+        rng: random.Random,
+        out: Out,
+        now: float,
+    ) -> LiveTable | None:
+        """Seat ``users`` at a new table and record its first hand; ``None`` if it was
+        refused at once."""
+        bot_delay, deal_step, entropy_window = self._pace
+        number = next(self._numbers)
+        out.append(Opened(number))
+        table = Table(
+            room, number, seats, now=now, bot_delay=bot_delay,
+            deal_step=deal_step, entropy_window=entropy_window, rng=rng, terms=terms,
+            bot_wait=self._bot_wait,
+        )  # fmt: skip
+        live = LiveTable(table, users, seating)
+        for _, user in live.humans():
+            self.players[user].table = live.number
+        self.flow.add(live, out, now)
+        if live.number not in self.flow.tables:
+            return None
+        for seat, user in live.humans():
+            if not self.players[user].connected:  # left while his table was being set
+                self.flow.post(live, seat, Posted.AWAY, out, now)
+        return live
+
+    def _open_cash(self, seated: Seated | None, out: Out, now: float) -> None:
+        """A cash table, its balances read (none: that seating was dropped meanwhile)."""
+        if seated is None:
+            return
+        live = self._open(
+            seated.room, seated.users, seated.seats, seated.seating,
+            terms=None, rng=seated.rng, out=out, now=now,
+        )  # fmt: skip
+        if live is not None:
+            self.cash.opened(live, out, now)
+
+    def _open_match(self, command: c.OpenTable, out: Out, now: float) -> None:
+        """A match's table: one hand by its terms, then ``TableClosed``."""
+        for user in command.away:
+            if user in self.players:
+                self.players[user].connected = False
+        rng = random.Random(self._fresh(64))
+        self._open(
+            command.room, command.users, command.seats, None,
+            terms=command.terms, rng=rng, out=out, now=now,
+        )  # fmt: skip
+
+    def plays_on(self, live: LiveTable) -> bool:
+        """Whether ``live`` deals its next hand to the same players (a cash table's room
+        decides; a match's table plays one hand)."""
+        return live.seating is not None and self.cash.plays_on(live)
+
+    def closed(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` closed: its room takes its players (a cash table), or its match moves
+        on (told by ``TableClosed``, unless the hall stopped it)."""
+        if live.seating is not None:
+            self.cash.closed(live, out, now)
+            return
+        for _, user in live.humans():
+            player = self.players.get(user)
+            if player is not None and player.table == live.number:
+                player.table = None
+                out.extend(ending(live, player))
+        if not live.stopped:
+            out.append(TableClosed(live.table, live.users, live.refusal, live.failed))
+
+    def _shutdown(self, forget: bool, out: Out, now: float) -> None:
+        """Stop every table and void their hands; with ``forget``, drop every queue and
+        player too (this node was taken over)."""
+        out.extend(VoidHand(hand) for hand in self.flow.stop_all(out, now))
+        if not forget:
+            return
+        users = list(self.players)
+        self.cash.reset()
+        for player in self.players.values():
+            player.room, player.table = None, None
+        self.players.clear()
+        out.extend(ReleasePlace(user) for user in users)
+
+
+def _catch_up(live: LiveTable, user: int, last: dict[str, int]) -> list[OutFrame]:
+    """What ``user`` missed at ``live``: the frames after the event number his client last
+    had, else a snapshot, or once the hand is over how it ended."""
+    table, seat = live.table, live.seat_of(user)
+    seen = last.get(str(table.number))
+    frames = None if seen is None else table.frames_since(seat, seen)
+    if frames is not None:
+        return frames
+    return table.ending(seat) if table.is_over else [table.snapshot(seat)]
+
+
+def _check_fresh(
+    command: c.Act | c.Contribute | c.Trustee | c.Escape, live: LiveTable | None
+) -> None:
+    """Refuse a command for a table the player no longer sits at.
+
+    :raises IllegalActionError: ``stale_table``.
+    """
+    match command:
+        case c.Act(_, _, named) if named is not None and (live is None or live.number != named):
+            pass
+        case c.Contribute(_, named) if live is not None and live.number != named:
+            pass
+        case _:
+            return
+    raise IllegalActionError("stale_table", f"not at table {named} any more")

@@ -1,0 +1,221 @@
+"""Random command sequences against the live hall's core (Hypothesis), its invariants
+checked after every step:
+
+- coins conserved: every settled hand balances (net + rake + fees = 0) and no player's
+  coins go below zero;
+- no player at two tables: each sits at most at one, the table he is recorded at holds him,
+  and a seated player waits in no queue;
+- no ``Send`` to a player carrying a card his seat may not see while the hand is in play
+  (read from the engine state itself: :mod:`hidden_kit`);
+- a refused command changes nothing: no effect.
+
+The steps: joins (for one hand or on), leaves, actions (legal ones, junk, out of turn),
+托管, escapes, escape costs, drops and returns, resyncs, chat, entropy, the clock jumping
+to the next wake-up, matchmaking passes, and the store answering (or failing) each write.
+"""
+
+from __future__ import annotations
+
+from core_kit import World, room
+from hidden_kit import CARD_TEXTS, HIDDEN
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from json_kit import strings
+from qipai.hall import commands as c
+from qipai.hall import effects as e
+from qipai.hall import frames
+from qipai.hall.chat import PHRASES
+from qipai.hall.frames import to_json
+
+ROOMS = [
+    room("doudizhu-yifa"),
+    room("doudizhu-yifa", id="keeps", regroup=False),
+    room("doudizhu-huanle"),  # an escape before the start is an escape
+    room("zhajinhua-yifa"),
+    room("showhand-yifa"),
+]
+USERS = (1, 2, 3, 4)
+JUNK = ["", "pass", "play 3x", "bid 9", "raise -1", "dance", "fold", "call"]
+KINDS = (
+    ["join"] * 3 + ["leave", "act", "act", "act", "junk", "trustee", "escape", "cost", "drop"]
+    + ["back", "resync", "chat", "entropy", "wait", "wait"] + ["tick"] * 8 + ["answer"] * 4
+    + ["fail"]
+)  # fmt: skip
+
+
+class Run:
+    """One sequence: the world, what each player was last offered, the checks."""
+
+    def __init__(self, entropy: bool) -> None:
+        self.world = World(ROOMS, coins=3_000, entropy_window=0.5 if entropy else 0.0)
+        self.legal: dict[int, tuple[int, list[str]]] = {}
+        self.hands: dict[int, tuple[int, str]] = {}
+        for user in USERS:
+            self.world.core.player(user, f"p{user}")
+
+    def step(self, kind: str, user: int, pick: int) -> None:
+        world = self.world
+        before = len(world.effects)
+        command = self._command(kind, user, pick)
+        if command is None:
+            return
+        error = world.try_handle(command)
+        if error is not None:
+            assert len(world.effects) == before, (command, error)  # nothing changed
+        self.check(world.effects[before:])
+
+    def _command(self, kind: str, user: int, pick: int) -> c.Command | None:
+        world = self.world
+        match kind:
+            case "join":
+                target = ROOMS[pick % len(ROOMS)].id
+                return c.Join(user, target, world.balance(user), once=pick % 3 == 0)
+            case "leave":
+                return c.Leave(user)
+            case "act":
+                table, legal = self.legal.get(user, (0, ["pass"]))
+                return c.Act(user, legal[pick % len(legal)], table if pick % 4 else None)
+            case "junk":
+                return c.Act(user, JUNK[pick % len(JUNK)])
+            case "trustee":
+                return c.Trustee(user, pick % 2 == 0)
+            case "escape":
+                return c.Escape(user)
+            case "cost":
+                return c.EscapeCost(user)
+            case "drop":
+                return c.Presence(user, False)
+            case "back":
+                self._back(user)
+                return c.Presence(user, True)
+            case "resync":
+                return c.Resync(user)
+            case "chat":
+                phrases = [*PHRASES, "nonsense"]
+                return c.Chat(user, phrases[pick % len(phrases)])
+            case "entropy":
+                table, hand = self.hands.get(user, (0, "none"))
+                return c.Contribute(user, table, hand, f"{pick:032x}")
+            case _:
+                self._world_step(kind, pick)
+                return None
+
+    def _back(self, user: int) -> None:
+        """He comes back: what he missed first (checked like any frame), then present."""
+        if user in self.world.core.players:
+            before = len(self.world.effects)
+            self.world.handle(c.Resume(user))
+            self.check(self.world.effects[before:])
+        else:
+            self.world.core.player(user, f"p{user}")
+
+    def _world_step(self, kind: str, pick: int) -> None:
+        world = self.world
+        before = len(world.effects)
+        match kind:
+            case "tick":
+                world.advance()
+            case "wait":
+                world.now += 0.25 * (pick % 8)
+                world.handle(c.Matchmake(frozenset(r.id for r in ROOMS)))
+            case "answer" | "fail" if world.pending:
+                world.answer(pick % len(world.pending), fail=kind == "fail")
+            case _:
+                pass
+        self.check(world.effects[before:])
+
+    # --- the invariants -----------------------------------------------------------------
+
+    def check(self, effects: list[e.Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, e.Send):
+                self._no_hidden_card(effect)
+                self._note(effect)
+        self._one_table_each()
+        self._coins_conserved()
+
+    def _note(self, send: e.Send) -> None:
+        frame = to_json(send.frame)
+        if "legal" in frame:
+            self.legal[send.user] = (frame["table"], list(frame["legal"]))
+        if frame["type"] == "hand_start":
+            self.hands[send.user] = (frame["table"], frame["hand"])
+
+    def _no_hidden_card(self, send: e.Send) -> None:
+        frame, world = to_json(send.frame), self.world
+        live = world.core.flow.tables.get(frame.get("table", -1))
+        if live is None or frame["type"] == "hand_over" or send.user not in live.users:
+            return
+        state, seat = live.table.game_state, live.seat_of(send.user)
+        if state is None or state.is_terminal:
+            return  # nothing dealt yet, or every card shown with the seed
+        event = frame.get("event")
+        if isinstance(event, dict) and event.get("seat") == seat:
+            return  # his own cards (of this deal, or of one redealt since, in the same step)
+        hidden = HIDDEN[live.table.room.game](state, seat)
+        shown = {s for s in strings(frame) if s in CARD_TEXTS}
+        assert not shown & hidden, (frame, shown & hidden)
+
+    def _one_table_each(self) -> None:
+        core = self.world.core
+        seated: dict[int, int] = {}
+        for number, live in core.flow.tables.items():
+            for _, user in live.humans():
+                assert user not in seated, f"user {user} at tables {seated[user]} and {number}"
+                seated[user] = number
+        for user, player in core.players.items():
+            if player.table is not None:
+                assert seated.get(user) == player.table, (user, player.table, seated)
+                assert player.room is None or not core.cash.rooms[player.room].lobby.is_queued(
+                    player.pid
+                )
+
+    def _coins_conserved(self) -> None:
+        for outcome in self.world.settled:
+            s = outcome.settlement
+            assert sum(s.net) + sum(s.rake) + sum(s.fees) == 0, outcome
+        assert all(coins >= 0 for coins in self.world.ledger.values()), self.world.ledger
+
+
+STEP = st.tuples(st.sampled_from(KINDS), st.sampled_from(USERS), st.integers(0, 1_000))
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(entropy=st.booleans(), steps=st.lists(STEP, min_size=20, max_size=150))
+def test_random_command_sequences_keep_the_halls_invariants(
+    entropy: bool, steps: list[tuple[str, int, int]]
+) -> None:
+    run = Run(entropy)
+    for kind, user, pick in steps:
+        run.step(kind, user, pick)
+
+
+def test_the_checks_can_fail() -> None:
+    """A card hidden from a seat, sent to it, is caught; so is a player at two tables."""
+    run = Run(entropy=False)
+    world = run.world
+    world.join(1, ROOMS[0].id)
+    world.pass_time(1.0)
+    world.answer_all()
+    live = world.core.table_of(1)
+    assert live is not None
+    seat = live.seat_of(1)
+    hidden = sorted(HIDDEN["doudizhu"](live.table.game_state, seat))
+    leak = frames.Event(table=live.number, n=0, event={"cards": hidden[:1]})
+    try:
+        run.check([e.Send(1, leak)])
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("a hidden card went unseen")
+    world.core.players[1].table = live.number + 1
+    try:
+        run.check([])
+    except AssertionError:
+        return
+    raise AssertionError("a player at a table that does not hold him went unseen")
