@@ -59,9 +59,10 @@ export function toast(text) {
 }
 
 /** A modal dialog (`attrs`: more attributes of its box); returns a function that closes it. */
-export function dialog(content, { testid, onClose, attrs } = {}) {
+export function dialog(content, { testid, onClose, attrs, notice = false } = {}) {
   const box = h("div", { class: "dialog", "data-testid": testid, ...attrs }, content);
-  const layer = h("div", { class: "overlay" }, box);
+  // A notice (a match's news) stays above a table's result shown after it.
+  const layer = h("div", { class: notice ? "overlay notice-layer" : "overlay" }, box);
   const onKey = (event) => {
     if (event.key === "Escape" && [...document.querySelectorAll(".overlay")].pop() === layer) close();
   };

@@ -219,7 +219,7 @@ export function onEliminated(app, frame) {
         h("button", { class: "btn primary", "data-testid": "to-lobby", onclick: () => { close(); toLobby(app); }, text: t("match.toLobby") }),
       ),
     ],
-    { testid: "match-eliminated", attrs: { "data-rank": frame.rank ?? "" } },
+    { testid: "match-eliminated", attrs: { "data-rank": frame.rank ?? "" }, notice: true },
   );
 }
 
@@ -265,7 +265,7 @@ export function onCancelled(app, frame) {
       h("p", { "data-testid": "refunded", "data-value": frame.refunded, text: t("match.refunded", { title: titleOf(app, frame.match), n: frame.refunded }) }),
       h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "match-back", onclick: () => { close(); backToMatches(app); }, text: t("match.back") })),
     ],
-    { testid: "match-cancelled" },
+    { testid: "match-cancelled", notice: true },
   );
 }
 
