@@ -43,19 +43,18 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from msgspec import UNSET
-
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall import tableasks, tableclock
+from qipai.hall import tableasks, tableclock, tablemoves
 from qipai.hall.coins import coins_of
-from qipai.hall.frames import HandStart, OutFrame, SeatPlayer, Snapshot, Turn
+from qipai.hall.frames import OutFrame, Snapshot
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
 from qipai.hall.tableend import hand_outcome, hand_over_frame
+from qipai.hall.tableframes import hand_start_frame, snapshot, turn_frame
 from qipai.hall.tablehistory import HISTORY_LIMIT, FrameHistory, event_frame
+from qipai.hall.tableseats import SeatStatus, check_seat, check_seats, is_int, players
 from qipai.hall.tablevalues import (
     BOT_POLICY,
     BotTurn,
@@ -64,8 +63,8 @@ from qipai.hall.tablevalues import (
     Outbound,
     SeatInfo,
 )
-from qipai.hall.wire import action_text, parse_action, view_json
-from qipai.registry import BASIC_TRUSTEE, EscapeCost, HandSetup, SomeState
+from qipai.hall.wire import parse_action
+from qipai.registry import EscapeCost, HandSetup, SomeState
 
 __all__ = [
     "BOT_POLICY",
@@ -81,28 +80,6 @@ __all__ = [
 
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
-
-
-@dataclass(slots=True)
-class _Seat:
-    """What the table knows of a seat beyond the hand."""
-
-    trustee: bool = False
-    connected: bool = True
-    away_since: float | None = None
-    escaped: bool = False
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_seats(room: Room, seats: Sequence[SeatInfo]) -> None:
-    if len(seats) != room.seats:
-        raise InvalidActionError("bad_seats", f"room {room.id!r} has {room.seats} seats")
-    for seat in seats:
-        if not isinstance(seat, SeatInfo) or not _is_int(seat.balance) or seat.balance < 0:
-            raise InvalidActionError("bad_seats", f"a seat is a SeatInfo, balance >= 0: {seat!r}")
 
 
 class Table:
@@ -141,7 +118,7 @@ class Table:
         terms: HandTerms | None = None,
         bot_wait: float | None = None,
     ) -> None:
-        _check_seats(room, seats)
+        check_seats(room, seats)
         delays = (bot_delay, deal_step, entropy_window, 0.0 if bot_wait is None else bot_wait)
         if not all(delay >= 0 for delay in delays):
             raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
@@ -175,7 +152,7 @@ class Table:
         unless a match gives its own: its rule changes, match points only)."""
         self._engine = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
-        self._seat = [_Seat() for _ in seats]
+        self._seat = [SeatStatus() for _ in seats]
         self._state: Any = None
         # the hand started (its seed: without entropy)
         self._setup: HandSetup[SomeState] = HandSetup(0, ())
@@ -257,12 +234,6 @@ class Table:
 
     # --- frames -----------------------------------------------------------------------
 
-    def _players(self) -> list[SeatPlayer]:
-        return [
-            SeatPlayer(info.name, info.is_bot, s.trustee, s.connected, s.escaped)
-            for info, s in zip(self.seats, self._seat, strict=True)
-        ]
-
     def _send(self, frame: OutFrame) -> None:
         for seat in self._humans:
             self._out.append(Outbound(seat, frame))
@@ -278,23 +249,6 @@ class Table:
             for seat in self._humans:
                 self._out.append(Outbound(seat, event_frame(self.number, entry, seat)))
 
-    def _turn_frame(self, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
-        state = self._state
-        deciding = self._engine.deciding(state)
-        actor = None if deciding else state.current_player
-        actions = [action_text(a) for a in self._engine.actions(state, seat)]
-        decides = seat == actor or seat in deciding
-        return Turn(
-            table=self.number,
-            n=self._history.n,
-            seat=actor,
-            deadline=tableclock.shown_deadline(self),
-            players=self._players() if players is None else players,
-            deciding=list(deciding) if deciding else UNSET,
-            legal=actions if decides else UNSET,
-            options=actions if actions and not decides else UNSET,
-        )
-
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
         if self._state is None:
@@ -303,9 +257,9 @@ class Table:
         if self.outcome is None and not self.in_hand:
             self._finish()
         elif self._playing:
-            players = self._players()
+            seated = players(self.seats, self._seat)
             for seat in self._humans:
-                self._out.append(Outbound(seat, self._turn_frame(seat, players)))
+                self._out.append(Outbound(seat, turn_frame(self, seat, seated)))
 
     def drain(self) -> list[Outbound]:
         """The frames produced since the last drain, in order (one per recipient seat)."""
@@ -320,19 +274,7 @@ class Table:
         :raises InvalidActionError: ``bad_seat``.
         """
         self._check_seat(seat)
-        state = self._state
-        return Snapshot(
-            table=self.number,
-            n=self._history.n,
-            seat=seat,
-            room=self.room.id,
-            hand=self.hand_id,
-            commitment=self.commitment,
-            players=self._players(),
-            view=None if state is None else view_json(self.room.game, state.view(seat)),
-            deadline=tableclock.shown_deadline(self),
-            entropy_deadline=self._window_end,
-        )
+        return snapshot(self, seat)
 
     def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
@@ -356,23 +298,21 @@ class Table:
         :raises InvalidActionError: ``bad_seat``.
         """
         self._check_seat(seat)
-        if not _is_int(n):
+        if not is_int(n):
             return None
         frames = self._history.since(n, lambda entry: event_frame(self.number, entry, seat))
         if frames is None:
             return None
         if self._playing:
-            frames.append(self._turn_frame(seat))
+            frames.append(turn_frame(self, seat))
         return frames
 
     # --- checks -----------------------------------------------------------------------
 
     def _check_seat(self, seat: object) -> None:
-        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.seats)
-        if not valid:
-            raise InvalidActionError("bad_seat", f"a seat is 0-{len(self.seats) - 1}: {seat!r}")
+        check_seat(len(self.seats), seat)
 
-    def _check_human(self, seat: int) -> _Seat:
+    def _check_human(self, seat: int) -> SeatStatus:
         self._check_seat(seat)
         if self.seats[seat].is_bot:
             raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
@@ -390,38 +330,6 @@ class Table:
         return self._state
 
     # --- changing the hand ------------------------------------------------------------
-
-    def _apply(self, action: object, seat: int | None, now: float) -> None:
-        """Apply one action (the engine validates it first); restart the decision clock
-        when the player to act acted or the turn moved."""
-        state = self._state
-        before = state.current_player
-        was_deciding = bool(self._engine.deciding(state))
-        state.apply(action, seat)
-        self._position += 1
-        shared_clock = was_deciding and bool(self._engine.deciding(state))  # one time limit
-        moved = seat is None or seat == before or state.current_player != before
-        if moved and not shared_clock:
-            self._since = now
-        if self._engine.is_stalled(state):
-            self._voided = True
-
-    def _enter_trustee(self, seat: int, now: float) -> None:
-        self._seat[seat].trustee = True
-        self._position += 1
-        if self._playing:
-            before = self._state.current_player
-            self._engine.enter_trustee(self._state, seat)
-            if self._state.current_player != before:
-                self._since = now
-
-    def _leave_trustee(self, seat: int, now: float) -> None:
-        self._seat[seat].trustee = False
-        self._position += 1
-        if self._playing:
-            self._engine.leave_trustee(self._state, seat)
-            if self._state.current_player == seat and not self._engine.deciding(self._state):
-                self._since = now  # a fresh decision time
 
     def check_start(self) -> None:
         """Refuse now what :meth:`start_hand` would refuse whatever its hand and seed: the
@@ -474,7 +382,7 @@ class Table:
             s.escaped = False
         waits = self.entropy_window > 0 and any(self._seat[seat].connected for seat in self._humans)
         self._window_end = now + self.entropy_window if waits else None
-        self._public(self._hand_start_frame())
+        self._public(hand_start_frame(self))
         if not waits:
             self._dealt(state, now)
         self._flush()
@@ -493,18 +401,6 @@ class Table:
             if s.trustee:
                 self._engine.enter_trustee(state, seat)
         self._since = now
-
-    def _hand_start_frame(self) -> HandStart:
-        return HandStart(
-            table=self.number,
-            n=self._history.n,
-            room=self.room.id,
-            hand=self.hand_id,
-            hand_number=self.hands_started - 1,
-            commitment=self.commitment,
-            entropy_deadline=self._window_end,
-            players=self._players(),
-        )
 
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
@@ -560,7 +456,7 @@ class Table:
             raise IllegalActionError("in_trustee", f"seat {seat} is in 托管: cancel it first")
         if self._engine.is_command(action):
             raise IllegalActionError("not_a_move", f"{text!r} is a table command, not a move")
-        self._apply(action, seat, now)
+        tablemoves.apply(self, action, seat, now)
         self._flush()
 
     def set_trustee(self, seat: int, on: bool, now: float) -> None:
@@ -575,9 +471,9 @@ class Table:
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if on:
-            self._enter_trustee(seat, now)
+            tablemoves.enter_trustee(self, seat, now)
         else:
-            self._leave_trustee(seat, now)
+            tablemoves.leave_trustee(self, seat, now)
         self._flush()
 
     def escape_cost(self, seat: int) -> tuple[EscapeCost, EscapeCost] | None:
@@ -626,8 +522,8 @@ class Table:
         status.escaped, self._escaper = True, seat
         if not ended:
             if not status.trustee:
-                self._enter_trustee(seat, now)
-            self._trustee_move(seat, now)
+                tablemoves.enter_trustee(self, seat, now)
+            tablemoves.trustee_move(self, seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -643,7 +539,7 @@ class Table:
             return
         status.connected, status.away_since = False, now
         if not self._engine.folds_absent and not status.trustee:
-            self._enter_trustee(seat, now)
+            tablemoves.enter_trustee(self, seat, now)
         if self._window_end is not None and self._all_contributed():
             self._deal(now)  # the others are in: his entropy is not awaited
         self._flush()
@@ -664,58 +560,6 @@ class Table:
 
     # --- the clock --------------------------------------------------------------------
 
-    def _fire(self, when: float, kind: int, seat: int | None) -> None:
-        state = self._state
-        if kind == tableclock.GRACE_END and seat is not None:
-            self._enter_trustee(seat, when)
-            return
-        if seat is None:
-            self._apply(self._engine.deal_step(state), None, when)
-            return
-        if tableasks.offloaded(self, seat) is not None:
-            self._play_answer(seat, when)
-            return
-        if self.seats[seat].is_bot:
-            self._apply(self._engine.bot_action(state, seat), seat, when)
-            return
-        if seat in self._engine.deciding(state):
-            # a player who let the shared time run out has not doubled: the basic 托管
-            # declines (and he stays out of 托管: the choice had a default, it was not his
-            # turn to play); a seat already in 托管 is played in the room's style
-            style = self.room.trustee if self._seat[seat].trustee else BASIC_TRUSTEE
-            self._apply(self._engine.trustee_action(state, seat, style), seat, when)
-            return
-        if not self._seat[seat].trustee:  # the decision time ran out
-            self._enter_trustee(seat, when)
-        self._trustee_move(seat, when)
-
-    def _trustee_move(self, seat: int, now: float) -> None:
-        """``seat``'s 托管 move now, if it is his turn.  Where that decision is asked for
-        (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
-        its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
-        answered (:meth:`decided`)."""
-        state = self._state
-        if not (self.in_hand and state.current_player == seat):
-            return
-        if tableasks.offloaded(self, seat) is None:
-            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
-        else:
-            self._since = now
-
-    def _play_answer(self, seat: int, when: float) -> None:
-        """Play the answer given for ``seat``'s move (:meth:`decided`), or the basic 托管
-        action where none came in time or it is not a legal move."""
-        answer, self._answer = tableasks.answer_for(self, seat), None
-        if answer is not None:
-            try:
-                self._apply(answer[0], seat, when)
-            except (IllegalActionError, InvalidActionError):
-                pass  # refused by the engine, nothing changed: the basic 托管 plays
-            else:
-                return
-        self.unanswered += 1
-        self._apply(self._engine.trustee_action(self._state, seat, BASIC_TRUSTEE), seat, when)
-
     def tick(self, now: float) -> None:
         """Apply everything due at ``now``, in time order: the deal at the end of the
         entropy window (with the contributions in), decision timeouts (the seat
@@ -727,7 +571,7 @@ class Table:
             self._deal(self._window_end)
             fired = True
         while (due := tableclock.next_due(self)) is not None and due[0] <= now:
-            self._fire(*due)
+            tablemoves.fire(self, *due)
             fired = True
         if fired:
             self._flush()
