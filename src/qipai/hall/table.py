@@ -46,13 +46,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall import tableasks, tableclock, tablemoves
+from qipai.hall import tableasks, tableclock, tableframes, tablemoves
 from qipai.hall.coins import coins_of
 from qipai.hall.frames import OutFrame, Snapshot
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
 from qipai.hall.tableend import hand_outcome, hand_over_frame
-from qipai.hall.tableframes import hand_start_frame, snapshot, turn_frame
+from qipai.hall.tableframes import hand_start_frame, turn_frame
 from qipai.hall.tablehistory import HISTORY_LIMIT, FrameHistory, event_frame
 from qipai.hall.tableseats import SeatStatus, check_seat, check_seats, is_int, players
 from qipai.hall.tablevalues import (
@@ -167,7 +167,7 @@ class Table:
         # _position moves with every change a bot's decision depends on (bot_turn)
         self._position = 0
         self._out: list[Outbound] = []
-        self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
+        self._answer: tuple[tableasks.AnswerKey, object, float] | None = None
         self.unanswered = 0
         """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
@@ -274,7 +274,7 @@ class Table:
         :raises InvalidActionError: ``bad_seat``.
         """
         self._check_seat(seat)
-        return snapshot(self, seat)
+        return tableframes.snapshot(self, seat)
 
     def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
