@@ -384,23 +384,8 @@ class Table:
         self._window_end = now + self.entropy_window if waits else None
         self._public(hand_start_frame(self))
         if not waits:
-            self._dealt(state, now)
+            tablemoves.dealt(self, state, now)
         self._flush()
-
-    def _deal(self, now: float) -> None:
-        """Deal the hand started, from the house seed mixed with the contributions in."""
-        setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
-        self._dealt(self._engine.new_hand(self.terms.rules, setup), now)
-
-    def _dealt(self, state: object, now: float) -> None:
-        """``state`` is the hand now: 托管 seats entered, the decision clock started."""
-        self._state, self._window_end = state, None
-        self._position += 1
-        self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
-        for seat, s in enumerate(self._seat):
-            if s.trustee:
-                self._engine.enter_trustee(state, seat)
-        self._since = now
 
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
@@ -431,7 +416,7 @@ class Table:
             raise IllegalActionError("entropy_closed", f"hand {hand_id} is dealt already")
         self._entropy[seat] = recorded
         if self._all_contributed():
-            self._deal(now)
+            tablemoves.deal(self, now)
             self._flush()
 
     def act(self, seat: int, text: str, now: float) -> None:
@@ -516,7 +501,7 @@ class Table:
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if self._window_end is not None:  # he leaves before the deal: it comes now
-            self._deal(now)
+            tablemoves.deal(self, now)
         state = self._state
         ended = self._engine.escape(state, seat)
         status.escaped, self._escaper = True, seat
@@ -541,7 +526,7 @@ class Table:
         if not self._engine.folds_absent and not status.trustee:
             tablemoves.enter_trustee(self, seat, now)
         if self._window_end is not None and self._all_contributed():
-            self._deal(now)  # the others are in: his entropy is not awaited
+            tablemoves.deal(self, now)  # the others are in: his entropy is not awaited
         self._flush()
 
     def reconnect(self, seat: int, now: float) -> None:
@@ -568,7 +553,7 @@ class Table:
         With nothing due it does nothing (and sends no frame)."""
         fired = False
         if self._window_end is not None and self._window_end <= now:
-            self._deal(self._window_end)
+            tablemoves.deal(self, self._window_end)
             fired = True
         while (due := tableclock.next_due(self)) is not None and due[0] <= now:
             tablemoves.fire(self, *due)

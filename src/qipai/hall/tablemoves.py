@@ -1,6 +1,6 @@
-"""The changes to a table's hand in progress (:class:`~qipai.hall.table.Table`): an action
-applied, a seat entering or leaving 托管, and what a due timer plays (a bot's move, a 托管
-move, an answer asked for, a deal step).
+"""The changes to a table's hand in progress (:class:`~qipai.hall.table.Table`): its
+deal, an action applied, a seat entering or leaving 托管, and what a due timer plays (a
+bot's move, a 托管 move, an answer asked for, a deal step).
 
 Each restarts the decision clock where the turn moved, and moves the table's position (a
 bot's decision asked for is for one position: :mod:`qipai.hall.tableasks`).  The callers
@@ -9,15 +9,34 @@ check first and send the frames after (:meth:`~qipai.hall.table.Table.tick`).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.seeds import deal_seed
 from qipai.hall.tableasks import answer_for, offloaded
 from qipai.hall.tableclock import GRACE_END
 from qipai.registry import BASIC_TRUSTEE
 
 if TYPE_CHECKING:
     from qipai.hall.table import Table
+
+
+def deal(table: Table, now: float) -> None:
+    """Deal the hand started, from the house seed mixed with the contributions in."""
+    setup = dataclasses.replace(table._setup, seed=deal_seed(table._seed, table._entropy))
+    dealt(table, table._engine.new_hand(table.terms.rules, setup), now)
+
+
+def dealt(table: Table, state: object, now: float) -> None:
+    """``state`` is the hand now: 托管 seats entered, the decision clock started."""
+    table._state, table._window_end = state, None
+    table._position += 1
+    table._setup = dataclasses.replace(table._setup, previous=None)  # let it go
+    for seat, s in enumerate(table._seat):
+        if s.trustee:
+            table._engine.enter_trustee(state, seat)
+    table._since = now
 
 
 def apply(table: Table, action: object, seat: int | None, now: float) -> None:
