@@ -41,21 +41,20 @@ house seed, as hands were dealt before (``qipai-hand/2`` records).
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from msgspec import UNSET
-
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.coins import Settlement, coins_of, limited, settle
-from qipai.hall.frames import Event, HandOver, HandStart, OutFrame, SeatPlayer, Snapshot, Turn
-from qipai.hall.records import HandRecord, record_hand
+from qipai.hall import tableasks, tableclock, tableframes, tablemoves
+from qipai.hall.coins import coins_of
+from qipai.hall.frames import OutFrame, Snapshot
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
+from qipai.hall.tableend import hand_outcome, hand_over_frame
+from qipai.hall.tableframes import hand_start_frame, turn_frame
+from qipai.hall.tablehistory import HISTORY_LIMIT, FrameHistory, event_frame
+from qipai.hall.tableseats import SeatStatus, check_seat, check_seats, is_int, players
 from qipai.hall.tablevalues import (
     BOT_POLICY,
     BotTurn,
@@ -64,9 +63,8 @@ from qipai.hall.tablevalues import (
     Outbound,
     SeatInfo,
 )
-from qipai.hall.wire import action_text, event_json, parse_action, reveal_json, view_json
-from qipai.jsontypes import Json
-from qipai.registry import BASIC_TRUSTEE, EscapeCost, HandSetup, SomeState
+from qipai.hall.wire import parse_action
+from qipai.registry import EscapeCost, HandSetup, SomeState
 
 __all__ = [
     "BOT_POLICY",
@@ -80,41 +78,8 @@ __all__ = [
     "Table",
 ]
 
-HISTORY_LIMIT = 1024
-"""Entries (events, ``hand_start`` and ``hand_over`` frames) kept for reconnection: more
-than any hand produces, so a player who drops during a hand can always be replayed to."""
 DEAL_STEP_SECONDS = 1.0
 """Default seconds between the steps of a paced deal (明牌 windows)."""
-@dataclass(slots=True)
-class _Seat:
-    """What the table knows of a seat beyond the hand."""
-
-    trustee: bool = False
-    connected: bool = True
-    away_since: float | None = None
-    escaped: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """One history entry: a numbered event, or a public frame sent after event ``n``."""
-
-    n: int
-    event: Any = None
-    data: dict[str, Json] = field(default_factory=dict)
-    frame: OutFrame | None = None
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_seats(room: Room, seats: Sequence[SeatInfo]) -> None:
-    if len(seats) != room.seats:
-        raise InvalidActionError("bad_seats", f"room {room.id!r} has {room.seats} seats")
-    for seat in seats:
-        if not isinstance(seat, SeatInfo) or not _is_int(seat.balance) or seat.balance < 0:
-            raise InvalidActionError("bad_seats", f"a seat is a SeatInfo, balance >= 0: {seat!r}")
 
 
 class Table:
@@ -153,7 +118,7 @@ class Table:
         terms: HandTerms | None = None,
         bot_wait: float | None = None,
     ) -> None:
-        _check_seats(room, seats)
+        check_seats(room, seats)
         delays = (bot_delay, deal_step, entropy_window, 0.0 if bot_wait is None else bot_wait)
         if not all(delay >= 0 for delay in delays):
             raise InvalidActionError("bad_delay", "delays are >= 0 seconds")
@@ -187,7 +152,7 @@ class Table:
         unless a match gives its own: its rule changes, match points only)."""
         self._engine = room.game_type
         self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
-        self._seat = [_Seat() for _ in seats]
+        self._seat = [SeatStatus() for _ in seats]
         self._state: Any = None
         # the hand started (its seed: without entropy)
         self._setup: HandSetup[SomeState] = HandSetup(0, ())
@@ -198,13 +163,11 @@ class Table:
         self._voided = False
         self._escaper: int | None = None
         self._since = now
-        self._n = 0
-        self._published = 0
-        self._history: deque[_Entry] = deque(maxlen=HISTORY_LIMIT)
+        self._history = FrameHistory()
         # _position moves with every change a bot's decision depends on (bot_turn)
-        self._evicted, self._position = 0, 0
+        self._position = 0
         self._out: list[Outbound] = []
-        self._answer: tuple[tuple[str, int, int, str], object, float] | None = None
+        self._answer: tuple[tableasks.AnswerKey, object, float] | None = None
         self.unanswered = 0
         """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
@@ -245,190 +208,46 @@ class Table:
     @property
     def last_event(self) -> int:
         """The number of the table's last event (0 before any)."""
-        return self._n
+        return self._history.n
 
     def deadline(self) -> float | None:
         """When :meth:`tick` must next be called: the end of the entropy window, the
         decision time limit, a bot's or 托管 seat's move, the end of an absent player's
         grace, the next deal step; ``None`` when nothing is pending."""
-        if self._window_end is not None:
-            return self._window_end
-        times = [t for t in (self._turn_deadline(), *self._grace_ends().values()) if t is not None]
-        return min(times, default=None)
-
-    def _automatic(self, seat: int) -> bool:
-        return self.seats[seat].is_bot or self._seat[seat].trustee
-
-    def _turn_deadline(self, *, asked: bool = True) -> float | None:
-        due = self._turn_due() if asked else self._move_due()
-        return None if due is None else due[0]
-
-    def _shown_deadline(self) -> float | None:
-        """The deadline the players are shown: the turn's, or the time limit that the
-        seats choosing at the same time share (not a bot's earlier move among them); a
-        bot's turn shows a player's time limit (it moves sooner, as a quick player)."""
-        if self._playing and self._engine.deciding(self._state):
-            return self._since + self.room.decision_seconds
-        actor = self._state.current_player if self._playing else None
-        if actor is not None and self.seats[actor].is_bot:
-            return self._since + self.room.decision_seconds
-        return self._turn_deadline(asked=False)
-
-    def _turn_due(self) -> tuple[float, int | None] | None:
-        """:meth:`_move_due`, where a decision asked for (:meth:`bot_turn`) is played:
-        when its answer has come (not before the move's time), or ``bot_wait`` seconds
-        after the move's time without one."""
-        due = self._move_due()
-        if due is None or self.bot_wait is None:
-            return due
-        when, seat = due
-        if seat is None or self._offloaded(seat) is None:
-            return due
-        answer = self._answer_for(seat)
-        return (when + self.bot_wait if answer is None else max(when, answer[1])), seat
-
-    def _move_due(self) -> tuple[float, int | None] | None:
-        """When the hand's next move is due and whose it is (``None``: the dealer's):
-        the seat to act, or the first due of the seats choosing at the same time."""
-        if not self._playing:
-            return None
-        deciding = self._engine.deciding(self._state)
-        if deciding:
-            return min((self._decision_due(seat), seat) for seat in deciding)
-        actor = self._state.current_player
-        if actor is None:
-            step = self._engine.deal_step(self._state)
-            return None if step is None else (self._since + self.deal_step, None)
-        return self._decision_due(actor), actor
-
-    def _decision_due(self, seat: int) -> float:
-        """When ``seat``'s decision is due: a bot's or 托管 seat's move, else the end of
-        the decision time (a game that folds the absent: not before his grace)."""
-        if self._automatic(seat):
-            return self._since + self.bot_delay
-        limit = self._since + self.room.decision_seconds
-        away = self._seat[seat].away_since
-        if self._engine.folds_absent and away is not None:
-            limit = max(limit, away + self.room.grace_seconds)
-        return limit
-
-    def _grace_ends(self) -> dict[int, float]:
-        if not (self._playing and self._engine.folds_absent):
-            return {}
-        return {
-            seat: s.away_since + self.room.grace_seconds
-            for seat, s in enumerate(self._seat)
-            if s.away_since is not None and not s.trustee
-        }
+        return tableclock.deadline(self)
 
     # --- decisions asked for (bot_wait) -----------------------------------------------
-
-    def _offloaded(self, seat: int) -> str | None:
-        """The policy whose decision for ``seat`` is asked for rather than computed in
-        :meth:`tick`: :data:`BOT_POLICY` for a bot, the room's 托管 style for a seat in
-        托管 unless it is the basic one (cheap: played at once); ``None`` otherwise or
-        without ``bot_wait``."""
-        if self.bot_wait is None:
-            return None
-        if self.seats[seat].is_bot:
-            return BOT_POLICY
-        if self._seat[seat].trustee and self.room.trustee != BASIC_TRUSTEE:
-            return self.room.trustee
-        return None
-
-    def _key(self, seat: int, policy: str) -> tuple[str, int, int, str]:
-        return (self.hand_id or "", self._position, seat, policy)
-
-    def _answer_for(self, seat: int) -> tuple[object, float] | None:
-        """The answer given for ``seat``'s move at this position, and when it came."""
-        answer, policy = self._answer, self._offloaded(seat)
-        if answer is None or policy is None or answer[0] != self._key(seat, policy):
-            return None
-        return answer[1], answer[2]
 
     def bot_turn(self) -> BotTurn | None:
         """The decision the table will need next from a bot's policy, to be computed
         elsewhere and given back with :meth:`decided`; ``None`` when the next move is not
         a bot's (or strong 托管's), or without ``bot_wait``.  Ask again after every
         change: a new :attr:`BotTurn.position` means a new question."""
-        due = self._move_due()
-        if due is None:
-            return None
-        when, seat = due
-        if seat is None:
-            return None
-        policy = self._offloaded(seat)
-        if policy is None:
-            return None
-        hand = self.hand_id or ""
-        view = self._state.view(seat)
-        return BotTurn(hand, self._position, seat, policy, when, self.room.game, view)
+        return tableasks.bot_turn(self, tableclock.move_due(self))
 
     def decided(self, turn: BotTurn, action: object, now: float) -> None:
         """The answer to ``turn`` (:meth:`bot_turn`) came at ``now``: the table plays it
         at the move's time, or at once if that has passed (call :meth:`tick` at
         :meth:`deadline`).  An answer for a position the table has left is dropped; one
         that is not a legal move when played gives way to the basic 托管 action."""
-        key = (turn.hand, turn.position, turn.seat, turn.policy)
-        current = self._offloaded(turn.seat)
-        if current is not None and key == self._key(turn.seat, current):
-            self._answer = (key, action, now)
+        tableasks.decided(self, turn, action, now)
 
     # --- frames -----------------------------------------------------------------------
-
-    def _players(self) -> list[SeatPlayer]:
-        return [
-            SeatPlayer(info.name, info.is_bot, s.trustee, s.connected, s.escaped)
-            for info, s in zip(self.seats, self._seat, strict=True)
-        ]
 
     def _send(self, frame: OutFrame) -> None:
         for seat in self._humans:
             self._out.append(Outbound(seat, frame))
 
-    def _remember(self, entry: _Entry) -> None:
-        history = self._history
-        if len(history) == history.maxlen and history[0].event is not None:
-            self._evicted = history[0].n
-        history.append(entry)
-
     def _public(self, frame: OutFrame) -> None:
         """A frame every seat gets, kept in the history."""
-        self._remember(_Entry(self._n, frame=frame))
+        self._history.public(frame)
         self._send(frame)
-
-    def _event_frame(self, entry: _Entry, seat: int) -> Event:
-        if entry.event.visible_to(seat):
-            return Event(table=self.number, n=entry.n, event=entry.data)
-        return Event(table=self.number, n=entry.n, hidden=True)
 
     def _publish(self) -> None:
         """Number the hand's new events and send each seat its frame of each."""
-        events = self._state.events
-        for event in events[self._published :]:
-            self._n += 1
-            entry = _Entry(self._n, event, event_json(event))
-            self._remember(entry)
+        for entry in self._history.number(self._state.events):
             for seat in self._humans:
-                self._out.append(Outbound(seat, self._event_frame(entry, seat)))
-        self._published = len(events)
-
-    def _turn_frame(self, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
-        state = self._state
-        deciding = self._engine.deciding(state)
-        actor = None if deciding else state.current_player
-        actions = [action_text(a) for a in self._engine.actions(state, seat)]
-        decides = seat == actor or seat in deciding
-        return Turn(
-            table=self.number,
-            n=self._n,
-            seat=actor,
-            deadline=self._shown_deadline(),
-            players=self._players() if players is None else players,
-            deciding=list(deciding) if deciding else UNSET,
-            legal=actions if decides else UNSET,
-            options=actions if actions and not decides else UNSET,
-        )
+                self._out.append(Outbound(seat, event_frame(self.number, entry, seat)))
 
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
@@ -438,9 +257,9 @@ class Table:
         if self.outcome is None and not self.in_hand:
             self._finish()
         elif self._playing:
-            players = self._players()
+            seated = players(self.seats, self._seat)
             for seat in self._humans:
-                self._out.append(Outbound(seat, self._turn_frame(seat, players)))
+                self._out.append(Outbound(seat, turn_frame(self, seat, seated)))
 
     def drain(self) -> list[Outbound]:
         """The frames produced since the last drain, in order (one per recipient seat)."""
@@ -455,19 +274,7 @@ class Table:
         :raises InvalidActionError: ``bad_seat``.
         """
         self._check_seat(seat)
-        state = self._state
-        return Snapshot(
-            table=self.number,
-            n=self._n,
-            seat=seat,
-            room=self.room.id,
-            hand=self.hand_id,
-            commitment=self.commitment,
-            players=self._players(),
-            view=None if state is None else view_json(self.room.game, state.view(seat)),
-            deadline=self._shown_deadline(),
-            entropy_deadline=self._window_end,
-        )
+        return tableframes.snapshot(self, seat)
 
     def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the
@@ -480,7 +287,7 @@ class Table:
         if outcome is None:
             code = "no_hand" if self._state is None else "hand_not_over"
             raise IllegalActionError(code, "no finished hand at this table")
-        return [self.snapshot(seat), self._hand_over_frame(outcome)]
+        return [self.snapshot(seat), hand_over_frame(self, outcome)]
 
     def frames_since(self, seat: int, n: int) -> list[OutFrame] | None:
         """What ``seat`` missed after event ``n``: each later event (or its placeholder)
@@ -491,26 +298,21 @@ class Table:
         :raises InvalidActionError: ``bad_seat``.
         """
         self._check_seat(seat)
-        if not _is_int(n) or not self._evicted <= n <= self._n:
+        if not is_int(n):
             return None
-        frames: list[OutFrame] = []
-        for entry in self._history:
-            if entry.event is not None and entry.n > n:
-                frames.append(self._event_frame(entry, seat))
-            elif entry.frame is not None and entry.n >= n:
-                frames.append(entry.frame)
+        frames = self._history.since(n, lambda entry: event_frame(self.number, entry, seat))
+        if frames is None:
+            return None
         if self._playing:
-            frames.append(self._turn_frame(seat))
+            frames.append(turn_frame(self, seat))
         return frames
 
     # --- checks -----------------------------------------------------------------------
 
     def _check_seat(self, seat: object) -> None:
-        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.seats)
-        if not valid:
-            raise InvalidActionError("bad_seat", f"a seat is 0-{len(self.seats) - 1}: {seat!r}")
+        check_seat(len(self.seats), seat)
 
-    def _check_human(self, seat: int) -> _Seat:
+    def _check_human(self, seat: int) -> SeatStatus:
         self._check_seat(seat)
         if self.seats[seat].is_bot:
             raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
@@ -528,38 +330,6 @@ class Table:
         return self._state
 
     # --- changing the hand ------------------------------------------------------------
-
-    def _apply(self, action: object, seat: int | None, now: float) -> None:
-        """Apply one action (the engine validates it first); restart the decision clock
-        when the player to act acted or the turn moved."""
-        state = self._state
-        before = state.current_player
-        was_deciding = bool(self._engine.deciding(state))
-        state.apply(action, seat)
-        self._position += 1
-        shared_clock = was_deciding and bool(self._engine.deciding(state))  # one time limit
-        moved = seat is None or seat == before or state.current_player != before
-        if moved and not shared_clock:
-            self._since = now
-        if self._engine.is_stalled(state):
-            self._voided = True
-
-    def _enter_trustee(self, seat: int, now: float) -> None:
-        self._seat[seat].trustee = True
-        self._position += 1
-        if self._playing:
-            before = self._state.current_player
-            self._engine.enter_trustee(self._state, seat)
-            if self._state.current_player != before:
-                self._since = now
-
-    def _leave_trustee(self, seat: int, now: float) -> None:
-        self._seat[seat].trustee = False
-        self._position += 1
-        if self._playing:
-            self._engine.leave_trustee(self._state, seat)
-            if self._state.current_player == seat and not self._engine.deciding(self._state):
-                self._since = now  # a fresh decision time
 
     def check_start(self) -> None:
         """Refuse now what :meth:`start_hand` would refuse whatever its hand and seed: the
@@ -606,43 +376,16 @@ class Table:
         self._seed, self._balances, self._entropy = seed, balances, entropy
         self._state = None
         self.hand_id, self.commitment, self.outcome = hand_id, published, None
-        self._voided, self._escaper, self._published = False, None, 0
+        self._voided, self._escaper, self._history.published = False, None, 0
         self.hands_started += 1
         for s in self._seat:
             s.escaped = False
         waits = self.entropy_window > 0 and any(self._seat[seat].connected for seat in self._humans)
         self._window_end = now + self.entropy_window if waits else None
-        self._public(self._hand_start_frame())
+        self._public(hand_start_frame(self))
         if not waits:
-            self._dealt(state, now)
+            tablemoves.dealt(self, state, now)
         self._flush()
-
-    def _deal(self, now: float) -> None:
-        """Deal the hand started, from the house seed mixed with the contributions in."""
-        setup = dataclasses.replace(self._setup, seed=deal_seed(self._seed, self._entropy))
-        self._dealt(self._engine.new_hand(self.terms.rules, setup), now)
-
-    def _dealt(self, state: object, now: float) -> None:
-        """``state`` is the hand now: 托管 seats entered, the decision clock started."""
-        self._state, self._window_end = state, None
-        self._position += 1
-        self._setup = dataclasses.replace(self._setup, previous=None)  # let it go
-        for seat, s in enumerate(self._seat):
-            if s.trustee:
-                self._engine.enter_trustee(state, seat)
-        self._since = now
-
-    def _hand_start_frame(self) -> HandStart:
-        return HandStart(
-            table=self.number,
-            n=self._n,
-            room=self.room.id,
-            hand=self.hand_id,
-            hand_number=self.hands_started - 1,
-            commitment=self.commitment,
-            entropy_deadline=self._window_end,
-            players=self._players(),
-        )
 
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
@@ -673,7 +416,7 @@ class Table:
             raise IllegalActionError("entropy_closed", f"hand {hand_id} is dealt already")
         self._entropy[seat] = recorded
         if self._all_contributed():
-            self._deal(now)
+            tablemoves.deal(self, now)
             self._flush()
 
     def act(self, seat: int, text: str, now: float) -> None:
@@ -698,7 +441,7 @@ class Table:
             raise IllegalActionError("in_trustee", f"seat {seat} is in 托管: cancel it first")
         if self._engine.is_command(action):
             raise IllegalActionError("not_a_move", f"{text!r} is a table command, not a move")
-        self._apply(action, seat, now)
+        tablemoves.apply(self, action, seat, now)
         self._flush()
 
     def set_trustee(self, seat: int, on: bool, now: float) -> None:
@@ -713,9 +456,9 @@ class Table:
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if on:
-            self._enter_trustee(seat, now)
+            tablemoves.enter_trustee(self, seat, now)
         else:
-            self._leave_trustee(seat, now)
+            tablemoves.leave_trustee(self, seat, now)
         self._flush()
 
     def escape_cost(self, seat: int) -> tuple[EscapeCost, EscapeCost] | None:
@@ -758,14 +501,14 @@ class Table:
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if self._window_end is not None:  # he leaves before the deal: it comes now
-            self._deal(now)
+            tablemoves.deal(self, now)
         state = self._state
         ended = self._engine.escape(state, seat)
         status.escaped, self._escaper = True, seat
         if not ended:
             if not status.trustee:
-                self._enter_trustee(seat, now)
-            self._trustee_move(seat, now)
+                tablemoves.enter_trustee(self, seat, now)
+            tablemoves.trustee_move(self, seat, now)
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
@@ -781,9 +524,9 @@ class Table:
             return
         status.connected, status.away_since = False, now
         if not self._engine.folds_absent and not status.trustee:
-            self._enter_trustee(seat, now)
+            tablemoves.enter_trustee(self, seat, now)
         if self._window_end is not None and self._all_contributed():
-            self._deal(now)  # the others are in: his entropy is not awaited
+            tablemoves.deal(self, now)  # the others are in: his entropy is not awaited
         self._flush()
 
     def reconnect(self, seat: int, now: float) -> None:
@@ -802,68 +545,6 @@ class Table:
 
     # --- the clock --------------------------------------------------------------------
 
-    def _next_due(self) -> tuple[float, int, int | None] | None:
-        """The earliest pending timer: (time, 0 = grace end / 1 = turn, seat)."""
-        due: list[tuple[float, int, int | None]] = [
-            (t, 0, seat) for seat, t in self._grace_ends().items()
-        ]
-        turn = self._turn_due()
-        if turn is not None:
-            due.append((turn[0], 1, turn[1]))
-        return min(due, key=lambda d: (d[0], d[1]), default=None)
-
-    def _fire(self, when: float, kind: int, seat: int | None) -> None:
-        state = self._state
-        if kind == 0 and seat is not None:
-            self._enter_trustee(seat, when)
-            return
-        if seat is None:
-            self._apply(self._engine.deal_step(state), None, when)
-            return
-        if self._offloaded(seat) is not None:
-            self._play_answer(seat, when)
-            return
-        if self.seats[seat].is_bot:
-            self._apply(self._engine.bot_action(state, seat), seat, when)
-            return
-        if seat in self._engine.deciding(state):
-            # a player who let the shared time run out has not doubled: the basic 托管
-            # declines (and he stays out of 托管: the choice had a default, it was not his
-            # turn to play); a seat already in 托管 is played in the room's style
-            style = self.room.trustee if self._seat[seat].trustee else BASIC_TRUSTEE
-            self._apply(self._engine.trustee_action(state, seat, style), seat, when)
-            return
-        if not self._seat[seat].trustee:  # the decision time ran out
-            self._enter_trustee(seat, when)
-        self._trustee_move(seat, when)
-
-    def _trustee_move(self, seat: int, now: float) -> None:
-        """``seat``'s 托管 move now, if it is his turn.  Where that decision is asked for
-        (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
-        its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
-        answered (:meth:`decided`)."""
-        state = self._state
-        if not (self.in_hand and state.current_player == seat):
-            return
-        if self._offloaded(seat) is None:
-            self._apply(self._engine.trustee_action(state, seat, self.room.trustee), seat, now)
-        else:
-            self._since = now
-
-    def _play_answer(self, seat: int, when: float) -> None:
-        """Play the answer given for ``seat``'s move (:meth:`decided`), or the basic 托管
-        action where none came in time or it is not a legal move."""
-        answer, self._answer = self._answer_for(seat), None
-        if answer is not None:
-            try:
-                self._apply(answer[0], seat, when)
-            except (IllegalActionError, InvalidActionError):
-                pass  # refused by the engine, nothing changed: the basic 托管 plays
-            else:
-                return
-        self.unanswered += 1
-        self._apply(self._engine.trustee_action(self._state, seat, BASIC_TRUSTEE), seat, when)
-
     def tick(self, now: float) -> None:
         """Apply everything due at ``now``, in time order: the deal at the end of the
         entropy window (with the contributions in), decision timeouts (the seat
@@ -872,10 +553,10 @@ class Table:
         With nothing due it does nothing (and sends no frame)."""
         fired = False
         if self._window_end is not None and self._window_end <= now:
-            self._deal(self._window_end)
+            tablemoves.deal(self, self._window_end)
             fired = True
-        while (due := self._next_due()) is not None and due[0] <= now:
-            self._fire(*due)
+        while (due := tableclock.next_due(self)) is not None and due[0] <= now:
+            tablemoves.fire(self, *due)
             fired = True
         if fired:
             self._flush()
@@ -883,76 +564,14 @@ class Table:
     # --- the end of a hand ------------------------------------------------------------
 
     def _finish(self) -> None:
-        state, room = self._state, self.room
-        winners: tuple[int, ...]
-        shown: dict[str, Json] = {}
-        roles: tuple[str | None, ...] = ()
-        if self._voided:
-            settlement, record, winners = Settlement.nothing(len(self.seats)), None, ()
-        else:
-            settlement = settle(room, state.returns(), self._balances, self.terms.payout)
-            record, winners = self._record(), self._engine.winners(state)
-            shown, roles = self._shown(state), self._engine.roles(state)
-        assert self.hand_id is not None and self.commitment is not None
-        self.outcome = HandOutcome(
-            hand_id=self.hand_id,
-            room_id=room.id,
-            game=room.game,
-            rules=room.rules,
-            seats=tuple(info.player for info in self.seats),
-            seed=self._seed,
-            commitment=self.commitment,
-            record=record,
-            settlement=settlement,
-            winners=winners,
-            escaper=self._escaper,
-            balances=self._balances,
-            voided=self._voided,
-            entropy=tuple(self._entropy) if self.entropy_window > 0 else (),
-            shown=shown,
-            roles=roles,
-        )
+        """The hand is over: its outcome kept, the seats' balances moved, the
+        ``hand_over`` frame sent."""
+        self.outcome = outcome = hand_outcome(self)
         self.seats = tuple(
             dataclasses.replace(info, balance=info.balance + net)
-            for info, net in zip(self.seats, settlement.net, strict=True)
+            for info, net in zip(self.seats, outcome.settlement.net, strict=True)
         )
-        self._public(self._hand_over_frame(self.outcome))
-
-    def _shown(self, state: object) -> dict[str, Json]:
-        """:attr:`HandOutcome.shown` of the finished ``state``."""
-        return {"cards": reveal_json(self.room.game, state), "explain": self._engine.explain(state)}
-
-    def _record(self) -> HandRecord | None:
-        try:
-            if self.entropy_window == 0:
-                return record_hand(self.room.game, self._state)
-            return record_hand(self.room.game, self._state, seed=self._seed, entropy=self._entropy)
-        except InvalidActionError as error:
-            if error.code != "unreplayable_hand":
-                raise
-            return None
-
-    def _hand_over_frame(self, outcome: HandOutcome) -> HandOver:
-        s, shown = outcome.settlement, outcome.shown
-        record = None if outcome.record is None else json.loads(outcome.record.to_json())
-        return HandOver(
-            table=self.number,
-            n=self._n,
-            hand=outcome.hand_id,
-            result=list(s.net),
-            points=list(s.points),
-            rake=list(s.rake),
-            fees=list(s.fees),
-            limited=list(limited(self.room, s, self.terms.payout)),
-            coins=[b + n for b, n in zip(outcome.balances, s.net, strict=True)],
-            winners=list(outcome.winners),
-            escaper=outcome.escaper,
-            voided=outcome.voided,
-            seed=str(outcome.seed),
-            record=record,
-            cards=shown.get("cards", UNSET),
-            explain=shown.get("explain", UNSET),
-        )
+        self._public(hand_over_frame(self, outcome))
 
     @property
     def is_dealing(self) -> bool:

@@ -1,0 +1,100 @@
+"""The end of a table's hand (:class:`~qipai.hall.table.Table`): its settlement, its
+outcome (:class:`~qipai.hall.tablevalues.HandOutcome`) and the ``hand_over`` frame.
+
+Functions of the table, read only: the table keeps the outcome, moves the seats'
+balances and sends the frame.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from msgspec import UNSET
+
+from qipai.errors import InvalidActionError
+from qipai.hall.coins import Settlement, limited, settle
+from qipai.hall.frames import HandOver
+from qipai.hall.records import HandRecord, record_hand
+from qipai.hall.tablevalues import HandOutcome
+from qipai.hall.wire import reveal_json
+from qipai.jsontypes import Json
+
+if TYPE_CHECKING:
+    from qipai.hall.table import Table
+
+
+def hand_outcome(table: Table) -> HandOutcome:
+    """The outcome of ``table``'s hand, over: settled (nothing where it was voided),
+    recorded, its winners, its cards shown."""
+    state, room = table._state, table.room
+    winners: tuple[int, ...]
+    shown: dict[str, Json] = {}
+    roles: tuple[str | None, ...] = ()
+    if table._voided:
+        settlement, record, winners = Settlement.nothing(len(table.seats)), None, ()
+    else:
+        settlement = settle(room, state.returns(), table._balances, table.terms.payout)
+        record, winners = hand_record(table), table._engine.winners(state)
+        shown, roles = shown_of(table, state), table._engine.roles(state)
+    assert table.hand_id is not None and table.commitment is not None
+    return HandOutcome(
+        hand_id=table.hand_id,
+        room_id=room.id,
+        game=room.game,
+        rules=room.rules,
+        seats=tuple(info.player for info in table.seats),
+        seed=table._seed,
+        commitment=table.commitment,
+        record=record,
+        settlement=settlement,
+        winners=winners,
+        escaper=table._escaper,
+        balances=table._balances,
+        voided=table._voided,
+        entropy=tuple(table._entropy) if table.entropy_window > 0 else (),
+        shown=shown,
+        roles=roles,
+    )
+
+
+def shown_of(table: Table, state: object) -> dict[str, Json]:
+    """:attr:`HandOutcome.shown` of the finished ``state``."""
+    return {"cards": reveal_json(table.room.game, state), "explain": table._engine.explain(state)}
+
+
+def hand_record(table: Table) -> HandRecord | None:
+    """The record of ``table``'s finished hand (``qipai-hand/2`` without entropy, else
+    ``qipai-hand/3``); ``None`` where the game cannot replay it."""
+    try:
+        if table.entropy_window == 0:
+            return record_hand(table.room.game, table._state)
+        return record_hand(table.room.game, table._state, seed=table._seed, entropy=table._entropy)
+    except InvalidActionError as error:
+        if error.code != "unreplayable_hand":
+            raise
+        return None
+
+
+def hand_over_frame(table: Table, outcome: HandOutcome) -> HandOver:
+    """``table``'s ``hand_over`` frame of ``outcome``."""
+    s, shown = outcome.settlement, outcome.shown
+    record = None if outcome.record is None else json.loads(outcome.record.to_json())
+    return HandOver(
+        table=table.number,
+        n=table.last_event,
+        hand=outcome.hand_id,
+        result=list(s.net),
+        points=list(s.points),
+        rake=list(s.rake),
+        fees=list(s.fees),
+        limited=list(limited(table.room, s, table.terms.payout)),
+        coins=[b + n for b, n in zip(outcome.balances, s.net, strict=True)],
+        winners=list(outcome.winners),
+        escaper=outcome.escaper,
+        voided=outcome.voided,
+        seed=str(outcome.seed),
+        record=record,
+        cards=shown.get("cards", UNSET),
+        explain=shown.get("explain", UNSET),
+    )

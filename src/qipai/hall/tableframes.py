@@ -1,0 +1,68 @@
+"""A table's frames of the moment (:class:`~qipai.hall.table.Table`): the turn frame,
+the ``hand_start`` frame and a seat's snapshot, built from the table as it stands
+(``docs/hall.md``, "Tables").  Functions of the table, read only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec import UNSET
+
+from qipai.hall.frames import HandStart, SeatPlayer, Snapshot, Turn
+from qipai.hall.tableclock import shown_deadline
+from qipai.hall.tableseats import players as players_of
+from qipai.hall.wire import action_text, view_json
+
+if TYPE_CHECKING:
+    from qipai.hall.table import Table
+
+
+def turn_frame(table: Table, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
+    """``seat``'s turn frame: who acts (or who decides at once), the deadline shown,
+    ``seat``'s legal actions on his turn, else what he may do out of turn."""
+    state, engine = table._state, table._engine
+    deciding = engine.deciding(state)
+    actor = None if deciding else state.current_player
+    actions = [action_text(a) for a in engine.actions(state, seat)]
+    decides = seat == actor or seat in deciding
+    return Turn(
+        table=table.number,
+        n=table.last_event,
+        seat=actor,
+        deadline=shown_deadline(table),
+        players=players_of(table.seats, table._seat) if players is None else players,
+        deciding=list(deciding) if deciding else UNSET,
+        legal=actions if decides else UNSET,
+        options=actions if actions and not decides else UNSET,
+    )
+
+
+def hand_start_frame(table: Table) -> HandStart:
+    """The ``hand_start`` frame of the hand ``table`` has just started."""
+    return HandStart(
+        table=table.number,
+        n=table.last_event,
+        room=table.room.id,
+        hand=table.hand_id,
+        hand_number=table.hands_started - 1,
+        commitment=table.commitment,
+        entropy_deadline=table._window_end,
+        players=players_of(table.seats, table._seat),
+    )
+
+
+def snapshot(table: Table, seat: int) -> Snapshot:
+    """:meth:`~qipai.hall.table.Table.snapshot` of ``table`` for ``seat`` (checked)."""
+    state = table._state
+    return Snapshot(
+        table=table.number,
+        n=table.last_event,
+        seat=seat,
+        room=table.room.id,
+        hand=table.hand_id,
+        commitment=table.commitment,
+        players=players_of(table.seats, table._seat),
+        view=None if state is None else view_json(table.room.game, state.view(seat)),
+        deadline=shown_deadline(table),
+        entropy_deadline=table._window_end,
+    )
