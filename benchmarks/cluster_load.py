@@ -50,17 +50,24 @@ def rooms(bot_wait: float) -> str:
     )
 
 
-def main() -> None:
-    """Run the benchmark."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def load_parser(doc: str, duration: float = 75.0, warmup: float = 25.0) -> argparse.ArgumentParser:
+    """The options of this load, shared by the benchmarks that run it (``doc``: the
+    benchmark's docstring, its first line the description)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--clients", type=int, default=60, help="in all (a third per room)")
-    parser.add_argument("--duration", type=float, default=75.0)
-    parser.add_argument("--warmup", type=float, default=25.0, help="seconds before the window")
+    parser.add_argument("--duration", type=float, default=duration)
+    parser.add_argument("--warmup", type=float, default=warmup, help="seconds before the window")
     parser.add_argument("--think", type=float, default=0.5)
-    parser.add_argument("--nodes", default="1,2,3", help="the node counts, in turn")
     parser.add_argument(
         "--bot-wait", type=float, default=0.5, help="seconds before bots fill a table"
     )
+    return parser
+
+
+def main() -> None:
+    """Run the benchmark."""
+    parser = load_parser(__doc__)
+    parser.add_argument("--nodes", default="1,2,3", help="the node counts, in turn")
     args = parser.parse_args()
     for count in map(int, args.nodes.split(",")):
         with tempfile.TemporaryDirectory() as folder:

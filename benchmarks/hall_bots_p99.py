@@ -18,23 +18,17 @@ medians and the ratio, not one run.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import tempfile
 from pathlib import Path
 
-from cluster_load import _measure, _node_figures, cluster, rooms
+from cluster_load import _measure, _node_figures, cluster, load_parser, rooms
 
 
 def main() -> None:
     """Run the benchmark."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=60, help="in all (a third per room)")
-    parser.add_argument("--duration", type=float, default=75.0)
-    parser.add_argument("--warmup", type=float, default=25.0, help="seconds before the window")
-    parser.add_argument("--think", type=float, default=0.5)
-    parser.add_argument("--bot-wait", type=float, default=0.5, help="seconds before bots sit")
+    parser = load_parser(__doc__)
     parser.add_argument("--workers", default="0,1", help="the --bot-workers values, in turn")
     parser.add_argument("--runs", type=int, default=1, help="rounds over the values")
     args = parser.parse_args()

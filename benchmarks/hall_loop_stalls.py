@@ -14,7 +14,6 @@ costs the loop about a microsecond per callback.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
@@ -25,7 +24,7 @@ from pathlib import Path
 from threading import Timer
 from typing import Any
 
-from cluster_load import _measure, cluster, rooms
+from cluster_load import _measure, cluster, load_parser, rooms
 
 PROBE = """
 import asyncio.events, collections, gc, json, signal, sys, time
@@ -58,12 +57,7 @@ to, last) behind the timers; SIGUSR1 starts them, SIGUSR2 writes their figures."
 
 def main() -> None:
     """Run the benchmark."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=60, help="in all (a third per room)")
-    parser.add_argument("--duration", type=float, default=45.0)
-    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before the window")
-    parser.add_argument("--think", type=float, default=0.5)
-    parser.add_argument("--bot-wait", type=float, default=0.5, help="seconds before bots sit")
+    parser = load_parser(__doc__, duration=45.0, warmup=15.0)
     parser.add_argument("--workers", type=int, default=1, help="--bot-workers")
     args = parser.parse_args()
     # the test kit (on the path since cluster_load) starts ``python -c CLI serve …``
