@@ -87,8 +87,9 @@ class CashRooms:
         :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
         """
         entry = self.entry(room_id)
-        if player.room is not None:
-            raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+        if player.room is not None or player.private is not None:
+            where = player.room or f"private:{player.private}"
+            raise IllegalActionError("already_in_room", f"already in room {where!r}")
         if balance is not None:
             check_join(entry.room, balance)
 

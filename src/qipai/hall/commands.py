@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from qipai.hall.privateoptions import PrivateOptions
 from qipai.hall.rooms import Room
 from qipai.hall.table import BotTurn, HandTerms, SeatInfo
 
@@ -200,9 +201,64 @@ class Shutdown:
     forget: bool = False
 
 
+# --- private tables 好友房 (qipai.hall.privatetables) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreatePrivate:
+    """``user``, holding ``balance`` coins, creates a private table of ``options``."""
+
+    user: int
+    options: PrivateOptions
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPrivate:
+    """``user``, holding ``balance`` coins, sits at private table ``code``."""
+
+    user: int
+    code: str
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """准备 (``ready``) or not, at ``user``'s private table."""
+
+    user: int
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class StartPrivate:
+    """The owner starts his private table, bots in its empty seats."""
+
+    user: int
+
+
+@dataclass(frozen=True, slots=True)
+class KickPrivate:
+    """The owner removes the person at ``seat`` before the first hand."""
+
+    user: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClosePrivate:
+    """The owner closes his private table (after the hand in play)."""
+
+    user: int
+
+
+Private = CreatePrivate | JoinPrivate | Ready | StartPrivate | KickPrivate | ClosePrivate
+"""The private tables' own commands (``Leave`` leaves one too)."""
+
+
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
-    | HandSettled | StoreFailed | BotDecided | Shutdown
+    | HandSettled | StoreFailed | BotDecided | Shutdown | Private
 )  # fmt: skip
 """Everything the live hall is told."""

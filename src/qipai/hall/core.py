@@ -40,6 +40,8 @@ from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
+from qipai.hall.privateoptions import PrivateSettings
+from qipai.hall.privatetables import PrivateTables
 from qipai.hall.rooms import Room
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 
@@ -62,6 +64,7 @@ class HallCore:
     :param hand_pause: seconds between two hands of a table that plays on.
     :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
         pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
+    :param private: the hall's rules for private tables (the rooms file's ``[private]``).
     """
 
     def __init__(
@@ -74,15 +77,18 @@ class HallCore:
         entropy_window: float = ENTROPY_WINDOW,
         hand_pause: float = HAND_PAUSE,
         bot_wait: float | None = None,
+        private: PrivateSettings | None = None,
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
-        self.flow = TableFlow(
-            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None
-        )
+        self.flow = TableFlow(self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None)
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
+        self.private = PrivateTables(
+            rooms, self.players, self.flow, fresh, opener=self._open_private, settings=private
+        )
+        """The private tables 好友房."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -100,7 +106,9 @@ class HallCore:
     def holds(self, user: int) -> bool:
         """Whether ``user`` has a place here: a room (its queue or a table), or a table."""
         player = self.players.get(user)
-        return player is not None and (player.room is not None or player.table is not None)
+        return player is not None and (
+            player.room is not None or player.table is not None or player.private is not None
+        )
 
     def table_of(self, user: int) -> LiveTable | None:
         """The table ``user`` sits at, if any."""
@@ -121,7 +129,7 @@ class HallCore:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
             case c.Leave(user):
-                self.cash.leave(self._known(user), out, now)
+                self._leave(self._known(user), out, now)
             case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
                 self._seat_command(command, out, now)
             case c.EscapeCost(user):
@@ -140,6 +148,7 @@ class HallCore:
                 self._resume(user, dict(last), out, now)
             case c.Tick():
                 self.flow.tick(out, now)
+                self.private.tick(out, now)
             case c.Matchmake(rooms):
                 self.cash.matchmake(rooms, out, now)
             case c.BalancesRead(seating, balances):
@@ -151,7 +160,7 @@ class HallCore:
             case c.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
             case c.HandSettled(table, hand):
-                self.flow.settled(table, hand, out, now)
+                self._settled(table, hand, out, now)
             case c.StoreFailed(table, hand, code, message):
                 error = IllegalActionError(code, message)
                 self.flow.store_failed(table, hand, error, out, now)
@@ -159,6 +168,11 @@ class HallCore:
                 self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
+            case (
+                c.CreatePrivate() | c.JoinPrivate() | c.Ready() | c.StartPrivate()
+                | c.KickPrivate() | c.ClosePrivate()
+            ):  # fmt: skip
+                self.private.handle(self._known(command.user), command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -174,6 +188,18 @@ class HallCore:
         if player is None:
             raise IllegalActionError("not_connected", "the connection closed")
         return player
+
+    def _leave(self, player: Player, out: Out, now: float) -> None:
+        """Out of his room, or of his private table."""
+        leave = self.cash.leave if player.private is None else self.private.leave
+        leave(player, out, now)
+
+    def _settled(self, table: int, hand: str, out: Out, now: float) -> None:
+        """A hand is settled: scored first at a private table, which then hears it."""
+        scored = self.private.scored(table, hand)
+        self.flow.settled(table, hand, out, now)
+        if scored is not None:
+            self.private.tell_scores(scored, out)
 
     def _seated(self, user: int) -> tuple[LiveTable, int]:
         """``user``'s table and seat.
@@ -227,7 +253,8 @@ class HallCore:
             self.flow.post(live, live.seat_of(user), posted, out, now)
         elif not connected:
             self.cash.away(player)
-        if not connected and player.room is None and player.table is None:
+        self.private.presence(player, out, now)
+        if not connected and not self.holds(user):
             self.cash.forget(user, out)
 
     def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
@@ -238,12 +265,13 @@ class HallCore:
             out.append(Reply(()))
             return
         player.connected = True
+        private = self.private.catch_up(player)
         live = self.table_of(user)
         if live is None:
             queued = () if player.room is None else (notices.queued(player.room),)
-            out.append(Reply(queued))
+            out.append(Reply((*private, *queued)))
             return
-        out.append(Reply(tuple(_catch_up(live, user, last))))
+        out.append(Reply((*private, *_catch_up(live, user, last))))
 
     def _chat(self, user: int, phrase: str, message_id: int | None, out: Out, now: float) -> None:
         """Quick chat to everyone at his table, himself included; over his allowance the
@@ -303,6 +331,20 @@ class HallCore:
         if live is not None:
             self.cash.opened(live, out, now)
 
+    def _open_private(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        *,
+        terms: HandTerms | None,
+        rng: random.Random,
+        out: Out,
+        now: float,
+    ) -> LiveTable | None:
+        """A private table's live table: it plays on while its people stay."""
+        return self._open(room, users, seats, None, terms=terms, rng=rng, out=out, now=now)
+
     def _open_match(self, command: c.OpenTable, out: Out, now: float) -> None:
         """A match's table: one hand by its terms, then ``TableClosed``."""
         for user in command.away:
@@ -317,6 +359,9 @@ class HallCore:
     def plays_on(self, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand to the same players (a cash table's room
         decides; a match's table plays one hand)."""
+        private = self.private.of(live)
+        if private is not None:
+            return self.private.plays_on(private, live)
         return live.seating is not None and self.cash.plays_on(live)
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
@@ -324,6 +369,10 @@ class HallCore:
         on (told by ``TableClosed``, unless the hall stopped it)."""
         if live.seating is not None:
             self.cash.closed(live, out, now)
+            return
+        private = self.private.of(live)
+        if private is not None:
+            self.private.table_closed(private, live, out, now)
             return
         for _, user in live.humans():
             player = self.players.get(user)
@@ -341,6 +390,7 @@ class HallCore:
             return
         users = list(self.players)
         self.cash.reset()
+        self.private.reset()
         for player in self.players.values():
             player.room, player.table = None, None
         self.players.clear()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qipai.errors import GameError
-from qipai.hall.frames import OutFrame
+from qipai.hall.frames import OutFrame, Scoreboard
 from qipai.hall.table import BotTurn, HandOutcome, Table
 
 
@@ -142,6 +142,20 @@ class TableClosed:
 
 
 @dataclass(frozen=True, slots=True)
+class KeepScoreboard:
+    """Store the final ``scoreboard`` of private table ``code`` for each of ``users``
+    (readable after its close, and in their 战绩)."""
+
+    code: str
+    game: str
+    rules: str
+    stakes: str
+    hands: int
+    users: tuple[int, ...]
+    scoreboard: Scoreboard
+
+
+@dataclass(frozen=True, slots=True)
 class Log:
     """A line for the operators' log: ``level`` ``warning`` or ``error``."""
 
@@ -152,5 +166,6 @@ class Log:
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
     | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
+    | KeepScoreboard
 )  # fmt: skip
 """Everything the live hall asks of the world."""

@@ -76,6 +76,7 @@ class Error(_Frame, tag="error"):
     message: str
     id: int | UnsetType = UNSET
     retry_after: Number | UnsetType = UNSET
+    watch: bool | UnsetType = UNSET
 
 
 class Pong(_Frame, tag="pong"):
@@ -284,6 +285,61 @@ class MatchCancelled(_Frame, tag="match_cancelled"):
     refunded: int
 
 
+# --- a private table 好友房 --------------------------------------------------------------
+
+
+class PrivateSeat(msgspec.Struct):
+    """Who holds one seat of a private table."""
+
+    name: str
+    ready: bool
+    bot: bool
+    connected: bool
+
+
+class PrivateTable(_Frame, tag="private_table"):
+    """A private table as it is now: its options, its seats, where it is; ``you``: the
+    receiver's seat (``null``: a spectator)."""
+
+    code: str
+    link: str
+    owner: int | None
+    game: str
+    rules: str
+    hands: int
+    played: int
+    stakes: str
+    base: int
+    seconds: Number
+    bots: bool
+    spectators: bool
+    tasks: bool
+    delay: int
+    state: str
+    table: int | None
+    seats: list[PrivateSeat | None]
+    you: int | None
+
+
+class ScoreRow(msgspec.Struct):
+    """One hand of a private table: its id, its number at the table, points per seat."""
+
+    hand: str
+    number: int
+    points: list[int]
+
+
+class Scoreboard(_Frame, tag="scoreboard"):
+    """总成绩: a private table's hands so far, and each seat's total; ``over``: the last."""
+
+    code: str
+    table: int | None
+    names: list[str]
+    rows: list[ScoreRow]
+    totals: list[int]
+    over: bool
+
+
 OutFrame: TypeAlias = (
     Welcome
     | Ack
@@ -306,6 +362,8 @@ OutFrame: TypeAlias = (
     | MatchEliminated
     | MatchOver
     | MatchCancelled
+    | PrivateTable
+    | Scoreboard
 )
 """Every frame the server sends."""
 

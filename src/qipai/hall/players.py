@@ -15,6 +15,8 @@ class Player:
     name: str
     room: str | None = None
     """The room he waits or plays in (a cash room), if any."""
+    private: str | None = None
+    """The code of the private table he holds a seat at (:mod:`.privatetables`), if any."""
     table: int | None = None
     """The number of the table he sits at (a cash room's or a match's), if any."""
     leaving: bool = False

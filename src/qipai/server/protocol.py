@@ -143,6 +143,55 @@ class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
     id: int | None = None
 
 
+class PrivateCreate(msgspec.Struct, tag="private_create", forbid_unknown_fields=True):
+    """Create a private table 好友房 (``docs/protocol.md``: every option)."""
+
+    id: int
+    game: str
+    rules: str
+    hands: int = 6
+    stakes: str = "points"
+    base: int | None = None
+    seconds: int | None = None
+    bots: bool = True
+    spectators: bool = True
+    tasks: bool = False
+    delay: int = 0
+
+
+class PrivateJoin(msgspec.Struct, tag="private_join", forbid_unknown_fields=True):
+    """Sit at private table ``code``."""
+
+    id: int
+    code: str
+
+
+class Ready(msgspec.Struct, tag="ready", forbid_unknown_fields=True):
+    """准备 (or not) at my private table."""
+
+    id: int = 0
+    ready: bool = True
+
+
+class PrivateStart(msgspec.Struct, tag="private_start", forbid_unknown_fields=True):
+    """The owner starts his private table, bots in its empty seats."""
+
+    id: int = 0
+
+
+class PrivateKick(msgspec.Struct, tag="private_kick", forbid_unknown_fields=True):
+    """The owner removes the person at ``seat`` before the first hand."""
+
+    seat: int
+    id: int = 0
+
+
+class PrivateClose(msgspec.Struct, tag="private_close", forbid_unknown_fields=True):
+    """The owner closes his private table."""
+
+    id: int = 0
+
+
 ClientMessage = (
     Hello
     | Join
@@ -155,6 +204,12 @@ ClientMessage = (
     | Resync
     | Ping
     | Chat
+    | PrivateCreate
+    | PrivateJoin
+    | Ready
+    | PrivateStart
+    | PrivateKick
+    | PrivateClose
 )
 """Everything a client may send."""
 
@@ -173,6 +228,12 @@ TYPES = (
     "resync",
     "ping",
     "chat",
+    "private_create",
+    "private_join",
+    "ready",
+    "private_start",
+    "private_kick",
+    "private_close",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"

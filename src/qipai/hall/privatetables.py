@@ -1,0 +1,585 @@
+"""Private tables 好友房: a code to share, seats in order of arrival, 准备, 局数, 总成绩.
+
+A :class:`FriendsTable` is made by a signed-in person (its owner, seat 0) from one of the
+hall's rooms (:mod:`.privateoptions`), gets a 6-digit code, and seats whoever comes with
+the code, in order of arrival; nobody is seated there by matchmaking.  Its first hand
+starts when every seat is taken by a person and all are ready, or when the owner starts it
+with bots in the empty seats (where bots are allowed) and every seated person ready.  It
+then plays on hand after hand at one live table (:class:`~.livetables.LiveTable`, room
+``private:<code>``) as long as the same people stay; when somebody leaves between hands
+(or joins a seat a bot held) that live table closes, and the table waits until it is full
+and ready again (or the owner starts it).  After its last hand (``hands``; 0: until the
+owner closes it) it closes, with the final ``scoreboard`` (:mod:`.privatescores`).
+
+A person who leaves during a hand escapes (逃跑, :meth:`~.table.Table.escape`) exactly as
+in the room the table copies; at a ``points`` table his points for that hand are the
+escape's.  Ownership passes to the next person in seat order when the owner leaves; a
+table with no connected person closes after the hall's ``grace_seconds``.  A person is at
+one place at a time: a private table, or a cash room, or a match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Protocol, assert_never
+
+from qipai.errors import GameError, IllegalActionError
+from qipai.hall import commands as c
+from qipai.hall import frames, notices
+from qipai.hall.botseats import bot_seats
+from qipai.hall.effects import KeepScoreboard, ReleasePlace, Send, WakeAt
+from qipai.hall.livetables import LiveTable, Out, TableFlow, ending
+from qipai.hall.players import Player
+from qipai.hall.privateoptions import (
+    PrivateOptions,
+    PrivateSettings,
+    check_options,
+    private_room,
+    stake_of,
+    template_of,
+)
+from qipai.hall.privatescores import ScoreSheet
+from qipai.hall.rooms import Room
+from qipai.hall.table import HandTerms, SeatInfo
+
+PREFIX = "private:"
+"""What a private table's room id starts with (then its code)."""
+KEPT_CLOSED = 10_000
+"""Closed tables remembered (their last ``scoreboard``) so that their code answers
+``table_closed``, not ``unknown_code``; the store keeps them all."""
+
+
+class Opener(Protocol):
+    """Opens a live table (the core's): ``None`` if it was refused at once."""
+
+    def __call__(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: list[SeatInfo],
+        *,
+        terms: HandTerms | None,
+        rng: random.Random,
+        out: Out,
+        now: float,
+    ) -> LiveTable | None: ...
+
+
+class TableFullError(IllegalActionError):
+    """``table_full``; ``watch``: the table allows spectators (offer to watch)."""
+
+    def __init__(self, code: str, watch: bool) -> None:
+        super().__init__("table_full", f"table {code} has no free seat")
+        self.watch = watch
+
+
+@dataclass(eq=False)
+class FriendsTable:
+    """One private table."""
+
+    code: str
+    owner: int
+    """The owner's user id."""
+    options: PrivateOptions
+    room: Room
+    terms: HandTerms | None
+    seats: list[int | None]
+    """The person at each seat (``None``: free, or a bot's while a hand is played)."""
+    sheet: ScoreSheet
+    ready: set[int] = field(default_factory=set)
+    balances: dict[int, int] = field(default_factory=dict)
+    """Each person's coins as last known (a ``coins`` table)."""
+    played: int = 0
+    live: LiveTable | None = None
+    closing: bool = False
+    """The owner closed it during a hand: it closes when the hand is over."""
+    closed: bool = False
+    grace_at: float | None = None
+    """When it closes if still nobody connected is there."""
+    members: dict[int, None] = field(default_factory=dict)
+    """Everyone who played a hand there, in order (the scoreboard is kept for each)."""
+
+    def people(self) -> list[tuple[int, int]]:
+        """(seat, user) of each person seated."""
+        return [(seat, user) for seat, user in enumerate(self.seats) if user is not None]
+
+    @property
+    def over(self) -> bool:
+        """Whether its 局数 are played."""
+        return self.options.hands > 0 and self.played >= self.options.hands
+
+    @property
+    def coins(self) -> bool:
+        """Whether it plays for coins."""
+        return self.options.stakes == "coins"
+
+    @property
+    def state(self) -> str:
+        """``waiting``, ``playing`` or ``closed``."""
+        return "closed" if self.closed else "waiting" if self.live is None else "playing"
+
+
+class PrivateTables:
+    """The private tables of one hall process.
+
+    :param rooms: the hall's rooms (the templates).
+    :param fresh: random bits (codes, the tables' generators).
+    :param opener: opens a live table.
+    """
+
+    def __init__(
+        self,
+        rooms: Iterable[Room],
+        players: dict[int, Player],
+        flow: TableFlow,
+        fresh: Callable[[int], int],
+        *,
+        opener: Opener,
+        settings: PrivateSettings | None = None,
+    ) -> None:
+        self.rooms = tuple(rooms)
+        self.settings = settings or PrivateSettings()
+        self.tables: dict[str, FriendsTable] = {}
+        """The open tables, by code."""
+        self.finished: dict[str, frames.Scoreboard] = {}
+        """The last :data:`KEPT_CLOSED` closed tables' final scoreboards, by code."""
+        self._players = players
+        self._flow = flow
+        self._fresh = fresh
+        self._open = opener
+
+    # --- queries ------------------------------------------------------------------------
+
+    def of(self, live: LiveTable) -> FriendsTable | None:
+        """The private table ``live`` plays for, if any."""
+        room = live.table.room.id
+        return self.tables.get(room[len(PREFIX) :]) if room.startswith(PREFIX) else None
+
+    def table_of_code(self, code: str) -> int | None:
+        """The number of the live table of private table ``code`` (for spectators).
+
+        :raises IllegalActionError: ``unknown_code``, ``table_closed``.
+        """
+        live = self._find(code).live
+        return None if live is None else live.number
+
+    def frame(self, table: FriendsTable, user: int | None) -> frames.PrivateTable:
+        """``private_table`` as ``user`` sees it (``None``: a spectator)."""
+        seats = [self._seat_frame(table, seat, user) for seat, user in enumerate(table.seats)]
+        owner = table.seats.index(table.owner) if table.owner in table.seats else None
+        options = table.options
+        you = table.seats.index(user) if user in table.seats else None
+        return frames.PrivateTable(
+            code=table.code, link=f"/?p={table.code}", owner=owner, game=options.game,
+            rules=options.rules, hands=options.hands, played=table.played,
+            stakes=options.stakes, base=stake_of(table.room),
+            seconds=table.room.decision_seconds, bots=options.bots,
+            spectators=options.spectators, tasks=options.tasks, delay=options.delay,
+            state=table.state, table=None if table.live is None else table.live.number,
+            seats=seats, you=you,
+        )  # fmt: skip
+
+    def _seat_frame(
+        self, table: FriendsTable, seat: int, user: int | None
+    ) -> frames.PrivateSeat | None:
+        del user
+        person = table.seats[seat]
+        live = table.live
+        if person is None:
+            if live is None or live.users[seat] is not None:
+                return None
+            return frames.PrivateSeat(live.table.seats[seat].name, True, True, True)
+        player = self._players[person]
+        return frames.PrivateSeat(player.name, person in table.ready, False, player.connected)
+
+    def catch_up(self, player: Player) -> list[frames.PrivateTable | frames.Scoreboard]:
+        """What a returning person is told of his private table (none: nothing)."""
+        table = None if player.private is None else self.tables.get(player.private)
+        if table is None:
+            return []
+        told: list[frames.PrivateTable | frames.Scoreboard] = [self.frame(table, player.user)]
+        if table.sheet.rows:
+            told.append(table.sheet.frame(self._number(table), over=False))
+        return told
+
+    # --- commands -----------------------------------------------------------------------
+
+    def handle(self, player: Player, command: c.Private, out: Out, now: float) -> None:
+        """One of the private tables' commands from ``player``.
+
+        :raises GameError: refused (nothing changed).
+        """
+        match command:
+            case c.CreatePrivate(_, options, balance):
+                self.create(player, options, balance, out, now)
+            case c.JoinPrivate(_, code, balance):
+                self.join(player, code, balance, out, now)
+            case c.Ready(_, ready):
+                self.set_ready(player, ready, out, now)
+            case c.StartPrivate():
+                self.start(player, out, now)
+            case c.KickPrivate(_, seat):
+                self.kick(player, seat, out, now)
+            case c.ClosePrivate():
+                self.close(player, out, now)
+            case _:
+                assert_never(command)
+
+    def create(
+        self, player: Player, options: PrivateOptions, balance: int, out: Out, now: float
+    ) -> FriendsTable:
+        """``player`` (holding ``balance`` coins) creates a table of ``options``.
+
+        :raises InvalidActionError: ``bad_private``.
+        :raises IllegalActionError: ``already_in_room``, ``in_match``, ``insufficient_coins``.
+        """
+        _check_place(player)
+        check_options(options, self.settings)
+        template = template_of(self.rooms, options)
+        coins = options.stakes == "coins"
+        if coins:
+            _check_coins(template, balance)
+        code = self._new_code()
+        room, terms = private_room(template, code, options, self.settings)
+        seats: list[int | None] = [player.user] + [None] * (room.seats - 1)
+        sheet = ScoreSheet(code, [""] * room.seats, coins)
+        table = FriendsTable(code, player.user, options, room, terms, seats, sheet)
+        table.balances[player.user] = balance
+        self.tables[code] = table
+        player.private = code
+        self._tell(table, out)
+        return table
+
+    def join(self, player: Player, code: str, balance: int, out: Out, now: float) -> None:
+        """``player`` (holding ``balance`` coins) sits at the first free seat of ``code``.
+
+        :raises IllegalActionError: ``unknown_code``, ``table_closed``, ``table_full``
+            (:class:`TableFullError`), ``already_in_room``, ``in_match``, ``insufficient_coins``.
+        """
+        table = self._find(code)
+        _check_place(player)
+        if None not in table.seats:
+            raise TableFullError(code, table.options.spectators)
+        if table.coins:
+            _check_coins(table.room, balance)
+        table.seats[table.seats.index(None)] = player.user
+        table.balances[player.user] = balance
+        player.private = code
+        self._changed(table, out, now)
+
+    def set_ready(self, player: Player, ready: bool, out: Out, now: float) -> None:
+        """准备 (or not) before the next hand; the hand starts once all are.
+
+        :raises IllegalActionError: ``not_private``, ``started``.
+        """
+        table = self._mine(player)
+        if table.live is not None:
+            raise IllegalActionError("started", "the table is playing")
+        if ready:
+            table.ready.add(player.user)
+        else:
+            table.ready.discard(player.user)
+        people = table.people()
+        full = len(people) == len(table.seats)
+        if full and all(u in table.ready for _, u in people) and self._deal(table, out, now):
+            return
+        self._tell(table, out)
+
+    def start(self, player: Player, out: Out, now: float) -> None:
+        """The owner starts the table, bots in its empty seats.
+
+        :raises IllegalActionError: ``not_private``, ``not_owner``, ``started``,
+            ``not_ready``, ``no_bots``, ``insufficient_coins``.
+        """
+        table = self._owned(player)
+        if table.live is not None:
+            raise IllegalActionError("started", "the table is playing")
+        waiting = [u for _, u in table.people() if u not in table.ready]
+        if waiting:
+            names = ", ".join(self._players[u].name for u in waiting)
+            raise IllegalActionError("not_ready", f"not ready: {names}")
+        if None in table.seats and not table.options.bots:
+            raise IllegalActionError("no_bots", "the table has empty seats and no bots")
+        if table.coins:
+            for _, user in table.people():
+                _check_coins(table.room, table.balances[user])
+        self._deal(table, out, now)
+
+    def kick(self, player: Player, seat: object, out: Out, now: float) -> None:
+        """The owner removes the person at ``seat`` before the first hand.
+
+        :raises IllegalActionError: ``not_private``, ``not_owner``, ``started``,
+            ``empty_seat``, ``own_seat``.
+        """
+        table = self._owned(player)
+        if table.live is not None or table.played > 0:
+            raise IllegalActionError("started", "a person is removed before the first hand")
+        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise IllegalActionError("empty_seat", f"no seat {seat!r}")
+        user = table.seats[seat]
+        if user is None:
+            raise IllegalActionError("empty_seat", f"nobody sits at seat {seat}")
+        if user == player.user:
+            raise IllegalActionError("own_seat", "the owner leaves, he is not removed")
+        self._release(table, self._players[user], out, reason="kicked")
+        self._changed(table, out, now)
+
+    def close(self, player: Player, out: Out, now: float) -> None:
+        """The owner closes the table (after the hand in play, if any).
+
+        :raises IllegalActionError: ``not_private``, ``not_owner``.
+        """
+        table = self._owned(player)
+        if table.live is None:
+            self._finish(table, out)
+            return
+        table.closing = True
+        self._flow.leaving(table.live, out, now)  # a pausing table closes now
+        if not table.closed:
+            self._tell(table, out)
+
+    def leave(self, player: Player, out: Out, now: float) -> None:
+        """``player`` leaves his private table: an escape during a hand (out once it is
+        over), else out now."""
+        table = self._mine(player)
+        live = table.live
+        if live is None or player.table != live.number:
+            self._release(table, player, out)
+            self._changed(table, out, now)
+            return
+        player.leaving = True
+        out.append(Send(player.user, notices.leaving(table.room.id)))
+        if live.table.in_hand:
+            seat = live.seat_of(player.user)
+            self._flow.guard(live, out, now, partial(self._escape, live, seat, out, now))
+        if self._flow.tables.get(live.number) is live:
+            self._flow.leaving(live, out, now)
+
+    def _escape(self, live: LiveTable, seat: int, out: Out, now: float) -> None:
+        with suppress(GameError):  # escaped already: he leaves after the hand all the same
+            live.table.escape(seat, now)
+        self._flow.after(live, out, now)
+
+    def presence(self, player: Player, out: Out, now: float) -> None:
+        """``player`` lost his last connection or is back: his seat shows it; a table with
+        no connected person closes after the grace time."""
+        table = None if player.private is None else self.tables.get(player.private)
+        if table is not None:
+            self._changed(table, out, now)
+
+    # --- the live table -----------------------------------------------------------------
+
+    def plays_on(self, table: FriendsTable, live: LiveTable) -> bool:
+        """Whether ``live`` deals its next hand: nobody leaves or came, hands remain, not
+        closing, everyone's coins enough, somebody connected."""
+        if table.closing or table.over or tuple(table.seats) != live.users:
+            return False
+        if any(self._players[user].leaving for _, user in live.humans()):
+            return False
+        if not any(self._players[user].connected for _, user in live.humans()):
+            return False
+        least = table.room.min_coins
+        return not table.coins or all(s.balance >= least for s in live.table.seats)
+
+    def scored(self, number: int, hand: str) -> FriendsTable | None:
+        """The hand ``hand`` at table ``number`` is settled: its row (before the table
+        plays on or closes); the private table, if it is one and the hand not voided."""
+        live = self._flow.tables.get(number)
+        table = None if live is None else self.of(live)
+        if live is None or table is None or live.table.hand_id != hand:
+            return None
+        outcome = live.table.outcome
+        if outcome is None or live.table.is_over is False:
+            return None
+        if outcome.voided:  # dealt again: no row
+            return None
+        table.played += 1
+        table.sheet.add(outcome, [seat.name for seat in live.table.seats])
+        return table
+
+    def tell_scores(self, table: FriendsTable, out: Out) -> None:
+        """After a hand: the scoreboard and the table to its people (unless it closed:
+        then they had the final one)."""
+        if table.closed:
+            return
+        frame = table.sheet.frame(self._number(table), over=False)
+        out.extend(Send(user, frame) for _, user in table.people())
+        self._tell(table, out)
+
+    def table_closed(self, table: FriendsTable, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` closed: its people stay (those leaving go), and the table waits for
+        them to be ready again, or closes (its last hand played, or closed by its owner)."""
+        table.live = None
+        table.ready.clear()
+        for seat, user in live.humans():
+            player = self._players.get(user)
+            if player is None or player.table != live.number:
+                continue
+            player.table = None
+            out.extend(ending(live, player))
+            table.balances[user] = live.table.seats[seat].balance
+            if player.leaving and player.private == table.code:
+                self._release(table, player, out)
+        if table.closing or table.over:
+            self._finish(table, out)
+        else:
+            self._changed(table, out, now)
+
+    def tick(self, out: Out, now: float) -> None:
+        """Close the tables whose grace time passed with nobody connected."""
+        for table in list(self.tables.values()):
+            if table.grace_at is not None and table.grace_at <= now:
+                table.grace_at = None
+                if self._connected(table):
+                    continue
+                if table.live is None:
+                    self._finish(table, out)
+                else:
+                    table.closing = True
+                    self._flow.leaving(table.live, out, now)
+        self._wake(out)
+
+    def reset(self) -> None:
+        """Drop every table (the hall was taken over)."""
+        self.tables.clear()
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _find(self, code: str) -> FriendsTable:
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        if code in self.finished:
+            raise IllegalActionError("table_closed", f"table {code} is closed")
+        raise IllegalActionError("unknown_code", f"no table {code!r}")
+
+    def _mine(self, player: Player) -> FriendsTable:
+        table = None if player.private is None else self.tables.get(player.private)
+        if table is None:
+            raise IllegalActionError("not_private", "not at a private table")
+        return table
+
+    def _owned(self, player: Player) -> FriendsTable:
+        table = self._mine(player)
+        if table.owner != player.user:
+            raise IllegalActionError("not_owner", "only the table's owner may")
+        return table
+
+    def _new_code(self) -> str:
+        while True:
+            code = f"{self._fresh(30) % 1_000_000:06d}"
+            if code not in self.tables and code not in self.finished:
+                return code
+
+    def _number(self, table: FriendsTable) -> int | None:
+        return None if table.live is None else table.live.number
+
+    def _connected(self, table: FriendsTable) -> bool:
+        return any(self._players[user].connected for _, user in table.people())
+
+    def _tell(self, table: FriendsTable, out: Out) -> None:
+        out.extend(Send(user, self.frame(table, user)) for _, user in table.people())
+
+    def _changed(self, table: FriendsTable, out: Out, now: float) -> None:
+        """Its people told; the grace time started if nobody connected is left."""
+        if self._connected(table):
+            table.grace_at = None
+        elif table.grace_at is None:
+            table.grace_at = now + self.settings.grace_seconds
+            out.append(WakeAt(table.grace_at))
+        self._tell(table, out)
+
+    def _wake(self, out: Out) -> None:
+        dues = [t.grace_at for t in self.tables.values() if t.grace_at is not None]
+        if dues:
+            out.append(WakeAt(min(dues)))
+
+    def _release(
+        self, table: FriendsTable, player: Player, out: Out, *, reason: str | None = None
+    ) -> None:
+        """``player`` is out of ``table``: his seat free, the ownership passed on."""
+        table.seats[table.seats.index(player.user)] = None
+        table.ready.discard(player.user)
+        player.private, player.leaving = None, False
+        out.append(ReleasePlace(player.user))
+        out.append(Send(player.user, notices.left(table.room.id, reason)))
+        if table.owner == player.user:
+            people = table.people()
+            if people:
+                table.owner = people[0][1]
+
+    def _deal(self, table: FriendsTable, out: Out, now: float) -> bool:
+        """Open its live table (bots in its empty seats); whether it opened."""
+        users = tuple(table.seats)
+        room = table.room
+        if table.coins and any(table.balances[u] < room.min_coins for _, u in table.people()):
+            return False
+        rng = random.Random(self._fresh(64))
+        names = [self._players[u].name for _, u in table.people()]
+        bots = iter(bot_seats(rng, min_coins=room.min_coins, count=users.count(None), taken=names))
+        seats = []
+        for user in users:
+            if user is None:
+                bot = next(bots)
+                seats.append(
+                    SeatInfo(None, bot.name, bot.balance if table.coins else room.min_coins)
+                )
+            else:
+                balance = table.balances[user] if table.coins else room.min_coins
+                seats.append(SeatInfo(str(user), self._players[user].name, balance))
+        for _, user in table.people():
+            self._players[user].leaving = False
+            table.members[user] = None
+        table.live = self._open(room, users, seats, terms=table.terms, rng=rng, out=out, now=now)
+        if table.live is not None:
+            self._tell(table, out)
+        return table.live is not None
+
+    def _finish(self, table: FriendsTable, out: Out) -> None:
+        """The table closes: its final scoreboard to everyone, kept; its people out."""
+        table.closed = True
+        final = table.sheet.frame(None, over=True)
+        people = table.people()
+        for _, user in people:
+            out.append(Send(user, final))
+            out.append(Send(user, self.frame(table, user)))
+        for _, user in people:
+            player = self._players[user]
+            table.seats[table.seats.index(user)] = None
+            player.private = None
+            out.append(ReleasePlace(user))
+        del self.tables[table.code]
+        self.finished[table.code] = final
+        while len(self.finished) > KEPT_CLOSED:
+            del self.finished[next(iter(self.finished))]
+        options = table.options
+        users = tuple({**table.members, **{user: None for _, user in people}})
+        keep = KeepScoreboard(
+            table.code, options.game, options.rules, options.stakes, options.hands,
+            users, final,
+        )  # fmt: skip
+        out.append(keep)
+
+
+def _check_place(player: Player) -> None:
+    """Refuse a person who is somewhere already.
+
+    :raises IllegalActionError: ``already_in_room``, ``in_match``.
+    """
+    if player.private is not None:
+        raise IllegalActionError("already_in_room", f"at private table {player.private}")
+    if player.room is not None:
+        raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
+    if player.table is not None:
+        raise IllegalActionError("in_match", "playing a match's table")
+
+
+def _check_coins(room: Room, balance: int) -> None:
+    """:raises IllegalActionError: ``insufficient_coins``."""
+    if balance < room.min_coins:
+        message = f"the table needs {room.min_coins} coins, the player holds {balance}"
+        raise IllegalActionError("insufficient_coins", message)
