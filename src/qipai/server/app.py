@@ -58,6 +58,7 @@ from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
 from .missed import KeptInRedis
 from .params import ascii_number, check_params, int_param
+from .privates import private_info, private_result
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -329,6 +330,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         api("/api/leaderboard", leaderboard, ["GET"]),
         api("/api/stats", stats, ["GET"]),
         *_match_routes(live),
+        *_private_routes(live),
         api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
@@ -380,6 +382,7 @@ _STATUS = {
     "bad_credentials": 401,
     "not_ready": 503,
     "unknown_hand": 404,
+    "unknown_code": 404,
     "unknown_path": 404,
 }
 
@@ -478,6 +481,29 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
             ["POST"],
         ),
         _api("/api/runs/{run}", asking(lambda r: Standings(r.path_params["run"]), False), ["GET"]),
+    ]
+
+
+def _private_routes(live: Callable[[], _Services]) -> list[Route]:
+    """Private tables 好友房: one by its code (its tries limited like ``private_join``), and
+    the player's closed ones (战绩)."""
+
+    async def private_table(request: Request) -> Response:
+        services = live()
+        user = await _maybe_user(services, request)
+        user_id = None if user is None else user.id
+        services.gate.code_try(_address(request), user_id, time.monotonic())
+        return JSONResponse(await private_info(services.hall, request.path_params["code"]))
+
+    async def private_results(request: Request) -> Response:
+        user = await _user(live(), request)
+        limit = int_param(request, "limit", 50, 1, 200)
+        rows = await live().db.run(live().db.store.private_results, user.id, limit=limit)
+        return JSONResponse([private_result(row) for row in rows])
+
+    return [
+        _api("/api/private/{code}", private_table, ["GET"]),
+        _api("/api/me/private", private_results, ["GET"]),
     ]
 
 

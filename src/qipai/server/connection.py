@@ -50,7 +50,7 @@ from .gateway import Client, Gateway
 from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
-from .protocol import Hello, Join, Ping
+from .protocol import Hello, Join, Ping, PrivateJoin
 
 log = logging.getLogger(__name__)
 
@@ -183,11 +183,13 @@ class PlayerSocket:
         self._cut = asyncio.Event()
         self._flooding = False
         self._last: dict[str, int] = {}
+        self._host: str | None = None
 
     async def serve(self) -> None:
         """Run the connection to its end."""
         await self.socket.accept()
         host = self.socket.client.host if self.socket.client is not None else None
+        self._host = host
         if await self._refused(lambda now: self._gate.connection(host, now)):
             return
         user = await self._sign_in()
@@ -479,6 +481,13 @@ class PlayerSocket:
                 return protocol.pong(t)
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
+            case PrivateJoin(message_id):  # a code tried: limited (then it goes on below)
+                try:
+                    self._gate.code_try(self._host, user.id, time.monotonic())
+                except RateLimitedError as error:
+                    return protocol.retry_later(
+                        error.code, error.message, error.retry_after, message_id
+                    )
             case Join() if self._gateway is not None:  # the room may be on another node
                 async with self._linking:  # no relink meanwhile
                     link = self._linked()

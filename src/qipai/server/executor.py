@@ -21,9 +21,10 @@ from qipai.errors import GameError
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
-from qipai.hall.frames import OutFrame
+from qipai.hall.frames import OutFrame, encode_frame
 from qipai.hall.table import BotTurn, HandOutcome
 from qipai.store import Fence, HandSettlement, HandStart
+from qipai.store.privates import PrivateRow
 
 from .batching import Batcher
 from .bots import BotPool
@@ -150,6 +151,8 @@ class Executor:
                     done = self._closers.pop(effect.table.number, None)
                     if done is not None:
                         done(effect)
+                case e.KeepScoreboard():
+                    self._spawn(self._keep_scoreboard(effect))
                 case e.Log(level, text):
                     log.log(logging.ERROR if level == "error" else logging.WARNING, text)
         return tuple(replies)
@@ -203,6 +206,18 @@ class Executor:
             self._feed(c.StoreFailed(effect.table, outcome.hand_id, *_UNAVAILABLE))
         else:
             self._feed(c.HandSettled(effect.table, outcome.hand_id))
+
+    async def _keep_scoreboard(self, effect: e.KeepScoreboard) -> None:
+        """Store a closed private table's final scoreboard (lost, and logged, if the
+        database does not answer: no coin depends on it)."""
+        row = PrivateRow(
+            effect.code, effect.game, effect.rules, effect.stakes, effect.hands, _utcnow(),
+            encode_frame(effect.scoreboard).decode("utf-8"),
+        )  # fmt: skip
+        try:
+            await self.db.run(self.db.store.keep_private, row, effect.users)
+        except Exception as error:
+            log.error("private table %s: scoreboard not kept: %r", effect.code, error)
 
     async def _read_balances(self, effect: e.ReadBalances) -> None:
         try:

@@ -188,6 +188,11 @@ class Limits:
     connections_per_account: Rate | None = Rate(20, 60.0)
     """New WebSocket connections per account, from any address (20 at once, then one every
     3 s: a browser's reconnections after a restart, several tabs, are far fewer)."""
+    codes_per_address: Rate | None = Rate(30, 60.0)
+    """Private table codes tried (``private_join``, ``GET /api/private/{code}``) per client
+    address (30 a minute)."""
+    codes_per_account: Rate | None = Rate(10, 60.0)
+    """Private table codes tried per account, from any address (10 a minute)."""
     hash_slots: int = 2
     """Password hashes (Argon2) computed at once, in threads; each takes ~64 MiB."""
     hash_waiting: int = 16
@@ -199,7 +204,7 @@ class Limits:
     def off(cls) -> Limits:
         """No limit on attempts (tests, load runs on a private hall); the hashes stay
         bounded."""
-        return cls(None, None, None, None, None, None)
+        return cls(None, None, None, None, None, None, None, None)
 
 
 @dataclass
@@ -223,6 +228,8 @@ class Gate:
         self._guest = make(self.limits.guest_per_address)
         self._connections = make(self.limits.connections_per_address)
         self._connections_of = make(self.limits.connections_per_account)
+        self._codes = make(self.limits.codes_per_address)
+        self._codes_of = make(self.limits.codes_per_account)
 
     def sign_in(self, address: str | None, now: float) -> None:
         """A sign-in from ``address`` (before its body is read).
@@ -285,11 +292,22 @@ class Gate:
         what = "connections for this account"
         _spend(self._connections_of, str(user), now, what, TOO_MANY, whence="")
 
+    def code_try(self, address: str | None, user: int | None, now: float) -> None:
+        """A private table's code tried from ``address`` by ``user`` (``None``: not
+        signed in): codes cannot be guessed by trying.
+
+        :raises RateLimitedError: ``too_many_tries``.
+        """
+        _spend(self._codes, address_key(address), now, "codes tried", "too_many_tries")
+        if user is not None:
+            what = "codes tried by this account"
+            _spend(self._codes_of, str(user), now, what, "too_many_tries", whence="")
+
     def remembered(self) -> int:
         """Keys held by every limiter together (for tests and operators)."""
         limiters = (
             self._sign_in, self._failures, self._register, self._guest, self._connections,
-            self._connections_of,
+            self._connections_of, self._codes, self._codes_of,
         )  # fmt: skip
         return sum(len(limiter) for limiter in limiters if limiter is not None)
 

@@ -20,6 +20,7 @@ from qipai.hall.frames import OutFrame
 from . import protocol
 from .bus import Sink
 from .hall import HallService, Player
+from .privates import private_message
 from .protocol import (
     Act,
     Chat,
@@ -28,6 +29,12 @@ from .protocol import (
     EscapeRequest,
     Join,
     Leave,
+    PrivateClose,
+    PrivateCreate,
+    PrivateJoin,
+    PrivateKick,
+    PrivateStart,
+    Ready,
     Resync,
     TrusteeSwitch,
 )
@@ -146,6 +153,15 @@ async def dispatch(
             return await hall.resync(player)
         case Chat(phrase, message_id):
             return hall.chat(player, phrase, message_id)
+        case (
+            PrivateCreate()
+            | PrivateJoin()
+            | Ready()
+            | PrivateStart()
+            | PrivateKick()
+            | PrivateClose()
+        ):
+            return await private_message(hall, player, message)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
     return None

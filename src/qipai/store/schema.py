@@ -217,6 +217,31 @@ withdrawn) registration per run (the partial unique index).  Once the run finish
 player's final ``rank`` and ``prize``, and ``told_at`` once the hall has told him
 (migration ``0008``)."""
 
+private_tables = Table(
+    "private_tables",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("code", String(8), nullable=False, index=True),
+    Column("game", String(16), nullable=False),
+    Column("rules", String(16), nullable=False),
+    Column("stakes", String(8), nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("closed_at", UTCDateTime, nullable=False),
+    Column("scoreboard_json", Text, nullable=False),
+)
+"""Closed private tables 好友房 (migration ``0009``): each one's final ``scoreboard``
+frame as JSON.  A code is unique among open tables only: the newest row of a code is its
+last table."""
+
+private_players = Table(
+    "private_players",
+    metadata,
+    Column("table_id", ID, ForeignKey("private_tables.id"), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    PrimaryKeyConstraint("table_id", "user_id"),
+)
+"""Who played at each closed private table (his 战绩 lists its scoreboard)."""
+
 fences = Table(
     "fences",
     metadata,

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine
 
 from qipai.errors import InvalidActionError
-from qipai.store import accounts, database, fences, hands, matches
+from qipai.store import accounts, database, fences, hands, matches, privates
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
     Fence,
@@ -493,6 +493,26 @@ class Store:
         """
         with self.read() as connection:
             return matches.run_rows(connection, states, match_id=match_id, limit=limit)
+
+    # --- private tables -------------------------------------------------------------
+
+    def keep_private(self, row: privates.PrivateRow, users: Sequence[int]) -> None:
+        """Store a closed private table's final scoreboard, for each of ``users``."""
+        with self.write() as connection:
+            privates.keep(connection, row, users)
+
+    def private_table(self, code: str) -> privates.PrivateRow | None:
+        """The last closed private table of ``code``."""
+        with self.read() as connection:
+            return privates.latest(connection, code)
+
+    def private_results(self, user_id: int, *, limit: int = 50) -> list[privates.PrivateRow]:
+        """The closed private tables the user played at, newest first (战绩).
+
+        :raises InvalidActionError: ``bad_limit``.
+        """
+        with self.read() as connection:
+            return privates.of_user(connection, user_id, limit=limit)
 
 
 def _check_revision(engine: Engine) -> None:

@@ -1,0 +1,145 @@
+"""Private tables 好友房 at the edge: their client messages become the core's commands
+(:mod:`qipai.hall.privatetables`), and ``GET /api/private/{code}`` is answered here.
+
+Creating or joining takes the player's place as joining a room does (under his lock, a
+match registration refused, his claim taken in the cluster), his coins read first.  A
+``table_full`` refusal says whether the table may be watched instead (``watch``).  The
+limits on trying codes (``private_join``, ``GET /api/private/{code}``) are the
+:class:`~qipai.server.limits.Gate`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from msgspec import UNSET
+
+from qipai.errors import GameError, IllegalActionError
+from qipai.hall import commands as c
+from qipai.hall import frames
+from qipai.hall.frames import OutFrame, to_json
+from qipai.hall.privateoptions import PrivateOptions, stake_of
+from qipai.hall.privatetables import FriendsTable, TableFullError
+from qipai.jsontypes import Json
+from qipai.store.privates import PrivateRow
+
+from .hall import HallService, Player
+from .protocol import (
+    PrivateClose,
+    PrivateCreate,
+    PrivateJoin,
+    PrivateKick,
+    PrivateStart,
+    Ready,
+)
+
+PrivateMessage = PrivateCreate | PrivateJoin | Ready | PrivateStart | PrivateKick | PrivateClose
+"""The private tables' client messages."""
+
+
+async def private_message(
+    hall: HallService, player: Player, message: PrivateMessage
+) -> OutFrame | None:
+    """Apply one private table message of ``player``; the answering frame (``None``: an
+    ``ack``).
+
+    :raises GameError: the hall's refusal.
+    """
+    user = player.user
+    match message:
+        case PrivateCreate():
+            options = PrivateOptions(
+                message.game, message.rules, hands=message.hands, stakes=message.stakes,
+                base=message.base, seconds=message.seconds, bots=message.bots,
+                spectators=message.spectators, tasks=message.tasks, delay=message.delay,
+            )  # fmt: skip
+            await _take_place(hall, player, lambda coins: c.CreatePrivate(user, options, coins))
+        case PrivateJoin(message_id, code):
+            try:
+                await _take_place(hall, player, lambda coins: c.JoinPrivate(user, code, coins))
+            except TableFullError as error:
+                watch = True if error.watch else UNSET
+                return frames.Error(
+                    code=error.code, message=error.message, id=message_id, watch=watch
+                )
+        case Ready(_, ready):
+            hall.executor.run(c.Ready(user, ready))
+        case PrivateStart():
+            hall.executor.run(c.StartPrivate(user))
+        case PrivateKick(seat):
+            hall.executor.run(c.KickPrivate(user, seat))
+        case PrivateClose():
+            hall.executor.run(c.ClosePrivate(user))
+    return None
+
+
+async def _take_place(
+    hall: HallService, player: Player, command: Callable[[int], c.Command]
+) -> None:
+    """Run ``command(coins)`` with the player's place taken (given back if refused and he
+    holds nothing here).
+
+    :raises IllegalActionError: ``in_match``, ``not_connected``, the core's refusal.
+    """
+    user = player.user
+    async with hall.places.lock(user):
+        if hall.in_match(user):
+            raise IllegalActionError("in_match", "registered in a match: play it first")
+        coins = await hall.db.run(hall.db.store.balance, user)
+        await hall.places.claim(user)
+        try:
+            if hall.players.get(user) is not player:  # gone meanwhile
+                raise IllegalActionError("not_connected", "the connection closed")
+            hall.executor.run(command(coins))
+        except GameError:
+            if not hall.core.holds(user):
+                await hall.places.release(user)
+            raise
+
+
+async def private_info(hall: HallService, code: str, watchers: int = 0) -> dict[str, Json]:
+    """The body of ``GET /api/private/{code}``: an open table here, else the last closed
+    one of that code in the store.
+
+    :raises IllegalActionError: ``unknown_code``.
+    """
+    table = hall.core.private.tables.get(code)
+    if table is not None:
+        return _open_info(hall, table, watchers)
+    row = await hall.db.run(hall.db.store.private_table, code)
+    if row is None:
+        raise IllegalActionError("unknown_code", f"no table {code!r}")
+    return _closed_info(row)
+
+
+def _open_info(hall: HallService, table: FriendsTable, watchers: int) -> dict[str, Json]:
+    options = table.options
+    names: list[Json] = [None if u is None else hall.players[u].name for u in table.seats]
+    board = table.sheet.frame(None if table.live is None else table.live.number, over=False)
+    return {
+        "code": table.code, "game": options.game, "rules": options.rules,
+        "hands": options.hands, "played": table.played, "stakes": options.stakes,
+        "base": stake_of(table.room), "state": table.state, "seats": names,
+        "spectators": options.spectators, "watchers": watchers, "full": None not in table.seats,
+        "scoreboard": to_json(board) if table.sheet.rows else None,
+    }  # fmt: skip
+
+
+def _closed_info(row: PrivateRow) -> dict[str, Json]:
+    board = json.loads(row.scoreboard_json)
+    return {
+        "code": row.code, "game": row.game, "rules": row.rules, "hands": row.hands,
+        "played": len(board["rows"]), "stakes": row.stakes, "base": None, "state": "closed",
+        "seats": board["names"], "spectators": False, "watchers": 0, "full": False,
+        "scoreboard": board,
+    }  # fmt: skip
+
+
+def private_result(row: PrivateRow) -> dict[str, Json]:
+    """One closed private table in a player's 战绩 (``GET /api/me/private``)."""
+    return {
+        "code": row.code, "game": row.game, "rules": row.rules, "stakes": row.stakes,
+        "hands": row.hands, "closed_at": row.closed_at.isoformat(),
+        "scoreboard": json.loads(row.scoreboard_json),
+    }  # fmt: skip
