@@ -34,7 +34,8 @@ REFUSED = [
         '{"type":"shuffle"}',
         "bad_message",
         "unknown message type 'shuffle' (one of hello, join, leave, act, entropy, trustee, escape, "
-        "escape_cost, resync, ping, chat)",
+        "escape_cost, resync, ping, chat, private_create, private_join, ready, private_start, "
+        "private_kick, private_close)",
     ),
     ('{"action":"pass"}', "bad_message", "Object missing required field `type`"),
     ('{"type":"ping","seat":1}', "bad_message", "Object contains unknown field `seat`"),
