@@ -16,6 +16,7 @@ from qipai.hall import effects as e
 from qipai.hall.livetables import Phase
 from qipai.hall.privateoptions import PrivateOptions, load_private
 from qipai.hall.privatetables import TableFullError
+from qipai.hall.rooms import load_rooms
 
 HUANLE = room("doudizhu-huanle")
 YIFA = room("doudizhu-yifa")
@@ -387,6 +388,8 @@ def test_the_rooms_file_private_section() -> None:
         (5, 30),
     )
     assert load_private("").grace_seconds == 120
+    text = '[private]\ngrace_seconds = 5\n[[room]]\nid = "x"\nname = "x"\ngame = "doudizhu"\nrules = "yifa"\n'
+    assert [r.id for r in load_rooms(text)] == ["x"] and load_private(text).grace_seconds == 5
     for text in (
         "[private]\nnope = 1",
         "[private]\nseconds = [9, 2]",

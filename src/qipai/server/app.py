@@ -36,6 +36,7 @@ from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
 from qipai.hall.matchconfig import MatchConfig, default_matches
 from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
+from qipai.hall.privateoptions import PrivateSettings
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
@@ -79,6 +80,8 @@ class ServerConfig:
     """The database URL; ``None``: SQLite in the user's data folder."""
     rooms: tuple[Room, ...] = field(default_factory=default_rooms)
     """The rooms (the shipped defaults unless a config file names others)."""
+    private: PrivateSettings = field(default_factory=PrivateSettings)
+    """The rules for private tables 好友房 (the rooms file's ``[private]``)."""
     bot_delay: float = 1.0
     """Seconds a bot takes to act (0 in tests and load runs)."""
     deal_step: float = DEAL_STEP_SECONDS
@@ -185,6 +188,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             entropy_window=config.entropy_window,
             cluster=cluster,
             bots=bots,
+            private=config.private,
         )
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None

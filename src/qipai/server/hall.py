@@ -27,6 +27,7 @@ from qipai.hall.core import ENTROPY_WINDOW, HAND_PAUSE, HallCore
 from qipai.hall.frames import EscapeCost, OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
+from qipai.hall.privateoptions import PrivateSettings
 from qipai.hall.rooms import Room
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo
 from qipai.registry import game_names, game_type
@@ -74,6 +75,7 @@ class HallService:
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
         bots: BotPool | None = None,
+        private: PrivateSettings | None = None,
     ) -> None:
         self.db = db
         self.bots = bots
@@ -85,7 +87,7 @@ class HallService:
         self.core = HallCore(
             rooms, fresh=fresh_bits, bot_delay=bot_delay, deal_step=deal_step,
             entropy_window=entropy_window, hand_pause=hand_pause,
-            bot_wait=None if bots is None else BOT_DEADLINE,
+            bot_wait=None if bots is None else BOT_DEADLINE, private=private,
         )  # fmt: skip
         """The live hall's rules and state."""
         self.in_match: Callable[[int], bool] = lambda user: False

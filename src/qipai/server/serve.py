@@ -20,6 +20,7 @@ import uvicorn
 
 from qipai.errors import InvalidActionError
 from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches
+from qipai.hall.privateoptions import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
 
 from .app import ServerConfig, create_app
@@ -39,8 +40,7 @@ def rooms_from(path: str | None) -> ServerConfig:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
-    rooms = load_rooms(text)
-    return ServerConfig(rooms=rooms)
+    return ServerConfig(rooms=load_rooms(text), private=load_private(text))
 
 
 def matches_from(path: str | None) -> tuple[MatchConfig, ...]:
