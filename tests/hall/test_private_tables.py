@@ -388,7 +388,8 @@ def test_the_rooms_file_private_section() -> None:
         (5, 30),
     )
     assert load_private("").grace_seconds == 120
-    text = '[private]\ngrace_seconds = 5\n[[room]]\nid = "x"\nname = "x"\ngame = "doudizhu"\nrules = "yifa"\n'
+    room_text = '[[room]]\nid = "x"\nname = "x"\ngame = "doudizhu"\nrules = "yifa"\n'
+    text = f"[private]\ngrace_seconds = 5\n{room_text}"
     assert [r.id for r in load_rooms(text)] == ["x"] and load_private(text).grace_seconds == 5
     for text in (
         "[private]\nnope = 1",
