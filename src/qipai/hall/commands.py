@@ -200,9 +200,29 @@ class Shutdown:
     forget: bool = False
 
 
+# --- spectators 观战 (issue 26: qipai.hall.spectators) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """``user`` watches table number ``table``, or the table the player named ``player``
+    sits at (exactly one of the two)."""
+
+    user: int
+    table: int | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StopSpectating:
+    """``user`` stops watching."""
+
+    user: int
+
+
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
-    | HandSettled | StoreFailed | BotDecided | Shutdown
+    | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
 )  # fmt: skip
 """Everything the live hall is told."""

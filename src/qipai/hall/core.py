@@ -41,6 +41,7 @@ from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import Spectators, WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 
 HAND_PAUSE = 3.0
@@ -62,6 +63,7 @@ class HallCore:
     :param hand_pause: seconds between two hands of a table that plays on.
     :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
         pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
+    :param watch: the hall's rules for spectators 观战 (the rooms file's ``[watch]``).
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class HallCore:
         entropy_window: float = ENTROPY_WINDOW,
         hand_pause: float = HAND_PAUSE,
         bot_wait: float | None = None,
+        watch: WatchSettings | None = None,
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
@@ -83,6 +86,9 @@ class HallCore:
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
+        self.watch = Spectators(self.players, self.flow.tables, watch)
+        """Who watches which table (spectators 观战)."""
+        self.flow.spectators = self.watch.frames
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -120,6 +126,7 @@ class HallCore:
         match command:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
+                self.watch.moved(user, out, now)
             case c.Leave(user):
                 self.cash.leave(self._known(user), out, now)
             case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
@@ -140,6 +147,7 @@ class HallCore:
                 self._resume(user, dict(last), out, now)
             case c.Tick():
                 self.flow.tick(out, now)
+                self.watch.tick(out, now)
             case c.Matchmake(rooms):
                 self.cash.matchmake(rooms, out, now)
             case c.BalancesRead(seating, balances):
@@ -159,6 +167,8 @@ class HallCore:
                 self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
+            case c.Spectate() | c.StopSpectating():
+                self.watch.handle(command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -221,6 +231,8 @@ class HallCore:
         if player is None:
             return
         player.connected = connected
+        if not connected:
+            self.watch.gone(user, out, now)
         live = self.table_of(user)
         if live is not None:
             posted = Posted.BACK if connected else Posted.AWAY
@@ -256,6 +268,7 @@ class HallCore:
             return
         frame = chat_frame(live.number, seat, phrase)
         out.extend(Send(other, frame) for _, other in live.humans())
+        self.watch.frames(live, (frame,), out, now)
 
     # --- tables -----------------------------------------------------------------------
 
@@ -321,7 +334,8 @@ class HallCore:
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` closed: its room takes its players (a cash table), or its match moves
-        on (told by ``TableClosed``, unless the hall stopped it)."""
+        on (told by ``TableClosed``, unless the hall stopped it); its spectators are told."""
+        self.watch.closed(live, out, now)
         if live.seating is not None:
             self.cash.closed(live, out, now)
             return
@@ -341,6 +355,7 @@ class HallCore:
             return
         users = list(self.players)
         self.cash.reset()
+        self.watch.reset()
         for player in self.players.values():
             player.room, player.table = None, None
         self.players.clear()
