@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hall"))
 
-from core_kit import World, room  # noqa: E402
+from core_kit import World, room
 
-from qipai.hall import commands as c  # noqa: E402
-from qipai.hall import effects as e  # noqa: E402
+from qipai.hall import commands as c
+from qipai.hall import effects as e
 
 KEEPS = room("doudizhu-yifa", id="keeps", regroup=False)
 
