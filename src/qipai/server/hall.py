@@ -91,6 +91,9 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
+        self.codes: Callable[[str], int | None] = _no_codes
+        """A private table's live table number by its code (``None``: none now; set by the
+        private tables: raises ``unknown_code``), for ``spectate`` by code."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
@@ -371,6 +374,14 @@ async def _no_notices(user: int) -> list[OutFrame]:
     """A hall without matches keeps no notices."""
     del user
     return []
+
+
+def _no_codes(code: str) -> int | None:
+    """A hall without private tables knows no code.
+
+    :raises IllegalActionError: ``unknown_code``.
+    """
+    raise IllegalActionError("unknown_code", f"no table has the code {code[:12]!r}")
 
 
 def _utcnow() -> datetime:
