@@ -5,6 +5,7 @@ that change nothing."""
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
+from qipai.hall.rooms import load_rooms
 from qipai.hall.spectators import TableWatch, WatchSettings, table_by_code, watch_settings
 from qipai.hall.table import SeatInfo
 
@@ -298,3 +300,11 @@ def test_200_spectators_cost_the_players_nothing_and_each_gets_a_bounded_share()
     assert len(shares) <= 2 and max(shares) <= len(crowd.frames(1)) + 2, shares
     assert crowd.frames(1, "spectator_count")[-1]["count"] == 200
     assert crowd.core.watch.count(number) == 200
+
+
+def test_a_rooms_file_may_hold_the_watch_section() -> None:
+    text = '[watch]\nwatch_cash_tables = false\n\n[[room]]\nid = "r"\nname = "r"\n'
+    text += 'game = "doudizhu"\nrules = "yifa"\n'
+    [only] = load_rooms(text)
+    assert only.id == "r"
+    assert watch_settings(tomllib.loads(text)) == WatchSettings(cash_tables=False)
