@@ -175,6 +175,9 @@ class Run:
 
     def _one_table_each(self) -> None:
         core = self.world.core
+        for user, number in core.watch.watching.items():  # a spectator has no place
+            player = core.players[user]
+            assert player.room is None and player.table is None, (user, number)
         seated: dict[int, int] = {}
         for number, live in core.flow.tables.items():
             for _, user in live.humans():

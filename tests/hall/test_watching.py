@@ -308,3 +308,16 @@ def test_a_rooms_file_may_hold_the_watch_section() -> None:
     [only] = load_rooms(text)
     assert only.id == "r"
     assert watch_settings(tomllib.loads(text)) == WatchSettings(cash_tables=False)
+
+
+def test_a_spectator_seated_at_a_matchs_table_stops_watching() -> None:
+    world = World([KEEPS, YIFA])
+    number = seated(world)
+    watch(world, table=number)
+    bots = [SeatInfo(None, f"bot{i}", 10_000) for i in (1, 2)]
+    seats = [SeatInfo(str(WATCHER), "w", 10_000), *bots]
+    world.handle(c.OpenTable(YIFA, (WATCHER, None, None), seats, None))
+    assert world.frames(WATCHER, "spectate_ended") == [
+        {"type": "spectate_ended", "table": number, "reason": "moved"}
+    ]
+    assert world.core.watch.watching == {}

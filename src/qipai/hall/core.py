@@ -297,6 +297,7 @@ class HallCore:
         live = LiveTable(table, users, seating)
         for _, user in live.humans():
             self.players[user].table = live.number
+            self.watch.moved(user, out, now)  # seated: he watches no more
         self.flow.add(live, out, now)
         if live.number not in self.flow.tables:
             return None
