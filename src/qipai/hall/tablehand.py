@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from qipai.hall.seeds import deal_seed
 from qipai.registry import HandSetup, SomeState
+
+Setup: TypeAlias = HandSetup[SomeState]
+"""What a hand of the table's game is dealt from."""
 
 
 @dataclass(slots=True)
@@ -22,7 +25,7 @@ class TableHand:
 
     entropy: list[str | None]
     """Each seat's entropy contribution so far (``None``: none yet)."""
-    setup: HandSetup[SomeState] = field(default_factory=lambda: HandSetup(0, ()))
+    setup: Setup = field(default_factory=lambda: HandSetup(0, ()))
     """What the hand is dealt from (the seed without entropy; the previous hand is let go
     once it is dealt)."""
     seed: int = 0
@@ -49,7 +52,7 @@ class TableHand:
         """Whether the hand waits for its players' entropy (not dealt yet)."""
         return self.window_end is not None
 
-    def deal_setup(self) -> HandSetup[SomeState]:
+    def deal_setup(self) -> Setup:
         """What the hand is dealt from: its setup, with the house seed mixed with the
         contributions in (:func:`~qipai.hall.seeds.deal_seed`)."""
         return dataclasses.replace(self.setup, seed=deal_seed(self.seed, self.entropy))
