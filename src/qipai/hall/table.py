@@ -182,12 +182,12 @@ class Table:
     @property
     def in_hand(self) -> bool:
         """Whether a hand is being played (or waits for its players' entropy)."""
-        return self.hand.window_end is not None or self.hand.playing
+        return self.hand.collecting or self.hand.playing
 
     @property
     def collecting(self) -> bool:
         """Whether the hand started waits for its players' entropy (not dealt yet)."""
-        return self.hand.window_end is not None
+        return self.hand.collecting
 
     @property
     def entropy(self) -> Entropy:
@@ -313,7 +313,7 @@ class Table:
         return self.seat_status[seat]
 
     def _check_in_hand(self) -> object:
-        if self.hand.window_end is not None:
+        if self.hand.collecting:
             raise IllegalActionError(
                 "not_dealt", "the hand waits for its players' entropy: it is not dealt yet"
             )
@@ -406,7 +406,7 @@ class Table:
             )
         if self.hand.entropy[seat] is not None:
             raise IllegalActionError("already_contributed", f"seat {seat} has contributed")
-        if self.hand.window_end is None:
+        if not self.hand.collecting:
             raise IllegalActionError("entropy_closed", f"hand {hand_id} is dealt already")
         self.hand.entropy[seat] = recorded
         if self._all_contributed():
@@ -489,12 +489,12 @@ class Table:
         :raises IllegalActionError: ``no_hand``, ``hand_over``, ``bot_seat``, ``escaped``.
         """
         self._check_seat(seat)
-        if self.hand.window_end is None:
+        if not self.hand.collecting:
             self._check_in_hand()
         status = self._check_human(seat)
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
-        if self.hand.window_end is not None:  # he leaves before the deal: it comes now
+        if self.hand.collecting:  # he leaves before the deal: it comes now
             tablemoves.deal(self, now)
         state = self.hand.state
         ended = self.engine.escape(state, seat)
@@ -519,7 +519,7 @@ class Table:
         status.connected, status.away_since = False, now
         if not self.engine.folds_absent and not status.trustee:
             tablemoves.enter_trustee(self, seat, now)
-        if self.hand.window_end is not None and self._all_contributed():
+        if self.hand.collecting and self._all_contributed():
             tablemoves.deal(self, now)  # the others are in: his entropy is not awaited
         self._flush()
 
@@ -572,6 +572,6 @@ class Table:
         """Whether the hand in progress has not started yet: it waits for entropy, or
         (:meth:`.GameType.is_dealing`) its first deal is still being dealt, nobody has had
         a decision."""
-        if self.hand.window_end is not None:
+        if self.hand.collecting:
             return True
         return self.hand.playing and self.engine.is_dealing(self.hand.state)
