@@ -21,7 +21,7 @@ def turn_frame(table: Table, seat: int | None, players: list[SeatPlayer] | None 
     """``seat``'s turn frame: who acts (or who decides at once), the deadline shown,
     ``seat``'s legal actions on his turn, else what he may do out of turn (a spectator,
     ``seat`` ``None``: neither)."""
-    state, engine = table._state, table._engine
+    state, engine = table.hand.state, table.engine
     deciding = engine.deciding(state)
     actor = None if deciding else state.current_player
     actions = [] if seat is None else [action_text(a) for a in engine.actions(state, seat)]
@@ -31,7 +31,7 @@ def turn_frame(table: Table, seat: int | None, players: list[SeatPlayer] | None 
         n=table.last_event,
         seat=actor,
         deadline=shown_deadline(table),
-        players=players_of(table.seats, table._seat) if players is None else players,
+        players=players_of(table.seats, table.seat_status) if players is None else players,
         deciding=list(deciding) if deciding else UNSET,
         legal=actions if decides else UNSET,
         options=actions if actions and not decides else UNSET,
@@ -47,15 +47,15 @@ def hand_start_frame(table: Table) -> HandStart:
         hand=table.hand_id,
         hand_number=table.hands_started - 1,
         commitment=table.commitment,
-        entropy_deadline=table._window_end,
-        players=players_of(table.seats, table._seat),
+        entropy_deadline=table.hand.window_end,
+        players=players_of(table.seats, table.seat_status),
     )
 
 
 def snapshot(table: Table, seat: int | None) -> Snapshot:
     """:meth:`~qipai.hall.table.Table.snapshot` of ``table`` for ``seat`` (checked); for a
     spectator (``seat`` ``None``) the game's spectator view."""
-    state, game = table._state, table.room.game
+    state, game = table.hand.state, table.room.game
     if state is None:
         view = None
     elif seat is None:
@@ -69,8 +69,8 @@ def snapshot(table: Table, seat: int | None) -> Snapshot:
         room=table.room.id,
         hand=table.hand_id,
         commitment=table.commitment,
-        players=players_of(table.seats, table._seat),
+        players=players_of(table.seats, table.seat_status),
         view=view,
         deadline=shown_deadline(table),
-        entropy_deadline=table._window_end,
+        entropy_deadline=table.hand.window_end,
     )
