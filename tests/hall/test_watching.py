@@ -321,3 +321,14 @@ def test_a_spectator_seated_at_a_matchs_table_stops_watching() -> None:
         {"type": "spectate_ended", "table": number, "reason": "moved"}
     ]
     assert world.core.watch.watching == {}
+
+
+def test_a_table_of_its_own_options_may_refuse_spectators() -> None:
+    world = World([KEEPS])
+    number = seated(world)
+    with pytest.raises(Exception, match="bad_delay"):
+        configure(world, number, TableWatch(delay=-1.0))
+    configure(world, number, TableWatch(allowed=False))
+    world.core.player(WATCHER, "w")
+    assert refused(world, c.Spectate(WATCHER, table=number)) == "not_watchable"
+    assert refused(world, c.Spectate(WATCHER, player="p1")) == "not_watchable"
