@@ -332,3 +332,17 @@ def test_a_table_of_its_own_options_may_refuse_spectators() -> None:
     world.core.player(WATCHER, "w")
     assert refused(world, c.Spectate(WATCHER, table=number)) == "not_watchable"
     assert refused(world, c.Spectate(WATCHER, player="p1")) == "not_watchable"
+
+
+def test_a_spectator_asks_a_fresh_snapshot_with_resync() -> None:
+    world = World([KEEPS])
+    number = seated(world)
+    world.answer_all()
+    watch(world, table=number)
+    [reply] = world.handle(c.Resync(WATCHER))
+    assert isinstance(reply, e.Reply)
+    [snapshot] = reply.frames
+    assert to_json(snapshot)["seat"] is None
+    check_spectator_frame(world, number, to_json(snapshot))
+    world.core.player(91, "p91")  # neither seated nor watching
+    assert refused(world, c.Resync(91)) == "not_seated"

@@ -139,10 +139,10 @@ class HallCore:
                 self._presence(user, connected, out, now)
             case c.Chat(user, phrase, message_id):
                 self._chat(user, phrase, message_id, out, now)
+            case c.Spectate() | c.StopSpectating():
+                self.watch.handle(command, out, now)
             case c.Resync(user):
-                live, _ = self._seated(user)
-                frame = self.flow.snapshot(live, user)
-                out.append(Reply(() if frame is None else (frame,)))
+                self._resync(command, out, now)
             case c.Resume(user, last):
                 self._resume(user, dict(last), out, now)
             case c.Tick():
@@ -167,8 +167,6 @@ class HallCore:
                 self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
-            case c.Spectate() | c.StopSpectating():
-                self.watch.handle(command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -241,6 +239,16 @@ class HallCore:
             self.cash.away(player)
         if not connected and player.room is None and player.table is None:
             self.cash.forget(user, out)
+
+    def _resync(self, command: c.Resync, out: Out, now: float) -> None:
+        """A fresh snapshot for a player of his table (a settling hand's once it is
+        settled), or for a spectator of the table he watches."""
+        if command.user in self.watch.watching:
+            self.watch.handle(command, out, now)
+            return
+        live, _ = self._seated(command.user)
+        frame = self.flow.snapshot(live, command.user)
+        out.append(Reply(() if frame is None else (frame,)))
 
     def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
         """What a returning player missed at his table, or the room he waits in (his

@@ -33,8 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.commands import Spectate, StopSpectating
-from qipai.hall.effects import Effect, Send, WakeAt
+from qipai.hall.commands import Resync, Spectate, StopSpectating
+from qipai.hall.effects import Effect, Reply, Send, WakeAt
 from qipai.hall.frames import OutFrame, Snapshot, SpectateEnded, SpectatorCount
 from qipai.hall.livetables import LiveTable
 from qipai.hall.players import Player
@@ -199,8 +199,10 @@ class Spectators:
 
     # --- spectators come and go -------------------------------------------------------
 
-    def handle(self, command: Spectate | StopSpectating, out: Out, now: float) -> None:
-        """A spectator's command (:meth:`spectate`, :meth:`stop`).
+    def handle(self, command: Spectate | StopSpectating | Resync, out: Out, now: float) -> None:
+        """A spectator's command (:meth:`spectate`, :meth:`stop`, a snapshot asked by
+        ``Resync``: answered with the spectators' snapshot, a delayed table's last
+        released one).
 
         :raises GameError: refused (nothing changed).
         """
@@ -209,6 +211,16 @@ class Spectators:
                 self.spectate(user, table, name, out, now)
             case StopSpectating(user):
                 self.stop(user, out, now)
+            case Resync(user):
+                out.append(Reply(self._resync(user)))
+
+    def _resync(self, user: int) -> tuple[OutFrame, ...]:
+        """The snapshot a spectator asked for (none yet: a delayed table's newcomer)."""
+        audience = self.audiences[self.watching[user]]
+        live = self._tables.get(audience.number)
+        if audience.options.delay > 0 or live is None:
+            return () if audience.released is None else (audience.released,)
+        return (live.table.spectator_snapshot(),)
 
     def spectate(
         self, user: int, table: int | None, name: str | None, out: Out, now: float
