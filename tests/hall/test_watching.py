@@ -346,3 +346,22 @@ def test_a_spectator_asks_a_fresh_snapshot_with_resync() -> None:
     check_spectator_frame(world, number, to_json(snapshot))
     world.core.player(91, "p91")  # neither seated nor watching
     assert refused(world, c.Resync(91)) == "not_seated"
+
+
+def test_delayed_frames_past_the_bound_come_as_one_snapshot() -> None:
+    world = World([KEEPS])
+    world.core.watch.settings = WatchSettings(backlog=2)
+    number = seated(world)
+    configure(world, number, TableWatch(delay=3.0))
+    watch(world, table=number)
+    released: list[list[str]] = []
+    for _ in range(300):
+        world.answer_all()
+        before = len(world.sent)
+        if not world.advance():  # one tick: what falls due then is released at once
+            world.now += 1.0
+        sent = [to_json(s.frame)["type"] for s in world.sent[before:] if s.user == WATCHER]
+        sent = [kind for kind in sent if kind != "spectator_count"]
+        assert len(sent) <= 2 or sent == ["snapshot"], sent
+        released.append(sent)
+    assert ["snapshot"] in released[1:] and any("event" in kinds for kinds in released)
