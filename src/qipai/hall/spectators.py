@@ -423,3 +423,11 @@ def table_by_code(code: str, lookup: Callable[[str], int | None]) -> int:
     if number is None:
         raise IllegalActionError("table_closed", f"table {code} is not in play")
     return number
+
+
+def no_codes(code: str) -> int | None:
+    """The lookup of a hall without private tables: it knows no code.
+
+    :raises IllegalActionError: ``unknown_code``.
+    """
+    raise IllegalActionError("unknown_code", f"no table has the code {code[:12]!r}")

@@ -29,6 +29,7 @@ from qipai.hall.frames import EscapeCost, OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import no_codes
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
@@ -93,7 +94,7 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
-        self.codes: Callable[[str], int | None] = _no_codes
+        self.codes: Callable[[str], int | None] = no_codes
         """A private table's live table number by its code (``None``: none now; set by the
         private tables: raises ``unknown_code``), for ``spectate`` by code."""
         self.places = Places(cluster, self.holds)
@@ -375,14 +376,6 @@ async def _no_notices(user: int) -> list[OutFrame]:
     """A hall without matches keeps no notices."""
     del user
     return []
-
-
-def _no_codes(code: str) -> int | None:
-    """A hall without private tables knows no code.
-
-    :raises IllegalActionError: ``unknown_code``.
-    """
-    raise IllegalActionError("unknown_code", f"no table has the code {code[:12]!r}")
 
 
 def _utcnow() -> datetime:
