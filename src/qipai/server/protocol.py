@@ -148,8 +148,8 @@ class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
 
 class Spectate(msgspec.Struct, tag="spectate", forbid_unknown_fields=True):
     """Watch a table (观战): the private table of ``code``, or the table the player named
-    ``player`` sits at (exactly one of the two).  ``ack``, then a ``snapshot`` with ``seat``
-    ``null`` and the table's frames as a spectator sees them."""
+    ``player`` sits at (exactly one of the two).  A ``snapshot`` with ``seat`` ``null``,
+    ``ack``, then the table's frames as a spectator sees them."""
 
     id: int | None = None
     code: str | None = None
