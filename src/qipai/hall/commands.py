@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from qipai.hall.matchcommands import MatchCommand
 from qipai.hall.rooms import Room
 from qipai.hall.table import BotTurn, HandTerms, SeatInfo
 
@@ -204,5 +205,6 @@ Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
     | HandSettled | StoreFailed | BotDecided | Shutdown
+    | MatchCommand  # the matches' (hall/matchcommands.py)
 )  # fmt: skip
 """Everything the live hall is told."""

@@ -24,6 +24,7 @@ from typing import assert_never
 
 from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
+from qipai.hall import matchcommands as mc
 from qipai.hall import notices
 from qipai.hall.cashrooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
@@ -38,6 +39,7 @@ from qipai.hall.effects import (
 )
 from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.matchdesk import Done, MatchDesk
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
@@ -83,6 +85,10 @@ class HallCore:
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
+        self.matches = MatchDesk(self, fresh)
+        """The matches' runs (:mod:`.matchdesk`)."""
+        self._match_tables: dict[int, Done] = {}
+        """What each match table's end moves on (its run), by table number."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -159,6 +165,14 @@ class HallCore:
                 self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
+            # --- matches (hall/matchdesk.py) ---
+            case (
+                mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
+                | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
+                | mc.RefundFailed() | mc.RunOpened() | mc.RunStarted() | mc.RunCancelled()
+                | mc.StepFailed() | mc.RunFinished()
+            ):  # fmt: skip
+                self.matches.handle(command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -270,6 +284,7 @@ class HallCore:
         rng: random.Random,
         out: Out,
         now: float,
+        done: Done | None = None,
     ) -> LiveTable | None:
         """Seat ``users`` at a new table and record its first hand; ``None`` if it was
         refused at once."""
@@ -282,6 +297,8 @@ class HallCore:
             bot_wait=self._bot_wait,
         )  # fmt: skip
         live = LiveTable(table, users, seating)
+        if done is not None:
+            self._match_tables[number] = done
         for _, user in live.humans():
             self.players[user].table = live.number
         self.flow.add(live, out, now)
@@ -314,6 +331,23 @@ class HallCore:
             terms=command.terms, rng=rng, out=out, now=now,
         )  # fmt: skip
 
+    def open_match_table(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        *,
+        terms: HandTerms,
+        done: Done,
+        out: Out,
+        now: float,
+    ) -> None:
+        """A match's table (:mod:`.matchdesk`): one hand by ``terms``, then ``done``."""
+        rng = random.Random(self._fresh(64))
+        self._open(
+            room, users, seats, None, terms=terms, rng=rng, out=out, now=now, done=done
+        )  # fmt: skip
+
     def plays_on(self, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand to the same players (a cash table's room
         decides; a match's table plays one hand)."""
@@ -321,7 +355,8 @@ class HallCore:
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` closed: its room takes its players (a cash table), or its match moves
-        on (told by ``TableClosed``, unless the hall stopped it)."""
+        on (:meth:`.MatchDesk.hand_done`; a table opened by ``OpenTable`` is told by
+        ``TableClosed``), unless the hall stopped it."""
         if live.seating is not None:
             self.cash.closed(live, out, now)
             return
@@ -330,7 +365,12 @@ class HallCore:
             if player is not None and player.table == live.number:
                 player.table = None
                 out.extend(ending(live, player))
-        if not live.stopped:
+        done = self._match_tables.pop(live.number, None)
+        if live.stopped:
+            return
+        if done is not None:
+            done(live, out, now)
+        else:
             out.append(TableClosed(live.table, live.users, live.refusal, live.failed))
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:

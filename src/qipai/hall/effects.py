@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from qipai.errors import GameError
 from qipai.hall.frames import OutFrame
+from qipai.hall.matcheffects import MatchEffect
 from qipai.hall.table import BotTurn, HandOutcome, Table
 
 
@@ -152,5 +153,6 @@ class Log:
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
     | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
+    | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""
