@@ -163,7 +163,7 @@ def test_a_start_that_fails_is_retried_then_cancelled_and_refunded(
     opens), instead of a pass that fails twice a second for ever."""
     monkeypatch.setattr(matches_module, "TICK", 0.02)  # (the waits, not their growth)
     monkeypatch.setattr(matchdesk, "RETRY_SECONDS", 0.02)
-    caplog.set_level(logging.WARNING, logger="qipai.server.matches")
+    caplog.set_level(logging.WARNING, logger="qipai")
     _in_hall(tmp_path, _fail_the_start)
     failures = [r.getMessage() for r in caplog.records if FIRST in r.getMessage()]
     assert 1 <= len(failures) <= 3, failures

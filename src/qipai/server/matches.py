@@ -26,19 +26,18 @@ from typing import Any, assert_never
 
 import msgspec
 
-from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import matchcommands as mc
 from qipai.hall import matcheffects as me
 from qipai.hall.effects import Effect
 from qipai.hall.frames import MatchOver, OutFrame
 from qipai.hall.matchconfig import MatchConfig
-from qipai.hall.matchdesk import DIVERGED
 from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.matchruns import LiveRun, over, pid, shown
-from qipai.store import Fence, MatchResultRow
+from qipai.store import MatchResultRow
 
-from .cluster import MATCHES
 from .hall import HallService, Player
+from .matchsteps import MatchSteps
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +54,11 @@ class MatchHall:
         self.desk = hall.core.matches
         self._sequences = {match.id: asyncio.Lock() for match in self.matches}
         self._ticker: asyncio.Task[None] | None = None
-        self._last_fence: Fence | None = None
-        self._savers: dict[str, asyncio.Task[None]] = {}
-        self._unsaved: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._cancelled: list[str] = []
-        self.hold: Callable[[int], Awaitable[None]] | None = None
-        """Several processes: hold a user's player on this node (his connections on every
-        node move here), for the people of a run carried on here."""
+        self.steps = MatchSteps(
+            hall.core, hall.db, hall.bus, clock=hall.clock, cluster=hall.cluster
+        )
+        """Carries out the desk's store steps."""
         hall.executor.on_match = self._later
 
     @property
@@ -74,6 +70,16 @@ class MatchHall:
     def playing(self) -> dict[str, LiveRun]:
         """Runs in play, by run id."""
         return self.desk.playing
+
+    @property
+    def hold(self) -> Callable[[int], Awaitable[None]] | None:
+        """Several processes: hold a user's player on this node (his connections on every
+        node move here), for the people of a run carried on here."""
+        return self.steps.hold
+
+    @hold.setter
+    def hold(self, hold: Callable[[int], Awaitable[None]] | None) -> None:
+        self.steps.hold = hold
 
     @property
     def active(self) -> bool:
@@ -95,7 +101,7 @@ class MatchHall:
         mine = tuple((run, *found) for run, found in saved.items() if found[0] in ours)
         await self._drive(mc.StartMatches(self.matches, tuple(numbers), mine), strict=True)
         self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
-        return self._cancelled
+        return self.steps.cancelled
 
     async def stop(self) -> None:
         """Stop looking at the runs, finish saving them, and forget them (they are carried
@@ -103,7 +109,7 @@ class MatchHall:
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
-        await asyncio.gather(*self._savers.values(), return_exceptions=True)
+        await self.steps.stop()
         self.hall.core.handle(mc.StopMatches(), self.hall.clock())
 
     def run_of(self, user: int) -> LiveRun | None:
@@ -206,7 +212,7 @@ class MatchHall:
         effects = self.hall.core.handle(command, self.hall.clock())
         for effect in effects:
             if isinstance(effect, me.MatchEffect):
-                answer = await self._store(effect, strict)
+                answer = await self.steps.carry(effect, strict)
                 if answer is not None:
                     await self._drive(answer, strict=strict)
             else:
@@ -216,11 +222,11 @@ class MatchHall:
     def _later(self, effect: me.MatchEffect) -> None:
         """A store step asked outside a sequence (a hand's end): carried out soon."""
         if isinstance(effect, me.SaveRun):
-            self._save(effect.run)
+            self.steps.save(effect.run)
             return
 
         async def carry() -> None:
-            answer = await self._store(effect, False)
+            answer = await self.steps.carry(effect)
             if answer is not None:
                 await self._drive(answer)
 
@@ -228,137 +234,12 @@ class MatchHall:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _store(self, effect: me.MatchEffect, strict: bool) -> mc.MatchCommand | None:
-        """Carry out one store step; the command that answers it (``None``: none)."""
-        db, store, now = self.hall.db, self.hall.db.store, _utcnow()
-        match effect:
-            case me.HoldEntry(run, user, _):
-                work: Awaitable[object] = db.run(store.register_for_match, run, user, now)
-                return await self._both(work, mc.EntryHeld(run, user), mc.EntryFailed(run, user))
-            case me.RefundEntry(run, user):
-                work = db.run(store.unregister_from_match, run, user, now)
-                done = mc.EntryRefunded(run, user)
-                return await self._both(work, done, mc.RefundFailed(run, user))
-            case me.OpenRun(match, run, fee):
-                work = db.run(store.open_match_run, run, match, fee, now)
-                return await self._step(match, work, mc.RunOpened(match, run), strict)
-            case me.StartRun(match, run, users):
-                return await self._step(match, self._start(run, users), mc.RunStarted(run), strict)
-            case me.CancelRun(match, run, reason):
-                work = db.run(store.cancel_match_run, run, now)
-                return await self._step(match, work, mc.RunCancelled(run, reason), strict)
-            case me.CancelInterrupted(keep, matches):
-                self._cancelled = await db.run(store.cancel_interrupted_matches, now, keep=keep,
-                                               match_ids=matches, fence=self._fence)  # fmt: skip
-                if self._cancelled:
-                    log.warning("cancelled %d match runs interrupted by the last shutdown",
-                                len(self._cancelled))  # fmt: skip
-            case me.HoldPlayer(user):
-                await self._hold(user)
-            case me.SaveRun(run):
-                self._save(run)
-            case me.PayPrizes():
-                return await self._pay(effect)
-            case _:
-                assert_never(effect)
-        return None
-
-    async def _both(
-        self, work: Awaitable[object], done: mc.MatchCommand, undo: mc.MatchCommand
-    ) -> mc.MatchCommand:
-        """A registration's write: ``done`` once written; ``undo`` at once (the memory
-        taken back) if it failed, and the failure raised to the asker."""
-        try:
-            await work
-        except BaseException:
-            self.hall.core.handle(undo, self.hall.clock())
-            raise
-        return done
-
-    @staticmethod
-    async def _step(
-        match: str, work: Awaitable[object], done: mc.MatchCommand, strict: bool
-    ) -> mc.MatchCommand:
-        """A pass's step: ``done``, or ``StepFailed`` (retried by the desk)."""
-        try:
-            await work
-        except Exception as error:
-            if strict:
-                raise
-            if isinstance(error, GameError):
-                return mc.StepFailed(match, error.code, error.message)
-            return mc.StepFailed(match, "store_failed", repr(error))
-        return done
-
-    async def _start(self, run_id: str, users: tuple[int, ...]) -> None:
-        """Start the run in the database, which must hold exactly ``users``' registrations.
-
-        :raises IllegalActionError: :data:`DIVERGED`, or the store's refusal.
-        """
-        db = self.hall.db
-        stored = await db.run(db.store.match_registrations, run_id)
-        if sorted(user for user, _ in stored) != sorted(users):
-            raise IllegalActionError(DIVERGED, f"the database holds {stored}")
-        await db.run(db.store.start_match_run, run_id, _utcnow(), fence=self._fence)
-
-    async def _hold(self, user: int) -> None:
-        if self.hold is not None:
-            try:
-                await self.hold(user)
-            except GameError as error:  # he is moved when he connects again
-                log.warning("could not hold user %d here: %s", user, error)
-
-    async def _pay(self, effect: me.PayPrizes) -> mc.MatchCommand | None:
-        """Pay the prizes; the players connected now are told at once, the others later."""
-        told = [user for user in effect.users if self.hall.bus.is_connected(user)]
-        db = self.hall.db
-        try:
-            await db.run(db.store.finish_match_run, effect.run, dict(effect.prizes),
-                         effect.standings, _utcnow(), fence=self._fence,
-                         ranks=dict(effect.ranks), told=told)  # fmt: skip
-        except Exception as error:
-            log.error("match run %s not paid: %r", effect.run, error)
-            return None
-        return mc.RunFinished(effect.run, tuple(told))
-
-    def _save(self, run_id: str) -> None:
-        """Save the run soon: one writer per run, each write the run as it is then."""
-        self._unsaved.add(run_id)
-        saver = self._savers.get(run_id)
-        if saver is None or saver.done():
-            self._savers[run_id] = asyncio.get_running_loop().create_task(self._write(run_id))
-
-    async def _write(self, run_id: str) -> None:
-        while run_id in self._unsaved and (data := self.desk.snapshot(run_id)) is not None:
-            self._unsaved.discard(run_id)
-            try:  # encoded in a thread: a 3,000-player run is about half a MiB
-                text = await asyncio.to_thread(_encode, data)
-                db = self.hall.db
-                await db.run(db.store.save_match_snapshot, run_id, text, fence=self._fence)
-            except Exception as error:  # the next hand saves again; a stale fence stays so
-                log.warning("match run %s not saved: %s", run_id, error)
-        self._unsaved.discard(run_id)
-        self._savers.pop(run_id, None)
-
-    @property
-    def _fence(self) -> Fence | None:
-        """The matches' lease fence: the lease held now, or the last one held."""
-        cluster = self.hall.cluster
-        lease = None if cluster is None else cluster.held.get(MATCHES)
-        if lease is not None:
-            self._last_fence = lease.fence
-        return self._last_fence
-
 
 def _over_kept(result: MatchResultRow, standings_json: str, player: str) -> MatchOver:
     """``match_over`` from a result kept in the database."""
     standings: list[dict[str, Any]] = json.loads(standings_json)
     frame = over(result.match_id, result.run_id, player, result.prize or 0, standings)
     return msgspec.structs.replace(frame, rank=result.rank)
-
-
-def _encode(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _utcnow() -> datetime:
