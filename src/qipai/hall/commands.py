@@ -145,9 +145,9 @@ class SeatingFailed:
 
 @dataclass(frozen=True, slots=True)
 class OpenTable:
-    """Seat ``users`` (``None``: a bot) of ``room`` at a new table played by ``terms`` (a
-    match's table: one hand, then :class:`~qipai.hall.effects.TableClosed`); ``away``:
-    those with no connection now."""
+    """Seat ``users`` (``None``: a bot) of ``room`` at a one-off table played by ``terms``:
+    one hand, then :class:`~qipai.hall.effects.TableClosed` (the matches open theirs in
+    the core: :mod:`.matchdesk`); ``away``: those with no connection now."""
 
     room: Room
     users: tuple[int | None, ...]

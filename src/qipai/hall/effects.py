@@ -133,7 +133,7 @@ class WakeAt:
 
 @dataclass(frozen=True, slots=True)
 class TableClosed:
-    """A match's table is done: its hand over, or ``refused`` (nothing was dealt),
+    """A one-off table (``OpenTable``) is done: its hand over, or ``refused`` (nothing was dealt),
     or ``failed`` (voided).  Not sent for the tables a shutdown stops."""
 
     table: Table
