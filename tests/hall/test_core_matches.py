@@ -5,6 +5,9 @@ its prizes (:mod:`qipai.hall.matchdesk`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 from core_kit import ROOMS, World
 
@@ -222,3 +225,32 @@ def test_a_run_plays_its_hands_with_bots_and_pays_its_prizes() -> None:
     assert world.core.table_of(1) is None
     saves = [x for x in world.effects if isinstance(x, me.SaveRun)]
     assert len(saves) >= 2
+
+
+def test_a_saved_run_is_carried_on_by_the_next_core() -> None:
+    world = MatchWorld()
+    world.register(1)
+    world.handle(c.Presence(1, False))
+    world.tick(6)
+    saved = world.core.matches.snapshot(FIRST)
+    assert saved is not None
+    text = json.dumps(saved)
+    changed = dataclasses.replace(MATCHES[0], entry_fee=11)
+
+    later = MatchWorld()
+    later.balance(1)
+    later.handle(mc.StartMatches(MATCHES, ((MATCH, 2),), ((FIRST, MATCH, text),)))
+    kept = [x for x in later.effects if isinstance(x, me.CancelInterrupted)][-1]
+    assert kept == me.CancelInterrupted((FIRST,), (MATCH,))
+    assert me.HoldPlayer(1) in later.effects
+    assert FIRST in later.core.matches.playing
+    assert later.open_run[0] == f"{MATCH}#3"
+    later.run_until_quiet()
+    [paid] = later.paid
+    assert paid.run == FIRST
+
+    other = MatchWorld()  # its match configured differently since: not carried on
+    other.handle(mc.StartMatches((changed,), ((MATCH, 2),), ((FIRST, MATCH, text),)))
+    kept = [x for x in other.effects if isinstance(x, me.CancelInterrupted)][-1]
+    assert kept == me.CancelInterrupted((), (MATCH,))
+    assert other.core.matches.playing == {}

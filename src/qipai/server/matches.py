@@ -1,18 +1,12 @@
 """Matches in the running hall: the edge of the core's match desk.
 
-The runs, their registrations, the passes that start or cancel them and their play live in
-the pure core (:mod:`qipai.hall.matchdesk`, ``docs/matches.md``).  :class:`MatchHall`
-answers the match API (:mod:`qipai.hall.matchrequests`), looks at the runs every
-:data:`TICK`, and carries out the desk's store steps (:mod:`qipai.hall.matcheffects`),
-feeding each outcome back as a command.  A registration, a withdrawal and each match's pass
-are one ordered sequence per match (its lock); a step of the sequence is awaited before
-the next, so that the memory and the database change together, or neither.  Starting,
-saving, paying and the cancellations at start carry the matches' lease fence (several
-processes: a node that lost the matches cannot do any of them).  A run's snapshot is
-written by one task at a time, each write the run as it is then.  Runs left running by a
-previous process are carried on from their last saved hand (the others are cancelled and
-refunded); a player told nothing of a run's end gets ``match_over`` when he next connects
-(:meth:`MatchHall.untold`).
+The runs, their registrations, their passes and their play live in the pure core
+(:mod:`qipai.hall.matchdesk`, ``docs/matches.md``).  :class:`MatchHall` answers the match
+API (:mod:`qipai.hall.matchrequests`), looks at the runs every :data:`TICK`, and has the
+desk's store steps carried out (:mod:`.matchsteps`), each outcome fed back as a command.
+A registration, a withdrawal and each pass are one ordered sequence per match (its lock):
+each store step of the sequence is awaited before the next, so that the memory and the
+database change together, or neither.
 """
 
 from __future__ import annotations
@@ -20,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, assert_never
 
@@ -70,16 +64,6 @@ class MatchHall:
     def playing(self) -> dict[str, LiveRun]:
         """Runs in play, by run id."""
         return self.desk.playing
-
-    @property
-    def hold(self) -> Callable[[int], Awaitable[None]] | None:
-        """Several processes: hold a user's player on this node (his connections on every
-        node move here), for the people of a run carried on here."""
-        return self.steps.hold
-
-    @hold.setter
-    def hold(self, hold: Callable[[int], Awaitable[None]] | None) -> None:
-        self.steps.hold = hold
 
     @property
     def active(self) -> bool:
