@@ -254,3 +254,17 @@ def test_a_saved_run_is_carried_on_by_the_next_core() -> None:
     kept = [x for x in other.effects if isinstance(x, me.CancelInterrupted)][-1]
     assert kept == me.CancelInterrupted((), (MATCH,))
     assert other.core.matches.playing == {}
+
+
+def test_stopped_matches_move_no_run_on_but_their_last_snapshot_is_still_written() -> None:
+    world = MatchWorld()
+    world.register(1)
+    world.handle(c.Presence(1, False))
+    world.tick(6)
+    world.handle(mc.StopMatches())
+    saves = len([x for x in world.effects if isinstance(x, me.SaveRun)])
+    assert world.core.matches.snapshot(FIRST) is not None
+    assert world.core.matches.run_of(1) is None
+    world.run_until_quiet()  # its tables play on: their ends move nothing
+    assert world.paid == []
+    assert len([x for x in world.effects if isinstance(x, me.SaveRun)]) == saves

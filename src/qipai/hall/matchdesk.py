@@ -100,6 +100,8 @@ class MatchDesk:
         self.playing: dict[str, LiveRun] = {}
         """Runs in play by run id (a match may have one in play and the next open)."""
         self._counts: dict[str, int] = {}
+        self._stopped: dict[str, LiveRun] = {}
+        """The runs in play when the matches stopped (their snapshots still asked)."""
         self._host = host
         self._fresh = fresh
 
@@ -141,7 +143,7 @@ class MatchDesk:
 
     def snapshot(self, run_id: str) -> dict[str, Json] | None:
         """What to save of ``run_id`` now (``None``: not in play any more)."""
-        live = self.playing.get(run_id)
+        live = self.playing.get(run_id) or self._stopped.get(run_id)
         if live is None or live.run.state is not RunState.RUNNING:
             return None
         return live.snapshot()
@@ -156,9 +158,8 @@ class MatchDesk:
         match command:
             case mc.StartMatches(matches, numbers, saved):
                 self._start(matches, dict(numbers), saved, out, now)
-            case mc.StopMatches():
-                self.live.clear()
-                self.playing.clear()
+            case mc.StopMatches():  # its last snapshots may still be being written
+                self._stopped, self.playing, self.live = self.playing, {}, {}
             case mc.Register(user, name, match_id):
                 self._register(user, name, match_id, out)
             case mc.Unregister(user, match_id):
@@ -200,7 +201,7 @@ class MatchDesk:
     ) -> None:
         """Carry on the runs saved by a previous process (the others of these matches it
         left unfinished are cancelled), open a run of every match."""
-        self.matches, self.live, self.playing = matches, {}, {}
+        self.matches, self.live, self.playing, self._stopped = matches, {}, {}, {}
         configs = {match.id: match for match in matches}
         carried = []
         for run_id, match_id, text in saved:

@@ -88,13 +88,13 @@ class MatchHall:
         return self.steps.cancelled
 
     async def stop(self) -> None:
-        """Stop looking at the runs, finish saving them, and forget them (they are carried
-        on from their last finished hand at the next start, here or elsewhere)."""
+        """Stop looking at the runs and moving them on, forget them, and finish saving
+        them (they are carried on from their last finished hand at the next start)."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
-        await self.steps.stop()
         self.hall.core.handle(mc.StopMatches(), self.hall.clock())
+        await self.steps.stop()
 
     def run_of(self, user: int) -> LiveRun | None:
         """The run ``user`` is registered in or still playing, if any."""
