@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol, assert_never
 
-from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import matchcommands as mc
 from qipai.hall import matcheffects as me
 from qipai.hall.effects import Log, ReleasePlace, Send
@@ -209,7 +209,7 @@ class MatchDesk:
                 continue
             try:
                 carried.append(LiveRun.restore(configs.get(match_id), text))
-            except InvalidActionError as error:
+            except GameError as error:
                 out.append(Log("warning", f"cannot carry on match run {run_id} "
                                           f"(cancelled): {error}"))  # fmt: skip
         keep = tuple(live.run.run_id for live in carried)
