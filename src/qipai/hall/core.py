@@ -1,8 +1,8 @@
 """The live hall as a pure core: commands in, effects out.
 
 :class:`HallCore` holds the live hall's state in plain objects: the players it holds
-(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the tables in play
-(:mod:`.livetables`).  Its one entry point that changes anything is :meth:`HallCore.handle`:
+(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the matches' runs
+(:mod:`.matchdesk`), the tables in play (:mod:`.livetables`).  Its one entry point that changes anything is :meth:`HallCore.handle`:
 a :data:`~qipai.hall.commands.Command` and the time it is handled at, and the
 :data:`~qipai.hall.effects.Effect` list the world must carry out, in order.  It reads no
 clock, no store, no socket, no unseeded randomness: the time comes with each command, what
@@ -153,7 +153,7 @@ class HallCore:
             case c.SeatingFailed(seating, message):
                 self.cash.seating_failed(seating, message, out, now)
             case c.OpenTable():
-                self._open_match(command, out, now)
+                self._open_one_off(command, out, now)
             case c.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
             case c.HandSettled(table, hand):
@@ -320,8 +320,8 @@ class HallCore:
         if live is not None:
             self.cash.opened(live, out, now)
 
-    def _open_match(self, command: c.OpenTable, out: Out, now: float) -> None:
-        """A match's table: one hand by its terms, then ``TableClosed``."""
+    def _open_one_off(self, command: c.OpenTable, out: Out, now: float) -> None:
+        """A one-off table (``OpenTable``): one hand by its terms, then ``TableClosed``."""
         for user in command.away:
             if user in self.players:
                 self.players[user].connected = False
