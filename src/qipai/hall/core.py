@@ -4,9 +4,9 @@
 (:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the matches' runs
 (:mod:`.matchdesk`), the tables in play (:mod:`.livetables`).  Its one entry point that
 changes anything is :meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
-the time it is handled at, and the
-:data:`~qipai.hall.effects.Effect` list the world must carry out, in order.  It reads no
-clock, no store, no socket, no unseeded randomness: the time comes with each command, what
+the time it is handled at, and the :data:`~qipai.hall.effects.Effect` list the world must
+carry out, in order.  It reads no clock, no store, no socket, no unseeded randomness: the
+time comes with each command, what
 the store holds comes in commands (a balance in ``Join``, a write's answer in
 ``HandRecorded``), and the random bits it draws (hand ids, seeds, the tables' generators)
 come from the ``fresh`` source it is given (:func:`secrets.randbits` in the server).
