@@ -6,10 +6,10 @@
 changes anything is :meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
 the time it is handled at, and the :data:`~qipai.hall.effects.Effect` list the world must
 carry out, in order.  It reads no clock, no store, no socket, no unseeded randomness: the
-time comes with each command, what
-the store holds comes in commands (a balance in ``Join``, a write's answer in
-``HandRecorded``), and the random bits it draws (hand ids, seeds, the tables' generators)
-come from the ``fresh`` source it is given (:func:`secrets.randbits` in the server).
+time comes with each command, what the store holds comes in commands (a balance in
+``Join``, a write's answer in ``HandRecorded``), and the random bits it draws (hand ids,
+seeds, the tables' generators) come from the ``fresh`` source it is given
+(:func:`secrets.randbits` in the server).
 
 A refused command raises its :class:`~qipai.errors.GameError` (a stable code) and changes
 nothing: the caller answers it to the sender.  The driver is ``qipai.server.executor``.
