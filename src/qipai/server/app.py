@@ -161,7 +161,7 @@ def _cluster_gateway(
     hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
-    matches.hold = gateway.hold_here
+    matches.steps.hold = gateway.hold_here
     return gateway
 
 

@@ -360,8 +360,9 @@ class HallService:
         terms: HandTerms | None = None,
         done: Closer | None = None,
     ) -> int:
-        """Seat ``users`` (``None``: a bot) at a new table of a match played by ``terms``;
-        ``done`` is called once its hand is over (or refused, or failed); its number."""
+        """Seat ``users`` (``None``: a bot) at a one-off table played by ``terms`` (the
+        matches open theirs in the core); ``done`` is called once its hand is over (or
+        refused, or failed); its number."""
         away = frozenset(u for u in users if u is not None and not self.bus.is_connected(u))
         return self.executor.open_table(c.OpenTable(room, users, tuple(seats), terms, away), done)
 
