@@ -1,14 +1,15 @@
 """The live hall as a pure core: commands in, effects out.
 
 :class:`HallCore` holds the live hall's state in plain objects: the players it holds
-(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the tables in play
-(:mod:`.livetables`).  Its one entry point that changes anything is :meth:`HallCore.handle`:
-a :data:`~qipai.hall.commands.Command` and the time it is handled at, and the
-:data:`~qipai.hall.effects.Effect` list the world must carry out, in order.  It reads no
-clock, no store, no socket, no unseeded randomness: the time comes with each command, what
-the store holds comes in commands (a balance in ``Join``, a write's answer in
-``HandRecorded``), and the random bits it draws (hand ids, seeds, the tables' generators)
-come from the ``fresh`` source it is given (:func:`secrets.randbits` in the server).
+(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the matches' runs
+(:mod:`.matchdesk`), the tables in play (:mod:`.livetables`).  Its one entry point that
+changes anything is :meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
+the time it is handled at, and the :data:`~qipai.hall.effects.Effect` list the world must
+carry out, in order.  It reads no clock, no store, no socket, no unseeded randomness: the
+time comes with each command, what the store holds comes in commands (a balance in
+``Join``, a write's answer in ``HandRecorded``), and the random bits it draws (hand ids,
+seeds, the tables' generators) come from the ``fresh`` source it is given
+(:func:`secrets.randbits` in the server).
 
 A refused command raises its :class:`~qipai.errors.GameError` (a stable code) and changes
 nothing: the caller answers it to the sender.  The driver is ``qipai.server.executor``.
@@ -24,6 +25,7 @@ from typing import assert_never
 
 from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
+from qipai.hall import matchcommands as mc
 from qipai.hall import notices
 from qipai.hall.cashrooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
@@ -38,11 +40,13 @@ from qipai.hall.effects import (
 )
 from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.matchdesk import Done, MatchDesk
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
 from qipai.hall.privateoptions import PrivateSettings
 from qipai.hall.privatetables import PrivateTables
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import Spectators, WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 
 HAND_PAUSE = 3.0
@@ -65,6 +69,7 @@ class HallCore:
     :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
         pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
     :param private: the hall's rules for private tables (the rooms file's ``[private]``).
+    :param watch: the hall's rules for spectators 观战 (the rooms file's ``[watch]``).
     """
 
     def __init__(
@@ -78,17 +83,28 @@ class HallCore:
         hand_pause: float = HAND_PAUSE,
         bot_wait: float | None = None,
         private: PrivateSettings | None = None,
+        watch: WatchSettings | None = None,
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
-        self.flow = TableFlow(self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None)
+        self.flow = TableFlow(
+            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None
+        )
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
+        self.watch = Spectators(self.players, self.flow.tables, watch)
+        """Who watches which table (spectators 观战)."""
+        self.flow.spectators = self.watch.frames
         self.private = PrivateTables(
-            rooms, self.players, self.flow, fresh, opener=self._open_private, settings=private
-        )
+            rooms, self.players, self.flow, fresh, opener=self._open_private,
+            settings=private, spectators=self.watch,
+        )  # fmt: skip
         """The private tables 好友房."""
+        self.matches = MatchDesk(self, fresh)
+        """The matches' runs (:mod:`.matchdesk`)."""
+        self._match_tables: dict[int, Done] = {}
+        """What each match table's end moves on (its run), by table number."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -128,27 +144,25 @@ class HallCore:
         match command:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
+                self.watch.moved(user, out, now)
             case c.Leave(user):
                 self._leave(self._known(user), out, now)
             case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
                 self._seat_command(command, out, now)
             case c.EscapeCost(user):
-                live, seat = self._seated(user)
-                cost = live.table.escape_cost(seat)
-                out.append(Reply((notices.escape_cost(live.number, cost),)))
+                self._escape_cost(user, out)
             case c.Presence(user, connected):
                 self._presence(user, connected, out, now)
             case c.Chat(user, phrase, message_id):
                 self._chat(user, phrase, message_id, out, now)
+            case c.Spectate() | c.StopSpectating():
+                self.watch.handle(command, out, now)
             case c.Resync(user):
-                live, _ = self._seated(user)
-                frame = self.flow.snapshot(live, user)
-                out.append(Reply(() if frame is None else (frame,)))
+                self._resync(command, out, now)
             case c.Resume(user, last):
                 self._resume(user, dict(last), out, now)
             case c.Tick():
-                self.flow.tick(out, now)
-                self.private.tick(out, now)
+                self._tick(out, now)
             case c.Matchmake(rooms):
                 self.cash.matchmake(rooms, out, now)
             case c.BalancesRead(seating, balances):
@@ -156,7 +170,7 @@ class HallCore:
             case c.SeatingFailed(seating, message):
                 self.cash.seating_failed(seating, message, out, now)
             case c.OpenTable():
-                self._open_match(command, out, now)
+                self._open_one_off(command, out, now)
             case c.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
             case c.HandSettled(table, hand):
@@ -173,6 +187,14 @@ class HallCore:
                 | c.KickPrivate() | c.ClosePrivate()
             ):  # fmt: skip
                 self.private.handle(self._known(command.user), command, out, now)
+            # --- matches (hall/matchdesk.py) ---
+            case (
+                mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
+                | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
+                | mc.RefundFailed() | mc.RunOpened() | mc.RunStarted() | mc.RunCancelled()
+                | mc.StepFailed() | mc.RunFinished()
+            ):  # fmt: skip
+                self.matches.handle(command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -189,6 +211,18 @@ class HallCore:
             raise IllegalActionError("not_connected", "the connection closed")
         return player
 
+    def _tick(self, out: Out, now: float) -> None:
+        """What is due now: at the tables, the private tables, the spectators."""
+        self.flow.tick(out, now)
+        self.private.tick(out, now)
+        self.watch.tick(out, now)
+
+    def _escape_cost(self, user: int, out: Out) -> None:
+        """What leaving his hand now would cost ``user``."""
+        live, seat = self._seated(user)
+        cost = live.table.escape_cost(seat)
+        out.append(Reply((notices.escape_cost(live.number, cost),)))
+
     def _leave(self, player: Player, out: Out, now: float) -> None:
         """Out of his room, or of his private table."""
         leave = self.cash.leave if player.private is None else self.private.leave
@@ -199,7 +233,7 @@ class HallCore:
         scored = self.private.scored(table, hand)
         self.flow.settled(table, hand, out, now)
         if scored is not None:
-            self.private.tell_scores(scored, out)
+            self.private.tell_scores(scored, out, now)
 
     def _seated(self, user: int) -> tuple[LiveTable, int]:
         """``user``'s table and seat.
@@ -247,6 +281,8 @@ class HallCore:
         if player is None:
             return
         player.connected = connected
+        if not connected:
+            self.watch.gone(user, out, now)
         live = self.table_of(user)
         if live is not None:
             posted = Posted.BACK if connected else Posted.AWAY
@@ -256,6 +292,16 @@ class HallCore:
         self.private.presence(player, out, now)
         if not connected and not self.holds(user):
             self.cash.forget(user, out)
+
+    def _resync(self, command: c.Resync, out: Out, now: float) -> None:
+        """A fresh snapshot for a player of his table (a settling hand's once it is
+        settled), or for a spectator of the table he watches."""
+        if command.user in self.watch.watching:
+            self.watch.handle(command, out, now)
+            return
+        live, _ = self._seated(command.user)
+        frame = self.flow.snapshot(live, command.user)
+        out.append(Reply(() if frame is None else (frame,)))
 
     def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
         """What a returning player missed at his table, or the room he waits in (his
@@ -284,6 +330,7 @@ class HallCore:
             return
         frame = chat_frame(live.number, seat, phrase)
         out.extend(Send(other, frame) for _, other in live.humans())
+        self.watch.frames(live, (frame,), out, now)
 
     # --- tables -----------------------------------------------------------------------
 
@@ -298,6 +345,7 @@ class HallCore:
         rng: random.Random,
         out: Out,
         now: float,
+        done: Done | None = None,
     ) -> LiveTable | None:
         """Seat ``users`` at a new table and record its first hand; ``None`` if it was
         refused at once."""
@@ -310,8 +358,11 @@ class HallCore:
             bot_wait=self._bot_wait,
         )  # fmt: skip
         live = LiveTable(table, users, seating)
+        if done is not None:
+            self._match_tables[number] = done
         for _, user in live.humans():
             self.players[user].table = live.number
+            self.watch.moved(user, out, now)  # seated: he watches no more
         self.flow.add(live, out, now)
         if live.number not in self.flow.tables:
             return None
@@ -345,8 +396,8 @@ class HallCore:
         """A private table's live table: it plays on while its people stay."""
         return self._open(room, users, seats, None, terms=terms, rng=rng, out=out, now=now)
 
-    def _open_match(self, command: c.OpenTable, out: Out, now: float) -> None:
-        """A match's table: one hand by its terms, then ``TableClosed``."""
+    def _open_one_off(self, command: c.OpenTable, out: Out, now: float) -> None:
+        """A one-off table (``OpenTable``): one hand by its terms, then ``TableClosed``."""
         for user in command.away:
             if user in self.players:
                 self.players[user].connected = False
@@ -354,6 +405,23 @@ class HallCore:
         self._open(
             command.room, command.users, command.seats, None,
             terms=command.terms, rng=rng, out=out, now=now,
+        )  # fmt: skip
+
+    def open_match_table(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        *,
+        terms: HandTerms,
+        done: Done,
+        out: Out,
+        now: float,
+    ) -> None:
+        """A match's table (:mod:`.matchdesk`): one hand by ``terms``, then ``done``."""
+        rng = random.Random(self._fresh(64))
+        self._open(
+            room, users, seats, None, terms=terms, rng=rng, out=out, now=now, done=done
         )  # fmt: skip
 
     def plays_on(self, live: LiveTable) -> bool:
@@ -366,20 +434,28 @@ class HallCore:
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` closed: its room takes its players (a cash table), or its match moves
-        on (told by ``TableClosed``, unless the hall stopped it)."""
+        on (:meth:`.MatchDesk.hand_done`; a table opened by ``OpenTable`` is told by
+        ``TableClosed``), unless the hall stopped it; its spectators are told."""
+        private = self.private.of(live)
+        if private is not None:  # its last scoreboard to its spectators too
+            self.private.table_closed(private, live, out, now)
+        self.watch.closed(live, out, now)
+        if private is not None:
+            return
         if live.seating is not None:
             self.cash.closed(live, out, now)
-            return
-        private = self.private.of(live)
-        if private is not None:
-            self.private.table_closed(private, live, out, now)
             return
         for _, user in live.humans():
             player = self.players.get(user)
             if player is not None and player.table == live.number:
                 player.table = None
                 out.extend(ending(live, player))
-        if not live.stopped:
+        done = self._match_tables.pop(live.number, None)
+        if live.stopped:
+            return
+        if done is not None:
+            done(live, out, now)
+        else:
             out.append(TableClosed(live.table, live.users, live.refusal, live.failed))
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:
@@ -391,6 +467,7 @@ class HallCore:
         users = list(self.players)
         self.cash.reset()
         self.private.reset()
+        self.watch.reset()
         for player in self.players.values():
             player.room, player.table = None, None
         self.players.clear()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from qipai.errors import GameError
 from qipai.hall.frames import OutFrame, Scoreboard
+from qipai.hall.matcheffects import MatchEffect
 from qipai.hall.table import BotTurn, HandOutcome, Table
 
 
@@ -132,7 +133,7 @@ class WakeAt:
 
 @dataclass(frozen=True, slots=True)
 class TableClosed:
-    """A match's table is done: its hand over, or ``refused`` (nothing was dealt),
+    """A one-off table (``OpenTable``) is done: its hand over, or ``refused`` (nothing was dealt),
     or ``failed`` (voided).  Not sent for the tables a shutdown stops."""
 
     table: Table
@@ -167,5 +168,6 @@ Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
     | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
     | KeepScoreboard
+    | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from contextlib import suppress
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol, assert_never
 
@@ -39,11 +38,12 @@ from qipai.hall.privateoptions import (
     PrivateSettings,
     check_options,
     private_room,
-    stake_of,
     template_of,
 )
 from qipai.hall.privatescores import ScoreSheet
+from qipai.hall.privatestate import FriendsTable, table_frame
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import Spectators, TableWatch
 from qipai.hall.table import HandTerms, SeatInfo
 
 PREFIX = "private:"
@@ -77,58 +77,14 @@ class TableFullError(IllegalActionError):
         self.watch = watch
 
 
-@dataclass(eq=False)
-class FriendsTable:
-    """One private table."""
-
-    code: str
-    owner: int
-    """The owner's user id."""
-    options: PrivateOptions
-    room: Room
-    terms: HandTerms | None
-    seats: list[int | None]
-    """The person at each seat (``None``: free, or a bot's while a hand is played)."""
-    sheet: ScoreSheet
-    ready: set[int] = field(default_factory=set)
-    balances: dict[int, int] = field(default_factory=dict)
-    """Each person's coins as last known (a ``coins`` table)."""
-    played: int = 0
-    live: LiveTable | None = None
-    closing: bool = False
-    """The owner closed it during a hand: it closes when the hand is over."""
-    closed: bool = False
-    grace_at: float | None = None
-    """When it closes if still nobody connected is there."""
-    members: dict[int, None] = field(default_factory=dict)
-    """Everyone who played a hand there, in order (the scoreboard is kept for each)."""
-
-    def people(self) -> list[tuple[int, int]]:
-        """(seat, user) of each person seated."""
-        return [(seat, user) for seat, user in enumerate(self.seats) if user is not None]
-
-    @property
-    def over(self) -> bool:
-        """Whether its 局数 are played."""
-        return self.options.hands > 0 and self.played >= self.options.hands
-
-    @property
-    def coins(self) -> bool:
-        """Whether it plays for coins."""
-        return self.options.stakes == "coins"
-
-    @property
-    def state(self) -> str:
-        """``waiting``, ``playing`` or ``closed``."""
-        return "closed" if self.closed else "waiting" if self.live is None else "playing"
-
-
 class PrivateTables:
     """The private tables of one hall process.
 
     :param rooms: the hall's rooms (the templates).
     :param fresh: random bits (codes, the tables' generators).
     :param opener: opens a live table.
+    :param spectators: the hall's spectators (a live table's options are set as it opens;
+        its scoreboards go to them too).
     """
 
     def __init__(
@@ -140,6 +96,7 @@ class PrivateTables:
         *,
         opener: Opener,
         settings: PrivateSettings | None = None,
+        spectators: Spectators | None = None,
     ) -> None:
         self.rooms = tuple(rooms)
         self.settings = settings or PrivateSettings()
@@ -151,6 +108,7 @@ class PrivateTables:
         self._flow = flow
         self._fresh = fresh
         self._open = opener
+        self._watch = spectators or Spectators(players, flow.tables)
 
     # --- queries ------------------------------------------------------------------------
 
@@ -169,32 +127,7 @@ class PrivateTables:
 
     def frame(self, table: FriendsTable, user: int | None) -> frames.PrivateTable:
         """``private_table`` as ``user`` sees it (``None``: a spectator)."""
-        seats = [self._seat_frame(table, seat, user) for seat, user in enumerate(table.seats)]
-        owner = table.seats.index(table.owner) if table.owner in table.seats else None
-        options = table.options
-        you = table.seats.index(user) if user in table.seats else None
-        return frames.PrivateTable(
-            code=table.code, link=f"/?p={table.code}", owner=owner, game=options.game,
-            rules=options.rules, hands=options.hands, played=table.played,
-            stakes=options.stakes, base=stake_of(table.room),
-            seconds=table.room.decision_seconds, bots=options.bots,
-            spectators=options.spectators, tasks=options.tasks, delay=options.delay,
-            state=table.state, table=None if table.live is None else table.live.number,
-            seats=seats, you=you,
-        )  # fmt: skip
-
-    def _seat_frame(
-        self, table: FriendsTable, seat: int, user: int | None
-    ) -> frames.PrivateSeat | None:
-        del user
-        person = table.seats[seat]
-        live = table.live
-        if person is None:
-            if live is None or live.users[seat] is not None:
-                return None
-            return frames.PrivateSeat(live.table.seats[seat].name, True, True, True)
-        player = self._players[person]
-        return frames.PrivateSeat(player.name, person in table.ready, False, player.connected)
+        return table_frame(table, self._players, user)
 
     def catch_up(self, player: Player) -> list[frames.PrivateTable | frames.Scoreboard]:
         """What a returning person is told of his private table (none: nothing)."""
@@ -228,6 +161,7 @@ class PrivateTables:
                 self.close(player, out, now)
             case _:
                 assert_never(command)
+        self._watch.moved(player.user, out, now)  # seated: he watches no more
 
     def create(
         self, player: Player, options: PrivateOptions, balance: int, out: Out, now: float
@@ -385,7 +319,7 @@ class PrivateTables:
         least = table.room.min_coins
         return not table.coins or all(s.balance >= least for s in live.table.seats)
 
-    def scored(self, number: int, hand: str) -> FriendsTable | None:
+    def scored(self, number: int, hand: str) -> tuple[FriendsTable, LiveTable] | None:
         """The hand ``hand`` at table ``number`` is settled: its row (before the table
         plays on or closes); the private table, if it is one and the hand not voided."""
         live = self._flow.tables.get(number)
@@ -399,15 +333,17 @@ class PrivateTables:
             return None
         table.played += 1
         table.sheet.add(outcome, [seat.name for seat in live.table.seats])
-        return table
+        return table, live
 
-    def tell_scores(self, table: FriendsTable, out: Out) -> None:
-        """After a hand: the scoreboard and the table to its people (unless it closed:
-        then they had the final one)."""
+    def tell_scores(self, scored: tuple[FriendsTable, LiveTable], out: Out, now: float) -> None:
+        """After a hand at ``live``: the scoreboard to the table's people and spectators,
+        the table to its people (unless it closed: then they had the final one)."""
+        table, live = scored
         if table.closed:
             return
-        frame = table.sheet.frame(self._number(table), over=False)
+        frame = table.sheet.frame(live.number, over=False)
         out.extend(Send(user, frame) for _, user in table.people())
+        self._watch.frames(live, (frame,), out, now)
         self._tell(table, out)
 
     def table_closed(self, table: FriendsTable, live: LiveTable, out: Out, now: float) -> None:
@@ -426,6 +362,7 @@ class PrivateTables:
                 self._release(table, player, out)
         if table.closing or table.over:
             self._finish(table, out)
+            self._watch.frames(live, (table.sheet.frame(None, over=True),), out, now)
         else:
             self._changed(table, out, now)
 
@@ -535,9 +472,12 @@ class PrivateTables:
             self._players[user].leaving = False
             table.members[user] = None
         table.live = self._open(room, users, seats, terms=table.terms, rng=rng, out=out, now=now)
-        if table.live is not None:
-            self._tell(table, out)
-        return table.live is not None
+        if table.live is None:
+            return False
+        watch = TableWatch(table.options.spectators, float(table.options.delay))
+        self._watch.configure(table.live, watch, out, now)
+        self._tell(table, out)
+        return True
 
     def _finish(self, table: FriendsTable, out: Out) -> None:
         """The table closes: its final scoreboard to everyone, kept; its people out."""

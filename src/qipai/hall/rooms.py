@@ -292,7 +292,8 @@ def load_rooms(text: str) -> tuple[Room, ...]:
     """The rooms of a TOML document: one ``[[room]]`` table per room, in file order.
 
     :raises InvalidActionError: ``bad_room`` for text that is not TOML, a document without
-        rooms or with other top-level keys than ``room`` and ``private`` (read by
+        rooms or with other top-level keys (``[watch]`` is read by
+        :func:`~qipai.hall.spectators.watch_settings`, ``[private]`` by
         :func:`~qipai.hall.privateoptions.load_private`), a duplicate id, or any room :class:`Room`
         refuses (the message names the room and the field).
     """
@@ -300,7 +301,7 @@ def load_rooms(text: str) -> tuple[Room, ...]:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    extra = set(document) - {"room", "private"}  # [private]: qipai.hall.privateoptions
+    extra = set(document) - {"room", "watch", "private"}  # hall.spectators, hall.privateoptions
     if extra:
         raise InvalidActionError("bad_room", f"unknown top-level keys: {sorted(extra)}")
     tables = document.get("room")

@@ -17,7 +17,7 @@ from typing import Protocol
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.frames import OutFrame
 
-from . import protocol
+from . import protocol, watching
 from .bus import Sink
 from .hall import HallService, Player
 from .privates import private_message
@@ -36,6 +36,8 @@ from .protocol import (
     PrivateStart,
     Ready,
     Resync,
+    Spectate,
+    StopSpectating,
     TrusteeSwitch,
 )
 
@@ -162,6 +164,10 @@ async def dispatch(
             | PrivateClose()
         ):
             return await private_message(hall, player, message)
+        case Spectate():
+            watching.spectate(hall, player, message)
+        case StopSpectating():
+            watching.stop_spectating(hall, player)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
     return None

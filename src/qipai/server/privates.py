@@ -20,7 +20,8 @@ from qipai.hall import commands as c
 from qipai.hall import frames
 from qipai.hall.frames import OutFrame, to_json
 from qipai.hall.privateoptions import PrivateOptions, stake_of
-from qipai.hall.privatetables import FriendsTable, TableFullError
+from qipai.hall.privatestate import FriendsTable
+from qipai.hall.privatetables import TableFullError
 from qipai.jsontypes import Json
 from qipai.store.privates import PrivateRow
 
@@ -98,7 +99,7 @@ async def _take_place(
             raise
 
 
-async def private_info(hall: HallService, code: str, watchers: int = 0) -> dict[str, Json]:
+async def private_info(hall: HallService, code: str) -> dict[str, Json]:
     """The body of ``GET /api/private/{code}``: an open table here, else the last closed
     one of that code in the store.
 
@@ -106,15 +107,16 @@ async def private_info(hall: HallService, code: str, watchers: int = 0) -> dict[
     """
     table = hall.core.private.tables.get(code)
     if table is not None:
-        return _open_info(hall, table, watchers)
+        return _open_info(hall, table)
     row = await hall.db.run(hall.db.store.private_table, code)
     if row is None:
         raise IllegalActionError("unknown_code", f"no table {code!r}")
     return _closed_info(row)
 
 
-def _open_info(hall: HallService, table: FriendsTable, watchers: int) -> dict[str, Json]:
+def _open_info(hall: HallService, table: FriendsTable) -> dict[str, Json]:
     options = table.options
+    watchers = 0 if table.live is None else hall.core.watch.count(table.live.number)
     names: list[Json] = [None if u is None else hall.players[u].name for u in table.seats]
     board = table.sheet.frame(None if table.live is None else table.live.number, over=False)
     return {

@@ -190,6 +190,23 @@ class PrivateClose(msgspec.Struct, tag="private_close", forbid_unknown_fields=Tr
     """The owner closes his private table."""
 
     id: int = 0
+# --- spectators 观战 (issue 26) -------------------------------------------------------------
+
+
+class Spectate(msgspec.Struct, tag="spectate", forbid_unknown_fields=True):
+    """Watch a table (观战): the private table of ``code``, or the table the player named
+    ``player`` sits at (exactly one of the two).  A ``snapshot`` with ``seat`` ``null``,
+    ``ack``, then the table's frames as a spectator sees them."""
+
+    id: int | None = None
+    code: str | None = None
+    player: str | None = None
+
+
+class StopSpectating(msgspec.Struct, tag="stop_spectating", forbid_unknown_fields=True):
+    """Stop watching: ``spectate_ended`` (``stopped``)."""
+
+    id: int | None = None
 
 
 ClientMessage = (
@@ -210,6 +227,8 @@ ClientMessage = (
     | PrivateStart
     | PrivateKick
     | PrivateClose
+    | Spectate
+    | StopSpectating
 )
 """Everything a client may send."""
 
@@ -234,6 +253,8 @@ TYPES = (
     "private_start",
     "private_kick",
     "private_close",
+    "spectate",
+    "stop_spectating",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"

@@ -14,6 +14,7 @@ trusted proxy.
 from __future__ import annotations
 
 import logging
+import tomllib
 from pathlib import Path
 
 import uvicorn
@@ -22,6 +23,7 @@ from qipai.errors import InvalidActionError
 from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches
 from qipai.hall.privateoptions import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
+from qipai.hall.spectators import watch_settings
 
 from .app import ServerConfig, create_app
 
@@ -40,7 +42,8 @@ def rooms_from(path: str | None) -> ServerConfig:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
-    return ServerConfig(rooms=load_rooms(text), private=load_private(text))
+    watch = watch_settings(tomllib.loads(text))
+    return ServerConfig(rooms=load_rooms(text), watch=watch, private=load_private(text))
 
 
 def matches_from(path: str | None) -> tuple[MatchConfig, ...]:
