@@ -398,3 +398,23 @@ def test_the_rooms_file_private_section() -> None:
     ):
         with pytest.raises(GameError, match="bad_room"):
             load_private(text)
+
+
+def test_spectators_watch_a_private_table_by_code_and_see_its_scoreboards() -> None:
+    world = hall(1, 9)
+    code = create(world, 1, hands=6)
+    world.handle(c.Ready(1))
+    world.handle(c.StartPrivate(1))
+    number = world.core.private.table_of_code(code)
+    assert number is not None
+    world.handle(c.Spectate(9, table=number))
+    world.run_until_quiet()
+    boards = world.frames(9, "scoreboard")
+    assert boards and boards[-1]["over"] and boards[-1] == last(world, 1, "scoreboard")
+    refused(world, c.JoinPrivate(9, code, 10_000), "table_closed")
+    closed = hall(1, 9)
+    other = create(closed, 1, spectators=False)
+    closed.handle(c.Ready(1))
+    closed.handle(c.StartPrivate(1))
+    table = closed.core.private.table_of_code(other)
+    refused(closed, c.Spectate(9, table=table), "not_watchable")
