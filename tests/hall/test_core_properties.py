@@ -4,7 +4,8 @@ checked after every step:
 - coins conserved: every settled hand balances (net + rake + fees = 0) and no player's
   coins go below zero;
 - no player at two tables: each sits at most at one, the table he is recorded at holds him,
-  and a seated player waits in no queue;
+  and a seated player waits in no queue; a person at a private table 好友房 is in no room
+  and at no other private table, and watches nothing;
 - no ``Send`` to a player carrying a card his seat may not see while the hand is in play
   (read from the engine state itself: :mod:`hidden_kit`), nor to a spectator 观战 a card
   the spectator's view may not show (no ``legal``/``options`` either);
@@ -12,7 +13,8 @@ checked after every step:
 
 The steps: joins (for one hand or on), leaves, actions (legal ones, junk, out of turn),
 托管, escapes, escape costs, drops and returns, resyncs, chat, entropy, the clock jumping
-to the next wake-up, matchmaking passes, and the store answering (or failing) each write.
+to the next wake-up, matchmaking passes, private tables created, joined, readied, started,
+kicked from and closed, and the store answering (or failing) each write.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from qipai.hall import effects as e
 from qipai.hall import frames
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
+from qipai.hall.privateoptions import PrivateOptions
 
 ROOMS = [
     room("doudizhu-yifa"),
@@ -43,7 +46,14 @@ KINDS = (
     ["join"] * 3 + ["leave", "act", "act", "act", "junk", "trustee", "escape", "cost", "drop"]
     + ["back", "resync", "chat", "entropy", "wait", "wait"] + ["tick"] * 8 + ["answer"] * 4
     + ["fail", "watch", "watch", "unwatch"]
+    + ["create", "pjoin", "pjoin", "ready", "ready", "start", "kick", "close"]  # 好友房
 )  # fmt: skip
+PRIVATE = [
+    PrivateOptions("doudizhu", "huanle"),
+    PrivateOptions("doudizhu", "yifa", stakes="coins", hands=0),
+    PrivateOptions("zhajinhua", "yifa", hands=12, delay=1),
+    PrivateOptions("doudizhu", "yifa", hands=5),  # refused
+]
 
 
 class Run:
@@ -106,9 +116,29 @@ class Run:
                 return c.Spectate(user, table=numbers[pick % len(numbers)])
             case "unwatch":
                 return c.StopSpectating(user)
+            case "create" | "pjoin" | "ready" | "start" | "kick" | "close":
+                return self._private(kind, user, pick)
             case _:
                 self._world_step(kind, pick)
                 return None
+
+    def _private(self, kind: str, user: int, pick: int) -> c.Command:
+        """A private table's command (a code of an open table, or none)."""
+        balance = self.world.balance(user)
+        match kind:
+            case "create":
+                return c.CreatePrivate(user, PRIVATE[pick % len(PRIVATE)], balance)
+            case "pjoin":
+                codes = sorted(self.world.core.private.tables) or ["000000"]
+                return c.JoinPrivate(user, codes[pick % len(codes)], balance)
+            case "ready":
+                return c.Ready(user, pick % 4 != 0)
+            case "start":
+                return c.StartPrivate(user)
+            case "kick":
+                return c.KickPrivate(user, pick % 3)
+            case _:
+                return c.ClosePrivate(user)
 
     def _back(self, user: int) -> None:
         """He comes back: what he missed first (checked like any frame), then present."""
@@ -178,6 +208,13 @@ class Run:
         for user, number in core.watch.watching.items():  # a spectator has no place
             player = core.players[user]
             assert player.room is None and player.table is None, (user, number)
+            assert player.private is None, (user, number)
+        for code, private in core.private.tables.items():  # 好友房: one place too
+            for _, user in private.people():
+                assert core.players[user].private == code and core.players[user].room is None
+        for user, player in core.players.items():
+            if player.private is not None:
+                assert user in core.private.tables[player.private].seats, (user, player.private)
         seated: dict[int, int] = {}
         for number, live in core.flow.tables.items():
             for _, user in live.humans():
