@@ -652,12 +652,28 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
         help=f"seconds a client waits out an outage, reconnecting with back-off, before it "
         f"gives up (default {RECONNECT_SECONDS:g})",
     )
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help="private tables 好友房: each client creates one (--game/--rules, default "
+        "doudizhu/huanle), starts it with bots, plays it for --duration, closes it; the "
+        "summary: hands, hands_per_s, frames_per_hand",
+    )
     parser.set_defaults(handler=run_loadtest)
 
 
 def run_loadtest(args: argparse.Namespace) -> int:
     """Run the load and print its summary."""
     from qipai.client.loadtest import DEFAULT_URL, LoadConfig, main  # noqa: PLC0415
+
+    if args.private:
+        from qipai.client import privateload  # noqa: PLC0415
+
+        load = privateload.PrivateLoad(
+            (args.url or [DEFAULT_URL])[0], args.clients, args.duration,
+            args.game or "doudizhu", args.rules or "huanle", args.seed,
+        )  # fmt: skip
+        return privateload.main(load)
 
     config = LoadConfig(
         tuple(args.url or (DEFAULT_URL,)),

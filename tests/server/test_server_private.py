@@ -14,6 +14,7 @@ from server_kit import RunningHall, fast_config, running_hall
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient, HallError
+from qipai.client.privateload import PrivateLoad, run_private
 from qipai.server.limits import Limits, Rate
 
 
@@ -160,3 +161,11 @@ async def _full_and_limited(hall: RunningHall) -> None:
             assert refused.value.code == "too_many_tries"
             closed = await _answer(a, {"type": "private_close"})
             assert closed["type"] == "ack"
+
+
+def test_the_private_load_plays_tables_and_counts_their_hands(hall: RunningHall) -> None:
+    load = PrivateLoad(hall.url, tables=2, duration=2.0)
+    summary = asyncio.run(run_private(load))
+    assert summary["errors"] == [] and summary["tables"] == 2
+    assert isinstance(summary["hands"], int) and summary["hands"] >= 2
+    assert isinstance(summary["hands_per_s"], float) and summary["hands_per_s"] > 0
