@@ -418,3 +418,13 @@ def test_spectators_watch_a_private_table_by_code_and_see_its_scoreboards() -> N
     closed.handle(c.StartPrivate(1))
     table = closed.core.private.table_of_code(other)
     refused(closed, c.Spectate(9, table=table), "not_watchable")
+
+
+def test_a_person_at_a_private_table_watches_no_table_even_between_hands() -> None:
+    world = hall(1, 2)
+    create(world, 1, hands=6)
+    world.handle(c.Ready(1))
+    world.handle(c.StartPrivate(1))
+    number = next(iter(world.core.flow.tables))
+    create(world, 2)  # waiting: at no live table
+    refused(world, c.Spectate(2, table=number), "already_in_room")

@@ -156,7 +156,7 @@ class HallCore:
             case c.Chat(user, phrase, message_id):
                 self._chat(user, phrase, message_id, out, now)
             case c.Spectate() | c.StopSpectating():
-                self.watch.handle(command, out, now)
+                self._spectate(command, out, now)
             case c.Resync(user):
                 self._resync(command, out, now)
             case c.Resume(user, last):
@@ -210,6 +210,17 @@ class HallCore:
         if player is None:
             raise IllegalActionError("not_connected", "the connection closed")
         return player
+
+    def _spectate(self, command: c.Spectate | c.StopSpectating, out: Out, now: float) -> None:
+        """Watch a table, or stop; a person at a private table watches none (between its
+        hands too).
+
+        :raises IllegalActionError: ``already_in_room``, the spectators' refusals.
+        """
+        player = self.players.get(command.user)
+        if isinstance(command, c.Spectate) and player is not None and player.private:
+            raise IllegalActionError("already_in_room", "a seated player cannot watch")
+        self.watch.handle(command, out, now)
 
     def _tick(self, out: Out, now: float) -> None:
         """What is due now: at the tables, the private tables, the spectators."""
