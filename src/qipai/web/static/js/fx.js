@@ -107,11 +107,13 @@ function burst(T, kind, label) {
 }
 
 /** The cards (or 不出) a seat just played slide from the player to the felt: from the seat's
- * box, or from my hand for my own play. */
+ * box, or from my hand for my own play (a spectator's bottom seat: from its box). */
 function slide(T, seat) {
   const view = T.view;
   const played = view.el.querySelector(`[data-testid=played][data-seat="${seat}"]`);
-  const from = seat === T.seat ? view.handEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
+  const mine = seat === T.seat;
+  // a spectator's own side has no hand: his seat's box there
+  const from = mine && !T.spectating ? view.handEl : mine ? view.meEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
   if (played && from) fly(played, centreOf(from), 0);
 }
 

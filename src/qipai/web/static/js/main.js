@@ -303,7 +303,6 @@ function renderHeader() {
           { class: "tabs" },
           tab("lobby", "nav.lobby"),
           matchTab(route),
-          app.private ? tab("private", "private.title") : null,
           app.table ? tab("table", "nav.table") : null,
           tab("history", "nav.history"),
           tab("leaders", "nav.leaders"),

@@ -245,9 +245,9 @@ export function readyButton(app, info) {
 }
 
 /** 关闭 (the owner's): `private_close`, once confirmed. */
-export function closeButton(app) {
+export function closeButton(app, small = true) {
   return h("button", {
-    class: "btn small warn",
+    class: `btn warn ${small ? "small" : ""}`,
     "data-testid": "private-close",
     onclick: () => confirm(t("private.closeAsk"), () => ask(app, { type: "private_close" }), "private-close-ask"),
     text: t("private.close"),

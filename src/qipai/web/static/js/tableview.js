@@ -162,7 +162,7 @@ export class TableView {
     const playing = !T.readOnly && !T.spectating;
     if (T.game.handOrder && playing) tools.push(this.sortTool());
     if (T.game.tools && playing) tools.push(...T.game.tools(T, (id, label, onclick) => this.tool(id, label, onclick)));
-    if (!T.spectating && counter.offered(T)) {
+    if (counter.offered(T)) {
       const on = counter.wanted();
       const toggle = this.tool("counter", t("counter.title"), () => { counter.toggle(); this.render(); }, on ? "on" : "quiet");
       toggle.setAttribute("aria-pressed", String(on));

@@ -3,7 +3,7 @@
 // 观战 a friend by name. The form offers every game and preset the hall's rooms offer
 // (GET /api/rooms); its defaults make a table of the first game's first rules, for points.
 
-import { dialog, h, toast } from "../dom.js";
+import { dialog, fill, h, toast } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameNamed, gameNames } from "../games/index.js";
 import { byLevel } from "../stakes.js";
@@ -83,7 +83,8 @@ function openForm(app) {
       draw();
     };
     const game = gameNamed(choice.game);
-    body.replaceChildren(
+    fill(
+      body,
       field(t("private.game"), select("private-game", games.map((name) => [name, t(`game.${name}`)]), choice.game, set("game"))),
       field(t("private.rules"), select("private-rules", presets.map((name) => [name, t(`rules.${name}`)]), choice.rules, set("rules"))),
       field(t("private.hands"), select("private-hands", HANDS.map((n) => [n, n ? t("private.handsN", { n }) : t("private.handsOpen")]), choice.hands, set("hands", Number))),

@@ -89,7 +89,7 @@ function controls(app, info) {
     owner && waiting && info.bots
       ? h("button", { class: "btn", "data-testid": "private-start", title: t("private.startHint"), onclick: () => ask(app, { type: "private_start" }), text: t("private.start") })
       : null,
-    owner ? closeButton(app) : null,
+    owner ? closeButton(app, false) : null,
     h("button", { class: "btn quiet", "data-testid": "private-leave", onclick: () => leave(app), text: t("private.leave") }),
     info.table !== null && app.table && app.table.number === info.table
       ? h("button", { class: "btn quiet", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") })
