@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from web_kit import WAIT_MS, PASSWORD
+from web_kit import PASSWORD, WAIT_MS
 
 Page = Any
 Answer = Callable[["StubHall", dict[str, Any]], None]
@@ -37,7 +37,15 @@ class StubHall:
     def _message(self, text: str | bytes) -> None:
         message = json.loads(text)
         if message["type"] == "hello":
-            self.send({"type": "welcome", "protocol": "qipai/1", "user": 1, "name": self.name, "coins": 10000})
+            self.send(
+                {
+                    "type": "welcome",
+                    "protocol": "qipai/1",
+                    "user": 1,
+                    "name": self.name,
+                    "coins": 10000,
+                }
+            )
             return
         self.received.append(message)
         self.answer(self, message)
@@ -48,7 +56,10 @@ class StubHall:
 
     def wait_sent(self, kind: str, count: int = 1) -> dict[str, Any]:
         """The ``count``-th message of type ``kind`` the page sent (waited for)."""
-        script = "([kind, count]) => window.qipai.app.socket.outbox.filter(m => m.type === kind).length >= count"
+        script = (
+            "([kind, count]) => "
+            "window.qipai.app.socket.outbox.filter(m => m.type === kind).length >= count"
+        )
         self.page.wait_for_function(script, arg=[kind, count], timeout=WAIT_MS)
         sent: list[dict[str, Any]] = self.page.evaluate(
             "(kind) => window.qipai.app.socket.outbox.filter(m => m.type === kind)", kind
@@ -58,7 +69,12 @@ class StubHall:
 
 def stub_json(page: Page, pattern: str, body: Any, status: int = 200) -> None:
     """Answer GET requests matching ``pattern`` with ``body`` as JSON."""
-    page.route(pattern, lambda route: route.fulfill(status=status, content_type="application/json", body=json.dumps(body)))
+    page.route(
+        pattern,
+        lambda route: route.fulfill(
+            status=status, content_type="application/json", body=json.dumps(body)
+        ),
+    )
 
 
 def signed_up(page: Page, url: str, name: str, path: str = "/") -> None:
@@ -92,7 +108,10 @@ class DdzHand:
 
     def players(self) -> list[dict[str, Any]]:
         names = ["东家", "南家", "西家"]
-        return [{"name": name, "bot": False, "trustee": False, "connected": True, "escaped": False} for name in names]
+        return [
+            {"name": name, "bot": False, "trustee": False, "connected": True, "escaped": False}
+            for name in names
+        ]
 
     def step(self) -> None:
         """One action (or the dealer's step)."""
@@ -113,13 +132,25 @@ class DdzHand:
         from qipai.hall.wire import spectator_view_json, view_json  # noqa: PLC0415
         from qipai.registry import SPECTATOR  # noqa: PLC0415
 
-        view = spectator_view_json("doudizhu", self.state) if seat is None else view_json("doudizhu", self.state.view(seat))
+        view = (
+            spectator_view_json("doudizhu", self.state)
+            if seat is None
+            else view_json("doudizhu", self.state.view(seat))
+        )
         self.sent = len(self.state.events)
         assert seat is not None or view["seat"] == SPECTATOR
         return {
-            "type": "snapshot", "table": self.table, "n": self.sent, "seat": seat, "room": self.room,
-            "hand": "hand-1", "commitment": None, "players": self.players(), "view": view,
-            "deadline": None, "entropy_deadline": None,
+            "type": "snapshot",
+            "table": self.table,
+            "n": self.sent,
+            "seat": seat,
+            "room": self.room,
+            "hand": "hand-1",
+            "commitment": None,
+            "players": self.players(),
+            "view": view,
+            "deadline": None,
+            "entropy_deadline": None,
         }
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:

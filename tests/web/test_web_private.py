@@ -67,11 +67,17 @@ def test_the_form_defaults_make_a_table_and_its_room_shows_the_code(
     page.click("[data-testid=private-create]")
     page.wait_for_selector("[data-testid=private-form]")
     rooms = page.evaluate("() => window.qipai.app.rooms.map(r => [r.game, r.rules])")
-    games = page.eval_on_selector_all("[data-testid=private-game] option", "els => els.map(e => e.value)")
+    games = page.eval_on_selector_all(
+        "[data-testid=private-game] option", "els => els.map(e => e.value)"
+    )
     assert games[0] == "doudizhu" and set(games) == {game for game, _ in rooms}
-    presets = page.eval_on_selector_all("[data-testid=private-rules] option", "els => els.map(e => e.value)")
+    presets = page.eval_on_selector_all(
+        "[data-testid=private-rules] option", "els => els.map(e => e.value)"
+    )
     assert set(presets) == {rules for game, rules in rooms if game == "doudizhu"}
-    hands = page.eval_on_selector_all("[data-testid=private-hands] option", "els => els.map(e => e.value)")
+    hands = page.eval_on_selector_all(
+        "[data-testid=private-hands] option", "els => els.map(e => e.value)"
+    )
     assert hands == ["6", "12", "24", "0"]
     assert page.locator("[data-testid=private-tasks]").count() == 1  # the game offers 任务
     assert page.locator("[data-testid=private-base]").count() == 0  # points: no base
@@ -110,7 +116,9 @@ def test_the_form_sends_the_players_choices(hall: Any, new_page: Any) -> None:
     page.click("[data-testid=private-create]")
     page.select_option("[data-testid=private-hands]", "0")
     page.select_option("[data-testid=private-stakes]", "coins")
-    bases = page.eval_on_selector_all("[data-testid=private-base] option", "els => els.map(e => e.value)")
+    bases = page.eval_on_selector_all(
+        "[data-testid=private-base] option", "els => els.map(e => e.value)"
+    )
     assert len(bases) >= 2
     page.select_option("[data-testid=private-base]", bases[1])
     page.select_option("[data-testid=private-seconds]", "30")
@@ -120,7 +128,10 @@ def test_the_form_sends_the_players_choices(hall: Any, new_page: Any) -> None:
     page.check("[data-testid=private-tasks]")
     page.click("[data-testid=private-confirm]")
     sent = stub.wait_sent("private_create")
-    assert {key: sent[key] for key in ("hands", "stakes", "base", "seconds", "bots", "spectators", "tasks", "delay")} == {
+    assert {
+        key: sent[key]
+        for key in ("hands", "stakes", "base", "seconds", "bots", "spectators", "tasks", "delay")
+    } == {
         "hands": 0,
         "stakes": "coins",
         "base": int(bases[1]),
@@ -135,11 +146,37 @@ def test_the_form_sends_the_players_choices(hall: Any, new_page: Any) -> None:
 def test_a_code_joins_and_a_full_table_offers_to_watch(hall: Any, new_page: Any) -> None:
     def full(stub: StubHall, message: dict[str, Any]) -> None:
         if message["type"] == "private_join":
-            stub.send({"type": "error", "id": message["id"], "code": "table_full", "message": "full", "watch": True})
+            stub.send(
+                {
+                    "type": "error",
+                    "id": message["id"],
+                    "code": "table_full",
+                    "message": "full",
+                    "watch": True,
+                }
+            )
 
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     stub = StubHall(page, "好友乙", full)
-    stub_json(page, f"**/api/private/{CODE}", {"code": CODE, "game": "doudizhu", "rules": "yifa", "hands": 6, "played": 1, "stakes": "points", "base": None, "state": "playing", "seats": ["a", "b", "c"], "spectators": True, "watchers": 0, "full": True, "scoreboard": None})
+    stub_json(
+        page,
+        f"**/api/private/{CODE}",
+        {
+            "code": CODE,
+            "game": "doudizhu",
+            "rules": "yifa",
+            "hands": 6,
+            "played": 1,
+            "stakes": "points",
+            "base": None,
+            "state": "playing",
+            "seats": ["a", "b", "c"],
+            "spectators": True,
+            "watchers": 0,
+            "full": True,
+            "scoreboard": None,
+        },
+    )
     signed_up(page, hall.url, "好友乙")
     page.fill("[data-testid=private-join-code]", "12a")
     page.click("[data-testid=private-join]")  # not 6 digits: nothing sent
@@ -164,7 +201,12 @@ def test_the_link_joins_the_table_once_signed_in(hall: Any, new_page: Any) -> No
     assert stub.wait_sent("private_join")["code"] == CODE
     page.wait_for_selector("[data-testid=private-room]")
     assert "?p=" not in page.url
-    assert page.evaluate("() => window.qipai.app.socket.outbox.filter(m => m.type === 'private_join').length") == 1
+    assert (
+        page.evaluate(
+            "() => window.qipai.app.socket.outbox.filter(m => m.type === 'private_join').length"
+        )
+        == 1
+    )
 
 
 def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> None:
@@ -174,7 +216,9 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     page.fill("[data-testid=private-join-code]", CODE)
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")
-    marks = page.eval_on_selector_all("[data-testid=private-seat]", "els => els.map(e => e.dataset.ready)")
+    marks = page.eval_on_selector_all(
+        "[data-testid=private-seat]", "els => els.map(e => e.dataset.ready)"
+    )
     assert marks == ["0", "1", "0"]
     assert page.inner_text("[data-testid=ready]") == "准备"
     page.click("[data-testid=ready]")
@@ -182,7 +226,11 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     assert sent["ready"] is True and isinstance(sent["id"], int)
     seats = private_table()["seats"]
     seats[0] = {**seats[0], "ready": True}
-    stub.send(ack(sent), private_table(seats=seats), {"type": "spectator_count", "table": None, "count": 2})
+    stub.send(
+        ack(sent),
+        private_table(seats=seats),
+        {"type": "spectator_count", "table": None, "count": 2},
+    )
     page.wait_for_selector("[data-testid=ready][data-ready='1']")
     assert page.inner_text("[data-testid=ready]") == "取消准备"
     assert page.inner_text("[data-testid=private-room] [data-testid=spectator-count]") == "2"
@@ -199,12 +247,24 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     page.click("[data-testid=confirm]")
     stub.wait_sent("private_close")
     # a refusal says why
-    stub.send({"type": "error", "id": stub.wait_sent("private_close")["id"], "code": "not_ready", "message": "x"})
+    stub.send(
+        {
+            "type": "error",
+            "id": stub.wait_sent("private_close")["id"],
+            "code": "not_ready",
+            "message": "x",
+        }
+    )
     page.wait_for_selector("#toast :text('还有玩家没有准备')")
     # a guest at the table (not the owner) has neither 开始 nor 踢出
     stub.send(private_table(you=1, seats=seats))
     page.wait_for_selector("[data-testid=private-seat].me[data-seat='1']")
-    assert page.locator("[data-testid=private-start], [data-testid=private-kick], [data-testid=private-close]").count() == 0
+    assert (
+        page.locator(
+            "[data-testid=private-start], [data-testid=private-kick], [data-testid=private-close]"
+        ).count()
+        == 0
+    )
     # closed: back in the lobby
     stub.send(private_table(state="closed"))
     page.wait_for_selector("[data-testid=lobby]")
@@ -219,14 +279,34 @@ def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -
     page.wait_for_selector("[data-testid=private-room]")
     names = ["房主丁", "好友甲", "机器人1"]
     rows = [{"hand": "h1", "number": 0, "points": [6, -3, -3]}]
-    stub.send({"type": "scoreboard", "code": CODE, "table": 7, "names": names, "rows": rows, "totals": [6, -3, -3], "over": False})
+    stub.send(
+        {
+            "type": "scoreboard",
+            "code": CODE,
+            "table": 7,
+            "names": names,
+            "rows": rows,
+            "totals": [6, -3, -3],
+            "over": False,
+        }
+    )
     board = page.wait_for_selector("[data-testid=scoreboard][data-over='0']")
     assert page.locator("[data-testid=scoreboard-row]").count() == 1
     assert page.inner_text("[data-testid=scoreboard-total]").split() == ["合计", "+6", "-3", "-3"]
     assert "好友甲" in board.inner_text()
     page.click("[data-testid=scoreboard-close]")
     rows.append({"hand": "h2", "number": 1, "points": [-4, 8, -4]})
-    stub.send({"type": "scoreboard", "code": CODE, "table": 7, "names": names, "rows": rows, "totals": [2, 5, -7], "over": True})
+    stub.send(
+        {
+            "type": "scoreboard",
+            "code": CODE,
+            "table": 7,
+            "names": names,
+            "rows": rows,
+            "totals": [2, 5, -7],
+            "over": True,
+        }
+    )
     page.wait_for_selector("[data-testid=scoreboard][data-over='1']")
     assert page.locator("[data-testid=scoreboard-row]").count() == 2
     assert page.inner_text("[data-testid=scoreboard-total]").split() == ["合计", "+2", "+5", "-7"]
@@ -247,10 +327,21 @@ def test_a_hand_at_the_private_table_shows_the_table_strip(hall: Any, new_page: 
     page.fill("[data-testid=private-join-code]", CODE)
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")
-    seats = [{"name": name, "ready": True, "bot": False, "connected": True} for name in ("东家", "南家", "西家")]
-    stub.send(private_table(state="playing", table=7, played=2, seats=seats), hand.snapshot(0), {"type": "spectator_count", "table": 7, "count": 4})
-    page.wait_for_selector("[data-testid=table][data-game=doudizhu] [data-testid=private-strip]", timeout=WAIT_MS)
-    assert page.locator("[data-testid=hand] [data-testid=card]").count() == len(hand.state.view(0).hand)
+    seats = [
+        {"name": name, "ready": True, "bot": False, "connected": True}
+        for name in ("东家", "南家", "西家")
+    ]
+    stub.send(
+        private_table(state="playing", table=7, played=2, seats=seats),
+        hand.snapshot(0),
+        {"type": "spectator_count", "table": 7, "count": 4},
+    )
+    page.wait_for_selector(
+        "[data-testid=table][data-game=doudizhu] [data-testid=private-strip]", timeout=WAIT_MS
+    )
+    assert page.locator("[data-testid=hand] [data-testid=card]").count() == len(
+        hand.state.view(0).hand
+    )
     strip = "[data-testid=private-strip]"
     assert page.inner_text(f"{strip} [data-testid=private-code]") == CODE
     assert page.inner_text(f"{strip} [data-testid=private-hands]") == "第 2/6 局"

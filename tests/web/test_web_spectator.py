@@ -39,11 +39,16 @@ def test_a_spectator_watches_a_friend_without_a_hand(hall: Any, new_page: Any) -
     table = page.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
     assert page.locator("[data-testid=hand]").count() == 0
     assert "观战中" in page.inner_text("[data-testid=spectating]")
-    seats = page.eval_on_selector_all("[data-testid=seat]", "els => els.map(e => e.dataset.seat).sort()")
+    seats = page.eval_on_selector_all(
+        "[data-testid=seat]", "els => els.map(e => e.dataset.seat).sort()"
+    )
     assert seats == ["0", "1", "2"]
-    counts = page.eval_on_selector_all("[data-testid=card-count]", "els => els.map(e => Number(e.innerText))")
+    counts = page.eval_on_selector_all(
+        "[data-testid=card-count]", "els => els.map(e => Number(e.innerText))"
+    )
     assert sorted(counts) == sorted(hand.state.view(0).card_counts)
-    assert page.locator("[data-testid=actions] button, [data-testid=action-trustee], [data-testid=action-escape]").count() == 0
+    controls = "[data-testid=actions] button, [data-testid^=action-]"
+    assert page.locator(controls).count() == 0
     task = hand.state.task.value
     assert page.get_attribute("[data-testid=task]", "data-task") == task
     # the watchers, and the hand going on
@@ -51,7 +56,10 @@ def test_a_spectator_watches_a_friend_without_a_hand(hall: Any, new_page: Any) -
     page.wait_for_selector("[data-testid=spectating] [data-testid=spectator-count][data-count='3']")
     hand.play_until(6)
     stub.send(*hand.events(None))
-    page.wait_for_function("(n) => document.querySelector('[data-testid=table]').dataset.n === String(n)", arg=len(hand.state.events))
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-testid=table]').dataset.n === String(n)",
+        arg=len(hand.state.events),
+    )
     assert page.locator("[data-testid=hand]").count() == 0
     assert table.get_attribute("data-turn") != "me"
     page.wait_for_timeout(700)  # the plays' slide is over
@@ -63,6 +71,13 @@ def test_a_spectator_watches_a_friend_without_a_hand(hall: Any, new_page: Any) -
     kinds = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")
     assert not {"entropy", "act"} & set(kinds)
     assert page.evaluate("() => localStorage.getItem('qipai.tables')") is None
+    # to the end: the winning side completed the hand's 任务 (seed 5: 打出炸弹)
+    assert page.get_attribute("[data-testid=task]", "data-done") == "0"
+    hand.play_until(999)
+    assert hand.state.task_completed
+    stub.send(*hand.events(None))
+    page.wait_for_selector("[data-testid=task][data-done='1']")
+    assert "已完成" in page.inner_text("[data-testid=task]")
     page.click("[data-testid=stop-spectating]")
     stub.wait_sent("stop_spectating")
     page.wait_for_selector("[data-testid=lobby]")
@@ -74,14 +89,44 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
     hand.play_until(2)
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     stub = StubHall(page, "观众乙", watching(hand))
-    stub_json(page, "**/api/private/654321", {"code": "654321", "game": "doudizhu", "rules": "yifa", "hands": 6, "played": 0, "stakes": "points", "base": None, "state": "playing", "seats": ["东家", "南家", "西家"], "spectators": True, "watchers": 1, "full": True, "scoreboard": None})
+    stub_json(
+        page,
+        "**/api/private/654321",
+        {
+            "code": "654321",
+            "game": "doudizhu",
+            "rules": "yifa",
+            "hands": 6,
+            "played": 0,
+            "stakes": "points",
+            "base": None,
+            "state": "playing",
+            "seats": ["东家", "南家", "西家"],
+            "spectators": True,
+            "watchers": 1,
+            "full": True,
+            "scoreboard": None,
+        },
+    )
     signed_up(page, hall.url, "观众乙")
     page.evaluate("() => window.qipai.app.privates = {}")
     # watched by a player's name, the table turns out to be a private one: its game is learnt
     page.fill("[data-testid=spectate-name]", "南家")
     page.click("[data-testid=spectate]")
-    page.wait_for_selector("[data-testid=table][data-spectating='1'][data-game=doudizhu]", timeout=WAIT_MS)
+    page.wait_for_selector(
+        "[data-testid=table][data-spectating='1'][data-game=doudizhu]", timeout=WAIT_MS
+    )
     assert page.locator("[data-testid=hand]").count() == 0
     assert page.locator("[data-testid=spectating] [data-testid=stop-spectating]").is_visible()
-    stub.send({"type": "scoreboard", "code": "654321", "table": 9, "names": ["东家", "南家", "西家"], "rows": [{"hand": "h0", "number": 0, "points": [2, -1, -1]}], "totals": [2, -1, -1], "over": False})
+    stub.send(
+        {
+            "type": "scoreboard",
+            "code": "654321",
+            "table": 9,
+            "names": ["东家", "南家", "西家"],
+            "rows": [{"hand": "h0", "number": 0, "points": [2, -1, -1]}],
+            "totals": [2, -1, -1],
+            "over": False,
+        }
+    )
     page.wait_for_selector("[data-testid=scoreboard]")
