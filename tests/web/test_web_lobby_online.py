@@ -1,6 +1,6 @@
 """The lobby's online counts from GET /api/rooms/online (issue 26): the hall's people and
 bots (在线 N 人 · 机器人 M) and each room's, in both languages; an older hall's answer
-(room id → players) still shows each room's players."""
+(room id → players) still shows the people, without bots."""
 
 from __future__ import annotations
 
@@ -39,6 +39,9 @@ def test_an_older_halls_counts_read_as_people(hall: Any, new_page: Any) -> None:
     stub_json(page, "**/api/rooms/online", {"doudizhu-yifa": 4, "zhajinhua-yifa": 1})
     sign_up(page, hall.url, "旧人数玩家")
     page.wait_for_selector("[data-testid=online-total][data-people='5']")
+    assert page.inner_text("[data-testid=online-total]") == "在线 5 人"  # bots unknown
     card = "[data-testid=room][data-room='doudizhu-yifa'] [data-testid=online]"
     assert page.get_attribute(card, "data-count") == "4"
+    assert page.get_attribute(card, "data-bots") == ""
+    assert page.inner_text(card) == "在线 4 人"
     screenshot(page, SHOTS, "lobby-online-desktop")

@@ -34,9 +34,10 @@ function eventCue(T, event) {
   return { sound: cue.sound, burst, label, slide: cue.slide ?? null, deal: cue.sound === "deal" };
 }
 
-/** The result's flourish: win when my seat is among the winners, else lose. */
+/** The result's flourish: win when my seat is among the winners, else lose (none for a
+ * spectator: he neither wins nor loses). */
 function resultCue(T, frame) {
-  if (frame.voided) return null;
+  if (frame.voided || T.spectating) return null;
   const kind = (frame.winners || []).includes(T.seat) ? "win" : "lose";
   return { sound: kind, burst: kind, label: t(`fx.${kind}`), slide: null, deal: false };
 }

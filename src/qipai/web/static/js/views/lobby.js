@@ -48,41 +48,45 @@ function levelTag(room) {
 }
 
 /** The answer of GET /api/rooms/online: {people, bots, rooms: {id: {people, bots}}}; an
- * older hall's {id: players} reads as people without bots. */
+ * older hall's {id: players} reads as people, the bots unknown (null). */
 function readOnline(answer) {
   if (answer && typeof answer.rooms === "object" && answer.rooms !== null) return answer;
   const rooms = {};
   let people = 0;
   for (const [id, count] of Object.entries(answer || {})) {
     if (!Number.isInteger(count)) continue;
-    rooms[id] = { people: count, bots: 0 };
+    rooms[id] = { people: count, bots: null };
     people += count;
   }
-  return { people, bots: 0, rooms };
+  return { people, bots: null, rooms };
+}
+
+/** 在线 N 人 · 机器人 M (在线 N 人 while the bots are unknown), or "" while nothing is known. */
+function countsText(key, people, bots) {
+  if (!Number.isInteger(people)) return "";
+  return Number.isInteger(bots) ? t(key, { people, bots }) : t("lobby.online", { n: people });
 }
 
 /** The people and bots in a room now (empty until known: this process may not hold the room). */
 function onlineBadge(room) {
-  const count = online.rooms[room.id];
-  const known = Boolean(count) && Number.isInteger(count.people);
+  const count = online.rooms[room.id] || {};
   return h("span", {
     class: "online",
     "data-testid": "online",
-    "data-count": known ? String(count.people) : "",
-    "data-bots": known ? String(count.bots || 0) : "",
-    text: known ? t("lobby.onlineRoom", { people: count.people, bots: count.bots || 0 }) : "",
+    "data-count": Number.isInteger(count.people) ? String(count.people) : "",
+    "data-bots": Number.isInteger(count.bots) ? String(count.bots) : "",
+    text: countsText("lobby.onlineRoom", count.people, count.bots),
   });
 }
 
 /** 在线 N 人 · 机器人 M: the whole hall's (empty until known). */
 function onlineTotal() {
-  const known = Number.isInteger(online.people);
   return h("div", {
     class: "online-total",
     "data-testid": "online-total",
-    "data-people": known ? String(online.people) : "",
-    "data-bots": known ? String(online.bots || 0) : "",
-    text: known ? t("lobby.onlineAll", { people: online.people, bots: online.bots || 0 }) : "",
+    "data-people": Number.isInteger(online.people) ? String(online.people) : "",
+    "data-bots": Number.isInteger(online.bots) ? String(online.bots) : "",
+    text: countsText("lobby.onlineAll", online.people, online.bots),
   });
 }
 
