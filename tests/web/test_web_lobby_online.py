@@ -17,7 +17,7 @@ def test_the_hall_and_each_room_show_people_and_bots(hall: Any, new_page: Any) -
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     online = {"people": 5, "bots": 3, "rooms": {"doudizhu-yifa": {"people": 2, "bots": 1}}}
     stub_json(page, "**/api/rooms/online", online)
-    sign_up(page, hall.url, "人数玩家")
+    sign_up(page, hall.url, "counts-a")
     total = page.wait_for_selector("[data-testid=online-total][data-people='5']")
     assert total.inner_text() == "在线 5 人 · 机器人 3"
     assert total.get_attribute("data-bots") == "3"
@@ -37,7 +37,7 @@ def test_the_hall_and_each_room_show_people_and_bots(hall: Any, new_page: Any) -
 def test_an_older_halls_counts_read_as_people(hall: Any, new_page: Any) -> None:
     page = new_page()
     stub_json(page, "**/api/rooms/online", {"doudizhu-yifa": 4, "zhajinhua-yifa": 1})
-    sign_up(page, hall.url, "旧人数玩家")
+    sign_up(page, hall.url, "counts-b")
     page.wait_for_selector("[data-testid=online-total][data-people='5']")
     assert page.inner_text("[data-testid=online-total]") == "在线 5 人"  # bots unknown
     card = "[data-testid=room][data-room='doudizhu-yifa'] [data-testid=online]"

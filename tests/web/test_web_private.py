@@ -63,7 +63,7 @@ def test_the_form_defaults_make_a_table_and_its_room_shows_the_code(
 ) -> None:
     page = new_page()
     stub = StubHall(page, "房主", creates_table)
-    signed_up(page, hall.url, "房主甲")
+    signed_up(page, hall.url, "owner-a")
     page.click("[data-testid=private-create]")
     page.wait_for_selector("[data-testid=private-form]")
     rooms = page.evaluate("() => window.qipai.app.rooms.map(r => [r.game, r.rules])")
@@ -110,9 +110,9 @@ def test_the_form_defaults_make_a_table_and_its_room_shows_the_code(
 
 
 def test_the_form_sends_the_players_choices(hall: Any, new_page: Any) -> None:
-    page = new_page()
+    page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     stub = StubHall(page, "房主")
-    signed_up(page, hall.url, "房主乙")
+    signed_up(page, hall.url, "owner-b")
     page.click("[data-testid=private-create]")
     page.select_option("[data-testid=private-hands]", "0")
     page.select_option("[data-testid=private-stakes]", "coins")
@@ -126,6 +126,9 @@ def test_the_form_sends_the_players_choices(hall: Any, new_page: Any) -> None:
     page.uncheck("[data-testid=private-bots]")
     page.uncheck("[data-testid=private-spectators]")
     page.check("[data-testid=private-tasks]")
+    screenshot(page, SHOTS, "private-form-phone")
+    box = page.locator("[data-testid=private-confirm]").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390  # the form fits a phone
     page.click("[data-testid=private-confirm]")
     sent = stub.wait_sent("private_create")
     assert {
@@ -177,7 +180,7 @@ def test_a_code_joins_and_a_full_table_offers_to_watch(hall: Any, new_page: Any)
             "scoreboard": None,
         },
     )
-    signed_up(page, hall.url, "好友乙")
+    signed_up(page, hall.url, "friend-b")
     page.fill("[data-testid=private-join-code]", "12a")
     page.click("[data-testid=private-join]")  # not 6 digits: nothing sent
     page.wait_for_selector("#toast :text('6 位数字')")
@@ -197,7 +200,7 @@ def test_the_link_joins_the_table_once_signed_in(hall: Any, new_page: Any) -> No
     stub = StubHall(page, "链接玩家", creates_table)
     page.goto(f"{hall.url.rstrip('/')}/?p={CODE}")
     assert CODE in page.inner_text("[data-testid=private-invite]")
-    signed_up(page, hall.url, "链接玩家", path=f"/?p={CODE}")
+    signed_up(page, hall.url, "linked-a", path=f"/?p={CODE}")
     assert stub.wait_sent("private_join")["code"] == CODE
     page.wait_for_selector("[data-testid=private-room]")
     assert "?p=" not in page.url
@@ -212,7 +215,7 @@ def test_the_link_joins_the_table_once_signed_in(hall: Any, new_page: Any) -> No
 def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> None:
     page = new_page()
     stub = StubHall(page, "房主", creates_table)
-    signed_up(page, hall.url, "房主丙")
+    signed_up(page, hall.url, "owner-c")
     page.fill("[data-testid=private-join-code]", CODE)
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")
@@ -265,6 +268,12 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
         ).count()
         == 0
     )
+    # in English
+    page.click("[data-testid=lang]")
+    page.wait_for_selector("[data-testid=private-room] :text('Private table')")
+    assert page.inner_text("[data-testid=private-hands]") == "Hand 0/6"
+    screenshot(page, SHOTS, "private-room-english-phone")
+    page.click("[data-testid=lang]")
     # closed: back in the lobby
     stub.send(private_table(state="closed"))
     page.wait_for_selector("[data-testid=lobby]")
@@ -273,7 +282,7 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
 def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -> None:
     page = new_page()
     stub = StubHall(page, "房主", creates_table)
-    signed_up(page, hall.url, "房主丁")
+    signed_up(page, hall.url, "owner-d")
     page.fill("[data-testid=private-join-code]", CODE)
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")
@@ -323,7 +332,7 @@ def test_a_hand_at_the_private_table_shows_the_table_strip(hall: Any, new_page: 
     hand.play_until(1)
     page = new_page()
     stub = StubHall(page, "东家", creates_table)
-    signed_up(page, hall.url, "东家")
+    signed_up(page, hall.url, "east-a")
     page.fill("[data-testid=private-join-code]", CODE)
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")

@@ -32,7 +32,7 @@ def test_a_spectator_watches_a_friend_without_a_hand(hall: Any, new_page: Any) -
     hand.play_until(3)
     page = new_page()
     stub = StubHall(page, "观众甲", watching(hand))
-    signed_up(page, hall.url, "观众甲")
+    signed_up(page, hall.url, "watcher-a")
     page.fill("[data-testid=spectate-name]", "东家")
     page.click("[data-testid=spectate]")
     assert stub.wait_sent("spectate")["player"] == "东家"
@@ -108,7 +108,7 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
             "scoreboard": None,
         },
     )
-    signed_up(page, hall.url, "观众乙")
+    signed_up(page, hall.url, "watcher-b")
     page.evaluate("() => window.qipai.app.privates = {}")
     # watched by a player's name, the table turns out to be a private one: its game is learnt
     page.fill("[data-testid=spectate-name]", "南家")

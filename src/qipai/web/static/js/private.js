@@ -108,7 +108,9 @@ function onTable(app, frame) {
   const first = !app.private || app.private.code !== frame.code;
   app.private = frame;
   const atTable = app.table && app.table.state && frame.table !== null && app.table.number === frame.table && !app.table.spectating;
-  if (first || (frame.state === "waiting" && !atTable && app.routeName() !== "private")) app.go("private");
+  // its page: when the player comes to it, and when it waits again, unless he is at its
+  // live table (a reconnection may bring the snapshot first)
+  if ((first || frame.state === "waiting") && !atTable && app.routeName() !== "private") app.go("private");
 }
 
 function onScoreboard(app, frame) {
