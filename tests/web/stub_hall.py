@@ -58,7 +58,7 @@ class StubHall:
         """The ``count``-th message of type ``kind`` the page sent (waited for)."""
         script = (
             "([kind, count]) => "
-            "window.qipai.app.socket.outbox.filter(m => m.type === kind).length >= count"
+            "(window.qipai.app.socket?.outbox || []).filter(m => m.type === kind).length >= count"
         )
         self.page.wait_for_function(script, arg=[kind, count], timeout=WAIT_MS)
         sent: list[dict[str, Any]] = self.page.evaluate(

@@ -212,6 +212,15 @@ def test_the_link_joins_the_table_once_signed_in(hall: Any, new_page: Any) -> No
     )
 
 
+def test_the_link_joins_the_table_of_a_guest(hall: Any, new_page: Any) -> None:
+    page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
+    stub = StubHall(page, "游客", creates_table)
+    page.goto(f"{hall.url.rstrip('/')}/?p={CODE}")
+    page.click("[data-testid=guest]")
+    assert stub.wait_sent("private_join")["code"] == CODE
+    page.wait_for_selector(f"[data-testid=private-room][data-code='{CODE}']")
+
+
 def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> None:
     page = new_page()
     stub = StubHall(page, "房主", creates_table)

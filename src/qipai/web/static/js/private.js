@@ -212,7 +212,7 @@ export function privateStrip(app, T) {
     { class: "match-strip private-strip", "data-testid": "private-strip" },
     h("span", { class: "pill gold" }, `${t("private.code")} `, h("b", { "data-testid": "private-code", "data-link": linkOf(code), text: code })),
     h("span", { class: "pill", "data-testid": "private-hands", text: handsText(info) }),
-    h("span", { class: "pill" }, `${t("private.watch")} `, watcherCount(app, T.number)),
+    h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
     app.scoreboard && app.scoreboard.code === code
       ? h("button", { class: "btn small quiet", "data-testid": "scoreboard-open", onclick: () => scoreboardDialog(app, app.scoreboard), text: t("private.scoreboard") })
       : null,
@@ -227,7 +227,7 @@ export function spectatorStrip(app, T) {
     "div",
     { class: "match-strip spectating", "data-testid": "spectating" },
     h("b", { class: "spectating-title", text: t("spectate.banner") }),
-    h("span", { class: "pill" }, `${t("private.watch")} `, watcherCount(app, T.number)),
+    h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
     h("div", { class: "spacer" }),
     h("button", { class: "btn small primary", "data-testid": "stop-spectating", onclick: () => stopWatching(app), text: t("spectate.stop") }),
   );

@@ -11,6 +11,7 @@ export const PRIVATE_STRINGS = {
   "private.badCode": ["请输入 6 位数字房号", "Enter a 6-digit code"],
   "private.watchName": ["好友的名字", "A friend's name"],
   "private.watch": ["观战", "Watch"],
+  "private.watchers": ["观战", "Watching"],
   "private.watchNeedName": ["请输入要观战的玩家名字", "Enter the name of the player to watch"],
   "private.game": ["游戏", "Game"],
   "private.rules": ["玩法", "Rules"],

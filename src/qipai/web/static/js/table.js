@@ -324,6 +324,7 @@ export class Table {
     }
     if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
     if (QUIET_ERRORS.has(frame.code)) return;
+    if (this.spectating && frame.id === undefined) return; // a resync a hall may refuse a spectator
     toast(this.app.errorText(frame.code));
     if (frame.id !== undefined && frame.id !== null && !this.state.over) this.needResync = true;
   }

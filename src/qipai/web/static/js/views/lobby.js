@@ -206,7 +206,7 @@ export function renderLobby(app, root) {
     );
   });
   let back = app.table && app.table.state && !app.table.state.over
-    ? h("div", { class: "panel", style: { marginBottom: "12px" } }, t("lobby.atTable"), " ", h("button", { class: "btn primary small", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") }))
+    ? h("div", { class: "panel", style: { marginBottom: "12px" } }, app.table.spectating ? t("spectate.banner") : t("lobby.atTable"), " ", h("button", { class: "btn primary small", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") }))
     : null;
   if (!back && app.private) {
     back = h("div", { class: "panel", style: { marginBottom: "12px" } }, t("private.atTable", { code: app.private.code }), " ", h("button", { class: "btn primary small", "data-testid": "back-to-private", onclick: () => app.go("private"), text: t("private.title") }));

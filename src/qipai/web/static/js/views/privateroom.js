@@ -118,7 +118,7 @@ export function renderPrivate(app, root) {
       h(
         "div",
         { class: "panel private-room" },
-        h("h2", {}, t("private.title"), h("span", { class: "spacer" }), h("span", { class: "watch-line" }, `${t("private.watch")} `, watcherCount(app, info.table))),
+        h("h2", {}, t("private.title"), h("span", { class: "spacer" }), h("span", { class: "watch-line" }, `${t("private.watchers")} `, watcherCount(app, info.table))),
         codeBox(info),
         settings(info),
         h("div", { class: "private-seats" }, info.seats.map((seat, index) => seatCard(app, info, seat, index))),
