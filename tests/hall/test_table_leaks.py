@@ -215,7 +215,7 @@ class Driver:
     def some_action(self, seat: int) -> str:
         table = self.table
         state = table.game_state
-        engine = table._engine
+        engine = table.engine
         roll = self.rng.random()
         if roll < 0.1 or state is None:  # (no hand dealt yet: it waits for entropy)
             return self.rng.choice(JUNK)

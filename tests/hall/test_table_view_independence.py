@@ -184,7 +184,7 @@ def answers(table: Table, seat: int, probes: Sequence[str], now: float) -> dict[
         "frames_since": _text(wires(table.frames_since(seat, 0))),
         "escape_cost": _asked(table.escape_cost, seat),
     }
-    shared = {id(table.room): table.room, id(table._engine): table._engine}  # not copied
+    shared = {id(table.room): table.room, id(table.engine): table.engine}  # not copied
     for text in probes:
         trial = copy.deepcopy(table, dict(shared))
         told[f"act {text!r}"] = _asked(trial.act, seat, text, now)

@@ -51,8 +51,11 @@ from qipai.hall.coins import coins_of
 from qipai.hall.frames import OutFrame, Snapshot
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
+from qipai.hall.tableasks import AskedDecisions
+from qipai.hall.tableclock import TurnClock
 from qipai.hall.tableend import hand_outcome, hand_over_frame
 from qipai.hall.tableframes import hand_start_frame, turn_frame
+from qipai.hall.tablehand import TableHand
 from qipai.hall.tablehistory import HISTORY_LIMIT, FrameHistory, event_frame
 from qipai.hall.tableseats import SeatStatus, check_seat, check_seats, is_int, players
 from qipai.hall.tablevalues import (
@@ -64,7 +67,7 @@ from qipai.hall.tablevalues import (
     SeatInfo,
 )
 from qipai.hall.wire import parse_action
-from qipai.registry import EscapeCost, HandSetup, SomeState
+from qipai.registry import EscapeCost, HandSetup
 
 __all__ = [
     "BOT_POLICY",
@@ -150,24 +153,21 @@ class Table:
         self.terms = terms or HandTerms(room.game_rules(), room.payout)
         """The rules the table's hands are played by, and how they settle (the room's,
         unless a match gives its own: its rule changes, match points only)."""
-        self._engine = room.game_type
-        self._humans = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
-        self._seat = [SeatStatus() for _ in seats]
-        self._state: Any = None
-        # the hand started (its seed: without entropy)
-        self._setup: HandSetup[SomeState] = HandSetup(0, ())
-        self._seed = 0
-        self._entropy: list[str | None] = [None] * len(seats)
-        self._window_end: float | None = None  # while the hand waits for entropy
-        self._balances: tuple[int, ...] = ()
-        self._voided = False
-        self._escaper: int | None = None
-        self._since = now
-        self._history = FrameHistory()
-        # _position moves with every change a bot's decision depends on (bot_turn)
-        self._position = 0
+        self.engine = room.game_type
+        """The room's game type: the engine the hands are played by."""
+        self.human_seats = tuple(seat for seat, info in enumerate(seats) if info.player is not None)
+        """The seats of human players (the ones frames are sent to)."""
+        self.seat_status = tuple(SeatStatus() for _ in seats)
+        """What the table knows of each seat beyond the hand (托管, connection, escape)."""
+        self.hand = TableHand(entropy=[None] * len(seats))
+        """The hand started last (an empty one before the first)."""
+        self.clock = TurnClock(now)
+        """When the decision of the moment started."""
+        self.asked = AskedDecisions()
+        """The table's position, and the answer kept for a decision asked (``bot_wait``)."""
+        self.history = FrameHistory()
+        """The numbered events and public frames kept for :meth:`frames_since`."""
         self._out: list[Outbound] = []
-        self._answer: tuple[tableasks.AnswerKey, object, float] | None = None
         self.unanswered = 0
         """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
 
@@ -177,38 +177,32 @@ class Table:
     def game_state(self) -> Any:
         """The live engine state of the current hand (never send it: views and events
         only; the table alone may change it)."""
-        return self._state
+        return self.hand.state
 
     @property
     def in_hand(self) -> bool:
         """Whether a hand is being played (or waits for its players' entropy)."""
-        return self._window_end is not None or self._playing
-
-    @property
-    def _playing(self) -> bool:
-        """Whether a dealt hand is being played."""
-        state = self._state
-        return state is not None and not state.is_terminal and not self._voided
+        return self.hand.collecting or self.hand.playing
 
     @property
     def collecting(self) -> bool:
         """Whether the hand started waits for its players' entropy (not dealt yet)."""
-        return self._window_end is not None
+        return self.hand.collecting
 
     @property
     def entropy(self) -> Entropy:
         """The current (or last) hand's contributions so far, per seat."""
-        return tuple(self._entropy)
+        return tuple(self.hand.entropy)
 
     @property
     def is_over(self) -> bool:
         """Whether the last hand started is over (``False`` before the first hand)."""
-        return self._state is not None and not self.in_hand
+        return self.hand.state is not None and not self.in_hand
 
     @property
     def last_event(self) -> int:
         """The number of the table's last event (0 before any)."""
-        return self._history.n
+        return self.history.n
 
     def deadline(self) -> float | None:
         """When :meth:`tick` must next be called: the end of the entropy window, the
@@ -235,30 +229,30 @@ class Table:
     # --- frames -----------------------------------------------------------------------
 
     def _send(self, frame: OutFrame) -> None:
-        for seat in self._humans:
+        for seat in self.human_seats:
             self._out.append(Outbound(seat, frame))
 
     def _public(self, frame: OutFrame) -> None:
         """A frame every seat gets, kept in the history."""
-        self._history.public(frame)
+        self.history.public(frame)
         self._send(frame)
 
     def _publish(self) -> None:
         """Number the hand's new events and send each seat its frame of each."""
-        for entry in self._history.number(self._state.events):
-            for seat in self._humans:
+        for entry in self.history.number(self.hand.state.events):
+            for seat in self.human_seats:
                 self._out.append(Outbound(seat, event_frame(self.number, entry, seat)))
 
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
-        if self._state is None:
+        if self.hand.state is None:
             return
         self._publish()
         if self.outcome is None and not self.in_hand:
             self._finish()
-        elif self._playing:
-            seated = players(self.seats, self._seat)
-            for seat in self._humans:
+        elif self.hand.playing:
+            seated = players(self.seats, self.seat_status)
+            for seat in self.human_seats:
                 self._out.append(Outbound(seat, turn_frame(self, seat, seated)))
 
     def drain(self) -> list[Outbound]:
@@ -285,7 +279,7 @@ class Table:
         """
         outcome = self.outcome
         if outcome is None:
-            code = "no_hand" if self._state is None else "hand_not_over"
+            code = "no_hand" if self.hand.state is None else "hand_not_over"
             raise IllegalActionError(code, "no finished hand at this table")
         return [self.snapshot(seat), hand_over_frame(self, outcome)]
 
@@ -300,10 +294,10 @@ class Table:
         self._check_seat(seat)
         if not is_int(n):
             return None
-        frames = self._history.since(n, lambda entry: event_frame(self.number, entry, seat))
+        frames = self.history.since(n, lambda entry: event_frame(self.number, entry, seat))
         if frames is None:
             return None
-        if self._playing:
+        if self.hand.playing:
             frames.append(turn_frame(self, seat))
         return frames
 
@@ -316,18 +310,18 @@ class Table:
         self._check_seat(seat)
         if self.seats[seat].is_bot:
             raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
-        return self._seat[seat]
+        return self.seat_status[seat]
 
     def _check_in_hand(self) -> object:
-        if self._window_end is not None:
+        if self.hand.collecting:
             raise IllegalActionError(
                 "not_dealt", "the hand waits for its players' entropy: it is not dealt yet"
             )
-        if self._state is None:
+        if self.hand.state is None:
             raise IllegalActionError("no_hand", "no hand has started at this table")
         if not self.in_hand:
             raise IllegalActionError("hand_over", "the hand is over")
-        return self._state
+        return self.hand.state
 
     # --- changing the hand ------------------------------------------------------------
 
@@ -370,18 +364,18 @@ class Table:
         # dealt without entropy: the hand itself when it is dealt at once, else a trial
         # deal that raises now whatever dealing would raise (a stack the game refuses)
         first = deal_seed(seed, entropy) if self.entropy_window > 0 else seed
-        setup = HandSetup(first, balances, self.hands_started, self._state)
-        state = self._engine.new_hand(self.terms.rules, setup)
-        self._setup = setup
-        self._seed, self._balances, self._entropy = seed, balances, entropy
-        self._state = None
+        setup = HandSetup(first, balances, self.hands_started, self.hand.state)
+        state = self.engine.new_hand(self.terms.rules, setup)
+        waits = self.entropy_window > 0 and any(
+            self.seat_status[seat].connected for seat in self.human_seats
+        )
+        window_end = now + self.entropy_window if waits else None
+        self.hand = TableHand(entropy, setup, seed, balances, window_end)
         self.hand_id, self.commitment, self.outcome = hand_id, published, None
-        self._voided, self._escaper, self._history.published = False, None, 0
+        self.history.new_hand()
         self.hands_started += 1
-        for s in self._seat:
+        for s in self.seat_status:
             s.escaped = False
-        waits = self.entropy_window > 0 and any(self._seat[seat].connected for seat in self._humans)
-        self._window_end = now + self.entropy_window if waits else None
         self._public(hand_start_frame(self))
         if not waits:
             tablemoves.dealt(self, state, now)
@@ -390,8 +384,8 @@ class Table:
     def _all_contributed(self) -> bool:
         """Whether every connected human seat has sent its entropy."""
         return all(
-            self._entropy[seat] is not None or not self._seat[seat].connected
-            for seat in self._humans
+            self.hand.entropy[seat] is not None or not self.seat_status[seat].connected
+            for seat in self.human_seats
         )
 
     def contribute(self, seat: int, hand_id: str, value: str, now: float) -> None:
@@ -410,11 +404,11 @@ class Table:
             raise IllegalActionError(
                 "wrong_hand", f"hand {hand_id!r} is not the hand started at this table"
             )
-        if self._entropy[seat] is not None:
+        if self.hand.entropy[seat] is not None:
             raise IllegalActionError("already_contributed", f"seat {seat} has contributed")
-        if self._window_end is None:
+        if not self.hand.collecting:
             raise IllegalActionError("entropy_closed", f"hand {hand_id} is dealt already")
-        self._entropy[seat] = recorded
+        self.hand.entropy[seat] = recorded
         if self._all_contributed():
             tablemoves.deal(self, now)
             self._flush()
@@ -439,7 +433,7 @@ class Table:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if status.trustee:
             raise IllegalActionError("in_trustee", f"seat {seat} is in 托管: cancel it first")
-        if self._engine.is_command(action):
+        if self.engine.is_command(action):
             raise IllegalActionError("not_a_move", f"{text!r} is a table command, not a move")
         tablemoves.apply(self, action, seat, now)
         self._flush()
@@ -474,7 +468,7 @@ class Table:
         """
         self._check_seat(seat)
         self._check_in_hand()
-        cost = self._engine.escape_cost(self._state, seat)
+        cost = self.engine.escape_cost(self.hand.state, seat)
         if cost is None:
             return None
         balance = self.seats[seat].balance
@@ -495,16 +489,16 @@ class Table:
         :raises IllegalActionError: ``no_hand``, ``hand_over``, ``bot_seat``, ``escaped``.
         """
         self._check_seat(seat)
-        if self._window_end is None:
+        if not self.hand.collecting:
             self._check_in_hand()
         status = self._check_human(seat)
         if status.escaped:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
-        if self._window_end is not None:  # he leaves before the deal: it comes now
+        if self.hand.collecting:  # he leaves before the deal: it comes now
             tablemoves.deal(self, now)
-        state = self._state
-        ended = self._engine.escape(state, seat)
-        status.escaped, self._escaper = True, seat
+        state = self.hand.state
+        ended = self.engine.escape(state, seat)
+        status.escaped, self.hand.escaper = True, seat
         if not ended:
             if not status.trustee:
                 tablemoves.enter_trustee(self, seat, now)
@@ -523,9 +517,9 @@ class Table:
         if not status.connected:
             return
         status.connected, status.away_since = False, now
-        if not self._engine.folds_absent and not status.trustee:
+        if not self.engine.folds_absent and not status.trustee:
             tablemoves.enter_trustee(self, seat, now)
-        if self._window_end is not None and self._all_contributed():
+        if self.hand.collecting and self._all_contributed():
             tablemoves.deal(self, now)  # the others are in: his entropy is not awaited
         self._flush()
 
@@ -552,8 +546,8 @@ class Table:
         steps.  Each timer restarts from the time it was due, so a late tick catches up.
         With nothing due it does nothing (and sends no frame)."""
         fired = False
-        if self._window_end is not None and self._window_end <= now:
-            tablemoves.deal(self, self._window_end)
+        if self.hand.window_end is not None and self.hand.window_end <= now:
+            tablemoves.deal(self, self.hand.window_end)
             fired = True
         while (due := tableclock.next_due(self)) is not None and due[0] <= now:
             tablemoves.fire(self, *due)
@@ -578,6 +572,6 @@ class Table:
         """Whether the hand in progress has not started yet: it waits for entropy, or
         (:meth:`.GameType.is_dealing`) its first deal is still being dealt, nobody has had
         a decision."""
-        if self._window_end is not None:
+        if self.hand.collecting:
             return True
-        return self._playing and self._engine.is_dealing(self._state)
+        return self.hand.playing and self.engine.is_dealing(self.hand.state)

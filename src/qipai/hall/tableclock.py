@@ -1,7 +1,8 @@
 """A table's clock (:class:`~qipai.hall.table.Table`): when each of its timers is due.
 
-The due times of a hand in progress: the decision time limit, a bot's or 托管 seat's
-move, the end of an absent player's grace, the next step of a paced deal, and the
+The table owns a :class:`TurnClock`, the time its current decision started.  From it
+come the due times of a hand in progress: the decision time limit, a bot's or 托管
+seat's move, the end of an absent player's grace, the next step of a paced deal, and the
 deadline the players are shown.  Functions of the table, read only: the table applies
 what is due (:meth:`~qipai.hall.table.Table.tick`).
 """
@@ -19,10 +20,23 @@ GRACE_END, TURN = 0, 1
 """The kinds of timer (:func:`next_due`): the first of two due at once fires first."""
 
 
+class TurnClock:
+    """When the decision of the moment started: every time limit, bot's move and deal
+    step of a hand runs from it."""
+
+    def __init__(self, now: float) -> None:
+        self.since = now
+        """When the current decision (or deal step) started."""
+
+    def restart(self, now: float) -> None:
+        """A new decision starts at ``now``."""
+        self.since = now
+
+
 def deadline(table: Table) -> float | None:
     """:meth:`~qipai.hall.table.Table.deadline` of ``table``."""
-    if table._window_end is not None:
-        return table._window_end
+    if table.hand.window_end is not None:
+        return table.hand.window_end
     times = [t for t in (turn_deadline(table), *grace_ends(table).values()) if t is not None]
     return min(times, default=None)
 
@@ -38,11 +52,11 @@ def shown_deadline(table: Table) -> float | None:
     """The deadline the players are shown: the turn's, or the time limit that the
     seats choosing at the same time share (not a bot's earlier move among them); a
     bot's turn shows a player's time limit (it moves sooner, as a quick player)."""
-    if table._playing and table._engine.deciding(table._state):
-        return table._since + table.room.decision_seconds
-    actor = table._state.current_player if table._playing else None
+    if table.hand.playing and table.engine.deciding(table.hand.state):
+        return table.clock.since + table.room.decision_seconds
+    actor = table.hand.state.current_player if table.hand.playing else None
     if actor is not None and table.seats[actor].is_bot:
-        return table._since + table.room.decision_seconds
+        return table.clock.since + table.room.decision_seconds
     return turn_deadline(table, asked=False)
 
 
@@ -63,26 +77,26 @@ def turn_due(table: Table) -> tuple[float, int | None] | None:
 def move_due(table: Table) -> tuple[float, int | None] | None:
     """When the hand's next move is due and whose it is (``None``: the dealer's):
     the seat to act, or the first due of the seats choosing at the same time."""
-    if not table._playing:
+    if not table.hand.playing:
         return None
-    deciding = table._engine.deciding(table._state)
+    deciding = table.engine.deciding(table.hand.state)
     if deciding:
         return min((decision_due(table, seat), seat) for seat in deciding)
-    actor = table._state.current_player
+    actor = table.hand.state.current_player
     if actor is None:
-        step = table._engine.deal_step(table._state)
-        return None if step is None else (table._since + table.deal_step, None)
+        step = table.engine.deal_step(table.hand.state)
+        return None if step is None else (table.clock.since + table.deal_step, None)
     return decision_due(table, actor), actor
 
 
 def decision_due(table: Table, seat: int) -> float:
     """When ``seat``'s decision is due: a bot's or 托管 seat's move, else the end of
     the decision time (a game that folds the absent: not before his grace)."""
-    if table.seats[seat].is_bot or table._seat[seat].trustee:
-        return table._since + table.bot_delay
-    limit = table._since + table.room.decision_seconds
-    away = table._seat[seat].away_since
-    if table._engine.folds_absent and away is not None:
+    if table.seats[seat].is_bot or table.seat_status[seat].trustee:
+        return table.clock.since + table.bot_delay
+    limit = table.clock.since + table.room.decision_seconds
+    away = table.seat_status[seat].away_since
+    if table.engine.folds_absent and away is not None:
         limit = max(limit, away + table.room.grace_seconds)
     return limit
 
@@ -90,11 +104,11 @@ def decision_due(table: Table, seat: int) -> float:
 def grace_ends(table: Table) -> dict[int, float]:
     """When each absent seat's grace ends, in a game that folds the absent (he then
     enters 托管); none for a seat in 托管 already."""
-    if not (table._playing and table._engine.folds_absent):
+    if not (table.hand.playing and table.engine.folds_absent):
         return {}
     return {
         seat: s.away_since + table.room.grace_seconds
-        for seat, s in enumerate(table._seat)
+        for seat, s in enumerate(table.seat_status)
         if s.away_since is not None and not s.trustee
     }
 

@@ -27,16 +27,16 @@ if TYPE_CHECKING:
 def hand_outcome(table: Table) -> HandOutcome:
     """The outcome of ``table``'s hand, over: settled (nothing where it was voided),
     recorded, its winners, its cards shown."""
-    state, room = table._state, table.room
+    state, room = table.hand.state, table.room
     winners: tuple[int, ...]
     shown: dict[str, Json] = {}
     roles: tuple[str | None, ...] = ()
-    if table._voided:
+    if table.hand.voided:
         settlement, record, winners = Settlement.nothing(len(table.seats)), None, ()
     else:
-        settlement = settle(room, state.returns(), table._balances, table.terms.payout)
-        record, winners = hand_record(table), table._engine.winners(state)
-        shown, roles = shown_of(table, state), table._engine.roles(state)
+        settlement = settle(room, state.returns(), table.hand.balances, table.terms.payout)
+        record, winners = hand_record(table), table.engine.winners(state)
+        shown, roles = shown_of(table, state), table.engine.roles(state)
     assert table.hand_id is not None and table.commitment is not None
     return HandOutcome(
         hand_id=table.hand_id,
@@ -44,15 +44,15 @@ def hand_outcome(table: Table) -> HandOutcome:
         game=room.game,
         rules=room.rules,
         seats=tuple(info.player for info in table.seats),
-        seed=table._seed,
+        seed=table.hand.seed,
         commitment=table.commitment,
         record=record,
         settlement=settlement,
         winners=winners,
-        escaper=table._escaper,
-        balances=table._balances,
-        voided=table._voided,
-        entropy=tuple(table._entropy) if table.entropy_window > 0 else (),
+        escaper=table.hand.escaper,
+        balances=table.hand.balances,
+        voided=table.hand.voided,
+        entropy=tuple(table.hand.entropy) if table.entropy_window > 0 else (),
         shown=shown,
         roles=roles,
     )
@@ -60,16 +60,17 @@ def hand_outcome(table: Table) -> HandOutcome:
 
 def shown_of(table: Table, state: object) -> dict[str, Json]:
     """:attr:`HandOutcome.shown` of the finished ``state``."""
-    return {"cards": reveal_json(table.room.game, state), "explain": table._engine.explain(state)}
+    return {"cards": reveal_json(table.room.game, state), "explain": table.engine.explain(state)}
 
 
 def hand_record(table: Table) -> HandRecord | None:
     """The record of ``table``'s finished hand (``qipai-hand/2`` without entropy, else
     ``qipai-hand/3``); ``None`` where the game cannot replay it."""
     try:
+        hand = table.hand
         if table.entropy_window == 0:
-            return record_hand(table.room.game, table._state)
-        return record_hand(table.room.game, table._state, seed=table._seed, entropy=table._entropy)
+            return record_hand(table.room.game, hand.state)
+        return record_hand(table.room.game, hand.state, seed=hand.seed, entropy=hand.entropy)
     except InvalidActionError as error:
         if error.code != "unreplayable_hand":
             raise

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def turn_frame(table: Table, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
     """``seat``'s turn frame: who acts (or who decides at once), the deadline shown,
     ``seat``'s legal actions on his turn, else what he may do out of turn."""
-    state, engine = table._state, table._engine
+    state, engine = table.hand.state, table.engine
     deciding = engine.deciding(state)
     actor = None if deciding else state.current_player
     actions = [action_text(a) for a in engine.actions(state, seat)]
@@ -30,7 +30,7 @@ def turn_frame(table: Table, seat: int, players: list[SeatPlayer] | None = None)
         n=table.last_event,
         seat=actor,
         deadline=shown_deadline(table),
-        players=players_of(table.seats, table._seat) if players is None else players,
+        players=players_of(table.seats, table.seat_status) if players is None else players,
         deciding=list(deciding) if deciding else UNSET,
         legal=actions if decides else UNSET,
         options=actions if actions and not decides else UNSET,
@@ -46,14 +46,14 @@ def hand_start_frame(table: Table) -> HandStart:
         hand=table.hand_id,
         hand_number=table.hands_started - 1,
         commitment=table.commitment,
-        entropy_deadline=table._window_end,
-        players=players_of(table.seats, table._seat),
+        entropy_deadline=table.hand.window_end,
+        players=players_of(table.seats, table.seat_status),
     )
 
 
 def snapshot(table: Table, seat: int) -> Snapshot:
     """:meth:`~qipai.hall.table.Table.snapshot` of ``table`` for ``seat`` (checked)."""
-    state = table._state
+    state = table.hand.state
     return Snapshot(
         table=table.number,
         n=table.last_event,
@@ -61,8 +61,8 @@ def snapshot(table: Table, seat: int) -> Snapshot:
         room=table.room.id,
         hand=table.hand_id,
         commitment=table.commitment,
-        players=players_of(table.seats, table._seat),
+        players=players_of(table.seats, table.seat_status),
         view=None if state is None else view_json(table.room.game, state.view(seat)),
         deadline=shown_deadline(table),
-        entropy_deadline=table._window_end,
+        entropy_deadline=table.hand.window_end,
     )

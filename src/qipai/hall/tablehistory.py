@@ -54,6 +54,10 @@ class FrameHistory:
         """The number of the last event no longer kept (0: none)."""
         self._entries: deque[HistoryEntry] = deque(maxlen=HISTORY_LIMIT)
 
+    def new_hand(self) -> None:
+        """A new hand starts: its events are numbered from its first."""
+        self.published = 0
+
     def remember(self, entry: HistoryEntry) -> None:
         """Keep ``entry``, the oldest entry making way once the history is full."""
         entries = self._entries

@@ -9,11 +9,9 @@ check first and send the frames after (:meth:`~qipai.hall.table.Table.tick`).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.seeds import deal_seed
 from qipai.hall.tableasks import answer_for, offloaded
 from qipai.hall.tableclock import GRACE_END
 from qipai.registry import BASIC_TRUSTEE
@@ -24,58 +22,56 @@ if TYPE_CHECKING:
 
 def deal(table: Table, now: float) -> None:
     """Deal the hand started, from the house seed mixed with the contributions in."""
-    setup = dataclasses.replace(table._setup, seed=deal_seed(table._seed, table._entropy))
-    dealt(table, table._engine.new_hand(table.terms.rules, setup), now)
+    dealt(table, table.engine.new_hand(table.terms.rules, table.hand.deal_setup()), now)
 
 
 def dealt(table: Table, state: object, now: float) -> None:
     """``state`` is the hand now: 托管 seats entered, the decision clock started."""
-    table._state, table._window_end = state, None
-    table._position += 1
-    table._setup = dataclasses.replace(table._setup, previous=None)  # let it go
-    for seat, s in enumerate(table._seat):
+    table.hand.dealt(state)
+    table.asked.moved()
+    for seat, s in enumerate(table.seat_status):
         if s.trustee:
-            table._engine.enter_trustee(state, seat)
-    table._since = now
+            table.engine.enter_trustee(state, seat)
+    table.clock.restart(now)
 
 
 def apply(table: Table, action: object, seat: int | None, now: float) -> None:
     """Apply one action (the engine validates it first); restart the decision clock
     when the player to act acted or the turn moved."""
-    state = table._state
+    state = table.hand.state
     before = state.current_player
-    was_deciding = bool(table._engine.deciding(state))
+    was_deciding = bool(table.engine.deciding(state))
     state.apply(action, seat)
-    table._position += 1
-    shared_clock = was_deciding and bool(table._engine.deciding(state))  # one time limit
+    table.asked.moved()
+    shared_clock = was_deciding and bool(table.engine.deciding(state))  # one time limit
     moved = seat is None or seat == before or state.current_player != before
     if moved and not shared_clock:
-        table._since = now
-    if table._engine.is_stalled(state):
-        table._voided = True
+        table.clock.restart(now)
+    if table.engine.is_stalled(state):
+        table.hand.voided = True
 
 
 def enter_trustee(table: Table, seat: int, now: float) -> None:
     """``seat`` enters 托管 (the engine told, where a hand is played); the decision clock
     restarts if the turn moved."""
-    table._seat[seat].trustee = True
-    table._position += 1
-    if table._playing:
-        before = table._state.current_player
-        table._engine.enter_trustee(table._state, seat)
-        if table._state.current_player != before:
-            table._since = now
+    table.seat_status[seat].trustee = True
+    table.asked.moved()
+    if table.hand.playing:
+        before = table.hand.state.current_player
+        table.engine.enter_trustee(table.hand.state, seat)
+        if table.hand.state.current_player != before:
+            table.clock.restart(now)
 
 
 def leave_trustee(table: Table, seat: int, now: float) -> None:
     """``seat`` leaves 托管 (the engine told, where a hand is played), with a fresh
     decision time if it is his turn."""
-    table._seat[seat].trustee = False
-    table._position += 1
-    if table._playing:
-        table._engine.leave_trustee(table._state, seat)
-        if table._state.current_player == seat and not table._engine.deciding(table._state):
-            table._since = now  # a fresh decision time
+    table.seat_status[seat].trustee = False
+    table.asked.moved()
+    if table.hand.playing:
+        table.engine.leave_trustee(table.hand.state, seat)
+        if table.hand.state.current_player == seat and not table.engine.deciding(table.hand.state):
+            table.clock.restart(now)  # a fresh decision time
 
 
 def fire(table: Table, when: float, kind: int, seat: int | None) -> None:
@@ -83,27 +79,27 @@ def fire(table: Table, when: float, kind: int, seat: int | None) -> None:
     end puts the seat in 托管; a turn plays the deal step, the answer asked for, the bot's
     move, the default of a shared decision, or the seat's 托管 move (in 托管 from now if
     his decision time ran out)."""
-    state = table._state
+    state = table.hand.state
     if kind == GRACE_END and seat is not None:
         enter_trustee(table, seat, when)
         return
     if seat is None:
-        apply(table, table._engine.deal_step(state), None, when)
+        apply(table, table.engine.deal_step(state), None, when)
         return
     if offloaded(table, seat) is not None:
         play_answer(table, seat, when)
         return
     if table.seats[seat].is_bot:
-        apply(table, table._engine.bot_action(state, seat), seat, when)
+        apply(table, table.engine.bot_action(state, seat), seat, when)
         return
-    if seat in table._engine.deciding(state):
+    if seat in table.engine.deciding(state):
         # a player who let the shared time run out has not doubled: the basic 托管
         # declines (and he stays out of 托管: the choice had a default, it was not his
         # turn to play); a seat already in 托管 is played in the room's style
-        style = table.room.trustee if table._seat[seat].trustee else BASIC_TRUSTEE
-        apply(table, table._engine.trustee_action(state, seat, style), seat, when)
+        style = table.room.trustee if table.seat_status[seat].trustee else BASIC_TRUSTEE
+        apply(table, table.engine.trustee_action(state, seat, style), seat, when)
         return
-    if not table._seat[seat].trustee:  # the decision time ran out
+    if not table.seat_status[seat].trustee:  # the decision time ran out
         enter_trustee(table, seat, when)
     trustee_move(table, seat, when)
 
@@ -113,19 +109,20 @@ def trustee_move(table: Table, seat: int, now: float) -> None:
     (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
     its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
     answered (:meth:`~qipai.hall.table.Table.decided`)."""
-    state = table._state
+    state = table.hand.state
     if not (table.in_hand and state.current_player == seat):
         return
     if offloaded(table, seat) is None:
-        apply(table, table._engine.trustee_action(state, seat, table.room.trustee), seat, now)
+        apply(table, table.engine.trustee_action(state, seat, table.room.trustee), seat, now)
     else:
-        table._since = now
+        table.clock.restart(now)
 
 
 def play_answer(table: Table, seat: int, when: float) -> None:
     """Play the answer given for ``seat``'s move (:meth:`~qipai.hall.table.Table.decided`),
     or the basic 托管 action where none came in time or it is not a legal move."""
-    answer, table._answer = answer_for(table, seat), None
+    answer = answer_for(table, seat)
+    table.asked.forget()
     if answer is not None:
         try:
             apply(table, answer[0], seat, when)
@@ -134,4 +131,4 @@ def play_answer(table: Table, seat: int, when: float) -> None:
         else:
             return
     table.unanswered += 1
-    apply(table, table._engine.trustee_action(table._state, seat, BASIC_TRUSTEE), seat, when)
+    apply(table, table.engine.trustee_action(table.hand.state, seat, BASIC_TRUSTEE), seat, when)

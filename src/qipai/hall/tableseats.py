@@ -1,5 +1,6 @@
 """A table's seats (:class:`~qipai.hall.table.Table`): what it knows of each beyond the
-hand (托管, connection, escape), and the checks of the seats it is given and named."""
+hand (托管, connection, escape: the :class:`SeatStatus` of its ``seat_status``), and the
+checks of the seats it is given and named."""
 
 from __future__ import annotations
 
