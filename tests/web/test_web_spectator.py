@@ -130,3 +130,21 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
         }
     )
     page.wait_for_selector("[data-testid=scoreboard]")
+    page.keyboard.press("Escape")
+    # the table's own frame reaches its spectators too (``you`` null): it changes nothing
+    table = {"type": "private_table", "code": "654321", "link": "/?p=654321", "owner": 0}
+    table |= {"game": "doudizhu", "rules": "yifa", "hands": 6, "played": 1, "stakes": "points"}
+    table |= {"base": 0, "seconds": 20, "bots": True, "spectators": True, "tasks": False}
+    table |= {"delay": 0, "state": "playing", "table": 9, "seats": [None, None, None], "you": None}
+    stub.send(table)
+    page.wait_for_timeout(200)
+    assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
+    assert page.evaluate("() => window.qipai.app.private") is None
+    # the table closes: back to the lobby; its late frames are dropped (no resync asked)
+    stub.send({"type": "spectate_ended", "table": 9, "reason": "table_closed"})
+    page.wait_for_selector("[data-testid=lobby]")
+    page.wait_for_selector("#toast :text('观战的牌桌已结束')")
+    hand.play_until(4)
+    stub.send(*hand.events(None))
+    page.wait_for_timeout(200)
+    assert "resync" not in page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")

@@ -37,6 +37,7 @@ const app = {
   private: null, // the private table the player sits at: its last private_table frame
   scoreboard: null, // the last scoreboard frame
   watchers: null, // the last spectator_count frame: {table, count}
+  unwatched: new Set(), // the tables the player stopped watching: their late frames are dropped
   linkCode: null, // the code of the link /?p=CODE the page was opened with, until joined
   errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
 };
@@ -221,6 +222,7 @@ function againTooSoon(frame) {
 function tableFor(frame) {
   if (frame.table === undefined) return app.table; // ack, error
   if (app.table && app.table.number === frame.table) return app.table;
+  if (frame.type !== "snapshot" && app.unwatched.has(frame.table)) return null; // watched no more
   if (frame.type === "snapshot") return openTable(frame.table, null, frame.room);
   const saved = storage.loadTable(frame.table);
   if (saved) return openTable(frame.table, saved);

@@ -1,7 +1,7 @@
 // 好友房 (private tables) and 观战 (spectating) on the page: the messages sent (each with
 // an id the hall answers with ack or error), the frames taken in (`private_table`,
-// `scoreboard`, `spectator_count`, and the errors of those messages: `table_full` offers to
-// watch), the link `/?p=<code>`, the scoreboard dialog, and the strips the table page shows
+// `scoreboard`, `spectator_count`, `spectate_ended`, and the errors of those messages:
+// `table_full` offers to watch), the link `/?p=<code>`, the scoreboard dialog, and the strips the table page shows
 // at a private table and while watching one (docs/web.md, "Private tables").
 
 import { api } from "./api.js";
@@ -49,9 +49,7 @@ export async function watch(app, target) {
 /** 退出观战: the hall stops the frames; the page goes back to the lobby at once. */
 export function stopWatching(app) {
   ask(app, { type: "stop_spectating" });
-  if (app.table) app.table.unmount();
-  app.table = null;
-  app.watchers = null;
+  leaveWatched(app);
   app.go("lobby");
 }
 
@@ -91,16 +89,22 @@ export function privateFrame(app, frame) {
   if (frame.type === "private_table") onTable(app, frame);
   else if (frame.type === "scoreboard") onScoreboard(app, frame);
   else if (frame.type === "spectator_count") app.watchers = { table: frame.table, count: frame.count };
+  else if (frame.type === "spectate_ended") onWatchEnded(app, frame);
   else if ((frame.type === "ack" || frame.type === "error") && app.asks.has(frame.id)) onAnswer(app, frame);
   else if (frame.type === "error" && frame.code === "table_full") offerWatch(app, frame, null);
   else return false;
   return true;
 }
 
+/** A private table's frame: to its players (`you`: the seat) and its spectators (`you`
+ * null: only its game and rules are kept); a player's table closed, or he is no longer
+ * seated there (removed, left). */
 function onTable(app, frame) {
   app.privates[frame.code] = { game: frame.game, rules: frame.rules, seconds: frame.seconds };
-  if (frame.state === "closed" || frame.you === null || frame.you === undefined) {
-    if (app.private && app.private.code === frame.code) toast(t(frame.state === "closed" ? "private.closed" : "private.removed"));
+  const mine = app.private && app.private.code === frame.code;
+  if (frame.you === null || frame.you === undefined || frame.state === "closed") {
+    if (!mine) return; // a spectator's
+    toast(t(frame.state === "closed" ? "private.closed" : "private.removed"));
     app.private = null;
     if (app.routeName() === "private") app.go("lobby");
     return;
@@ -117,6 +121,26 @@ function onScoreboard(app, frame) {
   app.scoreboard = frame;
   if (app.closeScoreboard) app.closeScoreboard();
   app.closeScoreboard = scoreboardDialog(app, frame);
+}
+
+/** `spectate_ended`: the watched table closed (back to the lobby), or the player went
+ * elsewhere (`moved`: the new place's frames come) or stopped (done already). */
+function onWatchEnded(app, frame) {
+  const table = app.table;
+  if (!table || table.number !== frame.table || !table.spectating) return;
+  if (frame.reason === "table_closed") toast(t("spectate.ended"));
+  leaveWatched(app);
+  if (frame.reason !== "moved" && app.routeName() === "table") app.go("lobby");
+}
+
+/** Let go of the table watched: the frames of it still on their way are dropped (main.js). */
+function leaveWatched(app) {
+  if (app.table) {
+    app.unwatched.add(app.table.number);
+    app.table.unmount();
+  }
+  app.table = null;
+  app.watchers = null;
 }
 
 function onAnswer(app, frame) {

@@ -72,6 +72,7 @@ export const PRIVATE_STRINGS = {
   "private.no": ["否", "no"],
   "spectate.banner": ["观战中", "Watching"],
   "spectate.stop": ["退出观战", "Stop watching"],
+  "spectate.ended": ["观战的牌桌已结束", "The table you watched has closed"],
   "lobby.onlineAll": ["在线 {people} 人 · 机器人 {bots}", "{people} online · {bots} bots"],
   "lobby.onlineRoom": ["在线 {people} 人 · 机器人 {bots}", "{people} online · {bots} bots"],
   "error.bad_private": ["好友房设置无效：{message}", "Bad table settings: {message}"],
@@ -86,5 +87,6 @@ export const PRIVATE_STRINGS = {
   "error.started": ["牌局已经开始", "The table has started"],
   "error.empty_seat": ["这个座位是空的", "That seat is empty"],
   "error.not_watchable": ["这桌不允许观战", "That table cannot be watched"],
+  "error.not_spectating": ["你没有在观战", "You are not watching a table"],
   "error.not_playing": ["这位玩家现在不在牌桌上", "That player is not at a table now"],
 };
