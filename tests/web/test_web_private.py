@@ -283,9 +283,16 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     assert page.inner_text("[data-testid=private-hands]") == "Hand 0/6"
     screenshot(page, SHOTS, "private-room-english-phone")
     page.click("[data-testid=lang]")
-    # closed: back in the lobby
+    # removed by the owner: back in the lobby, told why
+    stub.send({"type": "left", "room": f"private:{CODE}", "reason": "kicked"})
+    page.wait_for_selector("[data-testid=lobby]")
+    page.wait_for_selector("#toast :text('房主把你移出了好友房')")
+    # back at the table; it closes: back in the lobby
+    stub.send(private_table())
+    page.wait_for_selector("[data-testid=private-room]")
     stub.send(private_table(state="closed"))
     page.wait_for_selector("[data-testid=lobby]")
+    page.wait_for_selector("#toast :text('好友房已关闭')")
 
 
 def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -> None:

@@ -14,7 +14,7 @@ import { renderLobby, queueOverlay } from "./views/lobby.js";
 import { drawMatches, renderMatches } from "./views/matches.js";
 import * as matches from "./match.js";
 import { soundToggle } from "./sound.js";
-import { inviteNote, joinLinked, privateFrame, takeLinkCode } from "./private.js";
+import { inviteNote, joinLinked, leftPrivate, privateFrame, takeLinkCode } from "./private.js";
 import { renderPrivate } from "./views/privateroom.js";
 
 const app = {
@@ -165,7 +165,7 @@ function onFrames(frames) {
     } else if (frame.type === "left") {
       app.queued = null;
       app.leaving = false;
-      app.private = null;
+      leftPrivate(app, frame);
       if (app.rejoin) app.join(app.rejoin); // 换桌: out of the old table, into the queue
       app.rejoin = null;
     } else if (frame.type === "leaving") {

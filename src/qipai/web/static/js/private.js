@@ -123,6 +123,14 @@ function onScoreboard(app, frame) {
   app.closeScoreboard = scoreboardDialog(app, frame);
 }
 
+/** `left`: out of the private table too (he left, or its owner removed him: `kicked`). */
+export function leftPrivate(app, frame) {
+  if (!app.private) return;
+  if (frame.reason === "kicked") toast(t("private.kicked"));
+  app.private = null;
+  if (app.routeName() === "private") app.go("lobby");
+}
+
 /** `spectate_ended`: the watched table closed (back to the lobby), or the player went
  * elsewhere (`moved`: the new place's frames come) or stopped (done already). */
 function onWatchEnded(app, frame) {
