@@ -102,7 +102,7 @@ def test_the_form_defaults_make_a_table_and_its_room_shows_the_code(
     code = page.locator("[data-testid=private-room] [data-testid=private-code]")
     assert code.inner_text() == CODE
     assert code.get_attribute("data-link") == f"{hall.url.rstrip('/')}/?p={CODE}"
-    assert page.inner_text("[data-testid=private-hands]") == "第 0/6 局"
+    assert page.inner_text("[data-testid=private-hands]") == "已打 0/6 局"
     page.click("[data-testid=nav-lobby]")  # the lobby leads back to the table
     page.click("[data-testid=back-to-private]")
     page.wait_for_selector("[data-testid=private-room]")
@@ -280,7 +280,7 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     # in English
     page.click("[data-testid=lang]")
     page.wait_for_selector("[data-testid=private-room] :text('Private table')")
-    assert page.inner_text("[data-testid=private-hands]") == "Hand 0/6"
+    assert page.inner_text("[data-testid=private-hands]") == "0/6 hands played"
     screenshot(page, SHOTS, "private-room-english-phone")
     page.click("[data-testid=lang]")
     # removed by the owner: back in the lobby, told why
@@ -303,7 +303,7 @@ def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -
     page.click("[data-testid=private-join]")
     page.wait_for_selector("[data-testid=private-room]")
     names = ["房主丁", "好友甲", "机器人1"]
-    rows = [{"hand": "h1", "number": 0, "points": [6, -3, -3]}]
+    rows = [{"hand": "h1", "number": 1, "points": [6, -3, -3]}]
     stub.send(
         {
             "type": "scoreboard",
@@ -320,7 +320,7 @@ def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -
     assert page.inner_text("[data-testid=scoreboard-total]").split() == ["合计", "+6", "-3", "-3"]
     assert "好友甲" in board.inner_text()
     page.click("[data-testid=scoreboard-close]")
-    rows.append({"hand": "h2", "number": 1, "points": [-4, 8, -4]})
+    rows.append({"hand": "h2", "number": 2, "points": [-4, 8, -4]})
     stub.send(
         {
             "type": "scoreboard",
@@ -369,7 +369,7 @@ def test_a_hand_at_the_private_table_shows_the_table_strip(hall: Any, new_page: 
     )
     strip = "[data-testid=private-strip]"
     assert page.inner_text(f"{strip} [data-testid=private-code]") == CODE
-    assert page.inner_text(f"{strip} [data-testid=private-hands]") == "第 2/6 局"
+    assert page.inner_text(f"{strip} [data-testid=private-hands]") == "已打 2/6 局"
     assert page.inner_text(f"{strip} [data-testid=spectator-count]") == "4"
     assert page.locator(f"{strip} [data-testid=private-close]").count() == 1  # the owner's
     page.wait_for_timeout(700)

@@ -124,7 +124,7 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
             "code": "654321",
             "table": 9,
             "names": ["东家", "南家", "西家"],
-            "rows": [{"hand": "h0", "number": 0, "points": [2, -1, -1]}],
+            "rows": [{"hand": "h0", "number": 1, "points": [2, -1, -1]}],
             "totals": [2, -1, -1],
             "over": False,
         }

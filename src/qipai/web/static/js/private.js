@@ -200,7 +200,7 @@ export function inviteNote(app) {
 export function scoreboardDialog(app, board) {
   const head = h("tr", {}, h("th", { text: t("private.hand") }), board.names.map((name) => h("th", { class: "num", text: playerName(name) })));
   const rows = board.rows.map((row) =>
-    h("tr", { "data-testid": "scoreboard-row", "data-hand": row.hand }, h("td", { text: String(row.number + 1) }), row.points.map((p) => h("td", { class: signClass(p), text: signed(p) }))),
+    h("tr", { "data-testid": "scoreboard-row", "data-hand": row.hand }, h("td", { text: String(row.number) }), row.points.map((p) => h("td", { class: signClass(p), text: signed(p) }))),
   );
   const totals = h("tr", { class: "total", "data-testid": "scoreboard-total" }, h("th", { text: t("private.total") }), board.totals.map((p) => h("th", { class: signClass(p), text: signed(p) })));
   let close = null;
@@ -228,7 +228,7 @@ export function watcherCount(app, table) {
   return h("span", { class: "pill watchers", "data-testid": "spectator-count", "data-count": String(count), title: t("private.watching", { n: count }), text: String(count) });
 }
 
-/** 第 played/total 局 (or 已打 N 局 without a limit). */
+/** 已打 played/total 局 (or 已打 N 局 without a limit). */
 export function handsText(info) {
   return info.hands ? t("private.played", { played: info.played, total: info.hands }) : t("private.playedOpen", { played: info.played });
 }

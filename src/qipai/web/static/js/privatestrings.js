@@ -52,7 +52,7 @@ export const PRIVATE_STRINGS = {
   "private.close": ["关闭", "Close table"],
   "private.closeAsk": ["关闭这个好友房？已打完的局数照常结算。", "Close this table? The hands played are settled as usual."],
   "private.leave": ["离开", "Leave"],
-  "private.played": ["第 {played}/{total} 局", "Hand {played}/{total}"],
+  "private.played": ["已打 {played}/{total} 局", "{played}/{total} hands played"],
   "private.playedOpen": ["已打 {played} 局", "{played} hands played"],
   "private.waiting": ["等待玩家入座并准备", "Waiting for players to sit down and get ready"],
   "private.waitingOwner": ["人齐且都准备后自动开始", "Starts when every seat is taken and ready"],
