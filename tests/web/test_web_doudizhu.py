@@ -331,6 +331,7 @@ def test_a_room_with_tasks_shows_the_hands_task_and_its_result(
         task = page.wait_for_selector("[data-testid=task]")
         drawn = task.get_attribute("data-task")
         assert drawn in tasks and names[drawn] in task.inner_text()
+        page.wait_for_timeout(1500)  # the deal's animation is over
         screenshot(page, Path("/work/notes/shots"), "task-desktop")
         button(page, "trustee").click()
         page.wait_for_selector("[data-testid=result]")
@@ -341,3 +342,4 @@ def test_a_room_with_tasks_shows_the_hands_task_and_its_result(
         ).all_inner_texts()
         doubled = any(text.endswith("×2") for text in factors)
         assert (line.get_attribute("data-done") == "1") == doubled
+        screenshot(page, Path("/work/notes/shots"), "task-result-desktop")
