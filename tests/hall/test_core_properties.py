@@ -6,7 +6,8 @@ checked after every step:
 - no player at two tables: each sits at most at one, the table he is recorded at holds him,
   and a seated player waits in no queue;
 - no ``Send`` to a player carrying a card his seat may not see while the hand is in play
-  (read from the engine state itself: :mod:`hidden_kit`);
+  (read from the engine state itself: :mod:`hidden_kit`), nor to a spectator 观战 a card
+  the spectator's view may not show (no ``legal``/``options`` either);
 - a refused command changes nothing: no effect.
 
 The steps: joins (for one hand or on), leaves, actions (legal ones, junk, out of turn),
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from json_kit import strings
+from qipai.games.events import SPECTATOR
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall import frames
@@ -40,7 +42,7 @@ JUNK = ["", "pass", "play 3x", "bid 9", "raise -1", "dance", "fold", "call"]
 KINDS = (
     ["join"] * 3 + ["leave", "act", "act", "act", "junk", "trustee", "escape", "cost", "drop"]
     + ["back", "resync", "chat", "entropy", "wait", "wait"] + ["tick"] * 8 + ["answer"] * 4
-    + ["fail"]
+    + ["fail", "watch", "watch", "unwatch"]
 )  # fmt: skip
 
 
@@ -97,6 +99,13 @@ class Run:
             case "entropy":
                 table, hand = self.hands.get(user, (0, "none"))
                 return c.Contribute(user, table, hand, f"{pick:032x}")
+            case "watch":
+                if pick % 3 == 0:
+                    return c.Spectate(user, player=f"p{USERS[pick % len(USERS)]}")
+                numbers = sorted(world.core.flow.tables) or [pick]
+                return c.Spectate(user, table=numbers[pick % len(numbers)])
+            case "unwatch":
+                return c.StopSpectating(user)
             case _:
                 self._world_step(kind, pick)
                 return None
@@ -145,9 +154,16 @@ class Run:
     def _no_hidden_card(self, send: e.Send) -> None:
         frame, world = to_json(send.frame), self.world
         live = world.core.flow.tables.get(frame.get("table", -1))
-        if live is None or frame["type"] == "hand_over" or send.user not in live.users:
+        if live is None or frame["type"] == "hand_over":
             return
-        state, seat = live.table.game_state, live.seat_of(send.user)
+        if world.core.watch.watching.get(send.user) == live.number:
+            assert "legal" not in frame and "options" not in frame, frame
+            seat = SPECTATOR
+        elif send.user in live.users:
+            seat = live.seat_of(send.user)
+        else:
+            return
+        state = live.table.game_state
         if state is None or state.is_terminal:
             return  # nothing dealt yet, or every card shown with the seed
         event = frame.get("event")
@@ -159,6 +175,9 @@ class Run:
 
     def _one_table_each(self) -> None:
         core = self.world.core
+        for user, number in core.watch.watching.items():  # a spectator has no place
+            player = core.players[user]
+            assert player.room is None and player.table is None, (user, number)
         seated: dict[int, int] = {}
         for number, live in core.flow.tables.items():
             for _, user in live.humans():
@@ -213,6 +232,16 @@ def test_the_checks_can_fail() -> None:
         pass
     else:
         raise AssertionError("a hidden card went unseen")
+    world.core.player(9, "p9")
+    world.handle(c.Spectate(9, table=live.number))
+    own = sorted(HIDDEN["doudizhu"](live.table.game_state, SPECTATOR) - set(hidden))
+    assert own  # the player's own cards: hidden from a spectator
+    try:  # his own cards may go to the player, never to a spectator
+        run.check([e.Send(9, frames.Event(table=live.number, n=0, event={"cards": own[:1]}))])
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("a hidden card sent to a spectator went unseen")
     world.core.players[1].table = live.number + 1
     try:
         run.check([])

@@ -34,7 +34,7 @@ REFUSED = [
         '{"type":"shuffle"}',
         "bad_message",
         "unknown message type 'shuffle' (one of hello, join, leave, act, entropy, trustee, escape, "
-        "escape_cost, resync, ping, chat)",
+        "escape_cost, resync, ping, chat, spectate, stop_spectating)",
     ),
     ('{"action":"pass"}', "bad_message", "Object missing required field `type`"),
     ('{"type":"ping","seat":1}', "bad_message", "Object contains unknown field `seat`"),

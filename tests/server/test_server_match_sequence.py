@@ -23,6 +23,7 @@ from gate_kit import GatedDatabase
 from places_kit import MATCH, MATCHES
 
 from qipai.errors import IllegalActionError
+from qipai.hall import matchdesk
 from qipai.hall.matchconfig import load_matches
 from qipai.hall.matchparts import RunState
 from qipai.server import matches as matches_module
@@ -161,8 +162,8 @@ def test_a_start_that_fails_is_retried_then_cancelled_and_refunded(
     a few times, then the run is cancelled with every fee refunded (and the next run
     opens), instead of a pass that fails twice a second for ever."""
     monkeypatch.setattr(matches_module, "TICK", 0.02)  # (the waits, not their growth)
-    monkeypatch.setattr(matches_module, "RETRY_SECONDS", 0.02, raising=False)
-    caplog.set_level(logging.WARNING, logger="qipai.server.matches")
+    monkeypatch.setattr(matchdesk, "RETRY_SECONDS", 0.02)
+    caplog.set_level(logging.WARNING, logger="qipai")
     _in_hall(tmp_path, _fail_the_start)
     failures = [r.getMessage() for r in caplog.records if FIRST in r.getMessage()]
     assert 1 <= len(failures) <= 3, failures

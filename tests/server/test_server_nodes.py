@@ -206,5 +206,5 @@ async def _counts_while_seated(pair: Pair, room: str) -> dict[str, int]:
                     for node, running in pair.nodes.items():
                         async with httpx.AsyncClient() as http:
                             online = (await http.get(f"{running.url}/api/rooms/online")).json()
-                        counts[node] = online.get(room, 0)
+                        counts[node] = online["rooms"].get(room, {}).get("people", 0)
             return counts

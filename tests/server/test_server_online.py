@@ -1,5 +1,6 @@
-"""``GET /api/rooms/online`` through a real hall: the players in each room now, waiting or
-seated, humans only; and every room's stake level in ``GET /api/rooms``."""
+"""``GET /api/rooms/online`` through a real hall: the people online and the bots at tables,
+in all and in each room (its people waiting or seated, its bots at its tables); and every
+room's stake level in ``GET /api/rooms``."""
 
 from __future__ import annotations
 
@@ -34,30 +35,39 @@ def test_every_room_is_listed_with_its_stake_level(hall: RunningHall) -> None:
     assert {room.id: room.level for room in default_rooms()}.items() <= levels.items()
     assert levels[SEATS.id] == "junior" and levels["doudizhu-yifa"] == "novice"
     online = httpx.get(f"{hall.url}/api/rooms/online").json()
-    assert online == dict.fromkeys(levels, 0)  # a hall alone holds every room; nobody in yet
+    nobody = {"people": 0, "bots": 0}
+    assert online == {**nobody, "rooms": dict.fromkeys(levels, nobody)}  # nobody in yet
 
 
 def test_the_players_in_a_room_are_counted_waiting_and_seated_without_bots(
     hall: RunningHall,
 ) -> None:
     counts = asyncio.run(_counts(hall.url))
-    assert counts == [
-        ("nobody", 0, 0),
-        ("two wait", 2, 0),
-        ("one left", 1, 0),
-        ("one seated with two bots", 0, 1),
-        ("all gone", 0, 0),
+    assert counts == [  # (moment, people and bots in all, in WAITS, in SEATS)
+        ("nobody", (2, 0), (0, 0), (0, 0)),  # two guests online, in the lobby
+        ("two wait", (2, 0), (2, 0), (0, 0)),
+        ("one left", (2, 0), (1, 0), (0, 0)),
+        ("one seated with two bots", (2, 2), (0, 0), (1, 2)),
+        ("all gone", (2, 0), (0, 0), (0, 0)),
     ]
 
 
-async def _counts(url: str) -> list[tuple[str, int, int]]:
-    """What ``/api/rooms/online`` says of the two rooms as two guests come and go."""
-    seen: list[tuple[str, int, int]] = []
+Counts = tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]]
+
+
+async def _counts(url: str) -> list[Counts]:
+    """What ``/api/rooms/online`` says in all and of the two rooms as two guests come and
+    go."""
+    seen: list[Counts] = []
     async with HallClient(url) as client:
 
         async def look(moment: str) -> None:
             online: dict[str, Any] = await client.request("GET", "/api/rooms/online")
-            seen.append((moment, online[WAITS.id], online[SEATS.id]))
+            waits, seats = online["rooms"][WAITS.id], online["rooms"][SEATS.id]
+            seen.append((
+                moment, (online["people"], online["bots"]),
+                (waits["people"], waits["bots"]), (seats["people"], seats["bots"]),
+            ))  # fmt: skip
 
         ann, bob = await client.guest(), await client.guest()
         async with client.connect(ann.token) as a, client.connect(bob.token) as b:

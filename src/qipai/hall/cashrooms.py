@@ -265,14 +265,6 @@ class CashRooms:
             live.table.room.id == room_id for live in tables
         )
 
-    def headcounts(self, owned: Callable[[str], bool]) -> dict[str, int]:
-        """How many players are in each room ``owned`` (its queue and its tables)."""
-        return {
-            room_id: entry.lobby.headcount
-            for room_id, entry in self.rooms.items()
-            if owned(room_id)
-        }
-
     def reset(self) -> None:
         """Empty every queue (the hall was taken over)."""
         for entry in self.rooms.values():

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from qipai.hall.matchcommands import MatchCommand
 from qipai.hall.rooms import Room
 from qipai.hall.table import BotTurn, HandTerms, SeatInfo
 
@@ -144,9 +145,9 @@ class SeatingFailed:
 
 @dataclass(frozen=True, slots=True)
 class OpenTable:
-    """Seat ``users`` (``None``: a bot) of ``room`` at a new table played by ``terms`` (a
-    match's table: one hand, then :class:`~qipai.hall.effects.TableClosed`); ``away``:
-    those with no connection now."""
+    """Seat ``users`` (``None``: a bot) of ``room`` at a one-off table played by ``terms``:
+    one hand, then :class:`~qipai.hall.effects.TableClosed` (the matches open theirs in
+    the core: :mod:`.matchdesk`); ``away``: those with no connection now."""
 
     room: Room
     users: tuple[int | None, ...]
@@ -200,9 +201,30 @@ class Shutdown:
     forget: bool = False
 
 
+# --- spectators 观战 (issue 26: qipai.hall.spectators) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """``user`` watches table number ``table``, or the table the player named ``player``
+    sits at (exactly one of the two)."""
+
+    user: int
+    table: int | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StopSpectating:
+    """``user`` stops watching."""
+
+    user: int
+
+
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
-    | HandSettled | StoreFailed | BotDecided | Shutdown
+    | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
+    | MatchCommand  # the matches' (hall/matchcommands.py)
 )  # fmt: skip
 """Everything the live hall is told."""

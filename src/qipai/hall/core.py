@@ -1,14 +1,15 @@
 """The live hall as a pure core: commands in, effects out.
 
 :class:`HallCore` holds the live hall's state in plain objects: the players it holds
-(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the tables in play
-(:mod:`.livetables`).  Its one entry point that changes anything is :meth:`HallCore.handle`:
-a :data:`~qipai.hall.commands.Command` and the time it is handled at, and the
-:data:`~qipai.hall.effects.Effect` list the world must carry out, in order.  It reads no
-clock, no store, no socket, no unseeded randomness: the time comes with each command, what
-the store holds comes in commands (a balance in ``Join``, a write's answer in
-``HandRecorded``), and the random bits it draws (hand ids, seeds, the tables' generators)
-come from the ``fresh`` source it is given (:func:`secrets.randbits` in the server).
+(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the matches' runs
+(:mod:`.matchdesk`), the tables in play (:mod:`.livetables`).  Its one entry point that
+changes anything is :meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
+the time it is handled at, and the :data:`~qipai.hall.effects.Effect` list the world must
+carry out, in order.  It reads no clock, no store, no socket, no unseeded randomness: the
+time comes with each command, what the store holds comes in commands (a balance in
+``Join``, a write's answer in ``HandRecorded``), and the random bits it draws (hand ids,
+seeds, the tables' generators) come from the ``fresh`` source it is given
+(:func:`secrets.randbits` in the server).
 
 A refused command raises its :class:`~qipai.errors.GameError` (a stable code) and changes
 nothing: the caller answers it to the sender.  The driver is ``qipai.server.executor``.
@@ -24,6 +25,7 @@ from typing import assert_never
 
 from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
+from qipai.hall import matchcommands as mc
 from qipai.hall import notices
 from qipai.hall.cashrooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
@@ -38,9 +40,11 @@ from qipai.hall.effects import (
 )
 from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.matchdesk import Done, MatchDesk
 from qipai.hall.matchmaking import MatchedTable
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import Spectators, WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 
 HAND_PAUSE = 3.0
@@ -62,6 +66,7 @@ class HallCore:
     :param hand_pause: seconds between two hands of a table that plays on.
     :param bot_wait: ``None``: bots decide in the tables' ticks; else in the bots' worker
         pool (``AskBot``), the basic 托管 playing for an answer not in ``bot_wait`` seconds.
+    :param watch: the hall's rules for spectators 观战 (the rooms file's ``[watch]``).
     """
 
     def __init__(
@@ -74,6 +79,7 @@ class HallCore:
         entropy_window: float = ENTROPY_WINDOW,
         hand_pause: float = HAND_PAUSE,
         bot_wait: float | None = None,
+        watch: WatchSettings | None = None,
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
@@ -83,6 +89,13 @@ class HallCore:
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
+        self.watch = Spectators(self.players, self.flow.tables, watch)
+        """Who watches which table (spectators 观战)."""
+        self.flow.spectators = self.watch.frames
+        self.matches = MatchDesk(self, fresh)
+        """The matches' runs (:mod:`.matchdesk`)."""
+        self._match_tables: dict[int, Done] = {}
+        """What each match table's end moves on (its run), by table number."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -120,6 +133,7 @@ class HallCore:
         match command:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
+                self.watch.moved(user, out, now)
             case c.Leave(user):
                 self.cash.leave(self._known(user), out, now)
             case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
@@ -132,14 +146,15 @@ class HallCore:
                 self._presence(user, connected, out, now)
             case c.Chat(user, phrase, message_id):
                 self._chat(user, phrase, message_id, out, now)
+            case c.Spectate() | c.StopSpectating():
+                self.watch.handle(command, out, now)
             case c.Resync(user):
-                live, _ = self._seated(user)
-                frame = self.flow.snapshot(live, user)
-                out.append(Reply(() if frame is None else (frame,)))
+                self._resync(command, out, now)
             case c.Resume(user, last):
                 self._resume(user, dict(last), out, now)
             case c.Tick():
                 self.flow.tick(out, now)
+                self.watch.tick(out, now)
             case c.Matchmake(rooms):
                 self.cash.matchmake(rooms, out, now)
             case c.BalancesRead(seating, balances):
@@ -147,7 +162,7 @@ class HallCore:
             case c.SeatingFailed(seating, message):
                 self.cash.seating_failed(seating, message, out, now)
             case c.OpenTable():
-                self._open_match(command, out, now)
+                self._open_one_off(command, out, now)
             case c.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
             case c.HandSettled(table, hand):
@@ -159,6 +174,14 @@ class HallCore:
                 self.flow.decided(table, turn, action, out, now)
             case c.Shutdown(forget):
                 self._shutdown(forget, out, now)
+            # --- matches (hall/matchdesk.py) ---
+            case (
+                mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
+                | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
+                | mc.RefundFailed() | mc.RunOpened() | mc.RunStarted() | mc.RunCancelled()
+                | mc.StepFailed() | mc.RunFinished()
+            ):  # fmt: skip
+                self.matches.handle(command, out, now)
             case _:
                 assert_never(command)
         return out
@@ -221,6 +244,8 @@ class HallCore:
         if player is None:
             return
         player.connected = connected
+        if not connected:
+            self.watch.gone(user, out, now)
         live = self.table_of(user)
         if live is not None:
             posted = Posted.BACK if connected else Posted.AWAY
@@ -229,6 +254,16 @@ class HallCore:
             self.cash.away(player)
         if not connected and player.room is None and player.table is None:
             self.cash.forget(user, out)
+
+    def _resync(self, command: c.Resync, out: Out, now: float) -> None:
+        """A fresh snapshot for a player of his table (a settling hand's once it is
+        settled), or for a spectator of the table he watches."""
+        if command.user in self.watch.watching:
+            self.watch.handle(command, out, now)
+            return
+        live, _ = self._seated(command.user)
+        frame = self.flow.snapshot(live, command.user)
+        out.append(Reply(() if frame is None else (frame,)))
 
     def _resume(self, user: int, last: dict[str, int], out: Out, now: float) -> None:
         """What a returning player missed at his table, or the room he waits in (his
@@ -256,6 +291,7 @@ class HallCore:
             return
         frame = chat_frame(live.number, seat, phrase)
         out.extend(Send(other, frame) for _, other in live.humans())
+        self.watch.frames(live, (frame,), out, now)
 
     # --- tables -----------------------------------------------------------------------
 
@@ -270,6 +306,7 @@ class HallCore:
         rng: random.Random,
         out: Out,
         now: float,
+        done: Done | None = None,
     ) -> LiveTable | None:
         """Seat ``users`` at a new table and record its first hand; ``None`` if it was
         refused at once."""
@@ -282,8 +319,11 @@ class HallCore:
             bot_wait=self._bot_wait,
         )  # fmt: skip
         live = LiveTable(table, users, seating)
+        if done is not None:
+            self._match_tables[number] = done
         for _, user in live.humans():
             self.players[user].table = live.number
+            self.watch.moved(user, out, now)  # seated: he watches no more
         self.flow.add(live, out, now)
         if live.number not in self.flow.tables:
             return None
@@ -303,8 +343,8 @@ class HallCore:
         if live is not None:
             self.cash.opened(live, out, now)
 
-    def _open_match(self, command: c.OpenTable, out: Out, now: float) -> None:
-        """A match's table: one hand by its terms, then ``TableClosed``."""
+    def _open_one_off(self, command: c.OpenTable, out: Out, now: float) -> None:
+        """A one-off table (``OpenTable``): one hand by its terms, then ``TableClosed``."""
         for user in command.away:
             if user in self.players:
                 self.players[user].connected = False
@@ -314,6 +354,23 @@ class HallCore:
             terms=command.terms, rng=rng, out=out, now=now,
         )  # fmt: skip
 
+    def open_match_table(
+        self,
+        room: Room,
+        users: tuple[int | None, ...],
+        seats: Sequence[SeatInfo],
+        *,
+        terms: HandTerms,
+        done: Done,
+        out: Out,
+        now: float,
+    ) -> None:
+        """A match's table (:mod:`.matchdesk`): one hand by ``terms``, then ``done``."""
+        rng = random.Random(self._fresh(64))
+        self._open(
+            room, users, seats, None, terms=terms, rng=rng, out=out, now=now, done=done
+        )  # fmt: skip
+
     def plays_on(self, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand to the same players (a cash table's room
         decides; a match's table plays one hand)."""
@@ -321,7 +378,9 @@ class HallCore:
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` closed: its room takes its players (a cash table), or its match moves
-        on (told by ``TableClosed``, unless the hall stopped it)."""
+        on (:meth:`.MatchDesk.hand_done`; a table opened by ``OpenTable`` is told by
+        ``TableClosed``), unless the hall stopped it; its spectators are told."""
+        self.watch.closed(live, out, now)
         if live.seating is not None:
             self.cash.closed(live, out, now)
             return
@@ -330,7 +389,12 @@ class HallCore:
             if player is not None and player.table == live.number:
                 player.table = None
                 out.extend(ending(live, player))
-        if not live.stopped:
+        done = self._match_tables.pop(live.number, None)
+        if live.stopped:
+            return
+        if done is not None:
+            done(live, out, now)
+        else:
             out.append(TableClosed(live.table, live.users, live.refusal, live.failed))
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:
@@ -341,6 +405,7 @@ class HallCore:
             return
         users = list(self.players)
         self.cash.reset()
+        self.watch.reset()
         for player in self.players.values():
             player.room, player.table = None, None
         self.players.clear()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from qipai.errors import GameError
 from qipai.hall.frames import OutFrame
+from qipai.hall.matcheffects import MatchEffect
 from qipai.hall.table import BotTurn, HandOutcome, Table
 
 
@@ -132,7 +133,7 @@ class WakeAt:
 
 @dataclass(frozen=True, slots=True)
 class TableClosed:
-    """A match's table is done: its hand over, or ``refused`` (nothing was dealt),
+    """A one-off table (``OpenTable``) is done: its hand over, or ``refused`` (nothing was dealt),
     or ``failed`` (voided).  Not sent for the tables a shutdown stops."""
 
     table: Table
@@ -152,5 +153,6 @@ class Log:
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
     | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
+    | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""

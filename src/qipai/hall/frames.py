@@ -120,11 +120,12 @@ class SeatPlayer(msgspec.Struct):
 
 
 class Snapshot(_Frame, tag="snapshot"):
-    """A seat's whole view of its table after event ``n``."""
+    """A seat's whole view of its table after event ``n`` (``seat`` ``None``: a
+    spectator's, with the game's spectator view)."""
 
     table: int
     n: int
-    seat: int
+    seat: int | None
     room: str
     hand: str | None
     commitment: str | None
@@ -219,6 +220,25 @@ class Chat(_Frame, tag="chat"):
     phrase: str
 
 
+# --- spectators 观战 ----------------------------------------------------------------------
+
+
+class SpectatorCount(_Frame, tag="spectator_count"):
+    """``count`` spectators watch ``table`` now (to its players and its spectators)."""
+
+    table: int
+    count: int
+
+
+class SpectateEnded(_Frame, tag="spectate_ended"):
+    """The receiver no longer watches ``table``: ``reason`` is ``stopped`` (he asked),
+    ``moved`` (he went elsewhere: a room, a table, another table to watch) or
+    ``table_closed``."""
+
+    table: int
+    reason: str
+
+
 # --- matches ----------------------------------------------------------------------------
 
 
@@ -300,6 +320,8 @@ OutFrame: TypeAlias = (
     | EscapeCost
     | HandVoided
     | Chat
+    | SpectatorCount
+    | SpectateEnded
     | MatchStarted
     | MatchUpdate
     | MatchAdvanced

@@ -24,6 +24,7 @@ from functools import partial
 from typing import Protocol
 
 from qipai.errors import GameError, IllegalActionError
+from qipai.games.events import SPECTATOR
 from qipai.hall import notices
 from qipai.hall.effects import (
     AskBot,
@@ -135,6 +136,10 @@ class Owner(Protocol):
         ...
 
 
+Spectated = Callable[[LiveTable, tuple[OutFrame, ...], Out, float], None]
+"""Takes the frames of one change at a table made for its spectators."""
+
+
 class TableFlow:
     """The tables in play, each moved by commands and wake-ups.
 
@@ -164,6 +169,9 @@ class TableFlow:
         self._fresh = fresh
         self._pause = pause
         self._wakes: list[tuple[float, int]] = []
+        self.spectators: Spectated | None = None
+        """Where the frames a table makes for its spectators go (the hall's
+        :class:`~qipai.hall.spectators.Spectators`)."""
 
     # --- a hand's start -------------------------------------------------------------
 
@@ -207,7 +215,7 @@ class TableFlow:
             self.refuse(live, refusal, out, now)
             return
         live.phase = Phase.PLAYING
-        self.drain(live, out)
+        self.drain(live, out, now)
         held, live.held = live.held, []
         for seat, posted in held:
             self._apply_posted(live, seat, posted, now)
@@ -279,7 +287,7 @@ class TableFlow:
                 out.append(SettleHand(live.number, live.table.outcome))
                 return
         if live.phase is not Phase.SETTLING:
-            self.drain(live, out)
+            self.drain(live, out, now)
         if live.phase is Phase.PLAYING:
             self._ask_bot(live, out)
         self._schedule(live, out)
@@ -306,13 +314,19 @@ class TableFlow:
             live.table.decided(turn, action, now)
         self.after(live, out, now)
 
-    @staticmethod
-    def drain(live: LiveTable, out: Out) -> None:
-        """The table's frames, each to its seat's player."""
+    def drain(self, live: LiveTable, out: Out, now: float) -> None:
+        """The table's frames, each to its seat's player; those made for its spectators
+        to :attr:`spectators`."""
+        watched: list[OutFrame] = []
         for outbound in live.table.drain():
+            if outbound.seat == SPECTATOR:
+                watched.append(outbound.frame)
+                continue
             user = live.users[outbound.seat]
             if user is not None:
                 out.append(Send(user, outbound.frame))
+        if watched and self.spectators is not None:
+            self.spectators(live, tuple(watched), out, now)
 
     @staticmethod
     def snapshot(live: LiveTable, user: int) -> OutFrame | None:
@@ -330,7 +344,7 @@ class TableFlow:
         live = self.tables.get(number)
         if live is None or live.phase is not Phase.SETTLING or live.table.hand_id != hand:
             return
-        self.drain(live, out)
+        self.drain(live, out, now)
         self._answer_resyncs(live, out)
         if self._owner.plays_on(live):
             live.phase, live.resume_at = Phase.PAUSED, now + self._pause

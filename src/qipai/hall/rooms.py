@@ -292,14 +292,15 @@ def load_rooms(text: str) -> tuple[Room, ...]:
     """The rooms of a TOML document: one ``[[room]]`` table per room, in file order.
 
     :raises InvalidActionError: ``bad_room`` for text that is not TOML, a document without
-        rooms or with other top-level keys, a duplicate id, or any room :class:`Room`
+        rooms or with other top-level keys (``[watch]`` is read by
+        :func:`~qipai.hall.spectators.watch_settings`), a duplicate id, or any room :class:`Room`
         refuses (the message names the room and the field).
     """
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    extra = set(document) - {"room"}
+    extra = set(document) - {"room", "watch"}  # [watch]: qipai.hall.spectators
     if extra:
         raise InvalidActionError("bad_room", f"unknown top-level keys: {sorted(extra)}")
     tables = document.get("room")

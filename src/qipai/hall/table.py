@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.games.events import SPECTATOR
 from qipai.hall import tableasks, tableclock, tableframes, tablemoves
 from qipai.hall.coins import coins_of
 from qipai.hall.frames import OutFrame, Snapshot
@@ -170,6 +171,11 @@ class Table:
         self._out: list[Outbound] = []
         self.unanswered = 0
         """Moves the basic 托管 played for want of an answer in time (``bot_wait``)."""
+        self.watched = False
+        """Whether spectators 观战 watch it: each frame is then made for
+        :data:`~qipai.games.events.SPECTATOR` too (``Outbound(SPECTATOR, frame)``, from the
+        spectator's own view: events he may see, placeholders for the rest, turns without
+        ``legal``/``options``)."""
 
     # --- queries ----------------------------------------------------------------------
 
@@ -231,6 +237,8 @@ class Table:
     def _send(self, frame: OutFrame) -> None:
         for seat in self.human_seats:
             self._out.append(Outbound(seat, frame))
+        if self.watched:
+            self._out.append(Outbound(SPECTATOR, frame))
 
     def _public(self, frame: OutFrame) -> None:
         """A frame every seat gets, kept in the history."""
@@ -242,6 +250,8 @@ class Table:
         for entry in self.history.number(self.hand.state.events):
             for seat in self.human_seats:
                 self._out.append(Outbound(seat, event_frame(self.number, entry, seat)))
+            if self.watched:
+                self._out.append(Outbound(SPECTATOR, event_frame(self.number, entry, SPECTATOR)))
 
     def _flush(self) -> None:
         """After a change: the new events, then the hand's end or everyone's turn frame."""
@@ -254,6 +264,8 @@ class Table:
             seated = players(self.seats, self.seat_status)
             for seat in self.human_seats:
                 self._out.append(Outbound(seat, turn_frame(self, seat, seated)))
+            if self.watched:
+                self._out.append(Outbound(SPECTATOR, turn_frame(self, None, seated)))
 
     def drain(self) -> list[Outbound]:
         """The frames produced since the last drain, in order (one per recipient seat)."""
@@ -269,6 +281,11 @@ class Table:
         """
         self._check_seat(seat)
         return tableframes.snapshot(self, seat)
+
+    def spectator_snapshot(self) -> Snapshot:
+        """What a spectator 观战 sees of the table now: a snapshot with ``seat`` ``None`` and
+        the game's spectator view (no card a player holds unseen)."""
+        return tableframes.snapshot(self, None)
 
     def ending(self, seat: int) -> list[OutFrame]:
         """How the finished hand ended, for ``seat`` back after it: a :meth:`snapshot` (the

@@ -11,20 +11,21 @@ from msgspec import UNSET
 from qipai.hall.frames import HandStart, SeatPlayer, Snapshot, Turn
 from qipai.hall.tableclock import shown_deadline
 from qipai.hall.tableseats import players as players_of
-from qipai.hall.wire import action_text, view_json
+from qipai.hall.wire import action_text, spectator_view_json, view_json
 
 if TYPE_CHECKING:
     from qipai.hall.table import Table
 
 
-def turn_frame(table: Table, seat: int, players: list[SeatPlayer] | None = None) -> Turn:
+def turn_frame(table: Table, seat: int | None, players: list[SeatPlayer] | None = None) -> Turn:
     """``seat``'s turn frame: who acts (or who decides at once), the deadline shown,
-    ``seat``'s legal actions on his turn, else what he may do out of turn."""
+    ``seat``'s legal actions on his turn, else what he may do out of turn (a spectator,
+    ``seat`` ``None``: neither)."""
     state, engine = table.hand.state, table.engine
     deciding = engine.deciding(state)
     actor = None if deciding else state.current_player
-    actions = [action_text(a) for a in engine.actions(state, seat)]
-    decides = seat == actor or seat in deciding
+    actions = [] if seat is None else [action_text(a) for a in engine.actions(state, seat)]
+    decides = seat is not None and (seat == actor or seat in deciding)
     return Turn(
         table=table.number,
         n=table.last_event,
@@ -51,9 +52,16 @@ def hand_start_frame(table: Table) -> HandStart:
     )
 
 
-def snapshot(table: Table, seat: int) -> Snapshot:
-    """:meth:`~qipai.hall.table.Table.snapshot` of ``table`` for ``seat`` (checked)."""
-    state = table.hand.state
+def snapshot(table: Table, seat: int | None) -> Snapshot:
+    """:meth:`~qipai.hall.table.Table.snapshot` of ``table`` for ``seat`` (checked); for a
+    spectator (``seat`` ``None``) the game's spectator view."""
+    state, game = table.hand.state, table.room.game
+    if state is None:
+        view = None
+    elif seat is None:
+        view = spectator_view_json(game, state)
+    else:
+        view = view_json(game, state.view(seat))
     return Snapshot(
         table=table.number,
         n=table.last_event,
@@ -62,7 +70,7 @@ def snapshot(table: Table, seat: int) -> Snapshot:
         hand=table.hand_id,
         commitment=table.commitment,
         players=players_of(table.seats, table.seat_status),
-        view=None if state is None else view_json(table.room.game, state.view(seat)),
+        view=view,
         deadline=shown_deadline(table),
         entropy_deadline=table.hand.window_end,
     )

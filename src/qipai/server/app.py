@@ -39,6 +39,7 @@ from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standi
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
+from qipai.hall.spectators import WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS
 from qipai.store import MatchResultRow, Store
 
@@ -93,6 +94,8 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     """Sign-ins, new accounts and guests per address and per name, and password hashes in
     flight (``docs/operations.md``, "Limits on accounts"); ``Limits.off()`` for load runs."""
+    watch: WatchSettings = field(default_factory=WatchSettings)
+    """The rules for spectators 观战 (the rooms file's ``[watch]``)."""
     matches: tuple[MatchConfig, ...] = field(default_factory=default_matches)
     """The matches (the shipped ones unless ``--matches`` names a file)."""
     redis_url: str | None = None
@@ -158,7 +161,7 @@ def _cluster_gateway(
     hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
-    matches.hold = gateway.hold_here
+    matches.steps.hold = gateway.hold_here
     return gateway
 
 
@@ -185,6 +188,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             cluster=cluster,
             bots=bots,
         )
+        hall.core.watch.settings = config.watch
         matches = MatchHall(hall, config.matches)
         hall.in_match = lambda user: matches.run_of(user) is not None
         hall.notices = matches.untold

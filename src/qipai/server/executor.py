@@ -22,6 +22,7 @@ from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
 from qipai.hall.frames import OutFrame
+from qipai.hall.matcheffects import MatchEffect
 from qipai.hall.table import BotTurn, HandOutcome
 from qipai.store import Fence, HandSettlement, HandStart
 
@@ -72,6 +73,8 @@ class Executor:
         self._settles = Batcher(db.run, store.settle_hands, store.settle_hand)
         self._fences: dict[int, Fence] = {}
         self._closers: dict[int, Closer] = {}
+        self.on_match: Callable[[MatchEffect], None] | None = None
+        """Carries out the matches' store steps (set by ``qipai.server.matches``)."""
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -152,6 +155,9 @@ class Executor:
                         done(effect)
                 case e.Log(level, text):
                     log.log(logging.ERROR if level == "error" else logging.WARNING, text)
+                case _:  # the matches' store steps
+                    if self.on_match is not None:
+                        self.on_match(effect)
         return tuple(replies)
 
     def _spawn(self, work: Coroutine[object, object, None]) -> None:

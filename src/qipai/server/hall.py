@@ -22,13 +22,16 @@ from typing import Protocol
 
 from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
+from qipai.hall import headcounts
 from qipai.hall.cashrooms import CashRoom
 from qipai.hall.core import ENTROPY_WINDOW, HAND_PAUSE, HallCore
 from qipai.hall.frames import EscapeCost, OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
+from qipai.hall.spectators import no_codes
 from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo
+from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
 
@@ -91,6 +94,9 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
+        self.codes: Callable[[str], int | None] = no_codes
+        """A private table's live table number by its code (``None``: none now; set by the
+        private tables: raises ``unknown_code``), for ``spectate`` by code."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
@@ -312,20 +318,19 @@ class HallService:
         """Whether nobody waits or plays in ``room_id`` here (it may move to another node)."""
         return self.core.cash.room_idle(room_id)
 
-    def online(self) -> dict[str, int]:
-        """How many players are in each room (bots not counted): a room another node owns
-        as that node said at its last beat (at most a beat old)."""
+    def online(self) -> dict[str, Json]:
+        """Who is in the hall (:mod:`qipai.hall.headcounts`): people and bots, in all and
+        per room; in a cluster the other nodes as they said at their last beat."""
         if self.cluster is None:
             return self.online_here()
-        elsewhere: dict[str, int] = {}
-        for node, said in sorted(self.cluster.said.items()):
-            if node != self.cluster.node_id:
-                elsewhere.update(said.get("online", {}))
-        return {**elsewhere, **self.online_here()}
+        said = self.cluster.said.items()
+        others = [s.get("online") for node, s in sorted(said) if node != self.cluster.node_id]
+        return headcounts.merged(self.online_here(), others)
 
-    def online_here(self) -> dict[str, int]:
-        """How many players are in each room this process seats."""
-        return self.core.cash.headcounts(self._owns)
+    def online_here(self) -> dict[str, Json]:
+        """Who is in this process's rooms and tables."""
+        core = self.core
+        return headcounts.here(core.players, core.flow.tables, core.cash, self._owns)
 
     # --- tables -------------------------------------------------------------------------
 
@@ -355,8 +360,9 @@ class HallService:
         terms: HandTerms | None = None,
         done: Closer | None = None,
     ) -> int:
-        """Seat ``users`` (``None``: a bot) at a new table of a match played by ``terms``;
-        ``done`` is called once its hand is over (or refused, or failed); its number."""
+        """Seat ``users`` (``None``: a bot) at a one-off table played by ``terms`` (the
+        matches open theirs in the core); ``done`` is called once its hand is over (or
+        refused, or failed); its number."""
         away = frozenset(u for u in users if u is not None and not self.bus.is_connected(u))
         return self.executor.open_table(c.OpenTable(room, users, tuple(seats), terms, away), done)
 

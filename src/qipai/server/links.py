@@ -17,7 +17,7 @@ from typing import Protocol
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.frames import OutFrame
 
-from . import protocol
+from . import protocol, watching
 from .bus import Sink
 from .hall import HallService, Player
 from .protocol import (
@@ -29,6 +29,8 @@ from .protocol import (
     Join,
     Leave,
     Resync,
+    Spectate,
+    StopSpectating,
     TrusteeSwitch,
 )
 
@@ -146,6 +148,10 @@ async def dispatch(
             return await hall.resync(player)
         case Chat(phrase, message_id):
             return hall.chat(player, phrase, message_id)
+        case Spectate():
+            watching.spectate(hall, player, message)
+        case StopSpectating():
+            watching.stop_spectating(hall, player)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
     return None

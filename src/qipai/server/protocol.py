@@ -143,6 +143,25 @@ class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
     id: int | None = None
 
 
+# --- spectators 观战 (issue 26) -------------------------------------------------------------
+
+
+class Spectate(msgspec.Struct, tag="spectate", forbid_unknown_fields=True):
+    """Watch a table (观战): the private table of ``code``, or the table the player named
+    ``player`` sits at (exactly one of the two).  A ``snapshot`` with ``seat`` ``null``,
+    ``ack``, then the table's frames as a spectator sees them."""
+
+    id: int | None = None
+    code: str | None = None
+    player: str | None = None
+
+
+class StopSpectating(msgspec.Struct, tag="stop_spectating", forbid_unknown_fields=True):
+    """Stop watching: ``spectate_ended`` (``stopped``)."""
+
+    id: int | None = None
+
+
 ClientMessage = (
     Hello
     | Join
@@ -155,6 +174,8 @@ ClientMessage = (
     | Resync
     | Ping
     | Chat
+    | Spectate
+    | StopSpectating
 )
 """Everything a client may send."""
 
@@ -173,6 +194,8 @@ TYPES = (
     "resync",
     "ping",
     "chat",
+    "spectate",
+    "stop_spectating",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"

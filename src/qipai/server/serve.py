@@ -14,6 +14,7 @@ trusted proxy.
 from __future__ import annotations
 
 import logging
+import tomllib
 from pathlib import Path
 
 import uvicorn
@@ -21,6 +22,7 @@ import uvicorn
 from qipai.errors import InvalidActionError
 from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches
 from qipai.hall.rooms import default_rooms, load_rooms
+from qipai.hall.spectators import watch_settings
 
 from .app import ServerConfig, create_app
 
@@ -40,7 +42,7 @@ def rooms_from(path: str | None) -> ServerConfig:
     except OSError as error:
         raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
     rooms = load_rooms(text)
-    return ServerConfig(rooms=rooms)
+    return ServerConfig(rooms=rooms, watch=watch_settings(tomllib.loads(text)))
 
 
 def matches_from(path: str | None) -> tuple[MatchConfig, ...]:

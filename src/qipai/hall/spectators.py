@@ -1,0 +1,433 @@
+"""Spectators 观战: who watches which table, and the frames each is sent.
+
+A spectator sits at no seat.  He asks to watch a table by its number (a private table's
+code is turned into its number first: :func:`table_by_code`) or by the name of a player
+who sits at it (:meth:`Spectators.spectate`), and gets a ``snapshot`` with ``seat``
+``null`` built from the game's spectator view (``view(SPECTATOR)``: never a card a player
+holds unseen), then every frame of the table that the public may see, made for
+:data:`~qipai.games.events.SPECTATOR` by the table itself (:attr:`Table.watched
+<qipai.hall.table.Table.watched>`): ``hand_start``, each ``event`` (a ``hidden``
+placeholder for one a spectator may not see), ``turn`` without ``legal``/``options``,
+``hand_over``, ``chat``.
+
+A table may hold its spectators' frames back (:attr:`TableWatch.delay`, a private table's
+option: a cash table's is 0): they are released that many seconds later
+(:class:`~qipai.hall.effects.WakeAt`, then ``Tick``), with the spectators' snapshot of
+that moment.  The frames released to a spectator at once are bounded
+(:attr:`WatchSettings.backlog`): more, and he gets that one snapshot instead.  The players
+and spectators of a table are told how many watch (``spectator_count``) when the number
+changes, at most once a second.  A spectator stops watching when he asks
+(``spectate_ended`` ``stopped``), when he goes anywhere else (``moved``), when his last
+connection closes (nothing to tell), or when the table closes (``table_closed``, after
+the delayed frames).
+
+The hall's settings (:class:`WatchSettings`) come from the rooms file's ``[watch]``
+section (:func:`watch_settings`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.commands import Resync, Spectate, StopSpectating
+from qipai.hall.effects import Effect, Reply, Send, WakeAt
+from qipai.hall.frames import OutFrame, Snapshot, SpectateEnded, SpectatorCount
+from qipai.hall.livetables import LiveTable
+from qipai.hall.players import Player
+
+Out = list[Effect]
+
+DEFAULT_BACKLOG = 64
+"""The most frames released to one spectator at once (:attr:`WatchSettings.backlog`)."""
+COUNT_INTERVAL = 1.0
+"""Seconds between two ``spectator_count`` frames of one table, at least."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchSettings:
+    """The hall's rules for spectators (the rooms file's ``[watch]`` section)."""
+
+    cash_tables: bool = True
+    """Whether a cash room's table may be watched (``watch_cash_tables``)."""
+    backlog: int = DEFAULT_BACKLOG
+    """The most frames released to one spectator at once (``spectator_backlog``): more,
+    and he gets one fresh snapshot instead."""
+
+    def __post_init__(self) -> None:
+        if type(self.cash_tables) is not bool:
+            raise InvalidActionError("bad_room", "[watch] watch_cash_tables: true or false")
+        if type(self.backlog) is not int or self.backlog < 1:
+            raise InvalidActionError("bad_room", "[watch] spectator_backlog: an integer >= 1")
+
+
+def watch_settings(document: Mapping[str, object]) -> WatchSettings:
+    """The ``[watch]`` section of a rooms file read as TOML (absent: the defaults):
+    ``watch_cash_tables`` (default true) and ``spectator_backlog`` (default
+    :data:`DEFAULT_BACKLOG`).
+
+    :raises InvalidActionError: ``bad_room`` (not a table, an unknown key, a bad value).
+    """
+    section = document.get("watch", {})
+    if not isinstance(section, dict):
+        raise InvalidActionError("bad_room", "[watch] must be a table")
+    names = {"watch_cash_tables": "cash_tables", "spectator_backlog": "backlog"}
+    unknown = set(section) - set(names)
+    if unknown:
+        raise InvalidActionError("bad_room", f"[watch]: unknown keys {sorted(unknown)}")
+    cash_tables = section.get("watch_cash_tables", True)
+    backlog = section.get("spectator_backlog", DEFAULT_BACKLOG)
+    return WatchSettings(cash_tables, backlog)
+
+
+@dataclass(frozen=True, slots=True)
+class TableWatch:
+    """One table's own spectator options (a private table's; others have none)."""
+
+    allowed: bool = True
+    """Whether it may be watched."""
+    delay: float = 0.0
+    """Seconds its spectators' frames are held back."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """Frames of one change at a table, held until ``due``; ``snapshot``: the
+    spectators' snapshot right after them; ``ends``: the table closed then."""
+
+    due: float
+    frames: tuple[OutFrame, ...]
+    snapshot: Snapshot | None
+    ends: bool = False
+
+
+@dataclass(eq=False)
+class Audience:
+    """The spectators of one table, and its frames on their way to them."""
+
+    number: int
+    options: TableWatch
+    users: dict[int, bool] = field(default_factory=dict)
+    """Each spectator, and whether he has had his snapshot (a delayed table's newcomer
+    waits for its first released one)."""
+    line: deque[_Batch] = field(default_factory=deque)
+    """Frames held back (a delayed table's)."""
+    released: Snapshot | None = None
+    """The last snapshot released (a delayed table's)."""
+    told: int = 0
+    """The count last told."""
+    told_at: float = -math.inf
+    count_due: float | None = None
+    """When the count is next told (a change within a second of the last)."""
+
+    def next_due(self) -> float | None:
+        """Its earliest wake-up, if any."""
+        dues = [self.count_due] if self.count_due is not None else []
+        if self.line:
+            dues.append(self.line[0].due)
+        return min(dues, default=None)
+
+
+class Spectators:
+    """Who watches which table, and what each is sent.
+
+    :param players: the hall's players.
+    :param tables: the tables in play, by number.
+    :param settings: the hall's spectator rules.
+    """
+
+    def __init__(
+        self,
+        players: Mapping[int, Player],
+        tables: Mapping[int, LiveTable],
+        settings: WatchSettings | None = None,
+    ) -> None:
+        self.settings = settings or WatchSettings()
+        """The hall's spectator rules."""
+        self.audiences: dict[int, Audience] = {}
+        """The audience of each watched (or delayed) table, by number."""
+        self.watching: dict[int, int] = {}
+        """The table each spectator watches, by user."""
+        self._players = players
+        self._tables = tables
+
+    # --- queries ------------------------------------------------------------------------
+
+    def count(self, table: int) -> int:
+        """How many watch ``table``."""
+        audience = self.audiences.get(table)
+        return 0 if audience is None else len(audience.users)
+
+    def table_of(self, name: str) -> LiveTable | None:
+        """The table the player named ``name`` sits at here, if any."""
+        for player in self._players.values():
+            if player.name == name and player.table is not None:
+                return self._tables.get(player.table)
+        return None
+
+    def _check_watchable(self, live: LiveTable) -> None:
+        """:raises IllegalActionError: ``not_watchable``."""
+        audience = self.audiences.get(live.number)
+        if audience is not None:
+            allowed = audience.options.allowed
+        else:
+            allowed = live.seating is not None and self.settings.cash_tables
+        if not allowed:
+            raise IllegalActionError("not_watchable", f"table {live.number} cannot be watched")
+
+    # --- a table's options --------------------------------------------------------------
+
+    def configure(self, live: LiveTable, options: TableWatch, out: Out, now: float) -> None:
+        """``live``'s own options (a private table's, set as it opens): whether it may be
+        watched, and how long its spectators' frames are held back (from now on: a
+        delayed table keeps its spectators' frames even while nobody watches).
+
+        :raises InvalidActionError: ``bad_delay`` (negative).
+        """
+        if not options.delay >= 0:
+            raise InvalidActionError("bad_delay", "a delay is >= 0 seconds")
+        audience = self.audiences.setdefault(live.number, Audience(live.number, options))
+        audience.options = options
+        if options.delay > 0:
+            live.table.watched = True
+            snapshot = live.table.spectator_snapshot()
+            audience.line.append(_Batch(now + options.delay, (), snapshot))
+            out.append(WakeAt(now + options.delay))
+
+    # --- spectators come and go -------------------------------------------------------
+
+    def handle(self, command: Spectate | StopSpectating | Resync, out: Out, now: float) -> None:
+        """A spectator's command (:meth:`spectate`, :meth:`stop`, a snapshot asked by
+        ``Resync``: answered with the spectators' snapshot, a delayed table's last
+        released one).
+
+        :raises GameError: refused (nothing changed).
+        """
+        match command:
+            case Spectate(user, table, name):
+                self.spectate(user, table, name, out, now)
+            case StopSpectating(user):
+                self.stop(user, out, now)
+            case Resync(user):
+                out.append(Reply(self._resync(user)))
+
+    def _resync(self, user: int) -> tuple[OutFrame, ...]:
+        """The snapshot a spectator asked for (none yet: a delayed table's newcomer)."""
+        audience = self.audiences[self.watching[user]]
+        live = self._tables.get(audience.number)
+        if audience.options.delay > 0 or live is None:
+            return () if audience.released is None else (audience.released,)
+        return (live.table.spectator_snapshot(),)
+
+    def spectate(
+        self, user: int, table: int | None, name: str | None, out: Out, now: float
+    ) -> None:
+        """``user`` watches table number ``table``, or the one the player named ``name``
+        sits at (exactly one of the two); whatever he watched before, he leaves.
+
+        :raises InvalidActionError: ``bad_message`` (neither or both named).
+        :raises IllegalActionError: ``not_connected``, ``already_in_room`` (he has a place:
+            a room, a table), ``table_closed`` (no such table now), ``not_playing`` (the
+            player named sits at no table here), ``not_watchable``.
+        """
+        live = self._target(user, table, name)
+        old = self.watching.get(user)
+        if old is not None and old != live.number:
+            self._drop(user, out, now, reason="moved")
+        audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
+        live.table.watched = True
+        self.watching[user] = live.number
+        first = audience.options.delay == 0 or audience.released is not None
+        audience.users[user] = first
+        if first:
+            snapshot = audience.released or live.table.spectator_snapshot()
+            out.append(Send(user, snapshot))
+        self._counted(audience, out, now)
+
+    def _target(self, user: int, table: int | None, name: str | None) -> LiveTable:
+        """The table ``user`` asks to watch (checked: see :meth:`spectate`)."""
+        if (table is None) == (name is None):
+            raise InvalidActionError("bad_message", "name one table, or one player")
+        player = self._players.get(user)
+        if player is None:
+            raise IllegalActionError("not_connected", "the connection closed")
+        if player.room is not None or player.table is not None:
+            raise IllegalActionError("already_in_room", "a seated player cannot watch")
+        if name is not None:
+            live = self.table_of(name)
+            if live is None:
+                raise IllegalActionError("not_playing", f"{name!r} plays at no table here")
+        else:
+            found = self._tables.get(table) if type(table) is int else None
+            if found is None:
+                raise IllegalActionError("table_closed", f"table {table} is not in play")
+            live = found
+        self._check_watchable(live)
+        return live
+
+    def stop(self, user: int, out: Out, now: float) -> None:
+        """``user`` stops watching (told ``spectate_ended`` ``stopped``).
+
+        :raises IllegalActionError: ``not_spectating``.
+        """
+        if user not in self.watching:
+            raise IllegalActionError("not_spectating", "not watching a table")
+        self._drop(user, out, now, reason="stopped")
+
+    def moved(self, user: int, out: Out, now: float) -> None:
+        """``user`` went elsewhere (a room, a table): if he watched, he stops (told
+        ``spectate_ended`` ``moved``)."""
+        if user in self.watching:
+            self._drop(user, out, now, reason="moved")
+
+    def gone(self, user: int, out: Out, now: float) -> None:
+        """``user``'s last connection closed: if he watched, he stops (nobody to tell)."""
+        if user in self.watching:
+            self._drop(user, out, now, reason=None)
+
+    def _drop(self, user: int, out: Out, now: float, *, reason: str | None) -> None:
+        """``user`` stops watching; told why (``reason``) unless ``None``."""
+        number = self.watching.pop(user)
+        audience = self.audiences[number]
+        del audience.users[user]
+        if reason is not None:
+            out.append(Send(user, SpectateEnded(table=number, reason=reason)))
+        live = self._tables.get(number)
+        if not audience.users and audience.options.delay == 0 and live is not None:
+            live.table.watched = False  # the table makes no spectator frame for nobody
+        self._counted(audience, out, now)
+
+    # --- frames -------------------------------------------------------------------------
+
+    def frames(self, live: LiveTable, frames: tuple[OutFrame, ...], out: Out, now: float) -> None:
+        """The frames of one change at ``live`` made for spectators: to each now, or held
+        back by the table's delay."""
+        audience = self.audiences.get(live.number)
+        if audience is None or not frames:
+            return
+        delay = audience.options.delay
+        if delay == 0:
+            self._deliver(audience, frames, live.table.spectator_snapshot, out)
+            return
+        if not audience.line:
+            out.append(WakeAt(now + delay))
+        audience.line.append(_Batch(now + delay, frames, live.table.spectator_snapshot()))
+
+    def _deliver(
+        self,
+        audience: Audience,
+        frames: tuple[OutFrame, ...],
+        snapshot: Callable[[], Snapshot],
+        out: Out,
+    ) -> None:
+        """``frames`` to each spectator who has his snapshot and would not pass the bound
+        with them; the others get ``snapshot()`` (made once) instead."""
+        fresh: Snapshot | None = None
+        bounded = len(frames) <= self.settings.backlog
+        for user, started in audience.users.items():
+            if started and bounded:
+                out.extend(Send(user, frame) for frame in frames)
+                continue
+            fresh = fresh or snapshot()
+            out.append(Send(user, fresh))
+            audience.users[user] = True
+
+    def closed(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` closed: its spectators are told (after its delayed frames)."""
+        audience = self.audiences.get(live.number)
+        if audience is None:
+            return
+        if audience.line:
+            last = audience.line[-1]
+            audience.line.append(_Batch(last.due, (), last.snapshot, ends=True))
+            return
+        self._end(audience, out)
+
+    def _end(self, audience: Audience, out: Out) -> None:
+        """The table's watch is over: each spectator told ``table_closed``."""
+        frame = SpectateEnded(table=audience.number, reason="table_closed")
+        for user in audience.users:
+            out.append(Send(user, frame))
+            del self.watching[user]
+        del self.audiences[audience.number]
+
+    # --- the count and the clock ---------------------------------------------------------
+
+    def _counted(self, audience: Audience, out: Out, now: float) -> None:
+        """The number watching may have changed: told now, or a second after the last."""
+        if len(audience.users) == audience.told:
+            return
+        if now >= audience.told_at + COUNT_INTERVAL:
+            self._tell(audience, out, now)
+        elif audience.count_due is None:
+            audience.count_due = audience.told_at + COUNT_INTERVAL
+            out.append(WakeAt(audience.count_due))
+
+    def _tell(self, audience: Audience, out: Out, now: float) -> None:
+        """``spectator_count`` to the table's players and spectators."""
+        count = len(audience.users)
+        audience.told, audience.told_at, audience.count_due = count, now, None
+        frame = SpectatorCount(table=audience.number, count=count)
+        live = self._tables.get(audience.number)
+        players = () if live is None else (user for _, user in live.humans())
+        out.extend(Send(user, frame) for user in (*players, *audience.users))
+
+    def tick(self, out: Out, now: float) -> None:
+        """Release what is due at ``now`` (held frames, counts); name the next wake-up."""
+        for audience in list(self.audiences.values()):
+            if audience.count_due is not None and audience.count_due <= now:
+                audience.count_due = None
+                if len(audience.users) != audience.told:
+                    self._tell(audience, out, now)
+            self._release(audience, out, now)
+        dues = [due for a in self.audiences.values() if (due := a.next_due()) is not None]
+        if dues:
+            out.append(WakeAt(min(dues)))
+
+    def _release(self, audience: Audience, out: Out, now: float) -> None:
+        """The held frames of ``audience`` due at ``now``, at once (one snapshot instead
+        for whoever would pass the bound)."""
+        due: list[_Batch] = []
+        while audience.line and audience.line[0].due <= now:
+            due.append(audience.line.popleft())
+        if not due:
+            return
+        frames = tuple(frame for batch in due for frame in batch.frames)
+        snapshots = [batch.snapshot for batch in due if batch.snapshot is not None]
+        if snapshots:
+            audience.released = snapshots[-1]
+        if frames or any(not started for started in audience.users.values()):
+            released = audience.released
+            if released is not None:
+                self._deliver(audience, frames, lambda: released, out)
+        if due[-1].ends:
+            self._end(audience, out)
+
+    def reset(self) -> None:
+        """Forget every spectator (the hall forgets its players)."""
+        self.audiences.clear()
+        self.watching.clear()
+
+
+def table_by_code(code: str, lookup: Callable[[str], int | None]) -> int:
+    """The number of the live table of the private table ``code``, by ``lookup`` (the
+    private tables' own: code → its live table's number, ``None`` while it has none).
+
+    :raises IllegalActionError: ``unknown_code`` (``lookup`` raises it for a code it does
+        not know), ``table_closed`` (no live table now).
+    """
+    number = lookup(code)
+    if number is None:
+        raise IllegalActionError("table_closed", f"table {code} is not in play")
+    return number
+
+
+def no_codes(code: str) -> int | None:
+    """The lookup of a hall without private tables: it knows no code.
+
+    :raises IllegalActionError: ``unknown_code``.
+    """
+    raise IllegalActionError("unknown_code", f"no table has the code {code[:12]!r}")

@@ -1,0 +1,43 @@
+"""Spectators 观战 at the edge: the ``spectate`` and ``stop_spectating`` messages.
+
+The rules are the hall's core's (:mod:`qipai.hall.spectators`); here a message becomes its
+command: a private table's ``code`` is turned into its live table's number by
+:attr:`HallService.codes <qipai.server.hall.HallService.codes>` (the private tables' own
+lookup), a player named by ``player`` is looked up by the core among the tables of this
+process.
+"""
+
+from __future__ import annotations
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall import commands as c
+from qipai.hall.spectators import table_by_code
+
+from .hall import HallService, Player
+from .protocol import Spectate
+
+
+def spectate(hall: HallService, player: Player, message: Spectate) -> None:
+    """``player`` watches the table ``message`` names (by ``code`` or ``player``).
+
+    :raises InvalidActionError: ``bad_message`` (neither or both named).
+    :raises IllegalActionError: ``in_match``, ``unknown_code``, ``table_closed``,
+        ``not_watchable``, ``not_playing``, ``already_in_room`` (the core's refusals).
+    """
+    if (message.code is None) == (message.player is None):
+        raise InvalidActionError("bad_message", "spectate: name a code or a player")
+    if hall.in_match(player.user):
+        raise IllegalActionError("in_match", "registered in a match: play it first")
+    if message.code is not None:
+        table = table_by_code(message.code, hall.codes)
+        hall.executor.run(c.Spectate(player.user, table=table))
+    else:
+        hall.executor.run(c.Spectate(player.user, player=message.player))
+
+
+def stop_spectating(hall: HallService, player: Player) -> None:
+    """``player`` stops watching.
+
+    :raises IllegalActionError: ``not_spectating``.
+    """
+    hall.executor.run(c.StopSpectating(player.user))
