@@ -30,11 +30,7 @@ PACKAGE = ROOT / "src" / "qipai"
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 JS = PACKAGE / "web" / "static" / "js"
 
-IGNORED_BY_WEB: dict[str, str] = {
-    # issue 26: the browser's spectator page comes with its own branch (drop these then)
-    "spectator_count": "issue 26: the browser's spectator page handles it (its own branch)",
-    "spectate_ended": "issue 26: the browser's spectator page handles it (its own branch)",
-}
+IGNORED_BY_WEB: dict[str, str] = {}
 """Frame types the browser client deliberately does not handle, each with the reason."""
 
 
@@ -168,12 +164,11 @@ def test_the_act_examples_are_actions() -> None:
     assert [text for text in examples if not parses_somewhere(text)] == []
 
 
-@pytest.mark.parametrize("kind", sorted(frame_types()))
+@pytest.mark.parametrize("kind", sorted(frame_types() - set(IGNORED_BY_WEB)))
 def test_the_web_client_handles_each_frame(kind: str) -> None:
-    """``main.js`` tests ``frame.type`` for it, or ``table.js`` has an ``on_<type>`` handler."""
-    if kind in IGNORED_BY_WEB:
-        pytest.skip(IGNORED_BY_WEB[kind])
-    main = web_source("main.js", "socket.js")
+    """``main.js`` (or ``private.js``, the private tables' and spectators' frames) tests
+    ``frame.type`` for it, or ``table.js`` has an ``on_<type>`` handler."""
+    main = web_source("main.js", "socket.js", "private.js")
     table = web_source("table.js")
     assert f'frame.type === "{kind}"' in main or re.search(rf"\bon_{kind}\(", table)
 

@@ -4,6 +4,7 @@ lower all, right-click to play), 提示, the wildcard chooser, the replay of a f
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from web_kit import (
     ddz_play_snapshot,
     feed,
     felt_point,
+    hall_with,
     hand,
     join,
     lifted,
@@ -31,6 +33,8 @@ from web_kit import (
     sign_up,
     table_data,
 )
+
+from qipai.hall.rooms import default_rooms
 
 PRESETS = ["yifa", "caishen", "huanle", "zhengtu", "jj"]
 
@@ -298,3 +302,44 @@ def test_escape_ends_the_hand_with_its_penalty(hall: Any, new_page: Any) -> None
     seat = int(table_data(page)["seat"])
     assert result_coins(page)[seat] < 0
     assert f"扣除 {-result_coins(page)[seat]} 游戏币" in told
+
+
+def test_a_room_with_tasks_shows_the_hands_task_and_its_result(
+    tmp_path: Path, new_page: Any
+) -> None:
+    """任务 with a real hall: a yifa room drawing from every task shows the hand's task from
+    the deal to the end, and the result says whether it was completed, as the multiplier
+    breakdown's reason ``task`` does."""
+    rooms = {room.id: room for room in default_rooms()}
+    tasks = ("bomb_finish", "chain", "pair_chain", "plane", "bomb", "rocket_win", "spring")
+    room = dataclasses.replace(
+        rooms["doudizhu-yifa"], id="doudizhu-tasks", tasks=tasks, bot_wait=0.2
+    )
+    names = {
+        "bomb_finish": "以炸弹结束",
+        "chain": "打出顺子",
+        "pair_chain": "打出连对",
+        "plane": "打出飞机",
+        "bomb": "打出炸弹",
+        "rocket_win": "用王炸获胜",
+        "spring": "春天",
+    }
+    with hall_with(tmp_path, rooms=(room,)) as running:
+        page = new_page()
+        sign_up(page, running.url, "任务玩家")
+        join(page, "doudizhu-tasks")
+        task = page.wait_for_selector("[data-testid=task]")
+        drawn = task.get_attribute("data-task")
+        assert drawn in tasks and names[drawn] in task.inner_text()
+        page.wait_for_timeout(1500)  # the deal's animation is over
+        screenshot(page, Path("/work/notes/shots"), "task-desktop")
+        button(page, "trustee").click()
+        page.wait_for_selector("[data-testid=result]")
+        line = page.locator("[data-testid=task-result]")
+        assert line.get_attribute("data-task") == drawn
+        factors = page.locator(
+            "[data-testid=multiplier-breakdown] [data-reason=task]"
+        ).all_inner_texts()
+        doubled = any(text.endswith("×2") for text in factors)
+        assert (line.get_attribute("data-done") == "1") == doubled
+        screenshot(page, Path("/work/notes/shots"), "task-result-desktop")

@@ -9,7 +9,7 @@ import { storage } from "./storage.js";
  * room that offers it). */
 export function offered(T) {
   const room = T.state.roomInfo;
-  return Boolean(T.game.counter && !T.readOnly && !T.isMatch && room && room.card_counter);
+  return Boolean(T.game.counter && !T.readOnly && !T.spectating && !T.isMatch && room && room.card_counter);
 }
 
 /** Whether the player wants it shown (yes until he hides it). */

@@ -34,9 +34,10 @@ function eventCue(T, event) {
   return { sound: cue.sound, burst, label, slide: cue.slide ?? null, deal: cue.sound === "deal" };
 }
 
-/** The result's flourish: win when my seat is among the winners, else lose. */
+/** The result's flourish: win when my seat is among the winners, else lose (none for a
+ * spectator: he neither wins nor loses). */
 function resultCue(T, frame) {
-  if (frame.voided) return null;
+  if (frame.voided || T.spectating) return null;
   const kind = (frame.winners || []).includes(T.seat) ? "win" : "lose";
   return { sound: kind, burst: kind, label: t(`fx.${kind}`), slide: null, deal: false };
 }
@@ -107,11 +108,13 @@ function burst(T, kind, label) {
 }
 
 /** The cards (or 不出) a seat just played slide from the player to the felt: from the seat's
- * box, or from my hand for my own play. */
+ * box, or from my hand for my own play (a spectator's bottom seat: from its box). */
 function slide(T, seat) {
   const view = T.view;
   const played = view.el.querySelector(`[data-testid=played][data-seat="${seat}"]`);
-  const from = seat === T.seat ? view.handEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
+  const mine = seat === T.seat;
+  // a spectator's own side has no hand: his seat's box there
+  const from = mine && !T.spectating ? view.handEl : mine ? view.meEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
   if (played && from) fly(played, centreOf(from), 0);
 }
 

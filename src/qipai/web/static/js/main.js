@@ -1,5 +1,6 @@
 // The client's entry point: the session, the socket, the routes (#/lobby, #/matches,
-// #/table, #/history, #/replay/HAND, #/leaders) and the header.
+// #/table, #/private, #/history, #/replay/HAND, #/leaders), the link of a private table
+// (/?p=CODE) and the header.
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
@@ -13,6 +14,8 @@ import { renderLobby, queueOverlay } from "./views/lobby.js";
 import { drawMatches, renderMatches } from "./views/matches.js";
 import * as matches from "./match.js";
 import { soundToggle } from "./sound.js";
+import { inviteNote, joinLinked, leftPrivate, privateFrame, takeLinkCode } from "./private.js";
+import { renderPrivate } from "./views/privateroom.js";
 
 const app = {
   session: storage.session(),
@@ -29,6 +32,13 @@ const app = {
   matchesError: null,
   match: storage.match(), // the player's match once it has started (js/match.js)
   frameCounts: {},
+  asks: new Map(), // id → a private table's or spectating message sent (js/private.js)
+  privates: {}, // code → {game, rules, seconds} of the private tables the page has seen
+  private: null, // the private table the player sits at: its last private_table frame
+  scoreboard: null, // the last scoreboard frame
+  watchers: null, // the last spectator_count frame: {table, count}
+  unwatched: new Set(), // the tables the player stopped watching: their late frames are dropped
+  linkCode: null, // the code of the link /?p=CODE the page was opened with, until joined
   errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
 };
 
@@ -106,6 +116,7 @@ app.playAgain = (roomId) => {
 };
 app.leaveQueue = () => app.send({ type: "leave" });
 app.route = () => render();
+app.routeName = () => currentRoute().name;
 app.go = (route) => go(route);
 
 async function start() {
@@ -131,6 +142,7 @@ function connect() {
       app.net = status;
       if (status === "signed-out") app.signOut();
       if (status === "open" && app.table) app.table.pending = null; // unanswered before the drop
+      if (status === "open") joinLinked(app); // opened with /?p=CODE: that table
       renderHeader();
     },
   });
@@ -145,12 +157,15 @@ function onFrames(frames) {
     app.frameCounts[frame.type] = (app.frameCounts[frame.type] || 0) + 1;
     if (frame.type === "welcome") {
       if (app.me) app.me.coins = frame.coins;
+    } else if (privateFrame(app, frame)) {
+      // a private table's, a spectator's (js/private.js)
     } else if (frame.type === "queued") {
       app.queued = frame.room;
       app.again = null;
     } else if (frame.type === "left") {
       app.queued = null;
       app.leaving = false;
+      leftPrivate(app, frame);
       if (app.rejoin) app.join(app.rejoin); // 换桌: out of the old table, into the queue
       app.rejoin = null;
     } else if (frame.type === "leaving") {
@@ -189,6 +204,7 @@ function onFrames(frames) {
   const route = currentRoute().name;
   if (route === "lobby" && app.session) renderLobby(app, document.getElementById("app"));
   else if (route === "matches" && app.session) drawMatches(app, document.getElementById("app"));
+  else if (route === "private" && app.session) renderPrivate(app, document.getElementById("app"));
   else if (route === "table" && app.table && !touched.includes(app.table)) app.table.view.render(); // the match panel
 }
 
@@ -206,6 +222,7 @@ function againTooSoon(frame) {
 function tableFor(frame) {
   if (frame.table === undefined) return app.table; // ack, error
   if (app.table && app.table.number === frame.table) return app.table;
+  if (frame.type !== "snapshot" && app.unwatched.has(frame.table)) return null; // watched no more
   if (frame.type === "snapshot") return openTable(frame.table, null, frame.room);
   const saved = storage.loadTable(frame.table);
   if (saved) return openTable(frame.table, saved);
@@ -251,6 +268,8 @@ function render() {
   if (app.table && !(route.name === "table" && app.session)) app.table.unmount();
   if (!app.session) {
     renderAuth(app, root);
+    const invite = inviteNote(app);
+    if (invite) root.firstElementChild.prepend(invite);
     return;
   }
   if (route.name === "table" && app.table) app.table.mount(root);
@@ -258,6 +277,7 @@ function render() {
   else if (route.name === "replay") import("./views/replay.js").then((m) => m.renderReplay(app, root, route.arg));
   else if (route.name === "leaders") import("./views/leaders.js").then((m) => m.renderLeaders(app, root));
   else if (route.name === "matches") renderMatches(app, root);
+  else if (route.name === "private") renderPrivate(app, root);
   else renderLobby(app, root);
   renderQueue();
 }
@@ -336,6 +356,7 @@ app.levelTitle = levelTitle;
 // ------------------------------------------------------------------ boot
 
 async function boot() {
+  takeLinkCode(app);
   window.addEventListener("hashchange", render);
   if (app.session) {
     await start();

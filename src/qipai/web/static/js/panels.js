@@ -135,7 +135,7 @@ export function result(T, onClose) {
         h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
         h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(), text: t("table.replay") }),
         h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
-        T.playsOn ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeTable") }) : null,
+        T.canChangeTable ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeTable") }) : null,
         h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }),
       ];
   const row = h("div", { class: "buttons" }, buttons);
@@ -181,7 +181,7 @@ function goingOn(T, hand, row, close) {
     h("p", { class: "next-note", "data-testid": "result-next", text: t("table.nextStarted") }),
     h("button", { class: "btn quiet", "data-testid": "action-replay", onclick: () => T.replay(hand), text: t("table.replay") }),
     h("button", { class: "btn", "data-testid": "action-leave-after", onclick: () => { close(); T.view.leaveAfterHand(); }, text: t("table.leaveAfterButton") }),
-    h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeAfter") }),
+    T.canChangeTable ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeAfter") }) : null,
     h("button", { class: "btn primary", "data-testid": "result-close", onclick: () => close(), text: t("table.continue") }),
   );
 }

@@ -9,6 +9,12 @@
 const RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
 const JITTER = 0.5;
 const OUTBOX = 50;
+/** The messages sent with an `id` (answered by ack or error): the table's, and those of
+ * private tables and spectating (js/private.js). */
+const WITH_ID = new Set([
+  "act", "entropy", "trustee", "escape",
+  "private_create", "private_join", "ready", "private_start", "private_kick", "private_close", "spectate", "stop_spectating",
+]);
 
 export class HallSocket {
   /**
@@ -102,7 +108,7 @@ export class HallSocket {
   /** Send a message; returns its id (for those that carry one) or null if offline. */
   send(message) {
     if (!this.isOpen) return null;
-    const withId = ["act", "entropy", "trustee", "escape"].includes(message.type);
+    const withId = WITH_ID.has(message.type);
     const sent = withId ? { ...message, id: this.nextId++ } : message;
     this.ws.send(JSON.stringify(sent));
     this.outbox.push(sent);

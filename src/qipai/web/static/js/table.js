@@ -9,6 +9,9 @@
 // table sends the hand's entropy: 32 bytes from crypto.getRandomValues, mixed into the seed
 // the hand is dealt from (docs/records.md); once the hand is over it checks that the record
 // holds them.
+//
+// A spectator's table (观战: its snapshot's `seat` is null) is drawn from seat 0's side
+// without a hand: no action, no entropy, no result panel, nothing saved for a reload.
 
 import { toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
@@ -19,6 +22,7 @@ import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
 import { listed, loadMatches, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
 import { Chat } from "./chat.js";
+import { codeOfRoom, learn, privateGame, privateRoomInfo } from "./private.js";
 import { effects } from "./fx.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
@@ -31,11 +35,12 @@ function escapeText(key, least, most) {
 }
 
 /** The game module of a table in ``roomId`` (js/games/index.js): its room's `web_module`
- * (GET /api/rooms), or a match's game (the match list, for a table `match:<name>`); null
- * when neither is known yet. */
+ * (GET /api/rooms), a match's game (the match list, for a table `match:<name>`), or a
+ * private table's (`private:<code>`, js/private.js); null when none is known yet. */
 function gameOf(app, roomId) {
   const room = app.rooms.find((r) => r.id === roomId);
   if (room) return roomGame(room);
+  if (codeOfRoom(roomId) !== null) return privateGame(app, roomId);
   const match = listed(app, matchOfRoom(roomId));
   return match ? gameNamed(match.game) : null;
 }
@@ -73,8 +78,24 @@ export class Table {
     this.carried = { scores: before.state.scores, from: before };
   }
 
+  /** The player's seat; a spectator's view is drawn from seat 0's side. */
   get seat() {
-    return this.state.seat;
+    return this.state.seat ?? 0;
+  }
+
+  /** Whether the player only watches this table (观战: no seat of his). */
+  get spectating() {
+    return Boolean(this.state) && this.state.seat === null;
+  }
+
+  /** The code of a private table (好友房), or null. */
+  get privateCode() {
+    return this.state ? codeOfRoom(this.state.room) : null;
+  }
+
+  /** Whether the result offers 换桌: a table that plays on, not a private one. */
+  get canChangeTable() {
+    return this.playsOn && this.privateCode === null;
   }
 
   get seated() {
@@ -109,7 +130,7 @@ export class Table {
   on_snapshot(frame) {
     const game = gameOf(this.app, frame.room);
     if (!game) {
-      this.unknownGame();
+      this.unknownGame(frame);
       return;
     }
     const players = frame.players;
@@ -119,7 +140,7 @@ export class Table {
     if (sameHand && prev.model && frame.view) model = game.merge(prev.model, model);
     const view = frame.view;
     const deciding = (view && view.deciding) || [];
-    const mine = view && (view.current_player === frame.seat || deciding.includes(frame.seat));
+    const mine = view && frame.seat !== null && (view.current_player === frame.seat || deciding.includes(frame.seat));
     const actions = view ? view.legal_actions : [];
     this.game = game;
     this.state = {
@@ -127,7 +148,7 @@ export class Table {
       n: frame.n,
       seat: frame.seat,
       room: frame.room,
-      roomInfo: this.app.rooms.find((r) => r.id === frame.room) || matchRoomInfo(this.app, frame.room),
+      roomInfo: this.app.rooms.find((r) => r.id === frame.room) || matchRoomInfo(this.app, frame.room) || privateRoomInfo(this.app, frame.room),
       game: game.name,
       hand: frame.hand,
       handNumber: prev && sameHand ? prev.handNumber : null,
@@ -148,10 +169,19 @@ export class Table {
   }
 
   /** A snapshot of a table whose game the page does not know yet (a match missing from
-   * the list it has): fetch the list again and ask for the snapshot again, once. */
-  unknownGame() {
+   * the list it has: fetch the list again and ask for the snapshot again, once; a private
+   * table watched by a player's name: learn its game, then take the snapshot). */
+  unknownGame(frame) {
     if (this.askedGame) return;
     this.askedGame = true;
+    const code = codeOfRoom(frame.room);
+    if (code !== null) {
+      learn(this.app, code).then(() => {
+        this.apply(frame);
+        this.settle();
+      });
+      return;
+    }
     loadMatches(this.app).then(() => this.app.send({ type: "resync" }));
   }
 
@@ -159,7 +189,7 @@ export class Table {
    * message's id, and whether the hall took them) to check the hand's record against. */
   contribute(hand) {
     const s = this.state;
-    if (s.entropy && s.entropy.hand === hand) return;
+    if (this.spectating || (s.entropy && s.entropy.hand === hand)) return;
     const bytes = crypto.getRandomValues(new Uint8Array(ENTROPY_BYTES));
     const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
     const id = this.app.send({ type: "entropy", table: this.number, hand, value });
@@ -256,7 +286,7 @@ export class Table {
     const s = this.state;
     const over = s.over;
     if (!over || !over.cards) return;
-    this.game.reveal(s.model, over.cards, s.seat);
+    this.game.reveal(s.model, over.cards, this.seat);
     this.game.ended(s.model, over);
   }
 
@@ -294,6 +324,7 @@ export class Table {
     }
     if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
     if (QUIET_ERRORS.has(frame.code)) return;
+    if (this.spectating && frame.id === undefined) return; // a resync a hall may refuse a spectator
     toast(this.app.errorText(frame.code));
     if (frame.id !== undefined && frame.id !== null && !this.state.over) this.needResync = true;
   }
@@ -303,7 +334,7 @@ export class Table {
     const s = this.state;
     if (!s) return;
     this.welcomes = this.app.frameCounts.welcome || 0;
-    if (s.over) storage.forgetTables();
+    if (s.over || this.spectating) storage.forgetTables();
     else storage.saveTable(this.number, s.n, s);
     if (this.needResync && !s.over) this.app.send({ type: "resync" });
     this.needResync = false;
@@ -313,6 +344,7 @@ export class Table {
       this.carried.from = null;
     }
     for (const note of this.notes.splice(0)) toast(note);
+    if (this.justEnded && this.spectating) this.justEnded = false; // the felt shows the end
     if (this.justEnded) {
       this.justEnded = false;
       // the hall lets him go (he joined for one hand): the player chooses what next; a table

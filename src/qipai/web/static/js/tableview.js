@@ -1,7 +1,9 @@
 // The table page: toolbar, the in-match panel at a match's table, the other seats around the felt (counterclockwise from me at the
 // bottom), the centre, my row (what I played, the action bar, my hand) and the clock.
 // A replay draws its steps with the same page, read-only (`table.readOnly`): no tools, no
-// buttons, no clock, no card selection.
+// buttons, no clock, no card selection. A spectator's page (观战, `table.spectating`) has
+// no hand (no element `hand`) and no tools: a strip says 观战中 with 退出观战; a private
+// table's page has the table's strip (its code, hands, watchers: js/private.js).
 
 import * as counter from "./counter.js";
 import { h, fill, icon } from "./dom.js";
@@ -10,6 +12,7 @@ import { cardEl } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
 import { matchStrip } from "./match.js";
+import { privateStrip, spectatorStrip } from "./private.js";
 import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
@@ -116,12 +119,13 @@ export class TableView {
     Object.assign(this.el.dataset, {
       game: s.game,
       seat: String(s.seat),
+      spectating: T.spectating ? "1" : "0",
       phase: s.model && s.model.phase ? s.model.phase : "",
       legal: JSON.stringify(s.legal),
       options: JSON.stringify(s.options),
       decision: s.legal.length ? `${s.hand}:${s.n}:${s.legal.length}` : "",
       busy: T.pending !== null ? "1" : "0",
-      turn: awaits(s, s.seat) ? "me" : String(s.turnSeat),
+      turn: !T.spectating && awaits(s, s.seat) ? "me" : String(s.turnSeat),
       hand: s.hand || "",
       n: String(s.n),
     });
@@ -146,6 +150,8 @@ export class TableView {
     const tools = [];
     if (T.readOnly) {
       if (T.game.handOrder) tools.push(this.sortTool());
+    } else if (T.spectating) {
+      // a spectator only watches: 退出观战 is on the strip
     } else if (s.hand && !s.over) {
       tools.push(
         me.trustee
@@ -153,15 +159,16 @@ export class TableView {
           : this.tool("trustee", t("table.trustee"), () => T.setTrustee(true)),
       );
     }
-    if (T.game.handOrder && !T.readOnly) tools.push(this.sortTool());
-    if (T.game.tools && !T.readOnly) tools.push(...T.game.tools(T, (id, label, onclick) => this.tool(id, label, onclick)));
+    const playing = !T.readOnly && !T.spectating;
+    if (T.game.handOrder && playing) tools.push(this.sortTool());
+    if (T.game.tools && playing) tools.push(...T.game.tools(T, (id, label, onclick) => this.tool(id, label, onclick)));
     if (counter.offered(T)) {
       const on = counter.wanted();
       const toggle = this.tool("counter", t("counter.title"), () => { counter.toggle(); this.render(); }, on ? "on" : "quiet");
       toggle.setAttribute("aria-pressed", String(on));
       tools.push(toggle);
     }
-    if (!T.readOnly) {
+    if (playing) {
       if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
       tools.push(this.tool("result", t("table.result"), () => T.showResult()));
@@ -222,9 +229,15 @@ export class TableView {
     }
   }
 
-  /** The in-match panel (rank, players left, base, line, stage, hands, score). */
+  /** The strip above the felt: a spectator's (观战中), a private table's, or the in-match
+   * panel (rank, players left, base, line, stage, hands, score). */
   renderMatch() {
-    const strip = this.T.readOnly || !this.T.isMatch ? null : matchStrip(this.T.app, this.T);
+    const T = this.T;
+    let strip = null;
+    if (T.readOnly) strip = null;
+    else if (T.spectating) strip = spectatorStrip(T.app, T);
+    else if (T.privateCode !== null) strip = privateStrip(T.app, T);
+    else if (T.isMatch) strip = matchStrip(T.app, T);
     fill(this.matchEl, strip);
     this.matchEl.classList.toggle("hidden", !strip);
   }
@@ -264,9 +277,9 @@ export class TableView {
     const n = s.players.length;
     const seats = [];
     for (let seat = 0; seat < n; seat++) {
-      if (seat === s.seat) continue;
+      if (seat === T.seat) continue;
       const extra = T.game.seatView(T, seat);
-      const pos = (seat - s.seat + n) % n;
+      const pos = (seat - T.seat + n) % n;
       seats.push(
         h(
           "div",
@@ -284,23 +297,23 @@ export class TableView {
   renderMine() {
     const T = this.T;
     const s = T.state;
-    const me = s.players[s.seat] || {};
+    const me = s.players[T.seat] || {};
     fill(this.playedEl, T.game.mine(T));
-    this.bannerEl.classList.toggle("hidden", !me.trustee || Boolean(s.over) || Boolean(T.readOnly));
+    this.bannerEl.classList.toggle("hidden", !me.trustee || Boolean(s.over) || Boolean(T.readOnly) || T.spectating);
     fill(
       this.bannerEl,
       icon("crown", "coin-icon"),
       t("table.trusteeBanner"),
       me.escaped ? null : h("button", { class: "btn small primary", "data-testid": "cancel-trustee", onclick: () => T.setTrustee(false), text: t("table.untrustee") }),
     );
-    const buttons = s.over || T.readOnly ? [] : T.game.buttons(T);
+    const buttons = s.over || T.readOnly || T.spectating ? [] : T.game.buttons(T);
     fill(this.actionsEl, buttons.length ? buttons : h("div", { class: "note muted", text: this.status() }));
-    const extra = T.game.seatView(T, s.seat);
-    const box = this.seatBox(s.seat, extra);
+    const extra = T.game.seatView(T, T.seat);
+    const box = this.seatBox(T.seat, extra);
     box.classList.add("me-info");
     box.dataset.testid = "seat";
-    box.dataset.seat = String(s.seat);
-    box.classList.toggle("turn", awaits(s, s.seat));
+    box.dataset.seat = String(T.seat);
+    box.classList.toggle("turn", awaits(s, T.seat));
     fill(this.meEl, box);
   }
 
@@ -312,7 +325,7 @@ export class TableView {
     const waiting = () => (this.T.game.waiting ? this.T.game.waiting(s) : "");
     if ((s.deciding || []).length) return s.deciding.includes(s.seat) ? t("table.yourTurn") : waiting();
     if (s.turnSeat === null || s.turnSeat === undefined) return waiting();
-    if (s.turnSeat === s.seat) return t("table.yourTurn");
+    if (s.turnSeat === s.seat && !this.T.spectating) return t("table.yourTurn");
     return t("table.waitingFor", { name: this.T.name(s.turnSeat) });
   }
 
@@ -320,6 +333,14 @@ export class TableView {
     if (!this.mounted) return;
     const T = this.T;
     const hand = this.handEl;
+    if (T.spectating) {
+      // a spectator holds no cards: no hand on his page
+      hand.removeAttribute("data-testid");
+      hand.hidden = true;
+      hand.replaceChildren();
+      this.handKey = null;
+      return;
+    }
     if (!T.game.selectable) {
       fill(hand, T.game.handView(T));
       hand.classList.toggle("locked", true);

@@ -5,6 +5,10 @@
 // after an event that may change it the table asks for a fresh snapshot (`resync`): from
 // the hand's start (its initial multiplier) through the auction (the view's
 // `standing_multiplier`: 明牌, robs) to the pairs' multipliers once the landlord is known.
+//
+// 任务: a hand of a room (or a private table) with tasks shows its task from the deal (the
+// view's `task`, the event TaskDrawn) to the end, marked done when the winning side
+// completed it (TaskCompleted; the result's multiplier breakdown has the reason `task`).
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -48,6 +52,8 @@ function empty(players) {
     spring: false,
     antiSpring: false,
     deal: 1,
+    task: null, // the hand's 任务 id (bomb_finish, chain…), or null
+    taskDone: false,
   };
 }
 
@@ -73,6 +79,7 @@ function fromView(view) {
     spring: view.spring,
     antiSpring: view.anti_spring,
     deal: view.deal_number,
+    task: view.task ?? null,
   });
   if (view.plays.length === 0) {
     for (const [seat, action] of view.auction) m.said[seat] = action;
@@ -108,7 +115,7 @@ const HANDLERS = {
     m.bottomSize = e.rules === "caishen" ? 4 : 3;
   },
   Redealt(m, e, ctx) {
-    Object.assign(m, empty(m.counts.length), { rules: m.rules, bottomSize: m.bottomSize, deal: e.deal });
+    Object.assign(m, empty(m.counts.length), { rules: m.rules, bottomSize: m.bottomSize, deal: e.deal, task: m.task });
     ctx.note(t("ddz.redeal"));
   },
   CardsDealt(m, e, ctx) {
@@ -191,6 +198,13 @@ const HANDLERS = {
   Escaped(m, e, ctx) {
     m.phase = "over";
     ctx.note(t("table.escaped", { name: ctx.name(e.seat) }));
+  },
+  TaskDrawn(m, e) {
+    m.task = e.task;
+  },
+  TaskCompleted(m, e) {
+    m.task = e.task;
+    m.taskDone = true;
   },
   TrusteeChanged() {},
 };
@@ -295,10 +309,23 @@ function multiplierOf(m, seat) {
   return m.multipliers.reduce((sum, [, value]) => sum + value, 0); // the landlord's stake
 }
 
+/** 任务: the hand's task (data-task: its id), ✓ once completed. */
+function taskPill(m) {
+  if (!m.task) return null;
+  return h(
+    "span",
+    { class: `pill task ${m.taskDone ? "done" : ""}`, "data-testid": "task", "data-task": m.task, "data-done": m.taskDone ? "1" : "0", title: t("ddz.taskAbout") },
+    `${t("ddz.task")} `,
+    h("b", { text: t(`ddz.task.${m.task}`) }),
+    m.taskDone ? ` ✓ ${t("ddz.taskDone")}` : null,
+  );
+}
+
 function info(T) {
   const m = T.state.model;
   const multi = multiplierOf(m, T.seat);
   return [
+    taskPill(m),
     h("span", { class: "pill", text: t(`rules.${m.rules || T.state.rules}`) }),
     m.base ? h("span", { class: "pill", "data-testid": "base" }, t("ddz.base"), " ", h("b", { text: m.base })) : null,
     h("span", { class: "pill", "data-testid": "multiplier", "data-value": multi ?? "" }, t("ddz.multiplier"), " ", h("b", { text: multi === null ? "—" : `×${multi}` })),
@@ -408,12 +435,15 @@ function resultRows(T, over) {
 function ended(m, over) {
   const pairs = over.explain && over.explain.pairs;
   if (pairs) m.multipliers = pairs.map((pair) => [pair.farmer, pair.multiplier]);
+  if (pairs && pairs.some((pair) => pair.factors.some(([reason, count]) => reason === "task" && count > 0))) m.taskDone = true;
 }
 
 /** One farmer's multiplier with the landlord, reason by reason: 底分 3 × 抢地主 ×2 × … */
 function pairLine(T, base, pair) {
+  const task = T.state.model.task;
+  const reasonName = (reason) => (reason === "task" && task ? `${t("ddz.reason.task")}·${t(`ddz.task.${task}`)}` : t(`ddz.reason.${reason}`));
   const factors = pair.factors.map(([reason, count, factor]) =>
-    h("span", { class: "factor", "data-reason": reason }, count > 1 ? t("ddz.reasonTimes", { name: t(`ddz.reason.${reason}`), n: count }) : t(`ddz.reason.${reason}`), ` ×${factor}`),
+    h("span", { class: "factor", "data-reason": reason }, count > 1 ? t("ddz.reasonTimes", { name: reasonName(reason), n: count }) : reasonName(reason), ` ×${factor}`),
   );
   return h(
     "div",
@@ -447,7 +477,10 @@ function resultExtra(T) {
   if (m.antiSpring) parts.push(t("ddz.antispring"));
   const multi = multiplierOf(m, T.seat);
   if (multi !== null) parts.push(`${t("ddz.multiplier")} ×${multi}`);
-  return [parts.length ? h("p", { text: parts.join(" · ") }) : null, breakdown(T, T.state.over.explain)];
+  const task = m.task
+    ? h("p", { class: `task-result ${m.taskDone ? "done" : ""}`, "data-testid": "task-result", "data-task": m.task, "data-done": m.taskDone ? "1" : "0" }, `${t("ddz.task")} `, h("b", { text: t(`ddz.task.${m.task}`) }), ` · ${t(m.taskDone ? "ddz.taskDoneDoubled" : "ddz.taskNotDone")}`)
+    : null;
+  return [parts.length ? h("p", { text: parts.join(" · ") }) : null, task, breakdown(T, T.state.over.explain)];
 }
 
 // ------------------------------------------------------------------ replay
@@ -513,4 +546,5 @@ export const game = {
   actionLabel,
   roleText: (role) => t(`ddz.${role}`),
   roomNumbers: ["coefficient"],
+  privateTasks: true, // a private table may draw 任务 (the lobby's form offers it)
 };

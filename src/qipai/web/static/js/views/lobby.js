@@ -1,17 +1,19 @@
-// The lobby 大厅: 快速开始 (quick start), the player's coins, title and wins, and every room
-// with its numbers, each game's rooms by stake level 场次, each with its players online.
+// The lobby 大厅: 快速开始 (quick start), 好友房 (views/friends.js), the player's coins, title
+// and wins, and every room with its numbers, each game's rooms by stake level 场次, each with
+// its people and bots online; the hall's own counts above them (在线 N 人 · 机器人 M).
 
 import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
 import { playerName, roomTitle, t } from "../i18n.js";
 import { avatarEl } from "../avatar.js";
 import { gameNames, roomGame } from "../games/index.js";
+import { friendsPanel } from "./friends.js";
 import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
 
 /** How often the open lobby asks for the players in each room (GET /api/rooms/online). */
 const ONLINE_EVERY_MS = 10_000;
 
-let online = {}; // room id → players in it now, as last fetched
+let online = { people: null, bots: null, rooms: {} }; // GET /api/rooms/online, as last fetched
 let poller = null; // the interval fetching them while the lobby is shown
 let quickGame = null; // the game chosen for quick start (the first game until one is chosen)
 
@@ -45,15 +47,46 @@ function levelTag(room) {
   return h("span", { class: `tag level ${level}`, "data-testid": "level", text: t(`stake.${level}`) });
 }
 
-/** The players in a room now (empty until known: this process may not hold the room). */
+/** The answer of GET /api/rooms/online: {people, bots, rooms: {id: {people, bots}}}; an
+ * older hall's {id: players} reads as people, the bots unknown (null). */
+function readOnline(answer) {
+  if (answer && typeof answer.rooms === "object" && answer.rooms !== null) return answer;
+  const rooms = {};
+  let people = 0;
+  for (const [id, count] of Object.entries(answer || {})) {
+    if (!Number.isInteger(count)) continue;
+    rooms[id] = { people: count, bots: null };
+    people += count;
+  }
+  return { people, bots: null, rooms };
+}
+
+/** 在线 N 人 · 机器人 M (在线 N 人 while the bots are unknown), or "" while nothing is known. */
+function countsText(key, people, bots) {
+  if (!Number.isInteger(people)) return "";
+  return Number.isInteger(bots) ? t(key, { people, bots }) : t("lobby.online", { n: people });
+}
+
+/** The people and bots in a room now (empty until known: this process may not hold the room). */
 function onlineBadge(room) {
-  const count = online[room.id];
-  const known = Number.isInteger(count);
+  const count = online.rooms[room.id] || {};
   return h("span", {
     class: "online",
     "data-testid": "online",
-    "data-count": known ? String(count) : "",
-    text: known ? t("lobby.online", { n: count }) : "",
+    "data-count": Number.isInteger(count.people) ? String(count.people) : "",
+    "data-bots": Number.isInteger(count.bots) ? String(count.bots) : "",
+    text: countsText("lobby.onlineRoom", count.people, count.bots),
+  });
+}
+
+/** 在线 N 人 · 机器人 M: the whole hall's (empty until known). */
+function onlineTotal() {
+  return h("div", {
+    class: "online-total",
+    "data-testid": "online-total",
+    "data-people": Number.isInteger(online.people) ? String(online.people) : "",
+    "data-bots": Number.isInteger(online.bots) ? String(online.bots) : "",
+    text: countsText("lobby.onlineAll", online.people, online.bots),
   });
 }
 
@@ -149,10 +182,12 @@ async function fetchOnline() {
   }
   if (document.hidden) return;
   try {
-    online = await api("GET", "/api/rooms/online");
+    online = readOnline(await api("GET", "/api/rooms/online"));
   } catch {
     return; // the last counts stay until the next try
   }
+  const total = document.querySelector("[data-testid=online-total]");
+  if (total) total.replaceWith(onlineTotal());
   for (const card of document.querySelectorAll("[data-testid=room]")) {
     const room = { id: card.dataset.room };
     card.querySelector("[data-testid=online]").replaceWith(onlineBadge(room));
@@ -170,11 +205,16 @@ export function renderLobby(app, root) {
       h("div", { class: "rooms" }, rooms.map((room) => roomCard(app, room))),
     );
   });
-  const back = app.table && app.table.state && !app.table.state.over
-    ? h("div", { class: "panel", style: { marginBottom: "12px" } }, t("lobby.atTable"), " ", h("button", { class: "btn primary small", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") }))
+  let back = app.table && app.table.state && !app.table.state.over
+    ? h("div", { class: "panel", style: { marginBottom: "12px" } }, app.table.spectating ? t("spectate.banner") : t("lobby.atTable"), " ", h("button", { class: "btn primary small", "data-testid": "back-to-table", onclick: () => app.go("table"), text: t("nav.table") }))
     : null;
+  if (!back && app.private) {
+    back = h("div", { class: "panel", style: { marginBottom: "12px" } }, t("private.atTable", { code: app.private.code }), " ", h("button", { class: "btn primary small", "data-testid": "back-to-private", onclick: () => app.go("private"), text: t("private.title") }));
+  }
   const quick = quickStart(app, () => renderLobby(app, root));
-  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, quick, profile(app), h("div", { class: "games" }, groups)));
+  const focused = document.activeElement; // an input of the 好友房 panel keeps the focus
+  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, onlineTotal(), quick, friendsPanel(app), profile(app), h("div", { class: "games" }, groups)));
+  if (focused && focused.isConnected && focused !== document.activeElement && focused.tagName === "INPUT") focused.focus();
   watchOnline();
 }
 

@@ -1,0 +1,289 @@
+// 好友房 (private tables) and 观战 (spectating) on the page: the messages sent (each with
+// an id the hall answers with ack or error), the frames taken in (`private_table`,
+// `scoreboard`, `spectator_count`, `spectate_ended`, and the errors of those messages:
+// `table_full` offers to watch), the link `/?p=<code>`, the scoreboard dialog, and the strips the table page shows
+// at a private table and while watching one (docs/web.md, "Private tables").
+
+import { api } from "./api.js";
+import { dialog, h, signClass, signed, toast } from "./dom.js";
+import { addStrings, playerName, t } from "./i18n.js";
+import { gameNamed, roomGame } from "./games/index.js";
+import { confirm } from "./panels.js";
+import { PRIVATE_STRINGS } from "./privatestrings.js";
+
+addStrings(PRIVATE_STRINGS);
+
+const ROOM_PREFIX = "private:";
+const CODE = /^\d{6}$/;
+
+/** Whether `code` is a private table's code (6 digits). */
+export const isCode = (code) => CODE.test(String(code || "").trim());
+
+/** The code of a private table's room id (`private:<code>`), or null. */
+export function codeOfRoom(roomId) {
+  return typeof roomId === "string" && roomId.startsWith(ROOM_PREFIX) ? roomId.slice(ROOM_PREFIX.length) : null;
+}
+
+/** The absolute link that opens a table's code on this hall: `<origin>/?p=<code>`. */
+export function linkOf(code) {
+  return `${location.origin}/?p=${code}`;
+}
+
+/** Send one of the private tables' messages; its id is kept so that its ack or error is
+ * answered here (null when offline). */
+export function ask(app, message) {
+  const id = app.send(message);
+  if (id) app.asks.set(id, message);
+  return id;
+}
+
+export const joinCode = (app, code) => ask(app, { type: "private_join", code: String(code).trim() });
+
+/** Watch a table: {code} (a private table's) or {player} (the table a player sits at).
+ * The table's game is learnt first where a code names it. */
+export async function watch(app, target) {
+  if (target.code) await learn(app, target.code);
+  ask(app, { type: "spectate", ...target });
+}
+
+/** 退出观战: the hall stops the frames; the page goes back to the lobby at once. */
+export function stopWatching(app) {
+  ask(app, { type: "stop_spectating" });
+  leaveWatched(app);
+  app.go("lobby");
+}
+
+/** GET /api/private/{code}: what the page keeps of a table (its game and rules, for a
+ * table it only watches); null when refused. */
+export async function learn(app, code) {
+  try {
+    const info = await api("GET", `/api/private/${code}`);
+    app.privates[code] = { game: info.game, rules: info.rules, seconds: null };
+    return info;
+  } catch {
+    return null;
+  }
+}
+
+/** The game module of a private table's room id, or null while the page does not know it. */
+export function privateGame(app, roomId) {
+  const known = app.privates[codeOfRoom(roomId)];
+  return known ? gameNamed(known.game) : null;
+}
+
+/** The room a private table is made from, as the table page reads a room: the hall's room
+ * of its game and rules, with the table's code, seconds, and `regroup: false` (it plays on). */
+export function privateRoomInfo(app, roomId) {
+  const code = codeOfRoom(roomId);
+  const known = app.privates[code];
+  if (!known) return null;
+  const template = app.rooms.find((room) => room.game === known.game && room.rules === known.rules && roomGame(room));
+  const seconds = known.seconds || (template && template.decision_seconds) || 20;
+  return { ...(template || {}), id: roomId, name: `${t("private.title")} ${code}`, level: null, regroup: false, decision_seconds: seconds, privateCode: code };
+}
+
+// ------------------------------------------------------------------ frames
+
+/** Take a frame of private tables or spectating; true when it was one (main.js). */
+export function privateFrame(app, frame) {
+  if (frame.type === "private_table") onTable(app, frame);
+  else if (frame.type === "scoreboard") onScoreboard(app, frame);
+  else if (frame.type === "spectator_count") app.watchers = { table: frame.table, count: frame.count };
+  else if (frame.type === "spectate_ended") onWatchEnded(app, frame);
+  else if ((frame.type === "ack" || frame.type === "error") && app.asks.has(frame.id)) onAnswer(app, frame);
+  else if (frame.type === "error" && frame.code === "table_full") offerWatch(app, frame, null);
+  else return false;
+  return true;
+}
+
+/** A private table's frame: to its players (`you`: the seat) and its spectators (`you`
+ * null: only its game and rules are kept); a player's table closed, or he is no longer
+ * seated there (removed, left). */
+function onTable(app, frame) {
+  app.privates[frame.code] = { game: frame.game, rules: frame.rules, seconds: frame.seconds };
+  const mine = app.private && app.private.code === frame.code;
+  if (frame.you === null || frame.you === undefined || frame.state === "closed") {
+    if (!mine) return; // a spectator's
+    toast(t(frame.state === "closed" ? "private.closed" : "private.removed"));
+    app.private = null;
+    if (app.routeName() === "private") app.go("lobby");
+    return;
+  }
+  const first = !app.private || app.private.code !== frame.code;
+  app.private = frame;
+  const atTable = app.table && app.table.state && frame.table !== null && app.table.number === frame.table && !app.table.spectating;
+  // its page: when the player comes to it, and when it waits again, unless he is at its
+  // live table (a reconnection may bring the snapshot first)
+  if ((first || frame.state === "waiting") && !atTable && app.routeName() !== "private") app.go("private");
+}
+
+function onScoreboard(app, frame) {
+  app.scoreboard = frame;
+  if (app.closeScoreboard) app.closeScoreboard();
+  app.closeScoreboard = scoreboardDialog(app, frame);
+}
+
+/** `left`: out of the private table too (he left, or its owner removed him: `kicked`). */
+export function leftPrivate(app, frame) {
+  if (!app.private) return;
+  if (frame.reason === "kicked") toast(t("private.kicked"));
+  app.private = null;
+  if (app.routeName() === "private") app.go("lobby");
+}
+
+/** `spectate_ended`: the watched table closed (back to the lobby), or the player went
+ * elsewhere (`moved`: the new place's frames come) or stopped (done already). */
+function onWatchEnded(app, frame) {
+  const table = app.table;
+  if (!table || table.number !== frame.table || !table.spectating) return;
+  if (frame.reason === "table_closed") toast(t("spectate.ended"));
+  leaveWatched(app);
+  if (frame.reason !== "moved" && app.routeName() === "table") app.go("lobby");
+}
+
+/** Let go of the table watched: the frames of it still on their way are dropped (main.js). */
+function leaveWatched(app) {
+  if (app.table) {
+    app.unwatched.add(app.table.number);
+    app.table.unmount();
+  }
+  app.table = null;
+  app.watchers = null;
+}
+
+function onAnswer(app, frame) {
+  const message = app.asks.get(frame.id);
+  app.asks.delete(frame.id);
+  if (frame.type === "ack") return;
+  if (frame.code === "table_full" && frame.watch) offerWatch(app, frame, message.code);
+  else if (frame.code === "bad_private") toast(t("error.bad_private", { message: frame.message || "" }));
+  else toast(app.errorText(frame.code));
+}
+
+/** A full table that may be watched: 观战? */
+function offerWatch(app, frame, code) {
+  if (!frame.watch || !code) {
+    toast(app.errorText(frame.code));
+    return;
+  }
+  confirm(t("private.watchOffer"), () => watch(app, { code }), "watch-offer");
+}
+
+// ------------------------------------------------------------------ the link
+
+/** Keep the code of a link `/?p=<code>` the page was opened with: joined once the hall
+ * has welcomed the player (`joinLinked`). */
+export function takeLinkCode(app) {
+  const code = new URLSearchParams(location.search).get("p");
+  app.linkCode = isCode(code) ? code : null;
+}
+
+/** Join the table of the link, once: the link leaves the address bar. */
+export function joinLinked(app) {
+  const code = app.linkCode;
+  if (!code) return;
+  app.linkCode = null;
+  history.replaceState(null, "", `${location.pathname}${location.hash}`);
+  joinCode(app, code);
+}
+
+/** The sign-in page's line about the table the link will join. */
+export function inviteNote(app) {
+  if (!app.linkCode) return null;
+  return h("div", { class: "panel invite", "data-testid": "private-invite", text: t("private.invite", { code: app.linkCode }) });
+}
+
+// ------------------------------------------------------------------ scoreboard
+
+/** 战绩: every hand's points per player, and the totals; after the last hand (over) the
+ * table has closed. */
+export function scoreboardDialog(app, board) {
+  const head = h("tr", {}, h("th", { text: t("private.hand") }), board.names.map((name) => h("th", { class: "num", text: playerName(name) })));
+  const rows = board.rows.map((row) =>
+    h("tr", { "data-testid": "scoreboard-row", "data-hand": row.hand }, h("td", { text: String(row.number) }), row.points.map((p) => h("td", { class: signClass(p), text: signed(p) }))),
+  );
+  const totals = h("tr", { class: "total", "data-testid": "scoreboard-total" }, h("th", { text: t("private.total") }), board.totals.map((p) => h("th", { class: signClass(p), text: signed(p) })));
+  let close = null;
+  const done = () => {
+    close();
+    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.go("lobby");
+  };
+  close = dialog(
+    [
+      h("h2", { text: `${t(board.over ? "private.scoreboardOver" : "private.scoreboard")} · ${board.code}` }),
+      h("div", { class: "scroll-x" }, h("table", { class: "grid scoreboard" }, h("thead", {}, head), h("tbody", {}, rows, totals))),
+      h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "scoreboard-close", onclick: done, text: t(board.over ? "nav.lobby" : "common.close") })),
+    ],
+    { testid: "scoreboard", attrs: { "data-over": board.over ? "1" : "0", "data-code": board.code }, onClose: () => { app.closeScoreboard = null; } },
+  );
+  return close;
+}
+
+// ------------------------------------------------------------------ strips
+
+/** The number watching a table: `spectator-count`. */
+export function watcherCount(app, table) {
+  const known = app.watchers && (table === null || app.watchers.table === table || table === undefined);
+  const count = known ? app.watchers.count : 0;
+  return h("span", { class: "pill watchers", "data-testid": "spectator-count", "data-count": String(count), title: t("private.watching", { n: count }), text: String(count) });
+}
+
+/** 已打 played/total 局 (or 已打 N 局 without a limit). */
+export function handsText(info) {
+  return info.hands ? t("private.played", { played: info.played, total: info.hands }) : t("private.playedOpen", { played: info.played });
+}
+
+/** A private table's strip on the table page: its code, the hands, the watchers, its
+ * scoreboard and (the owner's) 关闭. */
+export function privateStrip(app, T) {
+  const info = app.private;
+  const code = codeOfRoom(T.state.room);
+  if (!info || info.code !== code) return null;
+  return h(
+    "div",
+    { class: "match-strip private-strip", "data-testid": "private-strip" },
+    h("span", { class: "pill gold" }, `${t("private.code")} `, h("b", { "data-testid": "private-code", "data-link": linkOf(code), text: code })),
+    h("span", { class: "pill", "data-testid": "private-hands", text: handsText(info) }),
+    h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
+    app.scoreboard && app.scoreboard.code === code
+      ? h("button", { class: "btn small quiet", "data-testid": "scoreboard-open", onclick: () => scoreboardDialog(app, app.scoreboard), text: t("private.scoreboard") })
+      : null,
+    info.state === "waiting" ? readyButton(app, info) : null,
+    info.owner === info.you ? closeButton(app) : null,
+  );
+}
+
+/** 观战中: the banner of a spectator's table page, the watchers and 退出观战. */
+export function spectatorStrip(app, T) {
+  return h(
+    "div",
+    { class: "match-strip spectating", "data-testid": "spectating" },
+    h("b", { class: "spectating-title", text: t("spectate.banner") }),
+    h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
+    h("div", { class: "spacer" }),
+    h("button", { class: "btn small primary", "data-testid": "stop-spectating", onclick: () => stopWatching(app), text: t("spectate.stop") }),
+  );
+}
+
+/** 准备 / 取消准备: `ready`. */
+export function readyButton(app, info) {
+  const seat = info.seats[info.you];
+  const ready = Boolean(seat && seat.ready);
+  return h("button", {
+    class: `btn ${ready ? "quiet" : "primary"}`,
+    "data-testid": "ready",
+    "data-ready": ready ? "1" : "0",
+    onclick: () => ask(app, { type: "ready", ready: !ready }),
+    text: t(ready ? "private.unready" : "private.ready"),
+  });
+}
+
+/** 关闭 (the owner's): `private_close`, once confirmed. */
+export function closeButton(app, small = true) {
+  return h("button", {
+    class: `btn warn ${small ? "small" : ""}`,
+    "data-testid": "private-close",
+    onclick: () => confirm(t("private.closeAsk"), () => ask(app, { type: "private_close" }), "private-close-ask"),
+    text: t("private.close"),
+  });
+}
