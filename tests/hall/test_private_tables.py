@@ -428,3 +428,16 @@ def test_a_person_at_a_private_table_watches_no_table_even_between_hands() -> No
     number = next(iter(world.core.flow.tables))
     create(world, 2)  # waiting: at no live table
     refused(world, c.Spectate(2, table=number), "already_in_room")
+
+
+def test_a_hand_the_store_does_not_record_leaves_everyone_seated() -> None:
+    world = hall(1, 2, 3)
+    code = full_table(world)
+    world.answer(fail=True)
+    assert world.frames(1, "error")[-1]["code"] == "database_unavailable"
+    frame = last(world, 1)
+    assert frame["state"] == "waiting" and [s["name"] for s in frame["seats"]] == ["p1", "p2", "p3"]
+    assert all(world.core.players[u].private == code for u in (1, 2, 3))
+    for user in (1, 2, 3):
+        world.handle(c.Ready(user))
+    assert world.core.private.table_of_code(code) is not None

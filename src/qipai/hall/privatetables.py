@@ -358,6 +358,8 @@ class PrivateTables:
             player.table = None
             out.extend(ending(live, player))
             table.balances[user] = live.table.seats[seat].balance
+            if live.refusal is not None:  # not dealt (the store down, say): all stay
+                player.leaving = False
             if player.leaving and player.private == table.code:
                 self._release(table, player, out)
         if table.closing or table.over:
