@@ -16,6 +16,8 @@ from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient, HallError
 from qipai.client.privateload import PrivateLoad, run_private
 from qipai.server.limits import Limits, Rate
+from qipai.store import Store
+from qipai.store.audit import audit
 
 
 @pytest.fixture(scope="module")
@@ -169,3 +171,33 @@ def test_the_private_load_plays_tables_and_counts_their_hands(hall: RunningHall)
     assert summary["errors"] == [] and summary["tables"] == 2
     assert isinstance(summary["hands"], int) and summary["hands"] >= 2
     assert isinstance(summary["hands_per_s"], float) and summary["hands_per_s"] > 0
+
+
+def test_a_coins_table_settles_through_the_ledger_and_the_audit_is_clean(
+    hall: RunningHall,
+) -> None:
+    asyncio.run(_coins_table(hall))
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []
+
+
+async def _coins_table(hall: RunningHall) -> None:
+    async with HallClient(hall.url) as client:
+        owner, friend = [await client.guest() for _ in range(2)]
+        async with client.connect(owner.token) as a, client.connect(friend.token) as b:
+            create = {
+                "type": "private_create", "game": "doudizhu", "rules": "yifa",
+                "stakes": "coins", "base": 10,
+            }  # fmt: skip
+            assert (await _answer(a, create))["type"] == "ack"
+            code = (await _until(a, "private_table"))["code"]
+            assert (await _answer(b, {"type": "private_join", "code": code}))["type"] == "ack"
+            for conn in (a, b):
+                await _answer(conn, {"type": "ready"})
+            assert (await _answer(a, {"type": "private_start"}))["type"] == "ack"
+            boards = await asyncio.gather(_play(a), _play(b))
+        final = boards[0][-1]
+        assert len(final["rows"]) == 6
+        for seat, session in enumerate((owner, friend)):
+            me = await client.me(session.token)
+            assert me["coins"] == session.coins + final["totals"][seat]
