@@ -214,7 +214,8 @@ export function scoreboardDialog(app, board) {
       h("div", { class: "scroll-x" }, h("table", { class: "grid scoreboard" }, h("thead", {}, head), h("tbody", {}, rows, totals))),
       h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "scoreboard-close", onclick: done, text: t(board.over ? "nav.lobby" : "common.close") })),
     ],
-    { testid: "scoreboard", attrs: { "data-over": board.over ? "1" : "0", "data-code": board.code }, onClose: () => { app.closeScoreboard = null; } },
+    // above the hand's result panel, which opens after it (once the hand's last effects have played)
+    { testid: "scoreboard", notice: true, attrs: { "data-over": board.over ? "1" : "0", "data-code": board.code }, onClose: () => { app.closeScoreboard = null; } },
   );
   return close;
 }
