@@ -21,15 +21,13 @@ level) and runs ``qipai audit`` on the hall's database: clean.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_kit import WAIT_MS, RunningHall, button, fast_config, running_hall, screenshot, sign_up
+from process_kit import audit_cli
+from web_kit import WAIT_MS, RunningHall, button, fast_config, me, running_hall, screenshot, sign_up
 
 from qipai.hall.privateoptions import PrivateSettings
 
@@ -101,49 +99,17 @@ def ready(*pages: Page) -> None:
         )
 
 
-RECORDER = """(() => {
-  // what the page showed, sampled every 25 ms into sessionStorage (kept over a reload):
-  // hands dealt (with the 任务 shown), result panels, scoreboards, the watchers, hands held
-  if (!location.protocol.startsWith('http')) return;
-  const key = 'qipai.e2e';
-  const load = () => JSON.parse(sessionStorage.getItem(key) || '{"dealt": {}, "results": {}, "boards": [], "watchers": [], "hands": 0}');
-  setInterval(() => {
-    const seen = load();
-    const table = document.querySelector('[data-testid=table]');
-    const result = document.querySelector('[data-testid=result]');
-    const task = document.querySelector('[data-testid=task]');
-    // (the last hand's result panel stays open at a table that plays on)
-    if (table && table.dataset.hand && (!result || result.dataset.hand !== table.dataset.hand)) {
-      seen.dealt[table.dataset.hand] = seen.dealt[table.dataset.hand] || (task ? task.dataset.task : null);
-    }
-    if (result && result.dataset.hand && !seen.results[result.dataset.hand]) {
-      const done = result.querySelector('[data-testid=task-result]');
-      seen.results[result.dataset.hand] = {
-        task: done ? done.dataset.done : null,
-        factor: Boolean(result.querySelector('[data-testid=multiplier-breakdown] .factor[data-reason=task]')),
-      };
-    }
-    const board = document.querySelector('[data-testid=scoreboard]');
-    if (board) {
-      const cells = (el, tag) => [...el.querySelectorAll(tag)].slice(1).map((c) => Number(c.textContent));
-      const rows = [...board.querySelectorAll('[data-testid=scoreboard-row]')].map((r) => cells(r, 'td'));
-      const hands = [...board.querySelectorAll('[data-testid=scoreboard-row]')].map((r) => r.dataset.hand);
-      const entry = {over: board.dataset.over, rows, hands, totals: cells(board.querySelector('[data-testid=scoreboard-total]'), 'th')};
-      const text = JSON.stringify(entry);
-      if (!seen.boards.some((b) => JSON.stringify(b) === text)) seen.boards.push(entry);
-    }
-    const count = document.querySelector('[data-testid=table] [data-testid=spectator-count]');
-    if (count && seen.watchers[seen.watchers.length - 1] !== count.dataset.count) seen.watchers.push(count.dataset.count);
-    seen.hands = Math.max(seen.hands, document.querySelectorAll('[data-testid=hand]').length);
-    sessionStorage.setItem(key, JSON.stringify(seen));
-  }, 25);
-})()"""
+RECORDER = (Path(__file__).parent / "page_recorder.js").read_text(encoding="utf-8")
+"""A script for every page (``page_recorder.js``): what the page showed, kept in its
+sessionStorage under ``qipai.e2e``."""
 
 
 def recorded(page: Page) -> dict[str, Any]:
     """What the page's recorder saw (:data:`RECORDER`)."""
     text = page.evaluate("() => sessionStorage.getItem('qipai.e2e')")
-    value: dict[str, Any] = json.loads(text or '{"dealt": {}, "results": {}, "boards": [], "watchers": [], "hands": 0}')
+    value: dict[str, Any] = json.loads(
+        text or '{"dealt": {}, "results": {}, "boards": [], "watchers": [], "hands": 0}'
+    )
     return value
 
 
@@ -199,20 +165,21 @@ def completed_tasks(frames: list[dict[str, Any]]) -> set[str]:
         if frame["type"] != "hand_over":
             continue
         pairs = (frame.get("explain") or {}).get("pairs") or []
-        if any(reason == "task" and count > 0 for pair in pairs for reason, count, *_ in pair["factors"]):
+        if any(
+            reason == "task" and count > 0
+            for pair in pairs
+            for reason, count, *_ in pair["factors"]
+        ):
             done.add(frame["hand"])
     return done
 
 
-def one_table(
-    url: str, players: list[Page], watcher: Page, *, rules: str, stakes: str, tasks: bool, shots: bool
+def seat_three(
+    url: str, players: list[Page], *, rules: str, stakes: str, tasks: bool, shots: bool
 ) -> str:
-    """The first player creates a 6-hand table, the second joins by its code, the third
-    by its link, all get ready and switch 托管 on; ``watcher`` watches it; the first
-    player reloads his page after the third hand.  Waits for the end; the code."""
+    """The first player creates a 6-hand table, the second joins by typing its code, the
+    third opens its link (as a guest, the first time).  The table's code."""
     owner, friend, linked = players
-    for page in [*players, watcher]:
-        forget(page)
     code = create(owner, rules=rules, stakes=stakes, tasks=tasks)
     link = owner.get_attribute("[data-testid=private-room] [data-testid=private-code]", "data-link")
     assert link == f"{url}/?p={code}"
@@ -226,37 +193,82 @@ def one_table(
     if shots:
         screenshot(owner, SHOTS, "e2e-room-owner-desktop")
         screenshot(friend, SHOTS, "e2e-room-friend-phone")
+    return code
+
+
+def start(players: list[Page]) -> None:
+    """All press 准备: the first hand is dealt."""
     ready(*players)
-    # the hall refuses to show a table that has not started (table_closed): watch it once it has
-    owner.wait_for_selector("[data-testid=table] [data-testid=private-strip]", timeout=WAIT_MS)
-    join_by_code(watcher, code)  # full: offered to watch
+    players[0].wait_for_selector("[data-testid=table] [data-testid=private-strip]", timeout=WAIT_MS)
+
+
+def offered_to_watch(watcher: Page, code: str) -> None:
+    """``watcher`` types the code of the full table and accepts the offer to watch it."""
+    join_by_code(watcher, code)
     watcher.wait_for_selector("[data-testid=watch-offer]")
     watcher.click("[data-testid=confirm]")
+
+
+def watch(watcher: Page, code: str, players: list[Page]) -> None:
+    """``watcher`` watches the full table, which has not started yet: told so; once it has,
+    he watches; the players see one spectator."""
+    offered_to_watch(watcher, code)
+    watcher.wait_for_selector("#toast :text('还没开局')", timeout=WAIT_MS)
+    assert watcher.locator("[data-testid=lobby]").count() == 1
+    start(players)
+    offered_to_watch(watcher, code)
     watcher.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
     for page in players:
         page.wait_for_selector(
             "[data-testid=private-strip] [data-testid=spectator-count][data-count='1']",
             timeout=WAIT_MS,
         )
+
+
+def after_hands(page: Page, hands: int) -> None:
+    """Wait until the page has shown the scoreboard of ``hands`` hands."""
+    page.wait_for_function(
+        "(n) => (JSON.parse(sessionStorage.getItem('qipai.e2e') || '{}').boards || [])"
+        ".some((b) => b.rows.length >= n)",
+        arg=hands,
+        timeout=WAIT_MS * 3,
+    )
+
+
+def the_end(pages: list[Page]) -> None:
+    for page in pages:
+        page.wait_for_selector("[data-testid=scoreboard][data-over='1']", timeout=WAIT_MS * 4)
+
+
+def to_lobby(pages: list[Page]) -> None:
+    """From the final scoreboard to the lobby."""
+    for page in pages:
+        page.click("[data-testid=scoreboard-close]")
+        page.wait_for_selector("[data-testid=lobby]")
+
+
+def one_table(url: str, players: list[Page], watcher: Page, *, shots: bool) -> None:
+    """A 6-hand 积分 table of huanle with 任务 (:func:`seat_three`), watched by
+    ``watcher``; the players switch 托管 on; the first player reloads his page after the
+    third hand.  Returns once every page shows the final scoreboard."""
+    owner, friend, _ = players
+    for page in [*players, watcher]:
+        forget(page)
+    code = seat_three(url, players, rules="huanle", stakes="points", tasks=True, shots=shots)
+    watch(watcher, code, players)
     if shots:
         screenshot(friend, SHOTS, "e2e-table-phone")
         screenshot(watcher, SHOTS, "e2e-spectator-desktop")
     for page in players:
         trustee_on(page)
-    owner.wait_for_function(
-        "() => (JSON.parse(sessionStorage.getItem('qipai.e2e') || '{}').boards || [])"
-        ".some((b) => b.rows.length >= 3)",
-        timeout=WAIT_MS * 3,
-    )
+    after_hands(owner, 3)
     owner.reload()  # in the middle: back at the private table
     owner.wait_for_selector("[data-testid=table] [data-testid=private-strip]", timeout=WAIT_MS)
-    for page in [*players, watcher]:
-        page.wait_for_selector("[data-testid=scoreboard][data-over='1']", timeout=WAIT_MS * 4)
+    the_end([*players, watcher])
     if shots:
         screenshot(owner, SHOTS, "e2e-over-desktop")
         screenshot(friend, SHOTS, "e2e-over-phone")
         screenshot(watcher, SHOTS, "e2e-over-spectator-desktop")
-    return code
 
 
 def test_three_friends_play_a_private_table_watched_by_a_fourth(
@@ -273,14 +285,14 @@ def test_three_friends_play_a_private_table_watched_by_a_fourth(
     sign_up(spectator, url, "观众丁")
     done: set[str] = set()
     for table in range(TABLES):
-        one_table(url, players, spectator, rules="huanle", stakes="points", tasks=True, shots=table == 0)
+        one_table(url, players, spectator, shots=table == 0)
         seen = {page: recorded(page) for page in [*players, spectator]}
         hands = check_boards(seen[friend], 6)
         for page in [*players, spectator]:
             assert check_boards(seen[page], 6, first=1 if page is not spectator else 2) == hands
         for page in [friend, linked]:
             assert set(seen[page]["dealt"]) == set(hands)
-            assert set(seen[page]["dealt"].values()) == {"chain"}  # the task shown at each deal
+            assert set(seen[page]["dealt"].values()) == {"chain"}  # shown at each deal
             assert "1" in seen[page]["watchers"]
         assert seen[spectator]["hands"] == 0  # never a hand on the spectator's page
         assert set(seen[spectator]["dealt"].values()) == {"chain"}
@@ -292,10 +304,47 @@ def test_three_friends_play_a_private_table_watched_by_a_fourth(
                 if hand in seen[page]["results"]:
                     assert seen[page]["results"][hand] == {"task": "0", "factor": False}
         done |= completed
-        for page in [*players, spectator]:
-            page.click("[data-testid=scoreboard-close]")
-            page.wait_for_selector("[data-testid=lobby]")
+        to_lobby([*players, spectator])
         if done:
             break
     assert done, f"no 任务 completed in {TABLES} tables"
     spectator_frames_hide_the_hands(frames["spectator"].frames)
+
+
+def close_table(owner: Page) -> None:
+    """The owner's 关闭 on the table's strip, once confirmed.  The scoreboard shown after
+    each hand lies over the strip (the owner closes it, and the next hand's comes), so the
+    clicks go to the buttons themselves."""
+    owner.locator("[data-testid=private-strip] [data-testid=private-close]").dispatch_event("click")
+    owner.locator("[data-testid=confirm]").dispatch_event("click")
+
+
+def test_a_coins_table_of_three_hands_leaves_a_clean_ledger(
+    private_hall: RunningHall, new_page: Any
+) -> None:
+    url = private_hall.url.rstrip("/")
+    owner, friend, linked = new_page(**PHONE), new_page(), new_page()
+    players = [owner, friend, linked]
+    for page in players:
+        page.add_init_script(RECORDER)
+    sign_up(owner, url, "金币房主")
+    sign_up(friend, url, "金币好友")
+    linked.goto(url)
+    linked.click("[data-testid=guest]")
+    linked.wait_for_selector("[data-testid=net][data-status=open]", timeout=WAIT_MS)
+    before = [me(page)["coins"] for page in players]
+    seat_three(url, players, rules="yifa", stakes="coins", tasks=False, shots=False)
+    start(players)
+    for page in players:
+        trustee_on(page)
+    after_hands(owner, 3)
+    close_table(owner)
+    the_end(players)
+    screenshot(owner, SHOTS, "e2e-coins-over-phone")
+    rows = check_boards(recorded(owner), len(recorded(owner)["boards"][-1]["rows"]), first=3)
+    assert len(rows) in (3, 4)  # closed after the third hand (or during the fourth)
+    to_lobby(players)
+    after = [me(page)["coins"] for page in players]
+    assert after != before and sum(after) <= sum(before)  # settled in coins, the rake kept
+    checked = audit_cli(private_hall.db_url)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

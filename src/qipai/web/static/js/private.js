@@ -40,9 +40,14 @@ export function ask(app, message) {
 export const joinCode = (app, code) => ask(app, { type: "private_join", code: String(code).trim() });
 
 /** Watch a table: {code} (a private table's) or {player} (the table a player sits at).
- * The table's game is learnt first where a code names it. */
+ * The table's game is learnt first where a code names it (a table that has not started
+ * cannot be watched yet: the player is told so). */
 export async function watch(app, target) {
-  if (target.code) await learn(app, target.code);
+  const info = target.code ? await learn(app, target.code) : null;
+  if (info && info.state === "waiting") {
+    toast(t("spectate.notStarted")); // the hall shows a table only once its first hand is dealt
+    return;
+  }
   ask(app, { type: "spectate", ...target });
 }
 
