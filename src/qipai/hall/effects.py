@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qipai.errors import GameError
 from qipai.hall.frames import OutFrame, Scoreboard
 from qipai.hall.matcheffects import MatchEffect
-from qipai.hall.table import BotTurn, HandOutcome, Table
+from qipai.hall.table import BotTurn, HandOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,13 +109,6 @@ class AskBot:
 
 
 @dataclass(frozen=True, slots=True)
-class Opened:
-    """A table was opened for the command (``OpenTable``): its number."""
-
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
 class Release:
     """The table ``table`` is closed: its lease goes back (several nodes)."""
 
@@ -129,17 +121,6 @@ class WakeAt:
     earliest is enough: each ``Tick`` names the next."""
 
     when: float
-
-
-@dataclass(frozen=True, slots=True)
-class TableClosed:
-    """A one-off table (``OpenTable``) is done: its hand over, or ``refused`` (nothing was dealt),
-    or ``failed`` (voided).  Not sent for the tables a shutdown stops."""
-
-    table: Table
-    users: tuple[int | None, ...]
-    refused: GameError | None
-    failed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +147,7 @@ class Log:
 
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
-    | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
-    | KeepScoreboard
+    | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard
     | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""
