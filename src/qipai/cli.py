@@ -657,7 +657,16 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="private tables 好友房: each client creates one (--game/--rules, default "
         "doudizhu/huanle), starts it with bots, plays it for --duration, closes it; the "
-        "summary: hands, hands_per_s, frames_per_hand",
+        "summary: hands, hands_per_s, frames_per_hand (per player), "
+        "frames_per_spectator_hand (median, max)",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --private: N more clients watch each table 观战 by its code; exit 1 if a "
+        "spectator's frame shows a hidden card",
     )
     parser.set_defaults(handler=run_loadtest)
 
@@ -671,7 +680,7 @@ def run_loadtest(args: argparse.Namespace) -> int:
 
         load = privateload.PrivateLoad(
             (args.url or [DEFAULT_URL])[0], args.clients, args.duration,
-            args.game or "doudizhu", args.rules or "huanle", args.seed,
+            args.game or "doudizhu", args.rules or "huanle", args.seed, args.spectators,
         )  # fmt: skip
         return privateload.main(load)
 

@@ -166,11 +166,14 @@ async def _full_and_limited(hall: RunningHall) -> None:
 
 
 def test_the_private_load_plays_tables_and_counts_their_hands(hall: RunningHall) -> None:
-    load = PrivateLoad(hall.url, tables=2, duration=2.0)
+    load = PrivateLoad(hall.url, tables=2, duration=2.0, spectators=2)
     summary = asyncio.run(run_private(load))
     assert summary["errors"] == [] and summary["tables"] == 2
     assert isinstance(summary["hands"], int) and summary["hands"] >= 2
     assert isinstance(summary["hands_per_s"], float) and summary["hands_per_s"] > 0
+    watched = summary["frames_per_spectator_hand"]
+    assert isinstance(watched, dict) and watched["median"] > 0
+    assert watched["max"] >= watched["median"] and summary["spectator_frames"] > 0
 
 
 def test_a_coins_table_settles_through_the_ledger_and_the_audit_is_clean(
