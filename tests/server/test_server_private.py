@@ -161,6 +161,8 @@ async def _full_and_limited(hall: RunningHall) -> None:
             with pytest.raises(HallError) as refused:
                 await client.request("GET", "/api/private/000000", sessions[3].token)
             assert refused.value.code == "too_many_tries"
+            watching = await _answer(d, {"type": "spectate", "code": code})  # a try as well
+            assert watching["code"] == "too_many_tries" and watching["retry_after"] > 0
             closed = await _answer(a, {"type": "private_close"})
             assert closed["type"] == "ack"
 
