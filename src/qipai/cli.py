@@ -662,7 +662,7 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--spectators",
-        type=int,
+        type=_count,
         default=0,
         metavar="N",
         help="with --private: N more clients watch each table 观战 by its code; exit 1 if a "
@@ -675,6 +675,8 @@ def run_loadtest(args: argparse.Namespace) -> int:
     """Run the load and print its summary."""
     from qipai.client.loadtest import DEFAULT_URL, LoadConfig, main  # noqa: PLC0415
 
+    if args.spectators and not args.private:
+        raise InvalidActionError("bad_option", "--spectators watches private tables: add --private")
     if args.private:
         from qipai.client import privateload  # noqa: PLC0415
 
@@ -700,6 +702,13 @@ def run_loadtest(args: argparse.Namespace) -> int:
 
 
 def _workers(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
