@@ -135,6 +135,8 @@ class KeepScoreboard:
     hands: int
     users: tuple[int, ...]
     scoreboard: Scoreboard
+    base: int | None = None
+    """The table's stake (房间系数 or base), kept with its scoreboard."""
 
 
 @dataclass(frozen=True, slots=True)
