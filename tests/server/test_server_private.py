@@ -206,3 +206,5 @@ async def _coins_table(hall: RunningHall) -> None:
         for seat, session in enumerate((owner, friend)):
             me = await client.me(session.token)
             assert me["coins"] == session.coins + final["totals"][seat]
+        kept = await _eventually(client, f"/api/private/{code}")
+        assert kept["state"] == "closed" and kept["base"] == 10  # the stake is kept

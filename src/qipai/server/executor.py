@@ -198,7 +198,7 @@ class Executor:
         database does not answer: no coin depends on it)."""
         row = PrivateRow(
             effect.code, effect.game, effect.rules, effect.stakes, effect.hands, _utcnow(),
-            encode_frame(effect.scoreboard).decode("utf-8"),
+            encode_frame(effect.scoreboard).decode("utf-8"), effect.base,
         )  # fmt: skip
         try:
             await self.db.run(self.db.store.keep_private, row, effect.users)
