@@ -84,8 +84,12 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "argv", [[], ["doudizhu"], ["doudizhu", "nope"], ["doudizhu", "moves"], ["chess"]]
-)
+    "argv",
+    [
+        [], ["doudizhu"], ["doudizhu", "nope"], ["doudizhu", "moves"], ["chess"],
+        ["loadtest", "--private", "--spectators", "-1"],
+    ],
+)  # fmt: skip
 def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -190,6 +194,11 @@ def test_verify_hand_accepts_a_record_and_refuses_a_tampered_one(
     assert capsys.readouterr().out.startswith("failed: commitment_mismatch")
     assert main(["verify-hand", str(tmp_path / "missing.json")]) == 2
     assert "unreadable_record" in capsys.readouterr().err
+
+
+def test_loadtest_spectators_need_private_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--spectators", "3", "--url", "http://127.0.0.1:9"]) == 2
+    assert "bad_option" in capsys.readouterr().err
 
 
 def test_verify_hand_accepts_a_v1_record(

@@ -657,7 +657,16 @@ def add_loadtest(parsers: Commands[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="private tables 好友房: each client creates one (--game/--rules, default "
         "doudizhu/huanle), starts it with bots, plays it for --duration, closes it; the "
-        "summary: hands, hands_per_s, frames_per_hand",
+        "summary: hands, hands_per_s, frames_per_hand (per player), "
+        "frames_per_spectator_hand (median, max)",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="with --private: N more clients watch each table 观战 by its code; exit 1 if a "
+        "spectator's frame shows a hidden card",
     )
     parser.set_defaults(handler=run_loadtest)
 
@@ -666,12 +675,14 @@ def run_loadtest(args: argparse.Namespace) -> int:
     """Run the load and print its summary."""
     from qipai.client.loadtest import DEFAULT_URL, LoadConfig, main  # noqa: PLC0415
 
+    if args.spectators and not args.private:
+        raise InvalidActionError("bad_option", "--spectators watches private tables: add --private")
     if args.private:
         from qipai.client import privateload  # noqa: PLC0415
 
         load = privateload.PrivateLoad(
             (args.url or [DEFAULT_URL])[0], args.clients, args.duration,
-            args.game or "doudizhu", args.rules or "huanle", args.seed,
+            args.game or "doudizhu", args.rules or "huanle", args.seed, args.spectators,
         )  # fmt: skip
         return privateload.main(load)
 
@@ -691,6 +702,13 @@ def run_loadtest(args: argparse.Namespace) -> int:
 
 
 def _workers(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")

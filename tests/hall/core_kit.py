@@ -64,7 +64,6 @@ class World:
         self.settled: list[HandOutcome] = []
         self.voided: list[str] = []
         """Hands the core asked to void."""
-        self.closed: list[e.TableClosed] = []
 
     # --- commands -----------------------------------------------------------------------
 
@@ -94,8 +93,6 @@ class World:
                 self.pending.append(effect)
             case e.VoidHand(hand):
                 self.voided.append(hand)
-            case e.TableClosed():
-                self.closed.append(effect)
             case _:
                 pass
 

@@ -146,6 +146,7 @@ def test_the_owner_starts_with_bots_and_a_points_table_plays_its_hands_to_the_en
     assert all(world.core.players[u].private is None for u in (1, 2))
     [kept] = [x for x in world.effects if isinstance(x, e.KeepScoreboard)]
     assert kept.users == (1, 2) and kept.code == code and kept.scoreboard.over
+    assert kept.base is not None and kept.base == last(world, 1)["base"]  # its stake, kept
     refused(world, c.JoinPrivate(3 if 3 in world.core.players else 1, code, 0), "table_closed")
 
 

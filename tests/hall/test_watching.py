@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from core_kit import World, room
 from hidden_kit import CARD_TEXTS, HIDDEN
+from matchworld_kit import MatchWorld
 
 from json_kit import strings
 from qipai.games.events import SPECTATOR
@@ -20,7 +21,6 @@ from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
 from qipai.hall.rooms import load_rooms
 from qipai.hall.spectators import TableWatch, WatchSettings, table_by_code, watch_settings
-from qipai.hall.table import SeatInfo
 
 YIFA = room("doudizhu-yifa")  # its table closes after each hand
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on
@@ -237,8 +237,18 @@ def refused(world: World, command: c.Command) -> str:
     return error.code
 
 
+def at_match_table(world: MatchWorld, user: int) -> int:
+    """``user``, registered in the match, is seated with bots once its wait is over; the
+    number of his match table."""
+    world.tick(6)
+    live = world.core.table_of(user)
+    assert live is not None and world.core.matches.run_of(user) is not None
+    assert live.seating is None and world.core.private.of(live) is None  # a match's
+    return live.number
+
+
 def test_refusals_change_nothing() -> None:
-    world = World([KEEPS, YIFA])
+    world = MatchWorld(rooms=[KEEPS, YIFA])
     number = seated(world)
     world.core.player(WATCHER, "w")
     assert refused(world, c.Spectate(1, table=number)) == "already_in_room"
@@ -251,12 +261,9 @@ def test_refusals_change_nothing() -> None:
     world.core.watch.settings = WatchSettings(cash_tables=False)
     assert refused(world, c.Spectate(WATCHER, table=number)) == "not_watchable"
     world.core.watch.settings = WatchSettings()
-    bots = [SeatInfo(None, f"bot{i}", 10_000) for i in (1, 2)]
-    world.core.player(2, "p2")
-    world.handle(c.OpenTable(YIFA, (2, None, None), [SeatInfo("2", "p2", 10_000), *bots], None))
-    match_table = world.core.table_of(2)
-    assert match_table is not None
-    assert refused(world, c.Spectate(WATCHER, table=match_table.number)) == "not_watchable"
+    world.register(2)
+    match_table = at_match_table(world, 2)
+    assert refused(world, c.Spectate(WATCHER, table=match_table)) == "not_watchable"
     assert world.core.watch.watching == {} and not world.core.flow.tables[number].table.watched
 
 
@@ -311,12 +318,12 @@ def test_a_rooms_file_may_hold_the_watch_section() -> None:
 
 
 def test_a_spectator_seated_at_a_matchs_table_stops_watching() -> None:
-    world = World([KEEPS, YIFA])
+    world = MatchWorld(rooms=[KEEPS])
     number = seated(world)
     watch(world, table=number)
-    bots = [SeatInfo(None, f"bot{i}", 10_000) for i in (1, 2)]
-    seats = [SeatInfo(str(WATCHER), "w", 10_000), *bots]
-    world.handle(c.OpenTable(YIFA, (WATCHER, None, None), seats, None))
+    world.register(WATCHER)
+    assert world.core.watch.watching == {WATCHER: number}  # registered: still watching
+    at_match_table(world, WATCHER)
     assert world.frames(WATCHER, "spectate_ended") == [
         {"type": "spectate_ended", "table": number, "reason": "moved"}
     ]

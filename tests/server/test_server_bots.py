@@ -23,6 +23,7 @@ from qipai.client.connection import HallClient
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
+from qipai.hall.privateoptions import PrivateOptions
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table import BotTurn, SeatInfo, Table
@@ -35,6 +36,8 @@ pytestmark = pytest.mark.slow
 ROOMS = {room.id: room for room in default_rooms()}
 WAIT = 0.05
 """The tables' wait for an answer in these tests (the hall's is BOT_DEADLINE)."""
+OWNER = 1
+"""The person who starts the private tables of these tests (in 托管: he plays nothing)."""
 
 
 @pytest.fixture
@@ -62,15 +65,19 @@ def _bots_table(room: Room, seed: int) -> Table:
 
 
 async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -> Table:
-    """Play one hand of bots at ``room`` through the hall's core on ``bot_pool``, as the
-    executor does: its ``AskBot`` to the pool, the answers back as ``BotDecided``, a
-    ``Tick`` at each ``WakeAt``, the store answering at once; the table once closed."""
+    """Play one hand of ``room``'s game through the hall's core on ``bot_pool``, as the
+    executor does: a private table that one person readies and starts with bots, in 托管
+    from the start (the pool decides for the bots); its ``AskBot`` to the pool, the answers back as
+    ``BotDecided``, a ``Tick`` at each ``WakeAt``, the store answering at once; the table
+    once its hand is over."""
     core = HallCore([room], fresh=random.Random(seed).getrandbits, bot_delay=0.0,
                     entropy_window=0.0, bot_wait=WAIT)  # fmt: skip
-    seats = [SeatInfo(None, f"bot{s}", 10**6) for s in range(room.seats)]
-    effects = core.handle(c.OpenTable(room, (None,) * room.seats, seats, None), time.time())
+    core.player(OWNER, "owner")
+    options = PrivateOptions(room.game, room.rules)
+    start = (c.CreatePrivate(OWNER, options, 10**6), c.Ready(OWNER), c.StartPrivate(OWNER))
+    effects = [effect for command in start for effect in core.handle(command, time.time())]
+    effects += core.handle(c.Trustee(OWNER, True), time.time())
     answers: asyncio.Queue[c.Command] = asyncio.Queue()
-    closed: list[e.TableClosed] = []
     wake: float | None = None
     async with asyncio.timeout(limit):
         while True:
@@ -78,16 +85,12 @@ async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -
                 match effect:
                     case e.RecordHandStart(table, hand):
                         answers.put_nowait(c.HandRecorded(table, hand))
-                    case e.SettleHand(table, outcome):
-                        answers.put_nowait(c.HandSettled(table, outcome.hand_id))
+                    case e.SettleHand(table):
+                        return core.flow.tables[table].table
                     case e.AskBot(table, turn):
                         bot_pool.ask(turn, partial(_answer, answers, table, turn))
                     case e.WakeAt(when):
                         wake = when if wake is None else min(wake, when)
-                    case e.TableClosed():
-                        closed.append(effect)
-            if closed:
-                return closed[0].table
             delay = None if wake is None else max(0.0, wake - time.time())
             try:
                 command = await asyncio.wait_for(answers.get(), delay)
@@ -106,12 +109,15 @@ def _seed_of(table: Table) -> int:
 
 
 def _all_basic(table: Table, seed: int) -> bool:
-    """Whether every move of the table's hand was the basic 托管 action (replayed)."""
+    """Whether every move of the table's hand was the basic 托管 action (replayed; the
+    owner's entering 托管 is no move)."""
     engine, rules = table.room.game_type, table.terms.rules
     state = engine.new_hand(rules, HandSetup(seed, tuple(s.balance for s in table.seats)))
     for step in table.game_state.history:
-        if step.seat is not None and step.action != engine.trustee_action(
-            state, step.seat, BASIC_TRUSTEE
+        if (
+            step.seat is not None
+            and not engine.is_command(step.action)
+            and step.action != engine.trustee_action(state, step.seat, BASIC_TRUSTEE)
         ):
             return False
         state.apply(step.action, step.seat)

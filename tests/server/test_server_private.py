@@ -161,16 +161,21 @@ async def _full_and_limited(hall: RunningHall) -> None:
             with pytest.raises(HallError) as refused:
                 await client.request("GET", "/api/private/000000", sessions[3].token)
             assert refused.value.code == "too_many_tries"
+            watching = await _answer(d, {"type": "spectate", "code": code})  # a try as well
+            assert watching["code"] == "too_many_tries" and watching["retry_after"] > 0
             closed = await _answer(a, {"type": "private_close"})
             assert closed["type"] == "ack"
 
 
 def test_the_private_load_plays_tables_and_counts_their_hands(hall: RunningHall) -> None:
-    load = PrivateLoad(hall.url, tables=2, duration=2.0)
+    load = PrivateLoad(hall.url, tables=2, duration=2.0, spectators=2)
     summary = asyncio.run(run_private(load))
     assert summary["errors"] == [] and summary["tables"] == 2
     assert isinstance(summary["hands"], int) and summary["hands"] >= 2
     assert isinstance(summary["hands_per_s"], float) and summary["hands_per_s"] > 0
+    watched = summary["frames_per_spectator_hand"]
+    assert isinstance(watched, dict) and watched["median"] > 0
+    assert watched["max"] >= watched["median"] and summary["spectator_frames"] > 0
 
 
 def test_a_coins_table_settles_through_the_ledger_and_the_audit_is_clean(
@@ -201,3 +206,5 @@ async def _coins_table(hall: RunningHall) -> None:
         for seat, session in enumerate((owner, friend)):
             me = await client.me(session.token)
             assert me["coins"] == session.coins + final["totals"][seat]
+        kept = await _eventually(client, f"/api/private/{code}")
+        assert kept["state"] == "closed" and kept["base"] == 10  # the stake is kept

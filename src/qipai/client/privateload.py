@@ -3,10 +3,12 @@
 Each of N owners signs in as a guest, creates a private table (``hands`` 0: until he
 closes it), gets ready and starts it with bots in the other seats, then plays every
 decision (a legal action, as :class:`~qipai.client.autoplay.AutoPlayer` chooses) until
-the duration ends, when he closes it and waits for its final ``scoreboard``.  The summary
-counts the hands scored (the scoreboards' rows) and frames received: hands per second,
-frames per hand.  Spectators of these tables (frames per spectator) are for the
-spectators' load (``benchmarks/spectators.py``).
+the duration ends, when he closes it and waits for its final ``scoreboard``.  With
+``spectators`` N, N more guests watch each table by its code once it has started
+(:mod:`qipai.client.watchload`) until it closes.  The summary counts the hands scored (the
+scoreboards' rows) and frames received: hands per second, frames per player (the owner) per
+hand, frames per spectator per hand (median and max over the spectators), and any
+spectator frame that showed a hidden card (an error).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import Connection, HallClient, JsonFrame
+from qipai.client.watchload import WatchStats, hidden_event, shown_but_hidden, summary, watch
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,8 @@ class PrivateLoad:
     game: str = "doudizhu"
     rules: str = "huanle"
     seed: int = 0
+    spectators: int = 0
+    """Spectators per table."""
 
 
 @dataclass
@@ -41,6 +46,9 @@ class TableStats:
     hands: int = 0
     """Rows of its final scoreboard."""
     frames: int = 0
+    hidden: set[tuple[int, int]] = field(default_factory=set)
+    """The events the owner got as ``hidden``: (table, n)."""
+    watchers: list[WatchStats] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
 
@@ -54,14 +62,23 @@ async def run_private(load: PrivateLoad) -> dict[str, object]:
     seconds = time.monotonic() - started
     hands = sum(r.hands for r in results)
     frames = sum(r.frames for r in results)
+    watchers = [w for r in results for w in r.watchers]
+    leaked = sum(shown_but_hidden(r.watchers, r.hidden) for r in results)
+    errors = [error for r in results for error in r.errors]
+    errors += [error for w in watchers for error in w.errors]
+    if leaked:
+        errors.append(f"{leaked} events hidden from the owner were shown to spectators")
     return {
         "mode": "private",
         "tables": load.tables,
+        "spectators": load.spectators,
         "seconds": round(seconds, 2),
         "hands": hands,
         "hands_per_s": round(hands / seconds, 2) if seconds > 0 else 0.0,
         "frames_per_hand": round(frames / hands, 1) if hands else None,
-        "errors": [error for r in results for error in r.errors],
+        "frames_per_spectator_hand": summary(watchers) if load.spectators else None,
+        "spectator_frames": sum(w.frames for w in watchers),
+        "errors": errors,
     }
 
 
@@ -75,8 +92,23 @@ async def _one_table(hall: HallClient, load: PrivateLoad, rng: random.Random) ->
             if answer.get("type") == "error":
                 stats.errors.append(f"{message['type']}: {answer.get('code')}")
                 return stats
-        await _play(conn, load, rng, stats)
+        watching = [
+            asyncio.create_task(watch(hall, stats.code, load.duration + 120))
+            for _ in range(load.spectators)
+        ]
+        try:
+            await _play(conn, load, rng, stats)
+        finally:
+            done = await asyncio.gather(*watching, return_exceptions=True)
+            stats.watchers = [_watched(w) for w in done]
     return stats
+
+
+def _watched(outcome: WatchStats | BaseException) -> WatchStats:
+    """A spectator's stats, or his failure as one."""
+    if isinstance(outcome, WatchStats):
+        return outcome
+    return WatchStats(errors=[f"spectator: {outcome!r}"])
 
 
 async def _answer(conn: Connection, message: JsonFrame, stats: TableStats) -> JsonFrame:
@@ -92,6 +124,9 @@ def _count(frame: JsonFrame, stats: TableStats) -> None:
     stats.frames += 1
     if frame.get("type") == "private_table":
         stats.code = str(frame["code"])
+    hidden = hidden_event(frame)
+    if hidden is not None:
+        stats.hidden.add(hidden)
 
 
 async def _play(conn: Connection, load: PrivateLoad, rng: random.Random, stats: TableStats) -> None:

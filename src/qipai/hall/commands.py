@@ -11,13 +11,11 @@ the store comes *in* :class:`Join`; :class:`HandRecorded`, :class:`HandSettled`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qipai.hall.matchcommands import MatchCommand
 from qipai.hall.privateoptions import PrivateOptions
-from qipai.hall.rooms import Room
-from qipai.hall.table import BotTurn, HandTerms, SeatInfo
+from qipai.hall.table import BotTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,19 +143,6 @@ class SeatingFailed:
 
 
 @dataclass(frozen=True, slots=True)
-class OpenTable:
-    """Seat ``users`` (``None``: a bot) of ``room`` at a one-off table played by ``terms``:
-    one hand, then :class:`~qipai.hall.effects.TableClosed` (the matches open theirs in
-    the core: :mod:`.matchdesk`); ``away``: those with no connection now."""
-
-    room: Room
-    users: tuple[int | None, ...]
-    seats: Sequence[SeatInfo]
-    terms: HandTerms | None
-    away: frozenset[int] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
 class HandRecorded:
     """The start of ``hand`` at ``table`` is in the store: it may be dealt."""
 
@@ -279,7 +264,7 @@ Private = CreatePrivate | JoinPrivate | Ready | StartPrivate | KickPrivate | Clo
 
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
-    | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | OpenTable | HandRecorded
+    | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | HandRecorded
     | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
     | MatchCommand  # the matches' (hall/matchcommands.py)
     | Private  # the private tables' (hall/privatetables.py)

@@ -29,15 +29,7 @@ from qipai.hall import matchcommands as mc
 from qipai.hall import notices
 from qipai.hall.cashrooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
-from qipai.hall.effects import (
-    Effect,
-    Opened,
-    ReleasePlace,
-    Reply,
-    Send,
-    TableClosed,
-    VoidHand,
-)
+from qipai.hall.effects import Effect, ReleasePlace, Reply, Send, VoidHand
 from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.matchdesk import Done, MatchDesk
@@ -169,8 +161,6 @@ class HallCore:
                 self._open_cash(self.cash.balances_read(seating, balances), out, now)
             case c.SeatingFailed(seating, message):
                 self.cash.seating_failed(seating, message, out, now)
-            case c.OpenTable():
-                self._open_one_off(command, out, now)
             case c.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
             case c.HandSettled(table, hand):
@@ -361,16 +351,14 @@ class HallCore:
         """Seat ``users`` at a new table and record its first hand; ``None`` if it was
         refused at once."""
         bot_delay, deal_step, entropy_window = self._pace
-        number = next(self._numbers)
-        out.append(Opened(number))
         table = Table(
-            room, number, seats, now=now, bot_delay=bot_delay,
+            room, next(self._numbers), seats, now=now, bot_delay=bot_delay,
             deal_step=deal_step, entropy_window=entropy_window, rng=rng, terms=terms,
             bot_wait=self._bot_wait,
         )  # fmt: skip
         live = LiveTable(table, users, seating)
         if done is not None:
-            self._match_tables[number] = done
+            self._match_tables[live.number] = done
         for _, user in live.humans():
             self.players[user].table = live.number
             self.watch.moved(user, out, now)  # seated: he watches no more
@@ -407,17 +395,6 @@ class HallCore:
         """A private table's live table: it plays on while its people stay."""
         return self._open(room, users, seats, None, terms=terms, rng=rng, out=out, now=now)
 
-    def _open_one_off(self, command: c.OpenTable, out: Out, now: float) -> None:
-        """A one-off table (``OpenTable``): one hand by its terms, then ``TableClosed``."""
-        for user in command.away:
-            if user in self.players:
-                self.players[user].connected = False
-        rng = random.Random(self._fresh(64))
-        self._open(
-            command.room, command.users, command.seats, None,
-            terms=command.terms, rng=rng, out=out, now=now,
-        )  # fmt: skip
-
     def open_match_table(
         self,
         room: Room,
@@ -444,9 +421,9 @@ class HallCore:
         return live.seating is not None and self.cash.plays_on(live)
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
-        """``live`` closed: its room takes its players (a cash table), or its match moves
-        on (:meth:`.MatchDesk.hand_done`; a table opened by ``OpenTable`` is told by
-        ``TableClosed``), unless the hall stopped it; its spectators are told."""
+        """``live`` closed: its room takes its players (a cash table), its private table
+        hears it, or its match moves on (:meth:`.MatchDesk.hand_done`) unless the hall
+        stopped it; its spectators are told."""
         private = self.private.of(live)
         if private is not None:  # its last scoreboard to its spectators too
             self.private.table_closed(private, live, out, now)
@@ -462,12 +439,8 @@ class HallCore:
                 player.table = None
                 out.extend(ending(live, player))
         done = self._match_tables.pop(live.number, None)
-        if live.stopped:
-            return
-        if done is not None:
+        if done is not None and not live.stopped:
             done(live, out, now)
-        else:
-            out.append(TableClosed(live.table, live.users, live.refusal, live.failed))
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:
         """Stop every table and void their hands; with ``forget``, drop every queue and

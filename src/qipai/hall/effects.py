@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qipai.errors import GameError
 from qipai.hall.frames import OutFrame, Scoreboard
 from qipai.hall.matcheffects import MatchEffect
-from qipai.hall.table import BotTurn, HandOutcome, Table
+from qipai.hall.table import BotTurn, HandOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,13 +109,6 @@ class AskBot:
 
 
 @dataclass(frozen=True, slots=True)
-class Opened:
-    """A table was opened for the command (``OpenTable``): its number."""
-
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
 class Release:
     """The table ``table`` is closed: its lease goes back (several nodes)."""
 
@@ -132,17 +124,6 @@ class WakeAt:
 
 
 @dataclass(frozen=True, slots=True)
-class TableClosed:
-    """A one-off table (``OpenTable``) is done: its hand over, or ``refused`` (nothing was dealt),
-    or ``failed`` (voided).  Not sent for the tables a shutdown stops."""
-
-    table: Table
-    users: tuple[int | None, ...]
-    refused: GameError | None
-    failed: bool
-
-
-@dataclass(frozen=True, slots=True)
 class KeepScoreboard:
     """Store the final ``scoreboard`` of private table ``code`` for each of ``users``
     (readable after its close, and in their 战绩)."""
@@ -154,6 +135,8 @@ class KeepScoreboard:
     hands: int
     users: tuple[int, ...]
     scoreboard: Scoreboard
+    base: int | None = None
+    """The table's stake (房间系数 or base), kept with its scoreboard."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +149,7 @@ class Log:
 
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
-    | VoidHand | ReadBalances | AskBot | Opened | Release | WakeAt | TableClosed | Log
-    | KeepScoreboard
+    | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard
     | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""

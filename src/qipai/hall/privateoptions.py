@@ -27,11 +27,10 @@ HAND_COUNTS = (6, 12, 24, 0)
 STAKES = ("points", "coins")
 """``points``: a score for the table only, no coin moves; ``coins``: settled like its room."""
 DEFAULT_TASKS = ("bomb_finish", "chain", "pair_chain", "plane", "bomb", "rocket_win", "spring")
-"""The 任务 a Dou Dizhu private table with ``tasks`` draws from, unless the rooms file says."""
+"""The 任务 a private table created with ``tasks`` draws from (where its game has tasks),
+unless the rooms file says."""
 MAX_DELAY = 60
 """The longest a table may hold its spectators behind (seconds)."""
-TASK_GAME = "doudizhu"
-"""The game with 任务."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ class PrivateSettings:
     grace_seconds: float = 120.0
     """How long a table with no connected person is kept before it closes."""
     tasks: tuple[str, ...] = DEFAULT_TASKS
-    """The 任务 of a Dou Dizhu table created with ``tasks``."""
+    """The 任务 of a table created with ``tasks`` (its game must have them)."""
     seconds: tuple[int, int] = (10, 60)
     """The least and most seconds per decision an owner may choose."""
 
@@ -122,8 +121,6 @@ def check_options(options: PrivateOptions, settings: PrivateSettings) -> None:
         raise bad("seconds", f"within {least}..{most}")
     if not 0 <= options.delay <= MAX_DELAY:
         raise bad("delay", f"within 0..{MAX_DELAY}")
-    if options.tasks and options.game != TASK_GAME:
-        raise bad("tasks", f"only {TASK_GAME} has tasks")
 
 
 def stake_of(room: Room) -> int:

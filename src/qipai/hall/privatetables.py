@@ -38,6 +38,7 @@ from qipai.hall.privateoptions import (
     PrivateSettings,
     check_options,
     private_room,
+    stake_of,
     template_of,
 )
 from qipai.hall.privatescores import ScoreSheet
@@ -502,7 +503,7 @@ class PrivateTables:
         users = tuple({**table.members, **{user: None for _, user in people}})
         keep = KeepScoreboard(
             table.code, options.game, options.rules, options.stakes, options.hands,
-            users, final,
+            users, final, stake_of(table.room),
         )  # fmt: skip
         out.append(keep)
 

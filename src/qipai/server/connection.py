@@ -50,7 +50,7 @@ from .gateway import Client, Gateway
 from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
-from .protocol import Hello, Join, Ping, PrivateJoin
+from .protocol import Hello, Join, Ping, PrivateJoin, Spectate
 
 log = logging.getLogger(__name__)
 
@@ -481,7 +481,8 @@ class PlayerSocket:
                 return protocol.pong(t)
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
-            case PrivateJoin(message_id):  # a code tried: limited (then it goes on below)
+            # a code tried (to sit or to watch): limited (then it goes on below)
+            case PrivateJoin(message_id) | Spectate(message_id, str()):
                 try:
                     self._gate.code_try(self._host, user.id, time.monotonic())
                 except RateLimitedError as error:

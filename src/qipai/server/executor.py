@@ -40,10 +40,6 @@ log = logging.getLogger(__name__)
 VOID_RETRY = 2.0
 """Seconds between two tries to void a hand while the database is down."""
 
-Closer = Callable[[e.TableClosed], None]
-"""What to call when a match's table is done."""
-
-
 class Executor:
     """Drives one :class:`HallCore`: commands in with the time, effects carried out."""
 
@@ -73,7 +69,6 @@ class Executor:
         self._starts = Batcher(db.run, store.start_hands, store.start_hand)
         self._settles = Batcher(db.run, store.settle_hands, store.settle_hand)
         self._fences: dict[int, Fence] = {}
-        self._closers: dict[int, Closer] = {}
         self.on_match: Callable[[MatchEffect], None] | None = None
         """Carries out the matches' store steps (set by ``qipai.server.matches``)."""
         self._timer: asyncio.TimerHandle | None = None
@@ -96,15 +91,6 @@ class Executor:
         :raises GameError: the core refused it (nothing changed, nothing carried out).
         """
         return self.carry(self.core.handle(command, self.clock()))
-
-    def open_table(self, command: c.OpenTable, done: Closer | None) -> int:
-        """Open a match's table; ``done`` is called when it is done (not when stopped)."""
-        effects = self.core.handle(command, self.clock())
-        number = next(effect.table for effect in effects if isinstance(effect, e.Opened))
-        if done is not None:
-            self._closers[number] = done
-        self.carry(effects)
-        return number
 
     def _feed(self, command: c.Command) -> None:
         """An answer from the world, as a command (a refusal here is a bug: logged)."""
@@ -144,16 +130,10 @@ class Executor:
                     self._spawn(self._read_balances(effect))
                 case e.AskBot(table, turn):
                     self._ask(table, turn)
-                case e.Opened():
-                    pass
                 case e.Release(table):
                     self._release(table)
                 case e.WakeAt(when):
                     self._wake_at(when)
-                case e.TableClosed():
-                    done = self._closers.pop(effect.table.number, None)
-                    if done is not None:
-                        done(effect)
                 case e.KeepScoreboard():
                     self._spawn(self._keep_scoreboard(effect))
                 case e.Log(level, text):
@@ -218,7 +198,7 @@ class Executor:
         database does not answer: no coin depends on it)."""
         row = PrivateRow(
             effect.code, effect.game, effect.rules, effect.stakes, effect.hands, _utcnow(),
-            encode_frame(effect.scoreboard).decode("utf-8"),
+            encode_frame(effect.scoreboard).decode("utf-8"), effect.base,
         )  # fmt: skip
         try:
             await self.db.run(self.db.store.keep_private, row, effect.users)

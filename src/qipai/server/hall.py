@@ -30,7 +30,7 @@ from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.privateoptions import PrivateSettings
 from qipai.hall.rooms import Room
-from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo
+from qipai.hall.table import DEAL_STEP_SECONDS
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
@@ -38,7 +38,7 @@ from qipai.server.cluster import ClusterNode
 from .bots import BOT_DEADLINE, BotPool
 from .bus import Bus
 from .database import Database
-from .executor import Closer, Executor, fresh_bits
+from .executor import Executor, fresh_bits
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
 from .places import Places
@@ -351,21 +351,6 @@ class HallService:
         """Seat whoever can be seated now (their balances are read, then tables open)."""
         owned = frozenset(room for room in self.rooms if self._owns(room))
         self.executor.run(c.Matchmake(owned))
-
-    def open_table(
-        self,
-        room: Room,
-        users: tuple[int | None, ...],
-        seats: Sequence[SeatInfo],
-        *,
-        terms: HandTerms | None = None,
-        done: Closer | None = None,
-    ) -> int:
-        """Seat ``users`` (``None``: a bot) at a one-off table played by ``terms`` (the
-        matches open theirs in the core); ``done`` is called once its hand is over (or
-        refused, or failed); its number."""
-        away = frozenset(u for u in users if u is not None and not self.bus.is_connected(u))
-        return self.executor.open_table(c.OpenTable(room, users, tuple(seats), terms, away), done)
 
 
 def warm_up() -> None:

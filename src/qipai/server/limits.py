@@ -189,8 +189,8 @@ class Limits:
     """New WebSocket connections per account, from any address (20 at once, then one every
     3 s: a browser's reconnections after a restart, several tabs, are far fewer)."""
     codes_per_address: Rate | None = Rate(30, 60.0)
-    """Private table codes tried (``private_join``, ``GET /api/private/{code}``) per client
-    address (30 a minute)."""
+    """Private table codes tried (``private_join``, ``spectate`` by code,
+    ``GET /api/private/{code}``) per client address (30 a minute)."""
     codes_per_account: Rate | None = Rate(10, 60.0)
     """Private table codes tried per account, from any address (10 a minute)."""
     hash_slots: int = 2

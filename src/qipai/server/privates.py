@@ -132,7 +132,7 @@ def _closed_info(row: PrivateRow) -> dict[str, Json]:
     board = json.loads(row.scoreboard_json)
     return {
         "code": row.code, "game": row.game, "rules": row.rules, "hands": row.hands,
-        "played": len(board["rows"]), "stakes": row.stakes, "base": None, "state": "closed",
+        "played": len(board["rows"]), "stakes": row.stakes, "base": row.base, "state": "closed",
         "seats": board["names"], "spectators": False, "watchers": 0, "full": False,
         "scoreboard": board,
     }  # fmt: skip
@@ -142,6 +142,6 @@ def private_result(row: PrivateRow) -> dict[str, Json]:
     """One closed private table in a player's 战绩 (``GET /api/me/private``)."""
     return {
         "code": row.code, "game": row.game, "rules": row.rules, "stakes": row.stakes,
-        "hands": row.hands, "closed_at": row.closed_at.isoformat(),
+        "base": row.base, "hands": row.hands, "closed_at": row.closed_at.isoformat(),
         "scoreboard": json.loads(row.scoreboard_json),
     }  # fmt: skip

@@ -28,6 +28,8 @@ class PrivateRow:
     closed_at: datetime
     scoreboard_json: str
     """Its final ``scoreboard`` frame, as JSON text."""
+    base: int | None = None
+    """Its stake (房间系数 or base); ``None``: not known (closed before migration 0010)."""
 
 
 def keep(connection: Connection, row: PrivateRow, users: Sequence[int]) -> None:
@@ -35,6 +37,7 @@ def keep(connection: Connection, row: PrivateRow, users: Sequence[int]) -> None:
     values = {
         "code": row.code, "game": row.game, "rules": row.rules, "stakes": row.stakes,
         "hands": row.hands, "closed_at": row.closed_at, "scoreboard_json": row.scoreboard_json,
+        "base": row.base,
     }  # fmt: skip
     found = connection.execute(insert(private_tables).values(values))
     (table_id,) = found.inserted_primary_key or (None,)
@@ -45,7 +48,7 @@ def keep(connection: Connection, row: PrivateRow, users: Sequence[int]) -> None:
 
 def _columns() -> tuple[object, ...]:
     t = private_tables.c
-    return (t.code, t.game, t.rules, t.stakes, t.hands, t.closed_at, t.scoreboard_json)
+    return (t.code, t.game, t.rules, t.stakes, t.hands, t.closed_at, t.scoreboard_json, t.base)
 
 
 def latest(connection: Connection, code: str) -> PrivateRow | None:

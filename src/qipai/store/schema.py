@@ -228,9 +228,11 @@ private_tables = Table(
     Column("hands", Integer, nullable=False),
     Column("closed_at", UTCDateTime, nullable=False),
     Column("scoreboard_json", Text, nullable=False),
+    Column("base", Integer, nullable=True),
 )
 """Closed private tables 好友房 (migration ``0009``): each one's final ``scoreboard``
-frame as JSON.  A code is unique among open tables only: the newest row of a code is its
+frame as JSON, and its stake ``base`` (migration ``0010``; ``NULL`` for the tables closed
+before it).  A code is unique among open tables only: the newest row of a code is its
 last table."""
 
 private_players = Table(

@@ -1,10 +1,12 @@
 // 战绩: the matches the player played (GET /api/me/matches: each run with his final rank and
-// prize), then his past hands (GET /api/history), newest first, each with its replay.
+// prize), his closed private tables 好友房 with their scoreboards (views/historyprivate.js),
+// then his past hands (GET /api/history), newest first, each with its replay.
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameNamed } from "../games/index.js";
+import { privatePanel } from "./historyprivate.js";
 
 const PAGE = 30;
 
@@ -82,6 +84,7 @@ async function matchesPanel(app) {
 
 export async function renderHistory(app, root) {
   const matches = h("div", { "data-testid": "history-matches-slot" });
+  const privates = h("div", { "data-testid": "private-history-slot" });
   const body = h("tbody");
   const more = h("button", { class: "btn quiet hidden", "data-testid": "history-more", text: t("history.more") });
   const empty = h("p", { class: "muted hidden", text: t("history.empty") });
@@ -91,6 +94,7 @@ export async function renderHistory(app, root) {
       "div",
       { class: "page", "data-testid": "history" },
       matches,
+      privates,
       h(
         "div",
         { class: "panel" },
@@ -124,5 +128,6 @@ export async function renderHistory(app, root) {
   };
   more.addEventListener("click", load);
   matchesPanel(app).then((panel) => fill(matches, panel));
+  privatePanel(app).then((panel) => fill(privates, panel));
   await load();
 }
