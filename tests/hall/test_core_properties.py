@@ -112,6 +112,9 @@ class Run:
             case "watch":
                 if pick % 3 == 0:
                     return c.Spectate(user, player=f"p{USERS[pick % len(USERS)]}")
+                if pick % 3 == 1:  # a private table by code, waiting or playing
+                    codes = sorted(world.core.private.tables) or ["000000"]
+                    return c.Spectate(user, code=codes[pick % len(codes)])
                 numbers = sorted(world.core.flow.tables) or [pick]
                 return c.Spectate(user, table=numbers[pick % len(numbers)])
             case "unwatch":
@@ -209,6 +212,10 @@ class Run:
             player = core.players[user]
             assert player.room is None and player.table is None, (user, number)
             assert player.private is None, (user, number)
+        for user, code in core.watch.parked.items():  # waiting for a private table's hand
+            player = core.players[user]
+            assert player.room is None and player.table is None and player.private is None
+            assert code in core.private.tables and user not in core.watch.watching
         for code, private in core.private.tables.items():  # 好友房: one place too
             for _, user in private.people():
                 assert core.players[user].private == code and core.players[user].room is None

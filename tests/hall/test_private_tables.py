@@ -442,3 +442,108 @@ def test_a_hand_the_store_does_not_record_leaves_everyone_seated() -> None:
     for user in (1, 2, 3):
         world.handle(c.Ready(user))
     assert world.core.private.table_of_code(code) is not None
+
+
+def test_a_spectator_watches_a_private_table_from_its_creation_to_its_close() -> None:
+    world = hall(1, 2, 3, 9)
+    code = create(world, 1, hands=6)
+    join(world, 2, code)
+    world.handle(c.Spectate(9, code=code))  # waiting: he waits with it
+    frame = last(world, 9)
+    assert frame["you"] is None and frame["state"] == "waiting" and frame["code"] == code
+    assert world.core.watch.watchers(code) == 1 and 9 not in world.core.watch.watching
+    assert not world.frames(9, "snapshot")
+    join(world, 3, code)
+    assert [s and s["name"] for s in last(world, 9)["seats"]] == ["p1", "p2", "p3"]
+    for user in (1, 2, 3):
+        world.handle(c.Ready(user))
+    first = world.core.private.table_of_code(code)
+    [snapshot] = world.frames(9, "snapshot")
+    assert snapshot["seat"] is None and snapshot["table"] == first
+    assert world.core.watch.watching[9] == first
+    assert last(world, 1, "spectator_count") == {
+        "type": "spectator_count",
+        "table": first,
+        "count": 1,
+    }
+    world.answer_all()
+    world.handle(c.Leave(3))  # people change: the live table closes, the table goes on
+    world.run_until_quiet()
+    assert not world.frames(9, "spectate_ended")
+    assert world.core.watch.parked == {9: code} and world.core.watch.watchers(code) == 1
+    assert last(world, 9)["state"] == "waiting" and last(world, 9)["you"] is None
+    assert len(world.frames(9, "scoreboard")) == 1  # the first hand's, to him too
+    join(world, 3, code)
+    for user in (1, 2, 3):
+        world.handle(c.Ready(user))
+    second = world.core.private.table_of_code(code)
+    assert second not in (None, first)
+    assert world.frames(9, "snapshot")[-1]["table"] == second
+    assert all(s["seat"] is None for s in world.frames(9, "snapshot"))
+    world.handle(c.ClosePrivate(1))  # after this hand: the private table closes
+    world.run_until_quiet()
+    boards = world.frames(9, "scoreboard")
+    assert boards[-1]["over"] and boards[-1] == last(world, 1, "scoreboard")
+    assert world.frames(9, "spectate_ended") == [
+        {"type": "spectate_ended", "table": second, "reason": "table_closed"}
+    ]
+    assert not world.core.watch.watches(9) and not world.core.watch.privates
+
+
+def test_a_waiting_spectator_stops_or_is_told_the_waiting_table_closed() -> None:
+    world = hall(1, 8, 9)
+    code = create(world, 1)
+    world.handle(c.Spectate(8, code=code))
+    world.handle(c.Spectate(9, code=code))
+    world.handle(c.Spectate(9, code=code))  # again: nothing changes
+    assert world.core.watch.watchers(code) == 2
+    world.handle(c.StopSpectating(8))
+    assert world.frames(8, "spectate_ended") == [
+        {"type": "spectate_ended", "table": None, "reason": "stopped"}
+    ]
+    assert world.core.watch.watchers(code) == 1
+    refused(world, c.StopSpectating(8), "not_spectating")
+    world.handle(c.ClosePrivate(1))  # closed before its first hand
+    assert last(world, 9, "scoreboard")["over"] and last(world, 9)["state"] == "closed"
+    assert world.frames(9, "spectate_ended") == [
+        {"type": "spectate_ended", "table": None, "reason": "table_closed"}
+    ]
+    assert not world.core.watch.watches(9) and not world.core.watch.privates
+    refused(world, c.Spectate(9, code=code), "table_closed")
+    refused(world, c.Spectate(9, code="000000" if code != "000000" else "000001"), "unknown_code")
+    hidden = create(world, 1, spectators=False)
+    refused(world, c.Spectate(9, code=hidden), "not_watchable")
+    refused(world, c.Spectate(1, code=hidden), "already_in_room")
+
+
+def test_a_waiting_spectator_who_joins_the_table_watches_no_more() -> None:
+    world = hall(1, 9)
+    code = create(world, 1)
+    world.handle(c.Spectate(9, code=code))
+    join(world, 9, code)
+    assert world.frames(9, "spectate_ended") == [
+        {"type": "spectate_ended", "table": None, "reason": "moved"}
+    ]
+    assert last(world, 9)["you"] == 1 and not world.core.watch.watches(9)
+
+
+def test_a_delayed_tables_spectator_waits_for_the_next_live_table_after_the_delay() -> None:
+    world = hall(1, 2, 9)
+    code = create(world, 1, hands=0, delay=5)
+    join(world, 2, code)
+    world.handle(c.Spectate(9, code=code))
+    world.handle(c.Ready(1))
+    world.handle(c.Ready(2))
+    world.handle(c.StartPrivate(1))
+    first = world.core.private.table_of_code(code)
+    assert world.core.watch.watching[9] == first and not world.frames(9, "snapshot")
+    world.pass_time(6.0)  # the first snapshot released
+    assert world.frames(9, "snapshot")[-1]["table"] == first
+    world.answer_all()
+    world.handle(c.Leave(2))
+    world.run_until_quiet()
+    assert not world.frames(9, "spectate_ended")
+    assert world.core.watch.parked == {9: code}
+    world.handle(c.ClosePrivate(1))
+    assert world.frames(9, "spectate_ended")[-1]["reason"] == "table_closed"
+    assert not world.core.watch.watches(9)

@@ -192,12 +192,13 @@ class Shutdown:
 
 @dataclass(frozen=True, slots=True)
 class Spectate:
-    """``user`` watches table number ``table``, or the table the player named ``player``
-    sits at (exactly one of the two)."""
+    """``user`` watches table number ``table``, the table the player named ``player``
+    sits at, or the private table of code ``code`` (exactly one of the three)."""
 
     user: int
     table: int | None = None
     player: str | None = None
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

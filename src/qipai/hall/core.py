@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import assert_never
 
-from qipai.errors import IllegalActionError
+from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
 from qipai.hall import matchcommands as mc
 from qipai.hall import notices
@@ -202,14 +202,19 @@ class HallCore:
         return player
 
     def _spectate(self, command: c.Spectate | c.StopSpectating, out: Out, now: float) -> None:
-        """Watch a table, or stop; a person at a private table watches none (between its
-        hands too).
+        """Watch a table (a private one by its code: :meth:`.PrivateTables.spectate`), or
+        stop; a person at a private table watches none (between its hands too).
 
         :raises IllegalActionError: ``already_in_room``, the spectators' refusals.
         """
         player = self.players.get(command.user)
         if isinstance(command, c.Spectate) and player is not None and player.private:
             raise IllegalActionError("already_in_room", "a seated player cannot watch")
+        if isinstance(command, c.Spectate) and command.code is not None:
+            if command.table is not None or command.player is not None:
+                raise InvalidActionError("bad_message", "name one table, or one player")
+            self.private.spectate(command.user, command.code, out, now)
+            return
         self.watch.handle(command, out, now)
 
     def _tick(self, out: Out, now: float) -> None:
@@ -297,7 +302,7 @@ class HallCore:
     def _resync(self, command: c.Resync, out: Out, now: float) -> None:
         """A fresh snapshot for a player of his table (a settling hand's once it is
         settled), or for a spectator of the table he watches."""
-        if command.user in self.watch.watching:
+        if self.watch.watches(command.user):
             self.watch.handle(command, out, now)
             return
         live, _ = self._seated(command.user)
@@ -429,6 +434,8 @@ class HallCore:
             self.private.table_closed(private, live, out, now)
         self.watch.closed(live, out, now)
         if private is not None:
+            if not private.closed:  # its spectators wait for its next live table
+                self.private.tell_watchers(private, out)
             return
         if live.seating is not None:
             self.cash.closed(live, out, now)

@@ -234,9 +234,10 @@ class SpectatorCount(_Frame, tag="spectator_count"):
 class SpectateEnded(_Frame, tag="spectate_ended"):
     """The receiver no longer watches ``table``: ``reason`` is ``stopped`` (he asked),
     ``moved`` (he went elsewhere: a room, a table, another table to watch) or
-    ``table_closed``."""
+    ``table_closed``; ``table`` ``None``: he waited for a private table's next hand (it
+    had no live table then)."""
 
-    table: int
+    table: int | None
     reason: str
 
 

@@ -118,6 +118,31 @@ class PrivateTables:
         room = live.table.room.id
         return self.tables.get(room[len(PREFIX) :]) if room.startswith(PREFIX) else None
 
+    def spectate(self, user: int, code: str, out: Out, now: float) -> None:
+        """``user`` watches private table ``code``: its live table now, or, while it has
+        none, he waits for it (told the table, ``private_table`` with ``you`` null, and its
+        scoreboard so far).
+
+        :raises IllegalActionError: ``unknown_code``, ``table_closed``, ``not_watchable``,
+            ``not_connected``, ``already_in_room``.
+        """
+        table = self._find(code)
+        if not table.options.spectators:
+            raise IllegalActionError("not_watchable", f"table {code} cannot be watched")
+        if table.live is not None:
+            self._watch.spectate(user, table.live.number, None, out, now)
+            return
+        self._watch.park(user, code, out, now)
+        out.append(Send(user, self.frame(table, None)))
+        if table.sheet.rows:
+            out.append(Send(user, table.sheet.frame(None, over=False)))
+
+    def tell_watchers(self, table: FriendsTable, out: Out) -> None:
+        """``private_table`` to the spectators waiting for its next hand."""
+        frame = self.frame(table, None)
+        watchers = self._watch.parked_at(table.code)
+        out.extend(Send(user, frame) for user in watchers if user not in table.seats)
+
     def table_of_code(self, code: str) -> int | None:
         """The number of the live table of private table ``code`` (for spectators).
 
@@ -343,7 +368,8 @@ class PrivateTables:
         if table.closed:
             return
         frame = table.sheet.frame(live.number, over=False)
-        out.extend(Send(user, frame) for _, user in table.people())
+        waiting = self._watch.parked_at(table.code)  # its live table closed just now
+        out.extend(Send(user, frame) for user in (*(u for _, u in table.people()), *waiting))
         self._watch.frames(live, (frame,), out, now)
         self._tell(table, out)
 
@@ -423,6 +449,7 @@ class PrivateTables:
 
     def _tell(self, table: FriendsTable, out: Out) -> None:
         out.extend(Send(user, self.frame(table, user)) for _, user in table.people())
+        self.tell_watchers(table, out)
 
     def _changed(self, table: FriendsTable, out: Out, now: float) -> None:
         """Its people told; the grace time started if nobody connected is left."""
@@ -478,7 +505,7 @@ class PrivateTables:
         if table.live is None:
             return False
         watch = TableWatch(table.options.spectators, float(table.options.delay))
-        self._watch.configure(table.live, watch, out, now)
+        self._watch.configure(table.live, watch, out, now, table.code)
         self._tell(table, out)
         return True
 
@@ -487,9 +514,10 @@ class PrivateTables:
         table.closed = True
         final = table.sheet.frame(None, over=True)
         people = table.people()
-        for _, user in people:
+        for user in (*(user for _, user in people), *self._watch.parked_at(table.code)):
             out.append(Send(user, final))
             out.append(Send(user, self.frame(table, user)))
+        self._watch.ended(table.code, out)
         for _, user in people:
             player = self._players[user]
             table.seats[table.seats.index(user)] = None

@@ -21,6 +21,14 @@ changes, at most once a second.  A spectator stops watching when he asks
 connection closes (nothing to tell), or when the table closes (``table_closed``, after
 the delayed frames).
 
+A private table's spectator watches the private table, not one live table of it
+(:meth:`Spectators.park`, :meth:`Spectators.configure` with its ``code``): while it has no
+live table (before its first hand, and whenever its people change) he waits for it (its
+``private_table`` frames come from :mod:`.privatetables`); when a live table opens for it
+he is attached to it (a ``snapshot``); when that live table closes and the private table
+goes on he waits again; only the private table's close (:meth:`Spectators.ended`) ends
+his watch (``spectate_ended`` ``table_closed``, ``table`` ``null`` while he waited).
+
 The hall's settings (:class:`WatchSettings`) come from the rooms file's ``[watch]``
 section (:func:`watch_settings`).
 """
@@ -110,6 +118,8 @@ class Audience:
 
     number: int
     options: TableWatch
+    code: str | None = None
+    """The private table it plays for, if any (its spectators then stay with it)."""
     users: dict[int, bool] = field(default_factory=dict)
     """Each spectator, and whether he has had his snapshot (a delayed table's newcomer
     waits for its first released one)."""
@@ -151,6 +161,12 @@ class Spectators:
         """The audience of each watched (or delayed) table, by number."""
         self.watching: dict[int, int] = {}
         """The table each spectator watches, by user."""
+        self.parked: dict[int, str] = {}
+        """The private table each waiting spectator watches (it has no live table now),
+        by user."""
+        self.privates: dict[str, int | None] = {}
+        """The live table of each open private table watched or configured (``None``:
+        none now), by code."""
         self._players = players
         self._tables = tables
 
@@ -160,6 +176,19 @@ class Spectators:
         """How many watch ``table``."""
         audience = self.audiences.get(table)
         return 0 if audience is None else len(audience.users)
+
+    def watches(self, user: int) -> bool:
+        """Whether ``user`` watches a table, or waits for a private table's next hand."""
+        return user in self.watching or user in self.parked
+
+    def parked_at(self, code: str) -> list[int]:
+        """The spectators waiting for private table ``code``'s next hand."""
+        return [user for user, parked in self.parked.items() if parked == code]
+
+    def watchers(self, code: str) -> int:
+        """How many watch private table ``code`` (at its live table, or waiting)."""
+        number = self.privates.get(code)
+        return len(self.parked_at(code)) + (0 if number is None else self.count(number))
 
     def table_of(self, name: str) -> LiveTable | None:
         """The table the player named ``name`` sits at here, if any."""
@@ -180,22 +209,49 @@ class Spectators:
 
     # --- a table's options --------------------------------------------------------------
 
-    def configure(self, live: LiveTable, options: TableWatch, out: Out, now: float) -> None:
+    def configure(
+        self, live: LiveTable, options: TableWatch, out: Out, now: float, code: str | None = None
+    ) -> None:
         """``live``'s own options (a private table's, set as it opens): whether it may be
         watched, and how long its spectators' frames are held back (from now on: a
-        delayed table keeps its spectators' frames even while nobody watches).
+        delayed table keeps its spectators' frames even while nobody watches); ``code``:
+        the private table it plays for, whose waiting spectators now watch it.
 
         :raises InvalidActionError: ``bad_delay`` (negative).
         """
         if not options.delay >= 0:
             raise InvalidActionError("bad_delay", "a delay is >= 0 seconds")
         audience = self.audiences.setdefault(live.number, Audience(live.number, options))
-        audience.options = options
+        audience.options, audience.code = options, code
         if options.delay > 0:
             live.table.watched = True
             snapshot = live.table.spectator_snapshot()
             audience.line.append(_Batch(now + options.delay, (), snapshot))
             out.append(WakeAt(now + options.delay))
+        if code is not None:
+            self.privates[code] = live.number
+            self._unpark(code, out, now)
+
+    def _unpark(self, code: str, out: Out, now: float) -> None:
+        """Private table ``code``'s waiting spectators watch its live table, if it has one."""
+        number = self.privates.get(code)
+        live = None if number is None else self._tables.get(number)
+        audience = None if number is None else self.audiences.get(number)
+        if live is None or audience is None:
+            return
+        for user in self.parked_at(code):
+            del self.parked[user]
+            self._attach(user, live, audience, out)
+        self._counted(audience, out, now)
+
+    def ended(self, code: str, out: Out) -> None:
+        """Private table ``code`` closed: its waiting spectators are told (``table_closed``,
+        ``table`` null); those of its last live table, when it closes."""
+        self.privates.pop(code, None)
+        frame = SpectateEnded(table=None, reason="table_closed")
+        for user in self.parked_at(code):
+            del self.parked[user]
+            out.append(Send(user, frame))
 
     # --- spectators come and go -------------------------------------------------------
 
@@ -216,6 +272,8 @@ class Spectators:
 
     def _resync(self, user: int) -> tuple[OutFrame, ...]:
         """The snapshot a spectator asked for (none yet: a delayed table's newcomer)."""
+        if user in self.parked:
+            return ()
         audience = self.audiences[self.watching[user]]
         live = self._tables.get(audience.number)
         if audience.options.delay > 0 or live is None:
@@ -234,10 +292,29 @@ class Spectators:
             player named sits at no table here), ``not_watchable``.
         """
         live = self._target(user, table, name)
-        old = self.watching.get(user)
-        if old is not None and old != live.number:
+        if self.watches(user) and self.watching.get(user) != live.number:
             self._drop(user, out, now, reason="moved")
         audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
+        self._attach(user, live, audience, out)
+        self._counted(audience, out, now)
+
+    def park(self, user: int, code: str, out: Out, now: float) -> None:
+        """``user`` watches private table ``code`` while it has no live table: he waits
+        for its next one (whatever he watched before, he leaves).
+
+        :raises IllegalActionError: ``not_connected``, ``already_in_room``.
+        """
+        self._check_free(user)
+        if self.parked.get(user) == code:
+            return
+        if self.watches(user):
+            self._drop(user, out, now, reason="moved")
+        self.privates.setdefault(code, None)
+        self.parked[user] = code
+
+    def _attach(self, user: int, live: LiveTable, audience: Audience, out: Out) -> None:
+        """``user`` watches ``live``: its snapshot now (a delayed table's newcomer waits
+        for its first one released)."""
         live.table.watched = True
         self.watching[user] = live.number
         first = audience.options.delay == 0 or audience.released is not None
@@ -245,17 +322,12 @@ class Spectators:
         if first:
             snapshot = audience.released or live.table.spectator_snapshot()
             out.append(Send(user, snapshot))
-        self._counted(audience, out, now)
 
     def _target(self, user: int, table: int | None, name: str | None) -> LiveTable:
         """The table ``user`` asks to watch (checked: see :meth:`spectate`)."""
         if (table is None) == (name is None):
             raise InvalidActionError("bad_message", "name one table, or one player")
-        player = self._players.get(user)
-        if player is None:
-            raise IllegalActionError("not_connected", "the connection closed")
-        if player.room is not None or player.table is not None:
-            raise IllegalActionError("already_in_room", "a seated player cannot watch")
+        self._check_free(user)
         if name is not None:
             live = self.table_of(name)
             if live is None:
@@ -268,28 +340,40 @@ class Spectators:
         self._check_watchable(live)
         return live
 
+    def _check_free(self, user: int) -> None:
+        """:raises IllegalActionError: ``not_connected``, ``already_in_room``."""
+        player = self._players.get(user)
+        if player is None:
+            raise IllegalActionError("not_connected", "the connection closed")
+        if player.room is not None or player.table is not None:
+            raise IllegalActionError("already_in_room", "a seated player cannot watch")
+
     def stop(self, user: int, out: Out, now: float) -> None:
         """``user`` stops watching (told ``spectate_ended`` ``stopped``).
 
         :raises IllegalActionError: ``not_spectating``.
         """
-        if user not in self.watching:
+        if not self.watches(user):
             raise IllegalActionError("not_spectating", "not watching a table")
         self._drop(user, out, now, reason="stopped")
 
     def moved(self, user: int, out: Out, now: float) -> None:
         """``user`` went elsewhere (a room, a table): if he watched, he stops (told
         ``spectate_ended`` ``moved``)."""
-        if user in self.watching:
+        if self.watches(user):
             self._drop(user, out, now, reason="moved")
 
     def gone(self, user: int, out: Out, now: float) -> None:
         """``user``'s last connection closed: if he watched, he stops (nobody to tell)."""
-        if user in self.watching:
+        if self.watches(user):
             self._drop(user, out, now, reason=None)
 
     def _drop(self, user: int, out: Out, now: float, *, reason: str | None) -> None:
         """``user`` stops watching; told why (``reason``) unless ``None``."""
+        if self.parked.pop(user, None) is not None:
+            if reason is not None:
+                out.append(Send(user, SpectateEnded(table=None, reason=reason)))
+            return
         number = self.watching.pop(user)
         audience = self.audiences[number]
         del audience.users[user]
@@ -311,6 +395,10 @@ class Spectators:
         delay = audience.options.delay
         if delay == 0:
             self._deliver(audience, frames, live.table.spectator_snapshot, out)
+            return
+        if audience.line and audience.line[-1].ends:  # closed: they go out before its end
+            end = audience.line.pop()
+            audience.line.extend((_Batch(end.due, frames, end.snapshot), end))
             return
         if not audience.line:
             out.append(WakeAt(now + delay))
@@ -336,23 +424,33 @@ class Spectators:
             audience.users[user] = True
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
-        """``live`` closed: its spectators are told (after its delayed frames)."""
+        """``live`` closed: its spectators are told (after its delayed frames); a private
+        table's, if it goes on, wait for its next live table instead."""
         audience = self.audiences.get(live.number)
         if audience is None:
             return
+        if audience.code is not None and self.privates.get(audience.code) == live.number:
+            self.privates[audience.code] = None
         if audience.line:
             last = audience.line[-1]
             audience.line.append(_Batch(last.due, (), last.snapshot, ends=True))
             return
-        self._end(audience, out)
+        self._end(audience, out, now)
 
-    def _end(self, audience: Audience, out: Out) -> None:
-        """The table's watch is over: each spectator told ``table_closed``."""
+    def _end(self, audience: Audience, out: Out, now: float) -> None:
+        """The table's watch is over: each spectator told ``table_closed``, or, its
+        private table going on, waiting for (or watching) its next live table."""
+        del self.audiences[audience.number]
+        code = audience.code
         frame = SpectateEnded(table=audience.number, reason="table_closed")
         for user in audience.users:
-            out.append(Send(user, frame))
             del self.watching[user]
-        del self.audiences[audience.number]
+            if code is None or code not in self.privates:
+                out.append(Send(user, frame))
+            else:
+                self.parked[user] = code
+        if code is not None:  # a delayed table's end: the next one may be open already
+            self._unpark(code, out, now)
 
     # --- the count and the clock ---------------------------------------------------------
 
@@ -404,12 +502,14 @@ class Spectators:
             if released is not None:
                 self._deliver(audience, frames, lambda: released, out)
         if due[-1].ends:
-            self._end(audience, out)
+            self._end(audience, out, now)
 
     def reset(self) -> None:
         """Forget every spectator (the hall forgets its players)."""
         self.audiences.clear()
         self.watching.clear()
+        self.parked.clear()
+        self.privates.clear()
 
 
 def table_by_code(code: str, lookup: Callable[[str], int | None]) -> int:

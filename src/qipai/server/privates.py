@@ -116,7 +116,7 @@ async def private_info(hall: HallService, code: str) -> dict[str, Json]:
 
 def _open_info(hall: HallService, table: FriendsTable) -> dict[str, Json]:
     options = table.options
-    watchers = 0 if table.live is None else hall.core.watch.count(table.live.number)
+    watchers = hall.core.watch.watchers(table.code)
     names: list[Json] = [None if u is None else hall.players[u].name for u in table.seats]
     board = table.sheet.frame(None if table.live is None else table.live.number, over=False)
     return {

@@ -1,17 +1,15 @@
 """Spectators 观战 at the edge: the ``spectate`` and ``stop_spectating`` messages.
 
 The rules are the hall's core's (:mod:`qipai.hall.spectators`); here a message becomes its
-command: a private table's ``code`` is turned into its live table's number by
-:attr:`HallService.codes <qipai.server.hall.HallService.codes>` (the private tables' own
-lookup), a player named by ``player`` is looked up by the core among the tables of this
-process.
+command: a private table's ``code`` goes to the core as it is (its spectator watches the
+private table, waiting while it has no live table), a player named by ``player`` is looked
+up by the core among the tables of this process.
 """
 
 from __future__ import annotations
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
-from qipai.hall.spectators import table_by_code
 
 from .hall import HallService, Player
 from .protocol import Spectate
@@ -29,8 +27,7 @@ def spectate(hall: HallService, player: Player, message: Spectate) -> None:
     if hall.in_match(player.user):
         raise IllegalActionError("in_match", "registered in a match: play it first")
     if message.code is not None:
-        table = table_by_code(message.code, hall.codes)
-        hall.executor.run(c.Spectate(player.user, table=table))
+        hall.executor.run(c.Spectate(player.user, code=message.code))
     else:
         hall.executor.run(c.Spectate(player.user, player=message.player))
 
