@@ -208,3 +208,24 @@ async def _coins_table(hall: RunningHall) -> None:
             assert me["coins"] == session.coins + final["totals"][seat]
         kept = await _eventually(client, f"/api/private/{code}")
         assert kept["state"] == "closed" and kept["base"] == 10  # the stake is kept
+
+
+def test_a_waiting_table_is_watched_by_code_until_it_closes(hall: RunningHall) -> None:
+    asyncio.run(_watch_waiting(hall))
+
+
+async def _watch_waiting(hall: RunningHall) -> None:
+    async with HallClient(hall.url) as client:
+        owner, watcher = [await client.guest() for _ in range(2)]
+        async with client.connect(owner.token) as a, client.connect(watcher.token) as w:
+            create = {"type": "private_create", "game": "doudizhu", "rules": "huanle"}
+            await _answer(a, create)
+            code = (await _until(a, "private_table"))["code"]
+            assert (await _answer(w, {"type": "spectate", "code": code}))["type"] == "ack"
+            table = await _until(w, "private_table")
+            assert table["you"] is None and table["state"] == "waiting"
+            info = await client.request("GET", f"/api/private/{code}", owner.token)
+            assert info["watchers"] == 1
+            assert (await _answer(a, {"type": "private_close"}))["type"] == "ack"
+            ended = await _until(w, "spectate_ended")
+            assert ended == {"type": "spectate_ended", "table": None, "reason": "table_closed"}

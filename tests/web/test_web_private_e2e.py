@@ -142,13 +142,15 @@ def trustee_on(page: Page) -> None:
 
 
 def spectator_frames_hide_the_hands(frames: list[dict[str, Any]]) -> None:
-    """Every snapshot the spectator got is seat-less and holds no hand; every dealt card he
-    got was public (明牌); no turn offered him a move."""
+    """Every snapshot the spectator got is seat-less and holds no hand (or no view: the
+    table's, sent as it opened, before the deal); every dealt card he got was public (明牌);
+    no turn offered him a move."""
     snapshots = [f for f in frames if f["type"] == "snapshot"]
     assert snapshots
     for frame in snapshots:
         assert frame["seat"] is None
-        assert frame["view"]["hand"] == [] and frame["view"]["legal_actions"] == []
+        view = frame["view"]
+        assert view is None or (view["hand"] == [] and view["legal_actions"] == [])
     for frame in frames:
         if frame["type"] == "event" and "event" in frame:
             event = frame["event"]
@@ -210,13 +212,12 @@ def offered_to_watch(watcher: Page, code: str) -> None:
 
 
 def watch(watcher: Page, code: str, players: list[Page]) -> None:
-    """``watcher`` watches the full table, which has not started yet: told so; once it has,
-    he watches; the players see one spectator."""
+    """``watcher`` watches the full table, which has not started yet: told so, he waits in
+    the lobby; once its first hand is dealt he watches it; the players see one spectator."""
     offered_to_watch(watcher, code)
-    watcher.wait_for_selector("#toast :text('还没开局')", timeout=WAIT_MS)
+    watcher.wait_for_selector("#toast :text('开局后自动观战')", timeout=WAIT_MS)
     assert watcher.locator("[data-testid=lobby]").count() == 1
     start(players)
-    offered_to_watch(watcher, code)
     watcher.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
     for page in players:
         page.wait_for_selector(

@@ -1,9 +1,9 @@
 """Spectators 观战: who watches which table, and the frames each is sent.
 
-A spectator sits at no seat.  He asks to watch a table by its number (a private table's
-code is turned into its number first: :func:`table_by_code`) or by the name of a player
-who sits at it (:meth:`Spectators.spectate`), and gets a ``snapshot`` with ``seat``
-``null`` built from the game's spectator view (``view(SPECTATOR)``: never a card a player
+A spectator sits at no seat.  He asks to watch a table by its number, a private table by
+its code (:meth:`qipai.hall.privatetables.PrivateTables.spectate`: below) or by the name
+of a player who sits at it (:meth:`Spectators.spectate`), and gets a ``snapshot`` with
+``seat`` ``null`` built from the game's spectator view (``view(SPECTATOR)``: never a card a player
 holds unseen), then every frame of the table that the public may see, made for
 :data:`~qipai.games.events.SPECTATOR` by the table itself (:attr:`Table.watched
 <qipai.hall.table.Table.watched>`): ``hand_start``, each ``event`` (a ``hidden``

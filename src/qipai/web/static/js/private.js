@@ -40,14 +40,12 @@ export function ask(app, message) {
 export const joinCode = (app, code) => ask(app, { type: "private_join", code: String(code).trim() });
 
 /** Watch a table: {code} (a private table's) or {player} (the table a player sits at).
- * The table's game is learnt first where a code names it (a table that has not started
- * cannot be watched yet: the player is told so). */
+ * The table's game is learnt first where a code names it.  A private table waiting for
+ * its next hand is watched all the same: the player is told so and stays where he is;
+ * the hall sends its snapshot (`seat` null) when a hand is dealt there. */
 export async function watch(app, target) {
   const info = target.code ? await learn(app, target.code) : null;
-  if (info && info.state === "waiting") {
-    toast(t("spectate.notStarted")); // the hall shows a table only once its first hand is dealt
-    return;
-  }
+  if (info && info.state === "waiting") toast(t("spectate.waiting"));
   ask(app, { type: "spectate", ...target });
 }
 
@@ -139,6 +137,10 @@ export function leftPrivate(app, frame) {
 /** `spectate_ended`: the watched table closed (back to the lobby), or the player went
  * elsewhere (`moved`: the new place's frames come) or stopped (done already). */
 function onWatchEnded(app, frame) {
+  if (frame.table === null) { // he waited for a private table's next hand
+    if (frame.reason === "table_closed") toast(t("spectate.ended"));
+    return;
+  }
   const table = app.table;
   if (!table || table.number !== frame.table || !table.spectating) return;
   if (frame.reason === "table_closed") toast(t("spectate.ended"));

@@ -77,7 +77,7 @@ export const PRIVATE_STRINGS = {
   "spectate.banner": ["观战中", "Watching"],
   "spectate.stop": ["退出观战", "Stop watching"],
   "spectate.ended": ["观战的牌桌已结束", "The table you watched has closed"],
-  "spectate.notStarted": ["这桌还没开局，开局后再来观战", "This table has not started: watch it once it has"],
+  "spectate.waiting": ["这桌还没开局，开局后自动观战", "This table has not started: you will watch it once it does"],
   "lobby.onlineAll": ["在线 {people} 人 · 机器人 {bots}", "{people} online · {bots} bots"],
   "lobby.onlineRoom": ["在线 {people} 人 · 机器人 {bots}", "{people} online · {bots} bots"],
   "error.bad_private": ["好友房设置无效：{message}", "Bad table settings: {message}"],
