@@ -20,7 +20,7 @@ from qipai.hall import effects as e
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
 from qipai.hall.rooms import load_rooms
-from qipai.hall.spectators import TableWatch, WatchSettings, table_by_code, watch_settings
+from qipai.hall.spectators import TableWatch, WatchSettings, watch_settings
 
 YIFA = room("doudizhu-yifa")  # its table closes after each hand
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on
@@ -265,12 +265,6 @@ def test_refusals_change_nothing() -> None:
     match_table = at_match_table(world, 2)
     assert refused(world, c.Spectate(WATCHER, table=match_table)) == "not_watchable"
     assert world.core.watch.watching == {} and not world.core.flow.tables[number].table.watched
-
-
-def test_a_private_tables_code_is_looked_up() -> None:
-    assert table_by_code("123456", {"123456": 4}.get) == 4
-    with pytest.raises(Exception, match="not in play"):
-        table_by_code("654321", {"654321": None}.get)
 
 
 def test_the_watch_section_of_the_rooms_file() -> None:

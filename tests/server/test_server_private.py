@@ -6,16 +6,20 @@ codes cannot be tried without limit."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
 from server_kit import RunningHall, fast_config, running_hall
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient, HallError
 from qipai.client.privateload import PrivateLoad, run_private
+from qipai.hall.privateoptions import PrivateOptions
 from qipai.server.limits import Limits, Rate
+from qipai.server.protocol import PrivateCreate
 from qipai.store import Store
 from qipai.store.audit import audit
 
@@ -229,3 +233,10 @@ async def _watch_waiting(hall: RunningHall) -> None:
             assert (await _answer(a, {"type": "private_close"}))["type"] == "ack"
             ended = await _until(w, "spectate_ended")
             assert ended == {"type": "spectate_ended", "table": None, "reason": "table_closed"}
+
+
+def test_the_create_message_carries_exactly_the_options() -> None:
+    """``private_create``'s fields (but its id) are :class:`PrivateOptions`' own, so the
+    edge hands them over as they are."""
+    sent = {field.name for field in msgspec.structs.fields(PrivateCreate)}
+    assert sent - {"id"} == {field.name for field in dataclasses.fields(PrivateOptions)}

@@ -511,23 +511,3 @@ class Spectators:
         self.parked.clear()
         self.privates.clear()
 
-
-def table_by_code(code: str, lookup: Callable[[str], int | None]) -> int:
-    """The number of the live table of the private table ``code``, by ``lookup`` (the
-    private tables' own: code → its live table's number, ``None`` while it has none).
-
-    :raises IllegalActionError: ``unknown_code`` (``lookup`` raises it for a code it does
-        not know), ``table_closed`` (no live table now).
-    """
-    number = lookup(code)
-    if number is None:
-        raise IllegalActionError("table_closed", f"table {code} is not in play")
-    return number
-
-
-def no_codes(code: str) -> int | None:
-    """The lookup of a hall without private tables: it knows no code.
-
-    :raises IllegalActionError: ``unknown_code``.
-    """
-    raise IllegalActionError("unknown_code", f"no table has the code {code[:12]!r}")

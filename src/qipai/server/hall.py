@@ -95,9 +95,6 @@ class HallService:
         self.in_match: Callable[[int], bool] = lambda user: False
         """Whether a user is registered in or playing a match (set by the match hall):
         he may not join a room meanwhile."""
-        self.codes: Callable[[str], int | None] = self.core.private.table_of_code
-        """A private table's live table number by its code (``None``: none now; set by the
-        private tables: raises ``unknown_code``), for ``spectate`` by code."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices

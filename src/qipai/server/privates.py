@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import msgspec
 from msgspec import UNSET
 
 from qipai.errors import GameError, IllegalActionError
@@ -50,11 +51,9 @@ async def private_message(
     user = player.user
     match message:
         case PrivateCreate():
-            options = PrivateOptions(
-                message.game, message.rules, hands=message.hands, stakes=message.stakes,
-                base=message.base, seconds=message.seconds, bots=message.bots,
-                spectators=message.spectators, tasks=message.tasks, delay=message.delay,
-            )  # fmt: skip
+            chosen = msgspec.structs.asdict(message)
+            del chosen["id"]
+            options = PrivateOptions(**chosen)  # the message's fields are the options
             await _take_place(hall, player, lambda coins: c.CreatePrivate(user, options, coins))
         case PrivateJoin(message_id, code):
             try:
