@@ -40,8 +40,17 @@ class MatchWorld(World):
     """A :class:`World` (of ``rooms``, else every shipped room) whose store also answers
     the matches' steps: at once (``auto``), or when told (:meth:`step`)."""
 
-    def __init__(self, *, auto: bool = True, rooms: Sequence[Room] = ()) -> None:
-        super().__init__(list(rooms) or list(ROOMS.values()))
+    def __init__(
+        self,
+        *,
+        auto: bool = True,
+        rooms: Sequence[Room] = (),
+        coins: int = 10_000,
+        entropy_window: float = 0.0,
+    ) -> None:
+        super().__init__(
+            list(rooms) or list(ROOMS.values()), coins=coins, entropy_window=entropy_window
+        )
         self.auto = auto
         self.steps: list[me.MatchEffect] = []
         self.held: set[tuple[str, int]] = set()

@@ -6,6 +6,8 @@ checked after every step:
 - no player at two tables: each sits at most at one, the table he is recorded at holds him,
   and a seated player waits in no queue; a person at a private table 好友房 is in no room
   and at no other private table, and watches nothing;
+- one place per person: a cash room, a private table, a match run (registered or playing)
+  or a table watched, never two of them;
 - no ``Send`` to a player carrying a card his seat may not see while the hand is in play
   (read from the engine state itself: :mod:`hidden_kit`), nor to a spectator 观战 a card
   the spectator's view may not show (no ``legal``/``options`` either);
@@ -14,21 +16,24 @@ checked after every step:
 The steps: joins (for one hand or on), leaves, actions (legal ones, junk, out of turn),
 托管, escapes, escape costs, drops and returns, resyncs, chat, entropy, the clock jumping
 to the next wake-up, matchmaking passes, private tables created, joined, readied, started,
-kicked from and closed, and the store answering (or failing) each write.
+kicked from and closed, match registrations, withdrawals and passes (bots fill the run,
+it plays its tables), and the store answering (or failing) each write.
 """
 
 from __future__ import annotations
 
-from core_kit import World, room
+from core_kit import room
 from hidden_kit import CARD_TEXTS, HIDDEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from matchworld_kit import MATCH, MatchWorld
 
 from json_kit import strings
 from qipai.games.events import SPECTATOR
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall import frames
+from qipai.hall import matchcommands as mc
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
 from qipai.hall.privateoptions import PrivateOptions
@@ -47,6 +52,7 @@ KINDS = (
     + ["back", "resync", "chat", "entropy", "wait", "wait"] + ["tick"] * 8 + ["answer"] * 4
     + ["fail", "watch", "watch", "unwatch"]
     + ["create", "pjoin", "pjoin", "ready", "ready", "start", "kick", "close"]  # 好友房
+    + ["register", "register", "unregister", "mtick"]  # a match
 )  # fmt: skip
 PRIVATE = [
     PrivateOptions("doudizhu", "huanle"),
@@ -60,7 +66,7 @@ class Run:
     """One sequence: the world, what each player was last offered, the checks."""
 
     def __init__(self, entropy: bool) -> None:
-        self.world = World(ROOMS, coins=3_000, entropy_window=0.5 if entropy else 0.0)
+        self.world = MatchWorld(rooms=ROOMS, coins=3_000, entropy_window=0.5 if entropy else 0.0)
         self.legal: dict[int, tuple[int, list[str]]] = {}
         self.hands: dict[int, tuple[int, str]] = {}
         for user in USERS:
@@ -121,6 +127,15 @@ class Run:
                 return c.StopSpectating(user)
             case "create" | "pjoin" | "ready" | "start" | "kick" | "close":
                 return self._private(kind, user, pick)
+            case "register":
+                world.balance(user)  # (his ledger's account)
+                return mc.Register(user, f"p{user}", MATCH)
+            case "unregister":
+                return mc.Unregister(user, MATCH)
+            case "mtick":
+                world.tick(2.5 * (pick % 4))
+                self.check([])
+                return None
             case _:
                 self._world_step(kind, pick)
                 return None
@@ -175,6 +190,7 @@ class Run:
                 self._no_hidden_card(effect)
                 self._note(effect)
         self._one_table_each()
+        self._one_place_each()
         self._coins_conserved()
 
     def _note(self, send: e.Send) -> None:
@@ -205,6 +221,17 @@ class Run:
         hidden = HIDDEN[live.table.room.game](state, seat)
         shown = {s for s in strings(frame) if s in CARD_TEXTS}
         assert not shown & hidden, (frame, shown & hidden)
+
+    def _one_place_each(self) -> None:
+        core = self.world.core
+        for user, player in core.players.items():
+            places = [
+                player.room is not None,
+                player.private is not None,
+                core.matches.run_of(user) is not None,
+                core.watch.watches(user),
+            ]
+            assert sum(places) <= 1, (user, places)
 
     def _one_table_each(self) -> None:
         core = self.world.core

@@ -547,3 +547,26 @@ def test_a_delayed_tables_spectator_waits_for_the_next_live_table_after_the_dela
     world.handle(c.ClosePrivate(1))
     assert world.frames(9, "spectate_ended")[-1]["reason"] == "table_closed"
     assert not world.core.watch.watches(9)
+
+
+def test_a_hand_the_store_does_not_settle_is_voided_and_the_table_deals_again() -> None:
+    """A failed settlement voids that hand (the store's rule) but does not stall the
+    table: its people were playing, so the next hand is dealt at once, nobody asked to
+    press 准备 again (before, the table waited for a 准备 the client never offered)."""
+    world = hall(1)
+    code = create(world, 1, hands=6)
+    world.handle(c.Ready(1))
+    world.handle(c.StartPrivate(1))  # two bots
+    world.answer_all()
+    world.handle(c.Trustee(1, True))
+    while not any(isinstance(p, e.SettleHand) for p in world.pending):
+        world.answer_all()
+        assert world.advance(), "the hand never ended"
+    first = world.core.private.table_of_code(code)
+    world.answer(
+        next(i for i, p in enumerate(world.pending) if isinstance(p, e.SettleHand)), fail=True
+    )
+    assert world.frames(1, "hand_voided")
+    again = world.core.private.table_of_code(code)
+    assert again is not None and again != first
+    assert world.core.private.tables[code].sheet.rows == []  # the voided hand scores nothing

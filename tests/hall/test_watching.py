@@ -311,17 +311,18 @@ def test_a_rooms_file_may_hold_the_watch_section() -> None:
     assert watch_settings(tomllib.loads(text)) == WatchSettings(cash_tables=False)
 
 
-def test_a_spectator_seated_at_a_matchs_table_stops_watching() -> None:
+def test_a_spectator_who_registers_for_a_match_stops_watching() -> None:
+    """A match is a place: registering ends the watch (one place per person)."""
     world = MatchWorld(rooms=[KEEPS])
     number = seated(world)
     watch(world, table=number)
     world.register(WATCHER)
-    assert world.core.watch.watching == {WATCHER: number}  # registered: still watching
-    at_match_table(world, WATCHER)
     assert world.frames(WATCHER, "spectate_ended") == [
         {"type": "spectate_ended", "table": number, "reason": "moved"}
     ]
     assert world.core.watch.watching == {}
+    at_match_table(world, WATCHER)
+    assert world.core.table_of(WATCHER) is not None
 
 
 def test_a_table_of_its_own_options_may_refuse_spectators() -> None:

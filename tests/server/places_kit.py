@@ -67,11 +67,11 @@ async def race(
     counts: Counter[int] = Counter()
     offsets = random.Random(23)
     for _ in range(tries):
-        register = asyncio.ensure_future(_register(hall, token))
+        registering = asyncio.ensure_future(register(hall, token))
         await asyncio.sleep(offsets.uniform(0, OFFSET))  # (wherever the HTTP request is)
         await asyncio.gather(*(r.conn.send({"type": "join", "room": r.room}) for r in racers))
         joined = await asyncio.gather(*(_joined(racer) for racer in racers))
-        registered = await register
+        registered = await registering
         counts[sum(joined) + registered] += 1
         if sum(joined) + registered != 1:
             return counts
@@ -85,7 +85,9 @@ async def race(
     return counts
 
 
-async def _register(hall: HallClient, token: str) -> bool:
+async def register(hall: HallClient, token: str) -> bool:
+    """Whether the account of ``token`` is registered for :data:`MATCH` now (refused:
+    ``already_in_room`` or ``in_match``)."""
     try:
         await hall.request("POST", f"/api/matches/{MATCH}/register", token)
     except HallError as error:

@@ -47,7 +47,6 @@ async def match_hall(tmp_path: Path) -> AsyncIterator[MatchHall]:
     db = GatedDatabase(store)
     hall = HallService(db, (), LocalBus())
     match_hall = MatchHall(hall, TRIO)
-    hall.in_match = lambda user: match_hall.run_of(user) is not None
     await match_hall.start()
     try:
         yield match_hall

@@ -22,12 +22,14 @@ from store_kit import (
     balances,
     crash_at,
     crash_child,
+    deal,
     dump,
     entries_of,
     entry,
     execute,
     missed_tampering,
     moved,
+    outcome,
     players,
     transaction,
 )
@@ -293,6 +295,20 @@ def test_a_registration_may_take_the_last_coin_not_more(store: Store) -> None:
         store.register_for_match("r2", bob, NOW)
     assert dump(store) == before
     assert store.match_registrations("r2") == []
+
+
+def test_a_player_in_a_hand_in_play_cannot_register(store: Store) -> None:
+    """His coins are his table's until the hand is settled (on any node): the fee is
+    refused in its own transaction, nothing written; once settled he may register."""
+    ann, bob = players(store, 2, grant=1000)
+    store.start_hand(deal("h1", [ann, bob, None]))
+    store.open_match_run("r1", "tiyan", 100, NOW)
+    before = dump(store)
+    with pytest.raises(IllegalActionError, match="already_in_room"):
+        store.register_for_match("r1", ann, NOW)
+    assert dump(store) == before
+    store.settle_hand(outcome("h1", [0, 0, 0]))
+    assert store.register_for_match("r1", ann, NOW) == 1
 
 
 # --- finishing ---------------------------------------------------------------------------

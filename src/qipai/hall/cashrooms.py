@@ -84,12 +84,10 @@ class CashRooms:
         """Refuse what :meth:`join` would refuse (``balance``: if read already).
 
         :raises InvalidActionError: ``unknown_room``.
-        :raises IllegalActionError: ``already_in_room``, ``not_enough_coins``.
+        :raises IllegalActionError: ``not_enough_coins`` (his place is checked by the core:
+            :mod:`.place`).
         """
         entry = self.entry(room_id)
-        if player.room is not None or player.private is not None:
-            where = player.room or f"private:{player.private}"
-            raise IllegalActionError("already_in_room", f"already in room {where!r}")
         if balance is not None:
             check_join(entry.room, balance)
 

@@ -34,6 +34,7 @@ from qipai.hall.frames import OutFrame
 from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.matchdesk import Done, MatchDesk
 from qipai.hall.matchmaking import MatchedTable
+from qipai.hall.place import Place, PlaceKind, check_free
 from qipai.hall.players import Player
 from qipai.hall.privateoptions import PrivateSettings
 from qipai.hall.privatetables import PrivateTables
@@ -79,9 +80,7 @@ class HallCore:
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
-        self.flow = TableFlow(
-            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None
-        )
+        self.flow = TableFlow(self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None)
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
@@ -118,6 +117,29 @@ class HallCore:
             player.room is not None or player.table is not None or player.private is not None
         )
 
+    def place_of(self, user: int) -> Place | None:
+        """The one place ``user`` holds here (:mod:`.place`), if any: his private table,
+        his cash room, his match run (registered or playing), or the table he watches."""
+        player = self.players.get(user)
+        if player is not None and player.private is not None:
+            return Place(PlaceKind.PRIVATE, player.private)
+        if player is not None and player.room is not None:
+            return Place(PlaceKind.ROOM, player.room)
+        run = self.matches.run_of(user)
+        if run is not None:
+            return Place(PlaceKind.MATCH, run.run.run_id)
+        if player is not None and player.table is not None:  # a match table, its run over
+            return Place(PlaceKind.MATCH, f"table {player.table}")
+        watched = self.watch.watched_by(user)
+        return None if watched is None else Place(PlaceKind.WATCHING, watched)
+
+    def check_free(self, user: int) -> None:
+        """Refuse ``user`` a new place while he holds one (:func:`.place.check_free`).
+
+        :raises IllegalActionError: ``in_match``, ``already_in_room``.
+        """
+        check_free(self.place_of(user))
+
     def table_of(self, user: int) -> LiveTable | None:
         """The table ``user`` sits at, if any."""
         player = self.players.get(user)
@@ -133,6 +155,7 @@ class HallCore:
         :raises GameError: the command is refused (nothing changed).
         """
         out: Out = []
+        self._check_moves(command)
         match command:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
@@ -185,11 +208,29 @@ class HallCore:
                 | mc.StepFailed() | mc.RunFinished()
             ):  # fmt: skip
                 self.matches.handle(command, out, now)
+                if isinstance(command, mc.Register):
+                    self.watch.moved(command.user, out, now)  # registered: he watches no more
             case _:
                 assert_never(command)
         return out
 
     # --- players ----------------------------------------------------------------------
+
+    def _check_moves(self, command: c.Command) -> None:
+        """The one check of every command that gives a person a new place: he holds none
+        (watching aside, which he leaves).  A registration in the run he is registered in
+        is answered by the run itself (``already_registered``).
+
+        :raises IllegalActionError: ``in_match``, ``already_in_room``.
+        """
+        match command:
+            case c.Join(user) | c.CreatePrivate(user) | c.JoinPrivate(user) | c.Spectate(user):
+                self.check_free(user)
+            case mc.Register(user, _, match_id):
+                open_run = self.matches.open_run(match_id)  # (``unknown_match`` first)
+                check_free(self.place_of(user), same=Place(PlaceKind.MATCH, open_run.run.run_id))
+            case _:
+                pass
 
     def _known(self, user: int) -> Player:
         """``user``'s record.
@@ -207,9 +248,6 @@ class HallCore:
 
         :raises IllegalActionError: ``already_in_room``, the spectators' refusals.
         """
-        player = self.players.get(command.user)
-        if isinstance(command, c.Spectate) and player is not None and player.private:
-            raise IllegalActionError("already_in_room", "a seated player cannot watch")
         if isinstance(command, c.Spectate) and command.code is not None:
             if command.table is not None or command.player is not None:
                 raise InvalidActionError("bad_message", "name one table, or one player")
@@ -436,6 +474,8 @@ class HallCore:
         if private is not None:
             if not private.closed:  # its spectators wait for its next live table
                 self.private.tell_watchers(private, out)
+                if live.unsettled and not live.stopped:  # voided: on with the next hand
+                    self.private.deal_again(private, out, now)
             return
         if live.seating is not None:
             self.cash.closed(live, out, now)

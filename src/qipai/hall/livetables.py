@@ -99,6 +99,9 @@ class LiveTable:
     """Why its hand could not start, once refused (nothing was dealt)."""
     failed: bool = False
     """Its hand was voided unsettled (its settlement failed, or the hall stopped)."""
+    unsettled: bool = False
+    """The store refused or failed its hand's settlement (the hand voided): a table that
+    plays on deals its next hand at once."""
     stopped: bool = False
     """The hall stopped it."""
     asked: BotTurn | None = None
@@ -232,6 +235,7 @@ class TableFlow:
             self.refuse(live, error, out, now)
         elif live.phase is Phase.SETTLING and live.table.hand_id == hand:
             out.append(Log("error", f"table {number} failed: {error.message}"))
+            live.unsettled = True
             self.fail(live, out, now)
 
     # --- playing ----------------------------------------------------------------------

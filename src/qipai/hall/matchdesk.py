@@ -247,15 +247,12 @@ class MatchDesk:
     def _register(self, user: int, name: str, match_id: str, out: Out) -> None:
         """Take ``user``'s place in the open run; ``HoldEntry`` holds his fee.
 
-        :raises IllegalActionError: ``in_match``, ``already_in_room``, and the run's
-            refusals (``already_registered``, ``match_full``, ``match_closed``).
+        :raises IllegalActionError: the run's refusals (``already_registered``,
+            ``match_full``, ``match_closed``); his place was checked by the core
+            (:mod:`.place`).
         """
         live, player = self.open_run(match_id), pid(user)
-        if player not in live.run.registered and self.run_of(user) is not None:
-            raise IllegalActionError("in_match", "already registered in a match")
-        room = self._host.player(user, name).room
-        if room is not None:
-            raise IllegalActionError("already_in_room", f"in room {room!r}: leave it first")
+        self._host.player(user, name)
         number = live.run.register(player)  # the place is taken before the fee is held
         live.users[player], live.names[player] = user, name
         out.append(me.HoldEntry(live.run.run_id, user, number))

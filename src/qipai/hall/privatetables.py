@@ -195,9 +195,9 @@ class PrivateTables:
         """``player`` (holding ``balance`` coins) creates a table of ``options``.
 
         :raises InvalidActionError: ``bad_private``.
-        :raises IllegalActionError: ``already_in_room``, ``in_match``, ``insufficient_coins``.
+        :raises IllegalActionError: ``insufficient_coins`` (his place
+            checked by the core: :mod:`.place`).
         """
-        _check_place(player)
         check_options(options, self.settings)
         template = template_of(self.rooms, options)
         coins = options.stakes == "coins"
@@ -218,10 +218,10 @@ class PrivateTables:
         """``player`` (holding ``balance`` coins) sits at the first free seat of ``code``.
 
         :raises IllegalActionError: ``unknown_code``, ``table_closed``, ``table_full``
-            (:class:`TableFullError`), ``already_in_room``, ``in_match``, ``insufficient_coins``.
+            (:class:`TableFullError`), ``insufficient_coins`` (his place
+            checked by the core: :mod:`.place`).
         """
         table = self._find(code)
-        _check_place(player)
         if None not in table.seats:
             raise TableFullError(code, table.options.spectators)
         if table.coins:
@@ -509,6 +509,16 @@ class PrivateTables:
         self._tell(table, out)
         return True
 
+    def deal_again(self, table: FriendsTable, out: Out, now: float) -> None:
+        """The hand in play could not be settled (voided): its people were playing, so
+        the next hand is dealt at once, nobody asked to be ready again (a table that cannot
+        deal now waits for them as after any hand)."""
+        if table.live is not None or table.closing or table.over or not table.people():
+            return
+        table.ready.update(user for _, user in table.people())
+        if not self._deal(table, out, now):
+            table.ready.clear()
+
     def _finish(self, table: FriendsTable, out: Out) -> None:
         """The table closes: its final scoreboard to everyone, kept; its people out."""
         table.closed = True
@@ -534,19 +544,6 @@ class PrivateTables:
             users, final, stake_of(table.room),
         )  # fmt: skip
         out.append(keep)
-
-
-def _check_place(player: Player) -> None:
-    """Refuse a person who is somewhere already.
-
-    :raises IllegalActionError: ``already_in_room``, ``in_match``.
-    """
-    if player.private is not None:
-        raise IllegalActionError("already_in_room", f"at private table {player.private}")
-    if player.room is not None:
-        raise IllegalActionError("already_in_room", f"already in room {player.room!r}")
-    if player.table is not None:
-        raise IllegalActionError("in_match", "playing a match's table")
 
 
 def _check_coins(room: Room, balance: int) -> None:

@@ -181,6 +181,12 @@ class Spectators:
         """Whether ``user`` watches a table, or waits for a private table's next hand."""
         return user in self.watching or user in self.parked
 
+    def watched_by(self, user: int) -> str | None:
+        """What ``user`` watches: a table's number, or the code of the private table whose
+        next hand he waits for (``None``: nothing)."""
+        number = self.watching.get(user)
+        return str(number) if number is not None else self.parked.get(user)
+
     def parked_at(self, code: str) -> list[int]:
         """The spectators waiting for private table ``code``'s next hand."""
         return [user for user, parked in self.parked.items() if parked == code]
@@ -341,12 +347,10 @@ class Spectators:
         return live
 
     def _check_free(self, user: int) -> None:
-        """:raises IllegalActionError: ``not_connected``, ``already_in_room``."""
-        player = self._players.get(user)
-        if player is None:
+        """:raises IllegalActionError: ``not_connected`` (his place was checked by the
+        core: :mod:`.place`)."""
+        if user not in self._players:
             raise IllegalActionError("not_connected", "the connection closed")
-        if player.room is not None or player.table is not None:
-            raise IllegalActionError("already_in_room", "a seated player cannot watch")
 
     def stop(self, user: int, out: Out, now: float) -> None:
         """``user`` stops watching (told ``spectate_ended`` ``stopped``).
@@ -510,4 +514,3 @@ class Spectators:
         self.watching.clear()
         self.parked.clear()
         self.privates.clear()
-

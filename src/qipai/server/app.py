@@ -195,7 +195,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         )
         hall.core.watch.settings = config.watch
         matches = MatchHall(hall, config.matches)
-        hall.in_match = lambda user: matches.run_of(user) is not None
         hall.notices = matches.untold
         gateway = _cluster_gateway(cluster, hall, matches)
         await hall.start()  # its own hands left in play voided first

@@ -187,6 +187,9 @@ class Executor:
                 fence = self._fences.get(effect.table)
                 await self._settles.submit(settlement_of(outcome, fence))
                 self.hands_settled += 1
+        except GameError as error:  # the store refused it: its own reason, logged as such
+            log.error("table %d: the store refused the settlement: %s", effect.table, error)
+            self._feed(c.StoreFailed(effect.table, outcome.hand_id, error.code, error.message))
         except Exception as error:
             log.error("table %d: settlement failed: %r", effect.table, error)
             self._feed(c.StoreFailed(effect.table, outcome.hand_id, *_UNAVAILABLE))

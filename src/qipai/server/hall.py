@@ -92,9 +92,6 @@ class HallService:
             bot_wait=None if bots is None else BOT_DEADLINE, private=private,
         )  # fmt: skip
         """The live hall's rules and state."""
-        self.in_match: Callable[[int], bool] = lambda user: False
-        """Whether a user is registered in or playing a match (set by the match hall):
-        he may not join a room meanwhile."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
@@ -212,9 +209,10 @@ class HallService:
         return self.core.player(user, name, connected=self.bus.is_connected(user))
 
     def holds(self, user: int) -> bool:
-        """Whether ``user`` has a place here: a room (its queue or a table), a match table,
-        or a match."""
-        return self.core.holds(user) or self.in_match(user)
+        """Whether ``user`` has a place here that holds him (:mod:`qipai.hall.place`): a
+        room (its queue or a table), a private table, a match (registered or playing)."""
+        place = self.core.place_of(user)
+        return place is not None and place.is_seat
 
     async def join(self, player: Player, room_id: str, *, once: bool = False) -> None:
         """Queue ``player`` in a room; ``once``: for one hand.  His place is checked and
@@ -227,9 +225,7 @@ class HallService:
         cash = self.core.cash
         cash.entry(room_id)
         async with self.places.lock(player.user):
-            cash.check_join(player, room_id, None)
-            if self.in_match(player.user):
-                raise IllegalActionError("in_match", "registered in a match: play it first")
+            self.core.check_free(player.user)
             if not self._owns(room_id):
                 moved = f"room {room_id!r} moved: try again"
                 raise IllegalActionError("cluster_unavailable", moved)
@@ -273,9 +269,7 @@ class HallService:
         assert isinstance(frame, EscapeCost)
         return frame
 
-    def chat(
-        self, player: Player, phrase: str, message_id: int | None = None
-    ) -> OutFrame | None:
+    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> OutFrame | None:
         """Quick chat at his table; ``chat_too_fast`` over his allowance."""
         replies = self.executor.run(c.Chat(player.user, phrase, message_id))
         return replies[0] if replies else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.errors import InvalidActionError
 from qipai.hall.frames import OutFrame
 
 from . import protocol, watching
@@ -110,11 +110,7 @@ class LocalLink:
         node is given back (:mod:`.places`), for the node he moves to."""
         places, user = self.hall.places, self.player.user
         async with places.lock(user):
-            if self.player.room is not None:
-                room = self.player.room
-                raise IllegalActionError("already_in_room", f"already in room {room!r}")
-            if self.hall.in_match(user):
-                raise IllegalActionError("in_match", "registered in a match: play it first")
+            self.hall.core.check_free(user)
             await places.release(user)
 
     async def close(self) -> None:

@@ -84,8 +84,7 @@ async def _take_place(
     """
     user = player.user
     async with hall.places.lock(user):
-        if hall.in_match(user):
-            raise IllegalActionError("in_match", "registered in a match: play it first")
+        hall.core.check_free(user)  # (checked again by the core with the balance read)
         coins = await hall.db.run(hall.db.store.balance, user)
         await hall.places.claim(user)
         try:

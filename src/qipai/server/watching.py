@@ -8,7 +8,7 @@ up by the core among the tables of this process.
 
 from __future__ import annotations
 
-from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.errors import InvalidActionError
 from qipai.hall import commands as c
 
 from .hall import HallService, Player
@@ -24,8 +24,6 @@ def spectate(hall: HallService, player: Player, message: Spectate) -> None:
     """
     if (message.code is None) == (message.player is None):
         raise InvalidActionError("bad_message", "spectate: name a code or a player")
-    if hall.in_match(player.user):
-        raise IllegalActionError("in_match", "registered in a match: play it first")
     if message.code is not None:
         hall.executor.run(c.Spectate(player.user, code=message.code))
     else:

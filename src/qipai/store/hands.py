@@ -136,6 +136,7 @@ def settle(
         if hand.id not in todo and _is_due(hand, seated.get(hand.id)):
             todo[hand.id] = hand
     postings = [_posting(hand, seated[hand.id], system) for hand in todo.values()]
+    postings = covered(postings, _balances(connection, postings, system), system)
     recorded = ledger.post(connection, postings, fault=fault)
     settled = [hand for hand, ok in zip(todo.values(), recorded, strict=True) if ok]
     _finish(connection, settled)
@@ -171,6 +172,77 @@ def _posting(hand: HandSettlement, seated: _Seated, system: SystemAccounts) -> P
     seat_accounts = [system.bots if account is None else account for account in seated.accounts]
     moves = tuple(settlement_entries(hand, seat_accounts, system))
     return Posting(settle_key(hand.id), "settle", moves, hand.ended_at, hand.id)
+
+
+def in_play(connection: Connection, user_id: int) -> bool:
+    """Whether the user holds a seat in a hand still ``playing`` (on any node)."""
+    query = (
+        select(hand_seats.c.hand_id)
+        .join_from(hand_seats, hands, hands.c.id == hand_seats.c.hand_id)
+        .where(hand_seats.c.user_id == user_id, hands.c.status == "playing")
+        .limit(1)
+    )
+    return connection.execute(query).first() is not None
+
+
+def _balances(
+    connection: Connection, postings: Sequence[Posting], system: SystemAccounts
+) -> dict[int, int]:
+    """The coins of the players' accounts ``postings`` move (the house's and the bots'
+    accounts left out: they may go negative)."""
+    house = {system.rake, system.fees, system.grants, system.bots, system.matches}
+    ids = sorted({m.account for p in postings for m in p.moves} - house)
+    if not ids:
+        return {}
+    query = select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(ids))
+    rows: list[tuple[int, int]] = [(row[0], row[1]) for row in connection.execute(query)]
+    return dict(rows)
+
+
+def covered(
+    postings: Sequence[Posting], balances: dict[int, int], system: SystemAccounts
+) -> list[Posting]:
+    """``postings`` with a *cover* where a player's account would go below zero: he pays
+    what he holds, and the house (``system:grants``) grants the rest in the same
+    transaction, as a ``grant`` entry to his account with no seat, so the hand's other
+    seats are paid as the table settled them and the settlement never fails for lack of
+    coins.
+
+    The hall keeps a person's coins for the one table he sits at (one place per person:
+    ``docs/security.md``), so this is a last resort, not a rule of play: coins taken from
+    his account by something else while he played (an operator's deduction) come back
+    to him from the house rather than from the winners.
+
+    >>> from datetime import UTC, datetime
+    >>> house = SystemAccounts(rake=1, fees=2, grants=3, bots=4, matches=5)
+    >>> moves = (Entry(10, -500, "loss", 0), Entry(11, 500, "win", 1))
+    >>> hand = Posting("settle:h", "settle", moves, datetime.now(UTC))
+    >>> [hand] = covered([hand], {10: 300, 11: 0}, house)
+    >>> [(m.account, m.amount, m.reason, m.seat) for m in hand.moves[2:]]
+    [(10, 200, 'grant', None), (3, -200, 'grant', None)]
+    """
+    left = dict(balances)
+    result = []
+    for posting in postings:
+        deltas: defaultdict[int, int] = defaultdict(int)
+        for move in posting.moves:
+            if move.account in left:
+                deltas[move.account] += move.amount
+        covers: list[Entry] = []
+        for account, delta in deltas.items():
+            short = -(left[account] + delta)
+            if short > 0:
+                covers += [Entry(account, short, "grant"), Entry(system.grants, -short, "grant")]
+            left[account] = max(0, left[account] + delta)
+        result.append(posting if not covers else _with(posting, covers))
+    return result
+
+
+def _with(posting: Posting, covers: list[Entry]) -> Posting:
+    return Posting(
+        posting.key, posting.kind, (*posting.moves, *covers), posting.created_at,
+        posting.hand_id, posting.run_id,
+    )  # fmt: skip
 
 
 def settlement_entries(

@@ -51,7 +51,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import matchcoins
 from qipai.hall.matchcoins import Entrant, Escrow, MatchPosting
 from qipai.store import accounts as players
-from qipai.store import fences, ledger
+from qipai.store import fences, hands, ledger
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
 from qipai.store.models import (
     NAME_LENGTH,
@@ -147,7 +147,8 @@ def register(connection: Connection, run_id: str, user_id: int, now: datetime, f
 
     :raises InvalidActionError: ``unknown_run``, ``unknown_user``, ``naive_datetime``.
     :raises IllegalActionError: ``match_closed`` (the run is not registering),
-        ``already_registered``, ``insufficient_coins``.
+        ``already_registered``, ``already_in_room`` (a seat in a hand in play: his
+        coins are the table's), ``insufficient_coins``.
     """
     check_aware(now, "now")
     run = _lock(connection, run_id)
@@ -156,6 +157,8 @@ def register(connection: Connection, run_id: str, user_id: int, now: datetime, f
     account = players.account_of(connection, user_id)
     if any(r.user == user_id for r in _current(connection, [run_id])[run_id]):
         raise IllegalActionError("already_registered", f"user {user_id} is in run {run_id}")
+    if hands.in_play(connection, user_id):  # (the hall refuses it first: one place each)
+        raise IllegalActionError("already_in_room", f"user {user_id} plays a hand")
     last = connection.execute(
         select(func.max(match_entries.c.number)).where(match_entries.c.run_id == run_id)
     ).scalar_one()
