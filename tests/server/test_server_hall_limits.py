@@ -5,7 +5,8 @@ are counted once, in Redis (``qipai.cluster.buckets``).
 - 60 private table codes tried from one address over the three nodes: 30 answered
   (``unknown_code``), 30 ``too_many_tries``; the 10 a minute of one account hold too;
 - a name's failed sign-ins, sign-ins, new accounts and guests per address, new connections
-  per account: each over the three nodes, refused past the limit as by one node.
+  per account: each over the three nodes, refused past the limit as by one node;
+- a node whose Redis stops counts alone (its own buckets), and says so once.
 
 The limits are token buckets (one token back every ``seconds / count``): a test that took
 longer than that may see one more attempt pass per token come back, which each assertion
@@ -18,16 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
+import logging
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis
 from nodes_kit import Cluster, cluster
 from places_kit import waiting_room
+from server_kit import fast_config, running_hall
+from test_server_redis_down import OwnRedis
 from wire_kit import WAIT
 
 from qipai.client.connection import Connection, HallClient, HallError
@@ -170,3 +177,39 @@ async def _connections(hall: Cluster, token: str, times: int) -> tuple[int, list
             except HallError as error:
                 refused.append(error.code)
     return welcomed, refused
+
+
+def test_a_node_counts_alone_while_redis_does_not_answer(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A node on a Redis of its own, 3 sign-ins a minute per address: two counted in
+    Redis; Redis killed: the node counts alone (three more, then ``429``: neither open nor
+    closed), and says so once."""
+    server = OwnRedis(tmp_path)
+    try:
+        limits = dataclasses.replace(Limits.off(), sign_in_per_address=Rate(3, 60.0))
+        config = fast_config(
+            f"sqlite:///{tmp_path / 'hall.db'}",
+            redis_url=server.url,
+            node_id="alone",
+            limits=limits,
+        )
+        with (
+            caplog.at_level(logging.WARNING, "qipai.cluster.buckets"),
+            running_hall(config) as node,
+        ):
+
+            def sign_in() -> int:  # spent before the body is read: this one is not JSON
+                headers = {"X-Forwarded-For": "192.0.2.50"}
+                return httpx.post(
+                    f"{node.url}/api/login", content=b"?", headers=headers
+                ).status_code
+
+            assert [sign_in(), sign_in()] == [400, 400]
+            assert redis.Redis(port=server.port).exists("qipai:limit:sign_in:192.0.2.50")
+            server.stop()
+            assert [sign_in() for _ in range(4)] == [400, 400, 400, 429]
+    finally:
+        server.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "qipai.cluster.buckets"]
+    assert len(said) == 1 and said[0].startswith("limits: Redis does not answer")
