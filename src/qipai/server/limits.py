@@ -216,7 +216,8 @@ class Limits:
     @classmethod
     def off(cls) -> Limits:
         """No limit on attempts (tests, load runs on a private hall); the hashes stay
-        bounded."""
+        bounded.  Every :class:`Rate` field is named here (a new one too:
+        ``tests/server/test_limits.py`` checks)."""
         return cls(
             sign_in_per_address=None,
             sign_in_failures_per_name=None,
@@ -235,9 +236,9 @@ class Limit:
     and how a refusal reads (``too many {what}: wait``).
 
     A new kind of limit is a :class:`Rate` field of :class:`Limits` (``None`` turns it
-    off), a :class:`Limit` naming it, and a call of :meth:`Gate.spend` (or a method of
-    :class:`Gate` that makes one) where the attempt is made: the backends (memory, Redis)
-    need nothing more.
+    off; :meth:`Limits.off` names it too), a :class:`Limit` naming it, and a call of
+    :meth:`Gate.spend` (or a method of :class:`Gate` that makes one) where the attempt is
+    made: the backends (memory, Redis) need nothing more.
     """
 
     kind: str
