@@ -94,11 +94,11 @@ def redis_keys() -> Iterator[tuple[str, redis.Redis]]:
 
 @contextlib.contextmanager
 def cluster(
-    names: list[str], rooms: str, tmp: Path, purpose: str, *options: str
+    names: list[str], rooms: str, tmp: Path, purpose: str, *options: str, limited: bool = False
 ) -> Iterator[Cluster]:
-    """Start one ``qipai serve --redis`` per name (with ``options``) on one new database,
-    with the rooms TOML ``rooms``; wait until every room has an owner; stop them all at the
-    end."""
+    """Start one ``qipai serve --redis`` per name (with ``options``; with the shipped limits
+    if ``limited``, else none) on one new database, with the rooms TOML ``rooms``; wait
+    until every room has an owner; stop them all at the end."""
     config = tmp / "rooms.toml"
     config.write_text(rooms, encoding="utf-8")
     with redis_keys() as (prefix, client), fresh_postgres(purpose) as url:
@@ -107,9 +107,8 @@ def cluster(
             for name in names:
                 log = tmp / f"{name}.log"
                 extra = ("--redis", REDIS, "--node-id", name, "--redis-prefix", prefix)
-                process, node_url = stack.enter_context(
-                    serving(url, config, log, *extra, "--no-limits", *options)
-                )
+                extra += () if limited else ("--no-limits",)
+                process, node_url = stack.enter_context(serving(url, config, log, *extra, *options))
                 found.nodes[name] = Node(name, process, node_url, log)
             room_ids = [line.split('"')[1] for line in rooms.splitlines() if line.startswith("id")]
             found.wait("every room at its node", lambda: all(map(found.settled, room_ids)))

@@ -4,16 +4,21 @@ their memory bound, the gate of each endpoint, keys of addresses and names, the 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
+from collections.abc import Awaitable
 
 import pytest
 
 from qipai.server.limits import (
+    GUEST,
     BusyError,
     Gate,
     HashGate,
+    Limit,
     Limiter,
     Limits,
+    MemoryBuckets,
     Rate,
     RateLimitedError,
     address_key,
@@ -100,82 +105,142 @@ def test_a_refused_key_stays_remembered_while_it_waits() -> None:
 # --- the gate of each endpoint -------------------------------------------------------------------
 
 
-def _refused(call: object, *args: object) -> RateLimitedError:
+class Clock:
+    """A clock moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _gate(limits: Limits) -> tuple[Gate, Clock, MemoryBuckets]:
+    """A gate counting in memory, on a clock of its own (at 0)."""
+    clock = Clock()
+    buckets = MemoryBuckets(clock=clock)
+    return Gate(limits, buckets), clock, buckets
+
+
+def _ok(attempt: Awaitable[None]) -> None:
+    asyncio.run(_awaited(attempt))
+
+
+async def _awaited(attempt: Awaitable[None]) -> None:
+    await attempt
+
+
+def _refused(attempt: Awaitable[None]) -> RateLimitedError:
     with pytest.raises(RateLimitedError) as caught:
-        call(*args)  # type: ignore[operator]
+        _ok(attempt)
     return caught.value
 
 
 def test_sign_ins_per_address() -> None:
-    gate = Gate(Limits())
+    gate, clock, _ = _gate(Limits())
     for _ in range(10):
-        gate.sign_in("203.0.113.7", 0.0)
-    refused = _refused(gate.sign_in, "203.0.113.7", 0.0)
+        _ok(gate.sign_in("203.0.113.7"))
+    refused = _refused(gate.sign_in("203.0.113.7"))
     assert (refused.code, refused.retry_after) == ("rate_limited", 6)
-    gate.sign_in("203.0.113.8", 0.0)  # another address
-    gate.sign_in("203.0.113.7", 6.0)
+    _ok(gate.sign_in("203.0.113.8"))  # another address
+    clock.now = 6.0
+    _ok(gate.sign_in("203.0.113.7"))
 
 
 def test_failed_sign_ins_per_name_from_any_address() -> None:
-    gate = Gate(Limits())
+    gate, clock, _ = _gate(Limits())
     for _ in range(5):
-        gate.sign_in_name("ann", 0.0)  # five tries, none succeeded
-    refused = _refused(gate.sign_in_name, "ANN", 10.0)  # another spelling: the same name
+        _ok(gate.sign_in_name("ann"))  # five tries, none succeeded
+    clock.now = 10.0
+    refused = _refused(gate.sign_in_name("ANN"))  # another spelling: the same name
     assert refused.code == "too_many_attempts" and refused.retry_after == 170
-    gate.sign_in_name("bea", 10.0)
-    gate.sign_in_name("ann", 180.0)  # one more every 3 minutes
+    _ok(gate.sign_in_name("bea"))
+    clock.now = 180.0
+    _ok(gate.sign_in_name("ann"))  # one more every 3 minutes
 
 
 def test_a_successful_sign_in_clears_the_names_tries() -> None:
-    gate = Gate(Limits())
+    gate, _, _ = _gate(Limits())
     for _ in range(4):
-        gate.sign_in_name("ann", 0.0)
-    gate.signed_in("ann")
+        _ok(gate.sign_in_name("ann"))
+    _ok(gate.signed_in("ann"))
     for _ in range(5):
-        gate.sign_in_name("ann", 0.0)
-    assert _refused(gate.sign_in_name, "ann", 0.0).code == "too_many_attempts"
+        _ok(gate.sign_in_name("ann"))
+    assert _refused(gate.sign_in_name("ann")).code == "too_many_attempts"
 
 
 def test_a_try_refused_as_busy_is_given_back() -> None:
-    gate = Gate(Limits())
+    gate, _, _ = _gate(Limits())
     for _ in range(5):
-        gate.sign_in_name("ann", 0.0)
-        gate.not_tried("ann", 0.0)
-    gate.sign_in_name("ann", 0.0)
+        _ok(gate.sign_in_name("ann"))
+        _ok(gate.not_tried("ann"))
+    _ok(gate.sign_in_name("ann"))
 
 
 def test_new_accounts_and_guests_per_address() -> None:
-    gate = Gate(Limits())
+    gate, _, _ = _gate(Limits())
     for _ in range(3):
-        gate.register("198.51.100.1", 0.0)
-    assert _refused(gate.register, "198.51.100.1", 0.0).retry_after == 20
+        _ok(gate.register("198.51.100.1"))
+    assert _refused(gate.register("198.51.100.1")).retry_after == 20
     for _ in range(5):
-        gate.guest("198.51.100.1", 0.0)  # its own bucket
-    assert _refused(gate.guest, "198.51.100.1", 0.0).retry_after == 12
+        _ok(gate.guest("198.51.100.1"))  # its own bucket
+    assert _refused(gate.guest("198.51.100.1")).retry_after == 12
 
 
 def test_an_ipv6_subscriber_cannot_rotate_out_of_his_network() -> None:
-    gate = Gate(Limits())
+    gate, _, _ = _gate(Limits())
     for host in range(3):
-        gate.register(f"2001:db8:0:1::{host:x}", 0.0)
-    assert _refused(gate.register, "2001:db8:0:1:ffff::1", 0.0).code == "rate_limited"
-    gate.register("2001:db8:0:2::1", 0.0)  # the next /64 is someone else
+        _ok(gate.register(f"2001:db8:0:1::{host:x}"))
+    assert _refused(gate.register("2001:db8:0:1:ffff::1")).code == "rate_limited"
+    _ok(gate.register("2001:db8:0:2::1"))  # the next /64 is someone else
+
+
+def test_a_code_try_refused_by_the_account_spends_nothing_of_the_address() -> None:
+    gate, _, _ = _gate(Limits(codes_per_address=Rate(4, 60.0), codes_per_account=Rate(2, 60.0)))
+    for _ in range(2):
+        _ok(gate.code_try("198.51.100.9", 1))
+    refused = _refused(gate.code_try("198.51.100.9", 1))
+    assert (refused.code, refused.message) == (
+        "too_many_tries",
+        "too many codes tried by this account: wait",
+    )
+    for _ in range(2):  # the address still has two
+        _ok(gate.code_try("198.51.100.9", 2))
+    refused = _refused(gate.code_try("198.51.100.9", 3))  # the address's, for every account
+    assert refused.message == "too many codes tried from this address: wait"
+    _ok(gate.code_try("198.51.100.10", 3))  # and account 3 spent nothing then
 
 
 def test_limits_off_refuse_nothing() -> None:
-    gate = Gate(Limits.off())
+    gate, _, buckets = _gate(Limits.off())
     for _ in range(1_000):
-        gate.sign_in("a", 0.0)
-        gate.sign_in_name("ann", 0.0)
-        gate.register("a", 0.0)
-        gate.guest("a", 0.0)
-    assert gate.remembered() == 0
+        _ok(gate.sign_in("a"))
+        _ok(gate.sign_in_name("ann"))
+        _ok(gate.register("a"))
+        _ok(gate.guest("a"))
+        _ok(gate.code_try("a", 1))
+    assert len(buckets) == 0
+
+
+def test_limits_off_turns_off_every_rate() -> None:
+    off = Limits.off()
+    rates = [f.name for f in dataclasses.fields(off) if isinstance(f.default, Rate)]
+    assert len(rates) >= 8 and all(getattr(off, name) is None for name in rates)
 
 
 def test_configured_rates_are_used() -> None:
-    gate = Gate(Limits(guest_per_address=Rate(1, 3_600.0)))
-    gate.guest("a", 0.0)
-    assert _refused(gate.guest, "a", 0.0).retry_after == 3_600
+    gate, _, _ = _gate(Limits(guest_per_address=Rate(1, 3_600.0)))
+    _ok(gate.guest("a"))
+    assert _refused(gate.guest("a")).retry_after == 3_600
+
+
+def test_a_new_kind_of_limit_needs_no_more_than_a_limit_and_a_spend() -> None:
+    gate, _, _ = _gate(Limits(guest_per_address=Rate(2, 60.0)))
+    watching = Limit("watch", lambda limits: limits.guest_per_address, "too_many_tries", "looks")
+    _ok(gate.spend((watching, "a")))
+    _ok(gate.spend((watching, "a"), (GUEST, "a")))  # counted in both, each its own bucket
+    assert _refused(gate.spend((watching, "a"))).message == "too many looks: wait"
+    _ok(gate.guest("a"))
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,6 @@ import json
 import logging
 import os
 import socket
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from qipai.cluster.buckets import HallBuckets, RedisBuckets
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
 from qipai.hall.matchconfig import MatchConfig, default_matches
@@ -54,7 +54,7 @@ from .gateway import Gateway
 from .hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService
 from .headers import SecurityHeaders
 from .heap import freeze_start_up_heap
-from .limits import BusyError, Gate, HashGate, Limits, RateLimitedError
+from .limits import BusyError, Gate, HashGate, Limits, MemoryBuckets, RateLimitedError
 from .logs import quiet_client_noise
 from .matches import MatchHall
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
@@ -142,6 +142,16 @@ def _cluster_node(config: ServerConfig) -> ClusterNode | None:
     return cluster
 
 
+def _gate(config: ServerConfig, cluster: ClusterNode | None) -> Gate:
+    """The hall's limits, counted in this process's memory, or, on a node of a cluster,
+    in the hall's Redis (in this node's memory while Redis does not answer)."""
+    alone = MemoryBuckets(max_keys=config.limits.max_keys)
+    if cluster is None:
+        return Gate(config.limits, alone)
+    shared = RedisBuckets(cluster.redis, prefix=config.redis_prefix)
+    return Gate(config.limits, HallBuckets(shared, alone))
+
+
 def _cluster_gateway(
     cluster: ClusterNode | None, hall: HallService, matches: MatchHall
 ) -> Gateway | None:
@@ -206,7 +216,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             log.info("heap frozen after start-up: %d objects", freeze_start_up_heap())
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
-        services["live"] = _Services(db, hall, accounts, Gate(config.limits), matches, gateway)
+        services["live"] = _Services(db, hall, accounts, _gate(config, cluster), matches, gateway)
         app.state.hall = hall
         app.state.matches = matches
         app.state.gateway = gateway
@@ -247,7 +257,7 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
 
     async def guest(request: Request) -> Response:
         services = live()
-        services.gate.guest(_address(request), time.monotonic())
+        await services.gate.guest(_address(request))
         return _session(await services.accounts.guest())
 
     async def sign_out(request: Request) -> Response:
@@ -350,22 +360,22 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
 
 
 async def _register(services: _Services, request: Request) -> Session:
-    services.gate.register(_address(request), time.monotonic())
+    await services.gate.register(_address(request))
     body = await _body(request)
     return await services.accounts.register(body.get("name"), body.get("password"))
 
 
 async def _sign_in(services: _Services, request: Request) -> Session:
-    services.gate.sign_in(_address(request), time.monotonic())
+    await services.gate.sign_in(_address(request))
     body = await _body(request)
     name = body.get("name")
-    services.gate.sign_in_name(name, time.monotonic())  # a try spent, given back on success
+    await services.gate.sign_in_name(name)  # a try spent, given back on success
     try:
         session = await services.accounts.sign_in(name, body.get("password"))
     except BusyError:
-        services.gate.not_tried(name, time.monotonic())
+        await services.gate.not_tried(name)
         raise
-    services.gate.signed_in(name)
+    await services.gate.signed_in(name)
     return session
 
 
@@ -499,7 +509,7 @@ def _private_routes(live: Callable[[], _Services]) -> list[Route]:
         services = live()
         user = await _maybe_user(services, request)
         user_id = None if user is None else user.id
-        services.gate.code_try(_address(request), user_id, time.monotonic())
+        await services.gate.code_try(_address(request), user_id)
         return JSONResponse(await private_info(services.hall, request.path_params["code"]))
 
     async def private_results(request: Request) -> Response:

@@ -35,7 +35,7 @@ import enum
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 from sqlalchemy.exc import DBAPIError
@@ -190,7 +190,7 @@ class PlayerSocket:
         await self.socket.accept()
         host = self.socket.client.host if self.socket.client is not None else None
         self._host = host
-        if await self._refused(lambda now: self._gate.connection(host, now)):
+        if await self._refused(self._gate.connection(host)):
             return
         user = await self._sign_in()
         if user is None:
@@ -290,7 +290,7 @@ class PlayerSocket:
         if user is None:
             await self._close(protocol.error("bad_token", "unknown or expired session"))
             return None
-        if await self._refused(lambda now: self._gate.connection_of(user.id, now)):
+        if await self._refused(self._gate.connection_of(user.id)):
             return None
         self._last = message.last
         limit = self._limit
@@ -299,12 +299,12 @@ class PlayerSocket:
         )
         return user
 
-    async def _refused(self, admit: Callable[[float], None]) -> bool:
+    async def _refused(self, admit: Awaitable[None]) -> bool:
         """Whether the new connection is refused by ``admit`` (a limit of the
         :class:`Gate`): then it was told (``too_many_connections``, ``retry_after``) and
         closed (4029)."""
         try:
-            admit(time.monotonic())
+            await admit
         except RateLimitedError as error:
             refusal = protocol.retry_later(error.code, error.message, error.retry_after)
             await self._close(refusal, CLOSE_TOO_MANY)
@@ -484,7 +484,7 @@ class PlayerSocket:
             # a code tried (to sit or to watch): limited (then it goes on below)
             case PrivateJoin(message_id) | Spectate(message_id, str()):
                 try:
-                    self._gate.code_try(self._host, user.id, time.monotonic())
+                    await self._gate.code_try(self._host, user.id)
                 except RateLimitedError as error:
                     return protocol.retry_later(
                         error.code, error.message, error.retry_after, message_id

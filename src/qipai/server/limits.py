@@ -12,10 +12,16 @@ new account or guest receives the starting grant.  This module decides who may t
   the same as a key never seen), and past ``max_keys`` the key touched longest ago goes
   first, so a client rotating names or addresses cannot grow it without bound.
 - :class:`Limits` is the configuration (:class:`~qipai.server.app.ServerConfig.limits`),
-  :class:`Gate` the limiters of one hall, with one method per endpoint, and two for new
+  :class:`Limit` one kind of limit (the buckets of one rate of :class:`Limits`), and
+  :class:`Gate` the limits of one hall, with one method per endpoint, and two for new
   WebSocket connections (per address, before ``hello``; per account, after it), so that a
   client reconnecting in a tight loop is refused (``too_many_connections``, with the
   seconds to wait) instead of costing the hall a sign-in each time.
+- The gate counts in *buckets* (:class:`~qipai.cluster.buckets.Buckets`): a hall of one
+  process keeps them in its memory (:class:`MemoryBuckets`, a :class:`Limiter` per kind);
+  the nodes of a cluster keep them in their shared Redis
+  (:class:`~qipai.cluster.buckets.HallBuckets`), so that an address or an account has one
+  allowance in the whole hall, however its attempts are spread over the nodes.
 - :class:`HashGate` bounds the password hashes running at once and waiting for a slot.
 
 >>> limiter = Limiter(Rate(2, 60.0))
@@ -34,13 +40,15 @@ import ipaddress
 import math
 import os
 import threading
+import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
+from qipai.cluster.buckets import Bucket, Buckets, Refusal
 from qipai.errors import IllegalActionError
 
 T = TypeVar("T")
@@ -92,6 +100,11 @@ class Limiter:
     def __len__(self) -> int:
         """Keys remembered now (those whose bucket is not full)."""
         return len(self._buckets)
+
+    def wait(self, key: str, *, now: float) -> float:
+        """Seconds until ``key`` has a token (``0.0``: it has one now); nothing is spent."""
+        tokens = self._tokens(key, now)
+        return 0.0 if tokens >= 1 else (1 - tokens) * self.rate.interval
 
     def take(self, key: str, *, now: float) -> float:
         """Spend one of ``key``'s tokens: ``0.0`` if there was one, else the seconds until
@@ -203,129 +216,241 @@ class Limits:
     @classmethod
     def off(cls) -> Limits:
         """No limit on attempts (tests, load runs on a private hall); the hashes stay
-        bounded."""
-        return cls(None, None, None, None, None, None, None, None)
+        bounded.  Every :class:`Rate` field is named here (a new one too:
+        ``tests/server/test_limits.py`` checks)."""
+        return cls(
+            sign_in_per_address=None,
+            sign_in_failures_per_name=None,
+            register_per_address=None,
+            guest_per_address=None,
+            connections_per_address=None,
+            connections_per_account=None,
+            codes_per_address=None,
+            codes_per_account=None,
+        )
 
 
-@dataclass
-class Gate:
-    """The limiters of one hall: each endpoint asks its method before any work.
+@dataclass(frozen=True)
+class Limit:
+    """One kind of limit: the name of its buckets, the rate of :class:`Limits` they follow,
+    and how a refusal reads (``too many {what}: wait``).
 
-    Every method raises :class:`RateLimitedError` when the attempt must wait (nothing is spent
-    then) and spends the attempt otherwise.  ``now`` is any monotonic clock, in seconds.
+    A new kind of limit is a :class:`Rate` field of :class:`Limits` (``None`` turns it
+    off; :meth:`Limits.off` names it too), a :class:`Limit` naming it, and a call of
+    :meth:`Gate.spend` (or a method of :class:`Gate` that makes one) where the attempt is
+    made: the backends (memory, Redis) need nothing more.
     """
 
-    limits: Limits = field(default_factory=Limits)
-    """What the limits are."""
+    kind: str
+    """The name of its buckets (unique: part of their Redis keys)."""
+    rate: Callable[[Limits], Rate | None]
+    """Its rate among the hall's limits."""
+    code: str
+    """The code of a refusal."""
+    what: str
+    """What is counted, for the refusal's message."""
 
-    def __post_init__(self) -> None:
-        def make(rate: Rate | None) -> Limiter | None:
-            return None if rate is None else Limiter(rate, max_keys=self.limits.max_keys)
 
-        self._sign_in = make(self.limits.sign_in_per_address)
-        self._failures = make(self.limits.sign_in_failures_per_name)
-        self._register = make(self.limits.register_per_address)
-        self._guest = make(self.limits.guest_per_address)
-        self._connections = make(self.limits.connections_per_address)
-        self._connections_of = make(self.limits.connections_per_account)
-        self._codes = make(self.limits.codes_per_address)
-        self._codes_of = make(self.limits.codes_per_account)
+SIGN_IN = Limit(
+    "sign_in", lambda limits: limits.sign_in_per_address, "rate_limited",
+    "sign-ins from this address",
+)  # fmt: skip
+"""``POST /api/login`` per address."""
+SIGN_IN_NAME = Limit(
+    "sign_in_name", lambda limits: limits.sign_in_failures_per_name, "too_many_attempts",
+    "failed sign-ins for this name",
+)  # fmt: skip
+"""Sign-ins per name that did not succeed."""
+REGISTER = Limit(
+    "register", lambda limits: limits.register_per_address, "rate_limited",
+    "new accounts from this address",
+)  # fmt: skip
+"""``POST /api/register`` per address."""
+GUEST = Limit(
+    "guest", lambda limits: limits.guest_per_address, "rate_limited",
+    "guest accounts from this address",
+)  # fmt: skip
+"""``POST /api/guest`` per address."""
+CONNECTIONS = Limit(
+    "connections", lambda limits: limits.connections_per_address, TOO_MANY,
+    "connections from this address",
+)  # fmt: skip
+"""New WebSocket connections per address."""
+CONNECTIONS_OF = Limit(
+    "connections_of", lambda limits: limits.connections_per_account, TOO_MANY,
+    "connections for this account",
+)  # fmt: skip
+"""New WebSocket connections per account."""
+CODES = Limit(
+    "codes", lambda limits: limits.codes_per_address, "too_many_tries",
+    "codes tried from this address",
+)  # fmt: skip
+"""Private table codes tried per address."""
+CODES_OF = Limit(
+    "codes_of", lambda limits: limits.codes_per_account, "too_many_tries",
+    "codes tried by this account",
+)  # fmt: skip
+"""Private table codes tried per account."""
 
-    def sign_in(self, address: str | None, now: float) -> None:
+
+class MemoryBuckets:
+    """The buckets of a hall of one process, in its memory: a :class:`Limiter` per kind
+    of limit (:class:`~qipai.cluster.buckets.Buckets`).
+
+    :param max_keys: keys each kind remembers at most.
+    :param clock: seconds on a monotonic clock (a test's own, to move time by hand).
+    """
+
+    def __init__(
+        self, *, max_keys: int = MAX_KEYS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.max_keys = max_keys
+        self.clock = clock
+        """Where the time comes from."""
+        self._limiters: dict[str, Limiter] = {}
+
+    def __len__(self) -> int:
+        """Keys remembered now, of every kind together."""
+        return sum(len(limiter) for limiter in self._limiters.values())
+
+    async def take(self, buckets: Sequence[Bucket]) -> Refusal | None:
+        """See :meth:`~qipai.cluster.buckets.Buckets.take`."""
+        return self.take_now(buckets)
+
+    def take_now(self, buckets: Sequence[Bucket]) -> Refusal | None:
+        """:meth:`take`, at once (nothing to wait for in memory)."""
+        now = self.clock()
+        for index, bucket in enumerate(buckets):
+            wait = self._limiter(bucket).wait(bucket.key, now=now)
+            if wait > 0:
+                return Refusal(index, wait)
+        for bucket in buckets:
+            self._limiter(bucket).take(bucket.key, now=now)
+        return None
+
+    async def refund(self, bucket: Bucket) -> None:
+        """See :meth:`~qipai.cluster.buckets.Buckets.refund`."""
+        self._limiter(bucket).refund(bucket.key, now=self.clock())
+
+    async def forget(self, bucket: Bucket) -> None:
+        """See :meth:`~qipai.cluster.buckets.Buckets.forget`."""
+        self._limiter(bucket).forget(bucket.key)
+
+    def _limiter(self, bucket: Bucket) -> Limiter:
+        found = self._limiters.get(bucket.kind)
+        if found is None:
+            rate = Rate(bucket.count, bucket.seconds)
+            found = self._limiters[bucket.kind] = Limiter(rate, max_keys=self.max_keys)
+        return found
+
+
+class Gate:
+    """The limits of one hall: each endpoint asks its method before any work.
+
+    Every method raises :class:`RateLimitedError` when the attempt must wait (nothing is
+    spent then) and spends the attempt otherwise.  The buckets are this process's
+    (:class:`MemoryBuckets`, the default) or, on a node of a cluster, the hall's in Redis
+    (:class:`~qipai.cluster.buckets.HallBuckets`): the same attempts are allowed however
+    they are spread over the nodes.
+
+    :param limits: what the limits are.
+    :param buckets: where they are counted.
+    """
+
+    def __init__(self, limits: Limits | None = None, buckets: Buckets | None = None) -> None:
+        self.limits = limits or Limits()
+        """What the limits are."""
+        self.buckets: Buckets = (
+            MemoryBuckets(max_keys=self.limits.max_keys) if buckets is None else buckets
+        )
+        """Where they are counted."""
+
+    async def spend(self, *tries: tuple[Limit, str]) -> None:
+        """One attempt, counted against each ``(limit, key)`` of ``tries`` (those whose
+        rate is set): spent from each, or, if one of them must wait, from none.
+
+        :raises RateLimitedError: the first limit that must wait, its code.
+        """
+        asked = [(limit, bucket) for limit, key in tries if (bucket := self._bucket(limit, key))]
+        if not asked:
+            return
+        refusal = await self.buckets.take([bucket for _limit, bucket in asked])
+        if refusal is not None:
+            limit = asked[refusal.index][0]
+            raise RateLimitedError(limit.code, f"too many {limit.what}: wait", refusal.wait)
+
+    async def sign_in(self, address: str | None) -> None:
         """A sign-in from ``address`` (before its body is read).
 
         :raises RateLimitedError: ``rate_limited``.
         """
-        _spend(self._sign_in, address_key(address), now, "sign-ins")
+        await self.spend((SIGN_IN, address_key(address)))
 
-    def sign_in_name(self, name: object, now: float) -> None:
+    async def sign_in_name(self, name: object) -> None:
         """A sign-in for ``name``: it spends one of the name's tries, given back by
         :meth:`signed_in` (so concurrent guesses cannot all pass before one fails).
 
         :raises RateLimitedError: ``too_many_attempts``.
         """
-        if self._failures is None:
-            return
-        wait = self._failures.take(name_key(name), now=now)
-        if wait > 0:
-            raise RateLimitedError(
-                "too_many_attempts", "too many failed sign-ins for this name: wait", wait
-            )
+        await self.spend((SIGN_IN_NAME, name_key(name)))
 
-    def not_tried(self, name: object, now: float) -> None:
+    async def not_tried(self, name: object) -> None:
         """The sign-in for ``name`` was refused before its password was checked (``busy``):
         its try is given back."""
-        if self._failures is not None:
-            self._failures.refund(name_key(name), now=now)
+        bucket = self._bucket(SIGN_IN_NAME, name_key(name))
+        if bucket is not None:
+            await self.buckets.refund(bucket)
 
-    def signed_in(self, name: object) -> None:
+    async def signed_in(self, name: object) -> None:
         """``name`` signed in: its failed tries are forgotten."""
-        if self._failures is not None:
-            self._failures.forget(name_key(name))
+        bucket = self._bucket(SIGN_IN_NAME, name_key(name))
+        if bucket is not None:
+            await self.buckets.forget(bucket)
 
-    def register(self, address: str | None, now: float) -> None:
+    async def register(self, address: str | None) -> None:
         """A new account from ``address``.
 
         :raises RateLimitedError: ``rate_limited``.
         """
-        _spend(self._register, address_key(address), now, "new accounts")
+        await self.spend((REGISTER, address_key(address)))
 
-    def guest(self, address: str | None, now: float) -> None:
+    async def guest(self, address: str | None) -> None:
         """A new guest from ``address``.
 
         :raises RateLimitedError: ``rate_limited``.
         """
-        _spend(self._guest, address_key(address), now, "guest accounts")
+        await self.spend((GUEST, address_key(address)))
 
-    def connection(self, address: str | None, now: float) -> None:
+    async def connection(self, address: str | None) -> None:
         """A new WebSocket connection from ``address`` (before its ``hello`` is read).
 
         :raises RateLimitedError: ``too_many_connections``.
         """
-        _spend(self._connections, address_key(address), now, "connections", TOO_MANY)
+        await self.spend((CONNECTIONS, address_key(address)))
 
-    def connection_of(self, user: int, now: float) -> None:
+    async def connection_of(self, user: int) -> None:
         """A new WebSocket connection signed in as ``user`` (before its ``welcome``).
 
         :raises RateLimitedError: ``too_many_connections``.
         """
-        what = "connections for this account"
-        _spend(self._connections_of, str(user), now, what, TOO_MANY, whence="")
+        await self.spend((CONNECTIONS_OF, str(user)))
 
-    def code_try(self, address: str | None, user: int | None, now: float) -> None:
+    async def code_try(self, address: str | None, user: int | None) -> None:
         """A private table's code tried from ``address`` by ``user`` (``None``: not
-        signed in): codes cannot be guessed by trying.
+        signed in): codes cannot be guessed by trying.  It counts for the address and
+        the account, or, refused by either, for neither.
 
         :raises RateLimitedError: ``too_many_tries``.
         """
-        _spend(self._codes, address_key(address), now, "codes tried", "too_many_tries")
+        tries = [(CODES, address_key(address))]
         if user is not None:
-            what = "codes tried by this account"
-            _spend(self._codes_of, str(user), now, what, "too_many_tries", whence="")
+            tries.append((CODES_OF, str(user)))
+        await self.spend(*tries)
 
-    def remembered(self) -> int:
-        """Keys held by every limiter together (for tests and operators)."""
-        limiters = (
-            self._sign_in, self._failures, self._register, self._guest, self._connections,
-            self._connections_of, self._codes, self._codes_of,
-        )  # fmt: skip
-        return sum(len(limiter) for limiter in limiters if limiter is not None)
-
-
-def _spend(
-    limiter: Limiter | None,
-    key: str,
-    now: float,
-    what: str,
-    code: str = "rate_limited",
-    *,
-    whence: str = " from this address",
-) -> None:
-    if limiter is None:
-        return
-    wait = limiter.take(key, now=now)
-    if wait > 0:
-        raise RateLimitedError(code, f"too many {what}{whence}: wait", wait)
+    def _bucket(self, limit: Limit, key: str) -> Bucket | None:
+        """``key``'s bucket of ``limit`` (``None``: that limit is off)."""
+        rate = limit.rate(self.limits)
+        return None if rate is None else Bucket(limit.kind, key, rate.count, rate.seconds)
 
 
 def address_key(host: str | None) -> str:
