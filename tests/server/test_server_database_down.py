@@ -8,44 +8,28 @@ are told and let go (before, they were out of the queue at no table, waiting for
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from fuzz_kit import hall_log, problems
+from outage_kit import failing
 from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, running_hall
 from wire_kit import of_type, until
 
 from qipai.client.connection import HallClient
-from qipai.store import Store
 
 ROOM = "doudizhu-yifa"
 
 
-@contextlib.contextmanager
-def failing(store: Store, name: str, *, after: int = 0) -> Iterator[None]:
-    """The store's call ``name`` fails for the block (the database down), after the first
-    ``after`` calls."""
-    working = getattr(store, name)
-    calls = [0]
-
-    def down(*args: object, **kwargs: object) -> Any:
-        calls[0] += 1
-        if calls[0] <= after:
-            return working(*args, **kwargs)
-        raise ConnectionError("the database does not answer")
-
-    setattr(store, name, down)
-    try:
-        yield
-    finally:
-        store.__dict__.pop(name, None)
-
-
 def test_a_message_that_fails_is_answered_and_the_connection_stays(tmp_path: Path) -> None:
-    with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
+    config = fast_config(f"sqlite:///{tmp_path / 'hall.db'}")
+    with running_hall(config) as hall, hall_log() as records:
         asyncio.run(_join_while_down(hall))
+    failed = [r for r in records if r.name == "qipai.server.connection"]
+    assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
+    assert "failed: ConnectionError" in failed[0].getMessage()
+    assert problems(records) == []  # an outage: one line, no traceback
 
 
 async def _join_while_down(hall: RunningHall) -> None:

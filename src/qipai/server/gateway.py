@@ -48,6 +48,7 @@ from .bus import Sink
 from .cluster import MATCHES, ClusterNode
 from .hall import HallService
 from .links import Link, LocalLink
+from .logs import log_failure
 from .matches import MatchHall
 from .metrics import Histogram
 
@@ -347,9 +348,9 @@ class Gateway:
         except GameError as error:
             kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
             reply.update(e=error.code, t=error.message, x=kind)
-        except Exception as error:  # the database down…: answered now, not after a timeout
-            log.exception("serving %s for node %s failed", message["k"], origin)
-            reply.update(e="cluster_unavailable", t=f"node {self.node}: {error}", x="illegal")
+        except Exception as error:  # the database down…: answered now, as a local failure is
+            log_failure(log, f"{message['k']} for node {origin}", error)
+            reply.update(e="server_error", t=protocol.COULD_NOT, x="illegal")
         if reply["i"] is not None:
             self.send(origin, reply)
 
