@@ -18,6 +18,7 @@ import redis
 from fuzz_kit import hall_log, problems
 from nodes_kit import REDIS, redis_keys, room_owner
 from outage_kit import failing
+from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 from sqlalchemy import select
 from wire_kit import fresh_postgres, of_type, until
@@ -239,3 +240,40 @@ async def _join_while_a_is_down(pair: Pair, room: str) -> dict[str, Any]:
             await conn.send({"type": "ping", "t": 1})  # the connection stays
             await until(conn, of_type("pong"))
             return answer
+
+
+def test_a_hello_whose_holder_fails_is_answered_at_once_and_logged_in_a_line(pair: Pair) -> None:
+    """A player at a table of node a comes back on node b while a's database does not
+    answer (reading his notices): b's attach is answered ``server_error`` and the
+    connection closed 1012 (come back) at once, a line in a's log (before: attached again
+    and again for 15 s without a pause, each failure logged with its traceback, then
+    ``cluster_unavailable``)."""
+    room = _room_of(pair, "a")
+    token = asyncio.run(_seated_through_b(pair, room))
+    holder = pair.nodes["a"].hall
+    working = holder.notices
+
+    async def down(user: int) -> list[Any]:
+        raise ConnectionError("the database does not answer")
+
+    with hall_log() as records:
+        holder.notices = down
+        try:
+            frame, code = asyncio.run(hello_refusal(pair.nodes["b"].url, token))
+        finally:
+            holder.notices = working
+    assert (frame["code"], code) == ("server_error", 1012), (frame, code)
+    failed = [r for r in records if r.name == "qipai.server.gateway"]
+    assert [r.getMessage()[:22] for r in failed] == ["attach for node b fail"], failed
+    assert problems(records) == []
+
+
+async def _seated_through_b(pair: Pair, room: str) -> str:
+    """A new guest, his socket on node b, seated at a table of ``room`` (node a's) and
+    gone at his first decision; his token."""
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": room})
+            await _until_first_decision(conn)
+    return session.token

@@ -140,9 +140,10 @@ class Gateway:
     async def open_link(self, client: Client, last: dict[str, int]) -> Link:
         """The link of a new connection of ``user``, open: to the node holding him (this
         one if none does).  A holder that does not answer is tried again until it does,
-        or is seen stopped and taken over (within :data:`TAKEOVER_SECONDS`).
+        or is seen stopped and taken over (within :data:`TAKEOVER_SECONDS`); one that
+        answers with a failure (``server_error``: its database down) is not.
 
-        :raises IllegalActionError: ``cluster_unavailable``.
+        :raises IllegalActionError: ``cluster_unavailable``, ``server_error``.
         """
         give_up = asyncio.get_running_loop().time() + TAKEOVER_SECONDS
         while True:
@@ -154,9 +155,10 @@ class Gateway:
             try:
                 await link.open(last)
                 return link
-            except IllegalActionError:
+            except IllegalActionError as error:
                 await link.close()
-                if asyncio.get_running_loop().time() > give_up:
+                late = asyncio.get_running_loop().time() > give_up
+                if error.code != "cluster_unavailable" or late:  # (a failure: not again)
                     raise
 
     async def _holder(self, user: int) -> str | None:
