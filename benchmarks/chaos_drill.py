@@ -5,16 +5,18 @@ itself.
     .venv/bin/python benchmarks/chaos_drill.py [--clients 60] [--pg-seconds 30]
 
 Three ``qipai serve --redis`` nodes (``a``, ``b``, ``c``: the names of
-``deploy/haproxy.cfg``) on a PostgreSQL database of the drill's own (``qipai_chaos_<pid>``,
-dropped at the end unless ``--keep``) and a Redis prefix of its own, behind HAProxy on
-the shipped configuration (free ports); ``qipai loadtest --clients N`` through the proxy.
+``deploy/haproxy.cfg``) on a PostgreSQL server of the drill's own (``initdb`` in a
+temporary folder, a free port: the machine's other servers are never touched; stopped
+and removed at the end, its log copied to the drill's folder) and a Redis prefix of its
+own, behind HAProxy on the shipped configuration (free ports); ``qipai loadtest
+--clients N`` through the proxy.
 Once hands are being settled (play time 0):
 
 1. at +5 s the node owning the room is killed (SIGKILL), and started again at +15 s;
 2. at +25 s the node owning the room then is paused (SIGSTOP) for 10 s (SIGCONT): it is
    taken over meanwhile, and drops its work when it comes back;
-3. at +50 s PostgreSQL is stopped (``pg_ctlcluster --skip-systemctl-redirect VERSION main
-   stop``) for ``--pg-seconds`` and started again, whatever happens (also on Ctrl-C).
+3. at +50 s the drill's PostgreSQL is stopped (``pg_ctl stop -m fast``) for
+   ``--pg-seconds`` and started again, whatever happens (also on Ctrl-C).
 
 The load test plays for ``--duration`` seconds (past the last event), then its clients
 leave.  Then the drill checks: the load test ended by itself (within its own limits), no
@@ -22,23 +24,22 @@ hand is left ``playing`` once the clients are gone, the nodes stop cleanly, and 
 audit`` (no ``--allow-playing``) is clean.  It prints one JSON line per event, the load
 test's summary (reconnects, ``reconnect_attempts``, ``gave_up``, resume times, hands
 voided, coins conserved…) and a verdict; the exit status is 1 if a check failed.  The
-nodes' and HAProxy's logs stay in the printed folder.  Needs PostgreSQL (run as its
-superuser: the drill stops and starts the server), Redis and HAProxy
-(``docs/operations.md``, "The chaos drill").
+nodes', HAProxy's and PostgreSQL's logs stay in the printed folder.  Needs PostgreSQL's
+server binaries (``initdb``, ``pg_ctl``; run by the user ``postgres`` when the drill runs
+as root), Redis and HAProxy (``docs/operations.md``, "The chaos drill").
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,16 +47,14 @@ from typing import Any
 import httpx
 import psycopg
 import redis
-from psycopg import sql
-from sqlalchemy import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
 from nodes_kit import REDIS, redis_keys
+from outage_kit import OwnPostgres, own_postgres
 from process_kit import CLI, audit_cli, free_port
 from proxy_kit import Proxy, haproxy
 
-POSTGRES = os.environ.get("QIPAI_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 ROOM = "chaos-ddz"
 ROOMS = f"""
 [[room]]
@@ -75,6 +74,7 @@ SETTLED_FIRST = 10
 class Hall:
     """The drill's nodes, database, Redis keys and proxy."""
 
+    postgres: OwnPostgres
     db_url: str
     prefix: str
     redis: redis.Redis
@@ -130,14 +130,15 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=120.0, help="the load test's play")
     parser.add_argument("--think", type=float, default=0.0)
     parser.add_argument("--pg-seconds", type=float, default=30.0)
-    parser.add_argument("--keep", action="store_true", help="keep the database")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="qipai-chaos-"))
     (folder / "rooms.toml").write_text(ROOMS, encoding="utf-8")
     _say("folder", logs=str(folder))
-    with own_database(keep=args.keep) as db_url, redis_keys() as (prefix, client):
+    with own_postgres() as postgres, redis_keys() as (prefix, client):
+        db_url = postgres.create_database("qipai_chaos")
+        _say("postgresql", port=postgres.port, folder=str(postgres.folder))
         ports = {name: free_port() for name in NODES}
-        hall = Hall(db_url, prefix, client, folder, ports)
+        hall = Hall(postgres, db_url, prefix, client, folder, ports)
         try:
             for name in NODES:
                 hall.start(name)
@@ -153,6 +154,7 @@ def main() -> int:
         audit = audit_cli(db_url)
         checks["audit clean"] = audit.returncode == 0
         _say("audit", status=audit.returncode, output=audit.stdout.strip()[-2000:])
+        shutil.copy(postgres.folder / "postgres.log", folder / "postgres.log")
     held = all(checks.values())
     _say("verdict", held=held, checks=checks)
     return 0 if held else 1
@@ -207,64 +209,22 @@ def events(hall: Hall, pg_seconds: float, zero: float) -> None:
     hall.processes[paused].send_signal(signal.SIGCONT)
     _say("resumed", node=paused)
     _at(zero + 50)
-    with postgres_stopped():
+    with hall.postgres.stopped():  # (started again whatever happens: also on Ctrl-C)
         stopped = time.monotonic()
         _say("postgresql stopped", seconds=pg_seconds)
-        _until("the outage's end", _postgres_answers, pg_seconds, fail=False)
-        if _postgres_answers():  # somebody else on the machine started it again
-            _say("postgresql started early", after=round(time.monotonic() - stopped, 1))
+        time.sleep(pg_seconds)  # the outage
     _say("postgresql started", outage=round(time.monotonic() - stopped, 1))
-
-
-@contextlib.contextmanager
-def postgres_stopped() -> Iterator[None]:
-    """PostgreSQL stopped for the block, started again whatever happens."""
-    version = sorted(os.listdir("/etc/postgresql"))[-1]
-    control = ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
-    subprocess.run([*control, "stop"], check=True, timeout=60)
-    try:
-        yield
-    finally:  # (started already by somebody else: it says so, and answers)
-        subprocess.run([*control, "start"], check=False, timeout=120)
-        _until("PostgreSQL up", _postgres_answers, 60)
-
-
-@contextlib.contextmanager
-def own_database(*, keep: bool) -> Iterator[str]:
-    """A new database ``qipai_chaos_<pid>`` on the PostgreSQL server; its URL."""
-    server = make_url(POSTGRES)
-    conninfo = server.set(drivername="postgresql").render_as_string(hide_password=False)
-    name = f"qipai_chaos_{os.getpid()}"
-    with psycopg.connect(conninfo, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield server.set(database=name).render_as_string(hide_password=False)
-    finally:
-        if not keep:
-            with psycopg.connect(conninfo, autocommit=True) as admin:
-                drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
-                admin.execute(drop.format(sql.Identifier(name)))
 
 
 def _count(db_url: str, status: str) -> int:
     """Hands of that status (-1 while the database does not answer)."""
-    url = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
     try:
-        with psycopg.connect(url, connect_timeout=3) as connection:
+        with psycopg.connect(db_url, connect_timeout=3) as connection:
             query = "SELECT count(*) FROM hands WHERE status = %s"
             row = connection.execute(query, (status,)).fetchone()
     except psycopg.OperationalError:
         return -1
     return 0 if row is None else int(row[0])
-
-
-def _postgres_answers() -> bool:
-    url = make_url(POSTGRES).set(drivername="postgresql").render_as_string(hide_password=False)
-    try:
-        with psycopg.connect(url, connect_timeout=3):
-            return True
-    except psycopg.OperationalError:
-        return False
 
 
 def _healthy(port: int) -> bool:

@@ -8,44 +8,29 @@ are told and let go (before, they were out of the queue at no table, waiting for
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
+from fuzz_kit import hall_log, problems
+from outage_kit import OwnPostgres, failing, own_postgres
 from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, running_hall
 from wire_kit import of_type, until
 
 from qipai.client.connection import HallClient
-from qipai.store import Store
 
 ROOM = "doudizhu-yifa"
 
 
-@contextlib.contextmanager
-def failing(store: Store, name: str, *, after: int = 0) -> Iterator[None]:
-    """The store's call ``name`` fails for the block (the database down), after the first
-    ``after`` calls."""
-    working = getattr(store, name)
-    calls = [0]
-
-    def down(*args: object, **kwargs: object) -> Any:
-        calls[0] += 1
-        if calls[0] <= after:
-            return working(*args, **kwargs)
-        raise ConnectionError("the database does not answer")
-
-    setattr(store, name, down)
-    try:
-        yield
-    finally:
-        store.__dict__.pop(name, None)
-
-
 def test_a_message_that_fails_is_answered_and_the_connection_stays(tmp_path: Path) -> None:
-    with running_hall(fast_config(f"sqlite:///{tmp_path / 'hall.db'}")) as hall:
+    config = fast_config(f"sqlite:///{tmp_path / 'hall.db'}")
+    with running_hall(config) as hall, hall_log() as records:
         asyncio.run(_join_while_down(hall))
+    failed = [r for r in records if r.name == "qipai.server.connection"]
+    assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
+    assert "failed: ConnectionError" in failed[0].getMessage()
+    assert problems(records) == []  # an outage: one line, no traceback
 
 
 async def _join_while_down(hall: RunningHall) -> None:
@@ -93,3 +78,35 @@ async def _seat_while_down(hall: RunningHall) -> None:
             assert refused["code"] == "database_unavailable", refused
             await conn.send({"type": "join", "room": ROOM})  # free again: seated now
             await until(conn, of_type("snapshot"))
+
+
+def test_a_postgresql_that_really_stops_is_a_line_per_message_and_the_hall_comes_back() -> None:
+    """The hall's own PostgreSQL server stopped for real (not the shared test server): the
+    hall says it is not ready, a join is answered ``server_error`` and logged in one line
+    (the driver's error is an outage: no traceback); started again, the hall is ready and
+    the same connection joins."""
+    with own_postgres() as postgres:
+        config = fast_config(postgres.create_database("qipai_outage"))
+        with running_hall(config) as hall, hall_log() as records:
+            asyncio.run(_join_through_an_outage(hall, postgres))
+    failed = [r for r in records if r.name == "qipai.server.connection"]
+    assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
+    assert "Join of user" in failed[0].getMessage()
+    assert problems(records) == []
+
+
+async def _join_through_an_outage(hall: RunningHall, postgres: OwnPostgres) -> None:
+    async with HallClient(hall.url) as client:
+        guest = await client.guest()
+        async with client.connect(guest.token) as conn, httpx.AsyncClient() as http:
+            with postgres.stopped():
+                ready = await http.get(f"{hall.url}/readyz")
+                assert (ready.status_code, ready.json()["database"]) == (503, False)
+                await conn.send({"type": "join", "room": ROOM})
+                answer = await until(conn, of_type("error"))
+                assert answer["code"] == "server_error", answer
+            assert (await http.get(f"{hall.url}/readyz")).status_code == 200
+            await conn.send({"type": "join", "room": ROOM})
+            await until(conn, of_type("queued"))
+            await conn.send({"type": "leave"})
+            await until(conn, of_type("left"))

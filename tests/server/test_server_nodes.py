@@ -15,10 +15,13 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from fuzz_kit import hall_log, problems
 from nodes_kit import REDIS, redis_keys, room_owner
+from outage_kit import failing
+from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 from sqlalchemy import select
-from wire_kit import fresh_postgres
+from wire_kit import fresh_postgres, of_type, until
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
@@ -208,3 +211,69 @@ async def _counts_while_seated(pair: Pair, room: str) -> dict[str, int]:
                             online = (await http.get(f"{running.url}/api/rooms/online")).json()
                         counts[node] = online["rooms"].get(room, {}).get("people", 0)
             return counts
+
+
+def test_a_call_that_fails_on_the_holder_is_answered_at_once_and_logged_in_a_line(
+    pair: Pair,
+) -> None:
+    """Node a's database stops answering while a player whose socket is on node b joins a
+    room of a: he is answered ``server_error`` at once, as on a hall of one node, and node
+    a logs one line for the call, no traceback (before: ``cluster_unavailable`` after 8 s
+    of joins tried again, each logged with its traceback)."""
+    room = _room_of(pair, "a")
+    with hall_log() as records:
+        answer = asyncio.run(_join_while_a_is_down(pair, room))
+    assert answer["code"] == "server_error", answer
+    failed = [r for r in records if r.name == "qipai.server.gateway"]
+    assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
+    assert "call for node b failed: ConnectionError" in failed[0].getMessage()
+    assert problems(records) == []  # no traceback, no error
+
+
+async def _join_while_a_is_down(pair: Pair, room: str) -> dict[str, Any]:
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            with failing(pair.nodes["a"].hall.db.store, "balance"):  # a join reads it
+                await conn.send({"type": "join", "room": room})
+                answer: dict[str, Any] = await until(conn, of_type("error"))
+            await conn.send({"type": "ping", "t": 1})  # the connection stays
+            await until(conn, of_type("pong"))
+            return answer
+
+
+def test_a_hello_whose_holder_fails_is_answered_at_once_and_logged_in_a_line(pair: Pair) -> None:
+    """A player at a table of node a comes back on node b while a's database does not
+    answer (reading his notices): b's attach is answered ``server_error`` and the
+    connection closed 1012 (come back) at once, a line in a's log (before: attached again
+    and again for 15 s without a pause, each failure logged with its traceback, then
+    ``cluster_unavailable``)."""
+    room = _room_of(pair, "a")
+    token = asyncio.run(_seated_through_b(pair, room))
+    holder = pair.nodes["a"].hall
+    working = holder.notices
+
+    async def down(user: int) -> list[Any]:
+        raise ConnectionError("the database does not answer")
+
+    with hall_log() as records:
+        holder.notices = down
+        try:
+            frame, code = asyncio.run(hello_refusal(pair.nodes["b"].url, token))
+        finally:
+            holder.notices = working
+    assert (frame["code"], code) == ("server_error", 1012), (frame, code)
+    failed = [r for r in records if r.name == "qipai.server.gateway"]
+    assert [r.getMessage()[:22] for r in failed] == ["attach for node b fail"], failed
+    assert problems(records) == []
+
+
+async def _seated_through_b(pair: Pair, room: str) -> str:
+    """A new guest, his socket on node b, seated at a table of ``room`` (node a's) and
+    gone at his first decision; his token."""
+    async with HallClient(pair.nodes["b"].url) as client:
+        session = await client.guest()
+        async with client.connect(session.token) as conn:
+            await conn.send({"type": "join", "room": room})
+            await _until_first_decision(conn)
+    return session.token

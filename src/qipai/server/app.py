@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -422,6 +422,10 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
         except GameError as error:
             status = _STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
             return JSONResponse({"error": error.code, "message": error.message}, status)
+        except ClientDisconnect:  # the body cut off: a line, no traceback, no answer read
+            where = f"{request.method} {request.url.path} from {_address(request)}"
+            log.info("%s: the client left before the end of its body", where)
+            return Response(status_code=400)
 
     return guarded
 

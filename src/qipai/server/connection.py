@@ -38,7 +38,6 @@ import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
@@ -50,6 +49,7 @@ from .gateway import Client, Gateway
 from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
+from .logs import log_failure
 from .protocol import Hello, Join, Ping, PrivateJoin, Spectate
 
 log = logging.getLogger(__name__)
@@ -464,11 +464,8 @@ class PlayerSocket:
         except GameError as error:
             reply = protocol.error(error.code, error.message, message_id)
         except Exception as error:  # the database down…: answered, and the connection stays
-            down = isinstance(error, OSError | DBAPIError)  # (no traceback for an outage)
-            kind = type(message).__name__
-            log.warning("%s of user %d failed: %r", kind, user.id, error, exc_info=not down)
-            text = "the hall could not do it now: try again"
-            reply = protocol.error("server_error", text, message_id)
+            log_failure(log, f"{type(message).__name__} of user {user.id}", error)
+            reply = protocol.error("server_error", protocol.COULD_NOT, message_id)
         if reply is not None:
             self._send(reply)
         elif message_id is not None:

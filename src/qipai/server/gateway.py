@@ -48,6 +48,7 @@ from .bus import Sink
 from .cluster import MATCHES, ClusterNode
 from .hall import HallService
 from .links import Link, LocalLink
+from .logs import log_failure
 from .matches import MatchHall
 from .metrics import Histogram
 
@@ -139,9 +140,10 @@ class Gateway:
     async def open_link(self, client: Client, last: dict[str, int]) -> Link:
         """The link of a new connection of ``user``, open: to the node holding him (this
         one if none does).  A holder that does not answer is tried again until it does,
-        or is seen stopped and taken over (within :data:`TAKEOVER_SECONDS`).
+        or is seen stopped and taken over (within :data:`TAKEOVER_SECONDS`); one that
+        answers with a failure (``server_error``: its database down) is not.
 
-        :raises IllegalActionError: ``cluster_unavailable``.
+        :raises IllegalActionError: ``cluster_unavailable``, ``server_error``.
         """
         give_up = asyncio.get_running_loop().time() + TAKEOVER_SECONDS
         while True:
@@ -153,9 +155,10 @@ class Gateway:
             try:
                 await link.open(last)
                 return link
-            except IllegalActionError:
+            except IllegalActionError as error:
                 await link.close()
-                if asyncio.get_running_loop().time() > give_up:
+                late = asyncio.get_running_loop().time() > give_up
+                if error.code != "cluster_unavailable" or late:  # (a failure: not again)
                     raise
 
     async def _holder(self, user: int) -> str | None:
@@ -347,9 +350,9 @@ class Gateway:
         except GameError as error:
             kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
             reply.update(e=error.code, t=error.message, x=kind)
-        except Exception as error:  # the database down…: answered now, not after a timeout
-            log.exception("serving %s for node %s failed", message["k"], origin)
-            reply.update(e="cluster_unavailable", t=f"node {self.node}: {error}", x="illegal")
+        except Exception as error:  # the database down…: answered now, as a local failure is
+            log_failure(log, f"{message['k']} for node {origin}", error)
+            reply.update(e="server_error", t=protocol.COULD_NOT, x="illegal")
         if reply["i"] is not None:
             self.send(origin, reply)
 

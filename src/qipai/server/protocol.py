@@ -52,6 +52,9 @@ MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted (bytes of UTF-8); larger ones are refused unread."""
 PROTOCOL = "qipai/1"
 """The protocol's name and version, sent in :func:`welcome`."""
+COULD_NOT = "the hall could not do it now: try again"
+"""The text of ``server_error``: a message the hall failed to do (its database down…),
+on whichever node holds the player."""
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
