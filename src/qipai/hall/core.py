@@ -149,6 +149,8 @@ class HallCore:
                 self._chat(user, phrase, message_id, out, now)
             case c.Spectate() | c.StopSpectating():
                 self._spectate(command, out, now)
+            case c.WatchByName(user, allow):
+                self._known(user).watch_by_name = allow
             case c.Resync(user):
                 self._resync(command, out, now)
             case c.Resume(user, last):

@@ -167,6 +167,9 @@ class Spectators:
         self.privates: dict[str, int | None] = {}
         """The live table of each open private table watched or configured (``None``:
         none now), by code."""
+        self.greet: Callable[[int, str, Out], None] | None = None
+        """``greet(user, code, out)``: what a newcomer to a private table's live table is
+        told before its snapshot (its ``private_table`` frame: :mod:`.privatetables`)."""
         self._players = players
         self._tables = tables
 
@@ -191,10 +194,12 @@ class Spectators:
         return len(self.parked_at(code)) + (0 if number is None else self.count(number))
 
     def table_of(self, name: str) -> LiveTable | None:
-        """The table the player named ``name`` sits at here, if any."""
+        """The table the player named ``name`` sits at here, if any and if he lets others
+        watch it by his name (:attr:`Player.watchable_by_name
+        <qipai.hall.players.Player.watchable_by_name>`)."""
         for player in self._players.values():
             if player.name == name and player.table is not None:
-                return self._tables.get(player.table)
+                return self._tables.get(player.table) if player.watchable_by_name else None
         return None
 
     def _check_watchable(self, live: LiveTable) -> None:
@@ -289,12 +294,16 @@ class Spectators:
         :raises InvalidActionError: ``bad_message`` (neither or both named).
         :raises IllegalActionError: ``not_connected``, ``already_in_room`` (he has a place:
             a room, a table), ``table_closed`` (no such table now), ``not_playing`` (the
-            player named sits at no table here), ``not_watchable``.
+            player named sits at no table here, or does not let others watch him by his
+            name: one answer for both, so that it does not tell whether he plays),
+            ``not_watchable``.
         """
         live = self._target(user, table, name)
         if self.watches(user) and self.watching.get(user) != live.number:
             self._drop(user, out, now, reason="moved")
         audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
+        if audience.code is not None and self.greet is not None:
+            self.greet(user, audience.code, out)
         self._attach(user, live, audience, out)
         self._counted(audience, out, now)
 
