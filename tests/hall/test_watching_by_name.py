@@ -90,7 +90,8 @@ def test_watching_a_private_table_by_name_gives_no_code_and_nothing_that_seats()
     world.run_until_quiet()  # six hands, the scoreboards, the close
     frames = world.frames(WATCHER)
     assert [f["over"] for f in frames if f["type"] == "scoreboard"] == [False] * 5 + [True]
-    assert frames[-1] == {"type": "spectate_ended", "table": snapshot["table"], "reason": "table_closed"}
+    ended = {"type": "spectate_ended", "table": snapshot["table"], "reason": "table_closed"}
+    assert frames[-1] == ended
     check_nothing_seats(world, frames, code)
     assert world.frames(1, "scoreboard")[-1]["code"] == code  # its people have it
 

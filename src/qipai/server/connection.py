@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+import msgspec
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -50,7 +51,7 @@ from .gateway import Client, Gateway
 from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
-from .protocol import Hello, Join, Ping, PrivateJoin, Spectate
+from .protocol import Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +185,9 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
+        self._watch_choice: WatchByName | None = None
+        """The player's last ``watch_by_name`` on this connection: told again to each
+        hall it links to later (a room on another node holds him then)."""
 
     async def serve(self) -> None:
         """Run the connection to its end."""
@@ -340,6 +344,10 @@ class PlayerSocket:
         join may race: only the last link stays open)."""
         old, self._link = self._link, link
         closing = [old] if old is not None and old is not link else []
+        choice = self._watch_choice
+        if choice is not None and old is not link:
+            told = asyncio.get_running_loop().create_task(_tell_choice(link, choice))
+            told.add_done_callback(_log_failure)
         if self._ended:  # too late: the connection is gone
             closing.append(link)
         for stale in closing:
@@ -481,14 +489,20 @@ class PlayerSocket:
                 return protocol.pong(t)
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
-            # a code tried (to sit or to watch): limited (then it goes on below)
-            case PrivateJoin(message_id) | Spectate(message_id, str()):
+            # a code tried (to sit or to watch), a name looked up to watch: limited (then
+            # it goes on below)
+            case PrivateJoin(message_id) | Spectate(message_id):
                 try:
-                    self._gate.code_try(self._host, user.id, time.monotonic())
+                    if isinstance(message, Spectate) and message.code is None:
+                        self._gate.name_try(self._host, user.id, time.monotonic())
+                    else:
+                        self._gate.code_try(self._host, user.id, time.monotonic())
                 except RateLimitedError as error:
                     return protocol.retry_later(
                         error.code, error.message, error.retry_after, message_id
                     )
+            case WatchByName():  # kept for the halls it links to later
+                self._watch_choice = message
             case Join() if self._gateway is not None:  # the room may be on another node
                 async with self._linking:  # no relink meanwhile
                     link = self._linked()
@@ -498,6 +512,12 @@ class PlayerSocket:
     def _linked(self) -> Link:
         assert self._link is not None  # linked before reading
         return self._link
+
+
+async def _tell_choice(link: Link, choice: WatchByName) -> None:
+    """Tell ``link``'s hall the player's ``watch_by_name`` (it may have let him go)."""
+    with contextlib.suppress(GameError):
+        await link.handle(msgspec.structs.replace(choice, id=None))
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -193,6 +193,12 @@ class Limits:
     ``GET /api/private/{code}``) per client address (30 a minute)."""
     codes_per_account: Rate | None = Rate(10, 60.0)
     """Private table codes tried per account, from any address (10 a minute)."""
+    names_per_address: Rate | None = Rate(30, 60.0)
+    """Players' names looked up to watch their table (``spectate`` with ``player``) per
+    client address (30 a minute)."""
+    names_per_account: Rate | None = Rate(10, 60.0)
+    """Players' names looked up to watch their table per account, from any address (10 a
+    minute)."""
     hash_slots: int = 2
     """Password hashes (Argon2) computed at once, in threads; each takes ~64 MiB."""
     hash_waiting: int = 16
@@ -204,7 +210,7 @@ class Limits:
     def off(cls) -> Limits:
         """No limit on attempts (tests, load runs on a private hall); the hashes stay
         bounded."""
-        return cls(None, None, None, None, None, None, None, None)
+        return cls(None, None, None, None, None, None, None, None, None, None)
 
 
 @dataclass
@@ -230,6 +236,8 @@ class Gate:
         self._connections_of = make(self.limits.connections_per_account)
         self._codes = make(self.limits.codes_per_address)
         self._codes_of = make(self.limits.codes_per_account)
+        self._names = make(self.limits.names_per_address)
+        self._names_of = make(self.limits.names_per_account)
 
     def sign_in(self, address: str | None, now: float) -> None:
         """A sign-in from ``address`` (before its body is read).
@@ -303,11 +311,21 @@ class Gate:
             what = "codes tried by this account"
             _spend(self._codes_of, str(user), now, what, "too_many_tries", whence="")
 
+    def name_try(self, address: str | None, user: int, now: float) -> None:
+        """A player's table looked up by his name, from ``address`` by ``user``: who plays
+        where cannot be found out by trying names.
+
+        :raises RateLimitedError: ``too_many_tries``.
+        """
+        _spend(self._names, address_key(address), now, "names tried", "too_many_tries")
+        what = "names tried by this account"
+        _spend(self._names_of, str(user), now, what, "too_many_tries", whence="")
+
     def remembered(self) -> int:
         """Keys held by every limiter together (for tests and operators)."""
         limiters = (
             self._sign_in, self._failures, self._register, self._guest, self._connections,
-            self._connections_of, self._codes, self._codes_of,
+            self._connections_of, self._codes, self._codes_of, self._names, self._names_of,
         )  # fmt: skip
         return sum(len(limiter) for limiter in limiters if limiter is not None)
 
