@@ -46,7 +46,8 @@ async def _private(url: str) -> None:
         create = {"type": "private_create", "game": "doudizhu", "rules": "huanle", "hands": 0}
         assert (await ask(ann, create))["type"] == "ack"
         code = next(f for f in ann.frames if f["type"] == "private_table")["code"]
-        for message in ({"type": "ready"}, {"type": "private_start"}, {"type": "trustee", "on": True}):
+        started = ({"type": "ready"}, {"type": "private_start"}, {"type": "trustee", "on": True})
+        for message in started:
             assert (await ask(ann, message))["type"] == "ack"
         by_name = {"type": "spectate", "player": ann.session.name}
         refused = await ask(eve, by_name)  # the default at a private table: no
