@@ -2,7 +2,10 @@
 
 A spectator sits at no seat.  He asks to watch a table by its number, a private table by
 its code (:meth:`qipai.hall.privatetables.PrivateTables.spectate`: below) or by the name
-of a player who sits at it (:meth:`Spectators.spectate`), and gets a ``snapshot`` with
+of a player who sits at it (:meth:`Spectators.spectate`) and lets others watch him by his
+name (:attr:`~qipai.hall.players.Player.watchable_by_name`: as he chose, else yes but at a
+private table; refused, ``not_playing`` as for a name that plays nowhere), and gets a
+``snapshot`` with
 ``seat`` ``null`` built from the game's spectator view (``view(SPECTATOR)``: never a card a player
 holds unseen), then every frame of the table that the public may see, made for
 :data:`~qipai.games.events.SPECTATOR` by the table itself (:attr:`Table.watched
@@ -21,7 +24,9 @@ changes, at most once a second.  A spectator stops watching when he asks
 connection closes (nothing to tell), or when the table closes (``table_closed``, after
 the delayed frames).
 
-A private table's spectator watches the private table, not one live table of it
+A private table's spectator is told the table first (:attr:`Spectators.greet`: its
+``private_table`` as spectators see it, without its code) and watches the private table,
+not one live table of it
 (:meth:`Spectators.park`, :meth:`Spectators.configure` with its ``code``): while it has no
 live table (before its first hand, and whenever its people change) he waits for it (its
 ``private_table`` frames come from :mod:`.privatetables`); when a live table opens for it
