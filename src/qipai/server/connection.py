@@ -344,15 +344,24 @@ class PlayerSocket:
         join may race: only the last link stays open)."""
         old, self._link = self._link, link
         closing = [old] if old is not None and old is not link else []
-        choice = self._watch_choice
-        if choice is not None and old is not link:
-            told = asyncio.get_running_loop().create_task(_tell_choice(link, choice))
+        if self._watch_choice is not None and old is not link:
+            told = asyncio.get_running_loop().create_task(self._tell_choice(link))
             told.add_done_callback(_log_failure)
         if self._ended:  # too late: the connection is gone
             closing.append(link)
         for stale in closing:
             task = asyncio.get_running_loop().create_task(stale.close())
             task.add_done_callback(_log_failure)
+
+    async def _tell_choice(self, link: Link) -> None:
+        """Tell ``link``'s hall the player's ``watch_by_name``, once the change of link
+        under way is done (``link`` open), if it is still the connection's."""
+        async with self._linking:
+            choice = self._watch_choice
+            if self._ended or self._link is not link or choice is None:
+                return
+            with contextlib.suppress(GameError):  # (its hall let him go meanwhile)
+                await link.handle(msgspec.structs.replace(choice, id=None))
 
     def _move(self, user: SignedIn, node: str | None) -> None:
         """The player is held by ``node`` from now on (he registered in a match it runs):
@@ -512,12 +521,6 @@ class PlayerSocket:
     def _linked(self) -> Link:
         assert self._link is not None  # linked before reading
         return self._link
-
-
-async def _tell_choice(link: Link, choice: WatchByName) -> None:
-    """Tell ``link``'s hall the player's ``watch_by_name`` (it may have let him go)."""
-    with contextlib.suppress(GameError):
-        await link.handle(msgspec.structs.replace(choice, id=None))
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
