@@ -162,6 +162,19 @@ def test_an_ipv6_subscriber_cannot_rotate_out_of_his_network() -> None:
     gate.register("2001:db8:0:2::1", 0.0)  # the next /64 is someone else
 
 
+def test_names_tried_to_watch_per_account_and_per_address_apart_from_codes() -> None:
+    gate = Gate(Limits())
+    for _ in range(10):
+        gate.name_try("203.0.113.7", 1, 0.0)
+    refused = _refused(gate.name_try, "203.0.113.7", 1, 0.0)
+    assert (refused.code, refused.retry_after) == ("too_many_tries", 6)
+    gate.code_try("203.0.113.7", 1, 0.0)  # codes count apart
+    for user in range(2, 21):  # 30 from the address in all (the refused one counted)
+        gate.name_try("203.0.113.7", user, 0.0)
+    assert _refused(gate.name_try, "203.0.113.7", 99, 0.0).code == "too_many_tries"
+    gate.name_try("203.0.113.8", 99, 0.0)
+
+
 def test_limits_off_refuse_nothing() -> None:
     gate = Gate(Limits.off())
     for _ in range(1_000):
@@ -169,6 +182,7 @@ def test_limits_off_refuse_nothing() -> None:
         gate.sign_in_name("ann", 0.0)
         gate.register("a", 0.0)
         gate.guest("a", 0.0)
+        gate.name_try("a", 1, 0.0)
     assert gate.remembered() == 0
 
 
