@@ -157,7 +157,7 @@ def test_the_player_chooses_whether_he_is_watched_by_his_name(hall: Any, new_pag
     assert "watch_by_name" not in page.evaluate("() => qipai.app.socket.outbox.map(m => m.type)")
     page.select_option(choice, "no")
     sent = stub.wait_sent("watch_by_name")
-    assert sent["allow"] is False
+    assert sent["allow"] is False and isinstance(sent["id"], int)  # its ack answered here
     page.reload()  # a new connection: the page tells the hall again after the welcome
     assert stub.wait_sent("watch_by_name")["allow"] is False
     assert page.input_value(choice) == "no"

@@ -94,7 +94,7 @@ export function privateRoomInfo(app, roomId) {
  * holds it while it holds him). */
 export function sendWatchChoice(app) {
   const allow = app.me ? storage.watchByName(app.me.id) : null;
-  if (allow !== null) app.send({ type: "watch_by_name", allow });
+  if (allow !== null) ask(app, { type: "watch_by_name", allow });
 }
 
 /** Keep and send the player's choice: true, false, or null (the hall's default). */
