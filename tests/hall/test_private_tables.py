@@ -111,7 +111,8 @@ def test_people_join_by_code_in_arrival_order_and_the_table_starts_when_all_are_
     assert not world.pending and last(world, 1)["seats"][1]["ready"] is True
     world.handle(c.Ready(3))
     [record] = world.pending
-    assert isinstance(record, e.RecordHandStart) and record.room == f"private:{code}"
+    assert isinstance(record, e.RecordHandStart) and record.room == last(world, 1)["room"]
+    assert record.room.startswith("private:") and code not in record.room  # an opaque id
     assert record.players == (1, 2, 3)
     number = world.core.private.table_of_code(code)
     assert number is not None and all(last(world, u)["table"] == number for u in (1, 2, 3))
@@ -235,7 +236,7 @@ def test_the_owner_removes_a_person_before_the_first_hand() -> None:
     world.handle(c.KickPrivate(1, 1))
     assert world.frames(2, "left")[-1] == {
         "type": "left",
-        "room": f"private:{code}",
+        "room": last(world, 1)["room"],
         "reason": "kicked",
     }
     assert world.core.players[2].private is None and last(world, 1)["seats"][1] is None
@@ -411,7 +412,8 @@ def test_spectators_watch_a_private_table_by_code_and_see_its_scoreboards() -> N
     world.handle(c.Spectate(9, table=number))
     world.run_until_quiet()
     boards = world.frames(9, "scoreboard")
-    assert boards and boards[-1]["over"] and boards[-1] == last(world, 1, "scoreboard")
+    assert boards and boards[-1]["over"] and "code" not in boards[-1]  # a spectator's
+    assert {**boards[-1], "code": code} == last(world, 1, "scoreboard")
     refused(world, c.JoinPrivate(9, code, 10_000), "table_closed")
     closed = hall(1, 9)
     other = create(closed, 1, spectators=False)
@@ -450,7 +452,8 @@ def test_a_spectator_watches_a_private_table_from_its_creation_to_its_close() ->
     join(world, 2, code)
     world.handle(c.Spectate(9, code=code))  # waiting: he waits with it
     frame = last(world, 9)
-    assert frame["you"] is None and frame["state"] == "waiting" and frame["code"] == code
+    assert frame["you"] is None and frame["state"] == "waiting" and "code" not in frame
+    assert "link" not in frame and frame["room"] == last(world, 1)["room"]
     assert world.core.watch.watchers(code) == 1 and 9 not in world.core.watch.watching
     assert not world.frames(9, "snapshot")
     join(world, 3, code)
@@ -483,7 +486,7 @@ def test_a_spectator_watches_a_private_table_from_its_creation_to_its_close() ->
     world.handle(c.ClosePrivate(1))  # after this hand: the private table closes
     world.run_until_quiet()
     boards = world.frames(9, "scoreboard")
-    assert boards[-1]["over"] and boards[-1] == last(world, 1, "scoreboard")
+    assert boards[-1]["over"] and {**boards[-1], "code": code} == last(world, 1, "scoreboard")
     assert world.frames(9, "spectate_ended") == [
         {"type": "spectate_ended", "table": second, "reason": "table_closed"}
     ]

@@ -211,6 +211,19 @@ def test_a_code_try_refused_by_the_account_spends_nothing_of_the_address() -> No
     _ok(gate.code_try("198.51.100.10", 3))  # and account 3 spent nothing then
 
 
+def test_names_tried_to_watch_per_account_and_per_address_apart_from_codes() -> None:
+    gate, _, _ = _gate(Limits())
+    for _ in range(10):
+        _ok(gate.name_try("203.0.113.7", 1))
+    refused = _refused(gate.name_try("203.0.113.7", 1))
+    assert (refused.code, refused.retry_after) == ("too_many_tries", 6)
+    _ok(gate.code_try("203.0.113.7", 1))  # codes count apart
+    for user in range(2, 22):  # 30 from the address in all (the refused one spent nothing)
+        _ok(gate.name_try("203.0.113.7", user))
+    assert _refused(gate.name_try("203.0.113.7", 99)).code == "too_many_tries"
+    _ok(gate.name_try("203.0.113.8", 99))
+
+
 def test_limits_off_refuse_nothing() -> None:
     gate, _, buckets = _gate(Limits.off())
     for _ in range(1_000):
@@ -219,13 +232,14 @@ def test_limits_off_refuse_nothing() -> None:
         _ok(gate.register("a"))
         _ok(gate.guest("a"))
         _ok(gate.code_try("a", 1))
+        _ok(gate.name_try("a", 1))
     assert len(buckets) == 0
 
 
 def test_limits_off_turns_off_every_rate() -> None:
     off = Limits.off()
     rates = [f.name for f in dataclasses.fields(off) if isinstance(f.default, Rate)]
-    assert len(rates) >= 8 and all(getattr(off, name) is None for name in rates)
+    assert len(rates) >= 10 and all(getattr(off, name) is None for name in rates)
 
 
 def test_configured_rates_are_used() -> None:

@@ -35,7 +35,7 @@ REFUSED = [
         "bad_message",
         "unknown message type 'shuffle' (one of hello, join, leave, act, entropy, trustee, escape, "
         "escape_cost, resync, ping, chat, private_create, private_join, ready, private_start, "
-        "private_kick, private_close, spectate, stop_spectating)",
+        "private_kick, private_close, spectate, stop_spectating, watch_by_name)",
     ),
     ('{"action":"pass"}', "bad_message", "Object missing required field `type`"),
     ('{"type":"ping","seat":1}', "bad_message", "Object contains unknown field `seat`"),

@@ -277,3 +277,36 @@ async def _seated_through_b(pair: Pair, room: str) -> str:
             await conn.send({"type": "join", "room": room})
             await _until_first_decision(conn)
     return session.token
+
+
+def test_a_players_watch_by_name_choice_goes_with_him_to_the_other_nodes_room(
+    pair: Pair,
+) -> None:
+    """Ann, her socket on node b, turns watching by her name off, then joins a room of
+    node a (which holds her from then on): Eve, on node a, cannot watch her by name until
+    Ann turns it back to the default."""
+    asyncio.run(_choice_across(pair, _room_of(pair, "a")))
+
+
+async def _choice_across(pair: Pair, room: str) -> None:
+    async def answer(conn: Any, message: dict[str, Any]) -> dict[str, Any]:
+        pending = await conn.request(message)
+        async with asyncio.timeout(10):
+            while not pending.done():
+                await conn.recv()
+        return dict(pending.result())
+
+    async with HallClient(pair.nodes["b"].url) as on_b, HallClient(pair.nodes["a"].url) as on_a:
+        ann, eve = await on_b.guest(), await on_a.guest()
+        async with on_b.connect(ann.token) as a, on_a.connect(eve.token) as e:
+            off = {"type": "watch_by_name", "allow": False}
+            assert (await answer(a, off))["type"] == "ack"  # told node b, which holds her now
+            await a.send({"type": "join", "room": room})
+            async with asyncio.timeout(10):
+                while (await a.recv())["type"] != "snapshot":
+                    pass
+            by_name = {"type": "spectate", "player": ann.name}
+            assert (await answer(e, by_name))["code"] == "not_playing"
+            default = {"type": "watch_by_name", "allow": None}
+            assert (await answer(a, default))["type"] == "ack"
+            assert (await answer(e, by_name))["type"] == "ack"

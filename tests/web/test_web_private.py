@@ -14,6 +14,8 @@ from web_kit import WAIT_MS, screenshot
 
 SHOTS = Path("/work/notes/shots")
 CODE = "123456"
+ROOM = "private:0a1b2c3d4e5f"
+"""The room of its live tables: an opaque id, not its code."""
 
 
 def private_table(**changes: Any) -> dict[str, Any]:
@@ -23,6 +25,7 @@ def private_table(**changes: Any) -> dict[str, Any]:
         "type": "private_table",
         "code": CODE,
         "link": f"/?p={CODE}",
+        "room": ROOM,
         "owner": 0,
         "game": "doudizhu",
         "rules": "yifa",
@@ -192,7 +195,11 @@ def test_a_code_joins_and_a_full_table_offers_to_watch(hall: Any, new_page: Any)
     screenshot(page, SHOTS, "private-watch-offer-phone")
     page.click("[data-testid=confirm]")
     assert stub.wait_sent("spectate") | {"id": 0} == {"type": "spectate", "code": CODE, "id": 0}
-    assert page.evaluate("() => window.qipai.app.privates['123456'].game") == "doudizhu"
+    # the hall then tells the table as a spectator sees it (no code): its game is kept by room
+    spectators = {k: v for k, v in private_table(you=None).items() if k not in ("code", "link")}
+    stub.send(spectators)
+    page.wait_for_function(f"() => window.qipai.app.privates['{ROOM}'].game === 'doudizhu'")
+    assert page.evaluate(f"() => window.qipai.app.privates['{ROOM}'].code") is None
 
 
 def test_the_link_joins_the_table_once_signed_in(hall: Any, new_page: Any) -> None:
@@ -284,7 +291,7 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     screenshot(page, SHOTS, "private-room-english-phone")
     page.click("[data-testid=lang]")
     # removed by the owner: back in the lobby, told why
-    stub.send({"type": "left", "room": f"private:{CODE}", "reason": "kicked"})
+    stub.send({"type": "left", "room": ROOM, "reason": "kicked"})
     page.wait_for_selector("[data-testid=lobby]")
     page.wait_for_selector("#toast :text('房主把你移出了好友房')")
     # back at the table; it closes: back in the lobby
@@ -344,7 +351,7 @@ def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -
 
 
 def test_a_hand_at_the_private_table_shows_the_table_strip(hall: Any, new_page: Any) -> None:
-    hand = DdzHand(seed=11, table=7, room=f"private:{CODE}")
+    hand = DdzHand(seed=11, table=7, room=ROOM)
     hand.play_until(1)
     page = new_page()
     stub = StubHall(page, "东家", creates_table)

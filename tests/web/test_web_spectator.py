@@ -2,14 +2,16 @@
 (``stub_hall.py``) that answers ``spectate`` with the frames of issue 26's contract: a
 snapshot with ``seat: null`` and the game's spectator view (a real Dou Dizhu hand's, from
 the registry), then the table's events as a spectator sees them.  The page shows every
-seat's public side, no hand (no element ``hand``), 观战中 with 退出观战, and the watchers."""
+seat's public side, no hand (no element ``hand``), 观战中 with 退出观战, and the watchers;
+a private table's spectator learns its game from its ``private_table`` (no code); the
+player's 按名字观战我 choice goes to the hall, and again after each welcome."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from stub_hall import DdzHand, StubHall, signed_up, stub_json
+from stub_hall import DdzHand, StubHall, signed_up
 from web_kit import WAIT_MS, screenshot
 
 SHOTS = Path("/work/notes/shots")
@@ -84,33 +86,33 @@ def test_a_spectator_watches_a_friend_without_a_hand(hall: Any, new_page: Any) -
     assert page.evaluate("() => window.qipai.app.table") is None
 
 
-def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
-    hand = DdzHand(seed=8, table=9, room="private:654321")
+ROOM = "private:9f3c2a71b0d4"
+"""A private table's room: an opaque id (its code is never sent to a spectator)."""
+
+
+def private_table(**changes: Any) -> dict[str, Any]:
+    """A private table's ``private_table`` as its spectators get it: no code, no link."""
+    table = {"type": "private_table", "room": ROOM, "owner": 0, "game": "doudizhu"}
+    table |= {"rules": "yifa", "hands": 6, "played": 1, "stakes": "points", "base": 0}
+    table |= {"seconds": 20, "bots": True, "spectators": True, "tasks": False, "delay": 0}
+    return table | {"state": "playing", "table": 9, "seats": [None, None, None], "you": None}
+
+
+def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> None:
+    hand = DdzHand(seed=8, table=9, room=ROOM)
     hand.play_until(2)
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
-    stub = StubHall(page, "观众乙", watching(hand))
-    stub_json(
-        page,
-        "**/api/private/654321",
-        {
-            "code": "654321",
-            "game": "doudizhu",
-            "rules": "yifa",
-            "hands": 6,
-            "played": 0,
-            "stakes": "points",
-            "base": None,
-            "state": "playing",
-            "seats": ["东家", "南家", "西家"],
-            "spectators": True,
-            "watchers": 1,
-            "full": True,
-            "scoreboard": None,
-        },
-    )
+
+    def answer(stub: StubHall, message: dict[str, Any]) -> None:
+        """The hall's answer: the table (its game) first, then the snapshot."""
+        if message["type"] == "spectate":
+            stub.send(private_table(), {"type": "ack", "id": message["id"]}, hand.snapshot(None))
+
+    stub = StubHall(page, "观众乙", answer)
     signed_up(page, hall.url, "watcher-b")
     page.evaluate("() => window.qipai.app.privates = {}")
-    # watched by a player's name, the table turns out to be a private one: its game is learnt
+    # watched by a player's name, the table turns out to be a private one: its
+    # private_table (no code) tells its game
     page.fill("[data-testid=spectate-name]", "南家")
     page.click("[data-testid=spectate]")
     page.wait_for_selector(
@@ -121,7 +123,6 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
     stub.send(
         {
             "type": "scoreboard",
-            "code": "654321",
             "table": 9,
             "names": ["东家", "南家", "西家"],
             "rows": [{"hand": "h0", "number": 1, "points": [2, -1, -1]}],
@@ -129,14 +130,11 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
             "over": False,
         }
     )
-    page.wait_for_selector("[data-testid=scoreboard]")
+    page.wait_for_selector("[data-testid=scoreboard][data-code='']")
+    assert "·" not in page.inner_text("[data-testid=scoreboard] h2")  # no code to show
     page.keyboard.press("Escape")
-    # the table's own frame reaches its spectators too (``you`` null): it changes nothing
-    table = {"type": "private_table", "code": "654321", "link": "/?p=654321", "owner": 0}
-    table |= {"game": "doudizhu", "rules": "yifa", "hands": 6, "played": 1, "stakes": "points"}
-    table |= {"base": 0, "seconds": 20, "bots": True, "spectators": True, "tasks": False}
-    table |= {"delay": 0, "state": "playing", "table": 9, "seats": [None, None, None], "you": None}
-    stub.send(table)
+    # the table's own frame reaches its spectators again (``you`` null): it changes nothing
+    stub.send(private_table(played=2))
     page.wait_for_timeout(200)
     assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
     assert page.evaluate("() => window.qipai.app.private") is None
@@ -148,3 +146,22 @@ def test_a_private_table_watched_by_its_code(hall: Any, new_page: Any) -> None:
     stub.send(*hand.events(None))
     page.wait_for_timeout(200)
     assert "resync" not in page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")
+
+
+def test_the_player_chooses_whether_he_is_watched_by_his_name(hall: Any, new_page: Any) -> None:
+    page = new_page()
+    stub = StubHall(page, "东家")
+    signed_up(page, hall.url, "watched-by-name")
+    choice = "[data-testid=watch-by-name]"
+    assert page.input_value(choice) == ""  # the hall's default: nothing sent
+    assert "watch_by_name" not in page.evaluate("() => qipai.app.socket.outbox.map(m => m.type)")
+    page.select_option(choice, "no")
+    sent = stub.wait_sent("watch_by_name")
+    assert sent["allow"] is False and isinstance(sent["id"], int)  # its ack answered here
+    page.reload()  # a new connection: the page tells the hall again after the welcome
+    assert stub.wait_sent("watch_by_name")["allow"] is False
+    assert page.input_value(choice) == "no"
+    page.select_option(choice, "")
+    assert stub.wait_sent("watch_by_name", 2)["allow"] is None
+    page.click("[data-testid=lang]")
+    assert "Watch me by my name" in page.inner_text("[data-testid=friends]")

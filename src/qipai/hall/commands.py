@@ -208,6 +208,15 @@ class StopSpectating:
     user: int
 
 
+@dataclass(frozen=True, slots=True)
+class WatchByName:
+    """Whether others may watch ``user``'s table by his name: ``allow``, or ``None`` for
+    the default (yes but at a private table)."""
+
+    user: int
+    allow: bool | None
+
+
 # --- private tables 好友房 (qipai.hall.privatetables) ---------------------------------------
 
 
@@ -267,6 +276,7 @@ Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | HandRecorded
     | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
+    | WatchByName
     | MatchCommand  # the matches' (hall/matchcommands.py)
     | Private  # the private tables' (hall/privatetables.py)
 )  # fmt: skip

@@ -156,10 +156,16 @@ class HallCore:
         """
         out: Out = []
         self._check_moves(command)
+        self._apply(command, out, now)
+        if isinstance(command, c.Join | mc.Register):  # a place taken: he watches no more
+            self.watch.moved(command.user, out, now)
+        return out
+
+    def _apply(self, command: c.Command, out: Out, now: float) -> None:
+        """:meth:`handle`'s work, by command (its place checked)."""
         match command:
             case c.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
-                self.watch.moved(user, out, now)
             case c.Leave(user):
                 self._leave(self._known(user), out, now)
             case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
@@ -172,6 +178,8 @@ class HallCore:
                 self._chat(user, phrase, message_id, out, now)
             case c.Spectate() | c.StopSpectating():
                 self._spectate(command, out, now)
+            case c.WatchByName(user, allow):
+                self._known(user).watch_by_name = allow
             case c.Resync(user):
                 self._resync(command, out, now)
             case c.Resume(user, last):
@@ -208,11 +216,8 @@ class HallCore:
                 | mc.StepFailed() | mc.RunFinished()
             ):  # fmt: skip
                 self.matches.handle(command, out, now)
-                if isinstance(command, mc.Register):
-                    self.watch.moved(command.user, out, now)  # registered: he watches no more
             case _:
                 assert_never(command)
-        return out
 
     # --- players ----------------------------------------------------------------------
 

@@ -318,12 +318,15 @@ class PrivateSeat(msgspec.Struct):
     connected: bool
 
 
-class PrivateTable(_Frame, tag="private_table"):
+class PrivateTable(_Frame, tag="private_table", kw_only=True):
     """A private table as it is now: its options, its seats, where it is; ``you``: the
-    receiver's seat (``null``: a spectator)."""
+    receiver's seat (``null``: a spectator).  ``code`` and ``link`` go to the people
+    seated there only; ``room`` (``private:<id>``, an opaque id) is the room id of its
+    live tables' frames, for everyone."""
 
-    code: str
-    link: str
+    code: str | UnsetType = UNSET
+    link: str | UnsetType = UNSET
+    room: str
     owner: int | None
     game: str
     rules: str
@@ -350,10 +353,11 @@ class ScoreRow(msgspec.Struct):
     points: list[int]
 
 
-class Scoreboard(_Frame, tag="scoreboard"):
-    """总成绩: a private table's hands so far, and each seat's total; ``over``: the last."""
+class Scoreboard(_Frame, tag="scoreboard", kw_only=True):
+    """总成绩: a private table's hands so far, and each seat's total; ``over``: the last;
+    ``code`` for the people seated there only (never to a spectator)."""
 
-    code: str
+    code: str | UnsetType = UNSET
     table: int | None
     names: list[str]
     rows: list[ScoreRow]

@@ -28,6 +28,18 @@ class Player:
     """Whether he has a connection open (``Presence``)."""
     chat: ChatLimit = field(default_factory=ChatLimit)
     """His quick-chat allowance."""
+    watch_by_name: bool | None = None
+    """Whether others may watch his table by his name (``spectate`` with ``player``), as
+    he chose (``watch_by_name``); ``None``: the default (:attr:`watchable_by_name`)."""
+
+    @property
+    def watchable_by_name(self) -> bool:
+        """Whether others may watch his table by his name now: as he chose, else yes at a
+        cash room's or a match's table and no at a private table (only its code lets
+        people watch it)."""
+        if self.watch_by_name is not None:
+            return self.watch_by_name
+        return self.private is None
 
     @property
     def pid(self) -> str:

@@ -148,10 +148,12 @@ def template_of(rooms: Iterable[Room], options: PrivateOptions) -> Room:
 
 
 def private_room(
-    template: Room, code: str, options: PrivateOptions, settings: PrivateSettings
+    template: Room, table_id: str, options: PrivateOptions, settings: PrivateSettings
 ) -> tuple[Room, HandTerms | None]:
-    """The room of table ``code`` (id ``private:<code>``) and the terms its hands are
-    played by (``None``: the room's own, coins; points only for ``points``).
+    """The room of the table of opaque id ``table_id`` (room id ``private:<table_id>``,
+    never its code: the room id is in every frame of its live tables, spectators' too) and
+    the terms its hands are played by (``None``: the room's own, coins; points only for
+    ``points``).
 
     :raises InvalidActionError: ``bad_private`` for what the room's game refuses (tasks).
     """
@@ -160,7 +162,7 @@ def private_room(
     seconds = template.decision_seconds if options.seconds is None else float(options.seconds)
     try:
         room = dataclasses.replace(
-            template, id=f"private:{code}", name=f"好友房 {code}", regroup=False,
+            template, id=f"private:{table_id}", name="好友房", regroup=False,
             bots=options.bots, decision_seconds=seconds,
             tasks=settings.tasks if options.tasks else template.tasks,
         )  # fmt: skip

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from msgspec import UNSET
+
 from qipai.hall import frames
 from qipai.hall.table import HandOutcome
 
@@ -42,9 +44,10 @@ class ScoreSheet:
             0
         ] * len(self.names)
 
-    def frame(self, table: int | None, *, over: bool) -> frames.Scoreboard:
-        """The ``scoreboard`` frame (``over``: the table's last)."""
+    def frame(self, table: int | None, *, over: bool, member: bool = True) -> frames.Scoreboard:
+        """The ``scoreboard`` frame (``over``: the table's last); with the table's code for
+        the people seated there (``member``), without it for spectators."""
         return frames.Scoreboard(
-            code=self.code, table=table, names=list(self.names), rows=list(self.rows),
-            totals=self.totals, over=over,
+            code=self.code if member else UNSET, table=table, names=list(self.names),
+            rows=list(self.rows), totals=self.totals, over=over,
         )  # fmt: skip

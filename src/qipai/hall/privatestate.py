@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from msgspec import UNSET
+
 from qipai.hall import frames
 from qipai.hall.livetables import LiveTable
 from qipai.hall.players import Player
@@ -64,13 +66,15 @@ class FriendsTable:
 def table_frame(
     table: FriendsTable, players: Mapping[int, Player], user: int | None
 ) -> frames.PrivateTable:
-    """``private_table`` as ``user`` sees it (``None``: a spectator)."""
+    """``private_table`` as ``user`` sees it (``None``: a spectator); its code and link
+    for the people seated there only."""
     seats = [_seat_frame(table, players, seat) for seat in range(len(table.seats))]
     owner = table.seats.index(table.owner) if table.owner in table.seats else None
     options = table.options
     you = table.seats.index(user) if user is not None and user in table.seats else None
+    code, link = (UNSET, UNSET) if you is None else (table.code, f"/?p={table.code}")
     return frames.PrivateTable(
-        code=table.code, link=f"/?p={table.code}", owner=owner, game=options.game,
+        code=code, link=link, room=table.room.id, owner=owner, game=options.game,
         rules=options.rules, hands=options.hands, played=table.played,
         stakes=options.stakes, base=stake_of(table.room),
         seconds=table.room.decision_seconds, bots=options.bots,

@@ -6,7 +6,7 @@ the code, in order of arrival; nobody is seated there by matchmaking.  Its first
 starts when every seat is taken by a person and all are ready, or when the owner starts it
 with bots in the empty seats (where bots are allowed) and every seated person ready.  It
 then plays on hand after hand at one live table (:class:`~.livetables.LiveTable`, room
-``private:<code>``) as long as the same people stay; when somebody leaves between hands
+``private:<id>``) as long as the same people stay; when somebody leaves between hands
 (or joins a seat a bot held) that live table closes, and the table waits until it is full
 and ready again (or the owner starts it).  After its last hand (``hands``; 0: until the
 owner closes it) it closes, with the final ``scoreboard`` (:mod:`.privatescores`).
@@ -16,6 +16,12 @@ in the room the table copies; at a ``points`` table his points for that hand are
 escape's.  Ownership passes to the next person in seat order when the owner leaves; a
 table with no connected person closes after the hall's ``grace_seconds``.  A person is at
 one place at a time: a private table, or a cash room, or a match.
+
+Its code is for the people seated there (and those they give it to): no frame of its live
+tables carries it.  Their room id is ``private:<id>``, an opaque id drawn at random when
+the table is created (:meth:`PrivateTables.create`), and a spectator's ``private_table``
+and ``scoreboard`` frames leave the code (and the link) out, however he came to watch: by
+the code, or by the name of a person seated there who lets others watch him by name.
 """
 
 from __future__ import annotations
@@ -48,7 +54,9 @@ from qipai.hall.spectators import Spectators, TableWatch
 from qipai.hall.table import HandTerms, SeatInfo
 
 PREFIX = "private:"
-"""What a private table's room id starts with (then its code)."""
+"""What a private table's room id starts with (then its opaque id, never its code)."""
+ID_BITS = 48
+"""The random bits of a private table's opaque id (12 hex digits)."""
 KEPT_CLOSED = 10_000
 """Closed tables remembered (their last ``scoreboard``) so that their code answers
 ``table_closed``, not ``unknown_code``; the store keeps them all."""
@@ -105,18 +113,21 @@ class PrivateTables:
         """The open tables, by code."""
         self.finished: dict[str, frames.Scoreboard] = {}
         """The last :data:`KEPT_CLOSED` closed tables' final scoreboards, by code."""
+        self.codes: dict[str, str] = {}
+        """The code of each open table, by its room id (``private:<id>``)."""
         self._players = players
         self._flow = flow
         self._fresh = fresh
         self._open = opener
         self._watch = spectators or Spectators(players, flow.tables)
+        self._watch.greet = self._greet
 
     # --- queries ------------------------------------------------------------------------
 
     def of(self, live: LiveTable) -> FriendsTable | None:
         """The private table ``live`` plays for, if any."""
-        room = live.table.room.id
-        return self.tables.get(room[len(PREFIX) :]) if room.startswith(PREFIX) else None
+        code = self.codes.get(live.table.room.id)
+        return None if code is None else self.tables.get(code)
 
     def spectate(self, user: int, code: str, out: Out, now: float) -> None:
         """``user`` watches private table ``code``: its live table now, or, while it has
@@ -135,7 +146,14 @@ class PrivateTables:
         self._watch.park(user, code, out, now)
         out.append(Send(user, self.frame(table, None)))
         if table.sheet.rows:
-            out.append(Send(user, table.sheet.frame(None, over=False)))
+            out.append(Send(user, table.sheet.frame(None, over=False, member=False)))
+
+    def _greet(self, user: int, code: str, out: Out) -> None:
+        """A newcomer to the live table of ``code`` is told the table first (as a
+        spectator sees it: no code), so that he knows its game before its snapshot."""
+        table = self.tables.get(code)
+        if table is not None:
+            out.append(Send(user, self.frame(table, None)))
 
     def tell_watchers(self, table: FriendsTable, out: Out) -> None:
         """``private_table`` to the spectators waiting for its next hand."""
@@ -204,12 +222,13 @@ class PrivateTables:
         if coins:
             _check_coins(template, balance)
         code = self._new_code()
-        room, terms = private_room(template, code, options, self.settings)
+        room, terms = private_room(template, self._new_id(), options, self.settings)
         seats: list[int | None] = [player.user] + [None] * (room.seats - 1)
         sheet = ScoreSheet(code, [""] * room.seats, coins)
         table = FriendsTable(code, player.user, options, room, terms, seats, sheet)
         table.balances[player.user] = balance
         self.tables[code] = table
+        self.codes[room.id] = code
         player.private = code
         self._tell(table, out)
         return table
@@ -368,9 +387,11 @@ class PrivateTables:
         if table.closed:
             return
         frame = table.sheet.frame(live.number, over=False)
+        out.extend(Send(user, frame) for _, user in table.people())
+        watched = table.sheet.frame(live.number, over=False, member=False)
         waiting = self._watch.parked_at(table.code)  # its live table closed just now
-        out.extend(Send(user, frame) for user in (*(u for _, u in table.people()), *waiting))
-        self._watch.frames(live, (frame,), out, now)
+        out.extend(Send(user, watched) for user in waiting)
+        self._watch.frames(live, (watched,), out, now)
         self._tell(table, out)
 
     def table_closed(self, table: FriendsTable, live: LiveTable, out: Out, now: float) -> None:
@@ -391,7 +412,8 @@ class PrivateTables:
                 self._release(table, player, out)
         if table.closing or table.over:
             self._finish(table, out)
-            self._watch.frames(live, (table.sheet.frame(None, over=True),), out, now)
+            watched = table.sheet.frame(None, over=True, member=False)
+            self._watch.frames(live, (watched,), out, now)
         else:
             self._changed(table, out, now)
 
@@ -412,6 +434,7 @@ class PrivateTables:
     def reset(self) -> None:
         """Drop every table (the hall was taken over)."""
         self.tables.clear()
+        self.codes.clear()
 
     # --- inside -------------------------------------------------------------------------
 
@@ -440,6 +463,14 @@ class PrivateTables:
             code = f"{self._fresh(30) % 1_000_000:06d}"
             if code not in self.tables and code not in self.finished:
                 return code
+
+    def _new_id(self) -> str:
+        """A table's opaque id (its room is ``private:<id>``): 48 random bits in hex, drawn
+        apart from its code, so that nothing a spectator sees leads to the code."""
+        while True:
+            table_id = f"{self._fresh(ID_BITS):0{ID_BITS // 4}x}"
+            if f"{PREFIX}{table_id}" not in self.codes:
+                return table_id
 
     def _number(self, table: FriendsTable) -> int | None:
         return None if table.live is None else table.live.number
@@ -524,9 +555,11 @@ class PrivateTables:
         table.closed = True
         final = table.sheet.frame(None, over=True)
         people = table.people()
-        for user in (*(user for _, user in people), *self._watch.parked_at(table.code)):
-            out.append(Send(user, final))
-            out.append(Send(user, self.frame(table, user)))
+        for _, user in people:
+            out.extend((Send(user, final), Send(user, self.frame(table, user))))
+        watched = table.sheet.frame(None, over=True, member=False)
+        for user in self._watch.parked_at(table.code):
+            out.extend((Send(user, watched), Send(user, self.frame(table, None))))
         self._watch.ended(table.code, out)
         for _, user in people:
             player = self._players[user]
@@ -534,6 +567,7 @@ class PrivateTables:
             player.private = None
             out.append(ReleasePlace(user))
         del self.tables[table.code]
+        self.codes.pop(table.room.id, None)
         self.finished[table.code] = final
         while len(self.finished) > KEPT_CLOSED:
             del self.finished[next(iter(self.finished))]

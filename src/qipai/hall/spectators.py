@@ -2,7 +2,10 @@
 
 A spectator sits at no seat.  He asks to watch a table by its number, a private table by
 its code (:meth:`qipai.hall.privatetables.PrivateTables.spectate`: below) or by the name
-of a player who sits at it (:meth:`Spectators.spectate`), and gets a ``snapshot`` with
+of a player who sits at it (:meth:`Spectators.spectate`) and lets others watch him by his
+name (:attr:`~qipai.hall.players.Player.watchable_by_name`: as he chose, else yes but at a
+private table; refused, ``not_playing`` as for a name that plays nowhere), and gets a
+``snapshot`` with
 ``seat`` ``null`` built from the game's spectator view (``view(SPECTATOR)``: never a card a player
 holds unseen), then every frame of the table that the public may see, made for
 :data:`~qipai.games.events.SPECTATOR` by the table itself (:attr:`Table.watched
@@ -21,7 +24,9 @@ changes, at most once a second.  A spectator stops watching when he asks
 connection closes (nothing to tell), or when the table closes (``table_closed``, after
 the delayed frames).
 
-A private table's spectator watches the private table, not one live table of it
+A private table's spectator is told the table first (:attr:`Spectators.greet`: its
+``private_table`` as spectators see it, without its code) and watches the private table,
+not one live table of it
 (:meth:`Spectators.park`, :meth:`Spectators.configure` with its ``code``): while it has no
 live table (before its first hand, and whenever its people change) he waits for it (its
 ``private_table`` frames come from :mod:`.privatetables`); when a live table opens for it
@@ -167,6 +172,9 @@ class Spectators:
         self.privates: dict[str, int | None] = {}
         """The live table of each open private table watched or configured (``None``:
         none now), by code."""
+        self.greet: Callable[[int, str, Out], None] | None = None
+        """``greet(user, code, out)``: what a newcomer to a private table's live table is
+        told before its snapshot (its ``private_table`` frame: :mod:`.privatetables`)."""
         self._players = players
         self._tables = tables
 
@@ -197,10 +205,12 @@ class Spectators:
         return len(self.parked_at(code)) + (0 if number is None else self.count(number))
 
     def table_of(self, name: str) -> LiveTable | None:
-        """The table the player named ``name`` sits at here, if any."""
+        """The table the player named ``name`` sits at here, if any and if he lets others
+        watch it by his name (:attr:`Player.watchable_by_name
+        <qipai.hall.players.Player.watchable_by_name>`)."""
         for player in self._players.values():
             if player.name == name and player.table is not None:
-                return self._tables.get(player.table)
+                return self._tables.get(player.table) if player.watchable_by_name else None
         return None
 
     def _check_watchable(self, live: LiveTable) -> None:
@@ -295,12 +305,16 @@ class Spectators:
         :raises InvalidActionError: ``bad_message`` (neither or both named).
         :raises IllegalActionError: ``not_connected``, ``already_in_room`` (he has a place:
             a room, a table), ``table_closed`` (no such table now), ``not_playing`` (the
-            player named sits at no table here), ``not_watchable``.
+            player named sits at no table here, or does not let others watch him by his
+            name: one answer for both, so that it does not tell whether he plays),
+            ``not_watchable``.
         """
         live = self._target(user, table, name)
         if self.watches(user) and self.watching.get(user) != live.number:
             self._drop(user, out, now, reason="moved")
         audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
+        if audience.code is not None and self.greet is not None:
+            self.greet(user, audience.code, out)
         self._attach(user, live, audience, out)
         self._counted(audience, out, now)
 

@@ -38,6 +38,7 @@ import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
@@ -50,7 +51,7 @@ from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
 from .logs import log_failure
-from .protocol import Hello, Join, Ping, PrivateJoin, Spectate
+from .protocol import Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +185,9 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
+        self._watch_choice: WatchByName | None = None
+        """The player's last ``watch_by_name`` on this connection: told again to each
+        hall it links to later (a room on another node holds him then)."""
 
     async def serve(self) -> None:
         """Run the connection to its end."""
@@ -340,11 +344,24 @@ class PlayerSocket:
         join may race: only the last link stays open)."""
         old, self._link = self._link, link
         closing = [old] if old is not None and old is not link else []
+        if self._watch_choice is not None and old is not link:
+            told = asyncio.get_running_loop().create_task(self._tell_choice(link))
+            told.add_done_callback(_log_failure)
         if self._ended:  # too late: the connection is gone
             closing.append(link)
         for stale in closing:
             task = asyncio.get_running_loop().create_task(stale.close())
             task.add_done_callback(_log_failure)
+
+    async def _tell_choice(self, link: Link) -> None:
+        """Tell ``link``'s hall the player's ``watch_by_name``, once the change of link
+        under way is done (``link`` open), if it is still the connection's."""
+        async with self._linking:
+            choice = self._watch_choice
+            if self._ended or self._link is not link or choice is None:
+                return
+            with contextlib.suppress(GameError):  # (its hall let him go meanwhile)
+                await link.handle(msgspec.structs.replace(choice, id=None))
 
     def _move(self, user: SignedIn, node: str | None) -> None:
         """The player is held by ``node`` from now on (he registered in a match it runs):
@@ -478,14 +495,20 @@ class PlayerSocket:
                 return protocol.pong(t)
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
-            # a code tried (to sit or to watch): limited (then it goes on below)
-            case PrivateJoin(message_id) | Spectate(message_id, str()):
+            # a code tried (to sit or to watch), a name looked up to watch: limited (then
+            # it goes on below)
+            case PrivateJoin(message_id) | Spectate(message_id):
                 try:
-                    await self._gate.code_try(self._host, user.id)
+                    if isinstance(message, Spectate) and message.code is None:
+                        await self._gate.name_try(self._host, user.id)
+                    else:
+                        await self._gate.code_try(self._host, user.id)
                 except RateLimitedError as error:
                     return protocol.retry_later(
                         error.code, error.message, error.retry_after, message_id
                     )
+            case WatchByName():  # kept for the halls it links to later
+                self._watch_choice = message
             case Join() if self._gateway is not None:  # the room may be on another node
                 async with self._linking:  # no relink meanwhile
                     link = self._linked()

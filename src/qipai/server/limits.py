@@ -206,6 +206,12 @@ class Limits:
     ``GET /api/private/{code}``) per client address (30 a minute)."""
     codes_per_account: Rate | None = Rate(10, 60.0)
     """Private table codes tried per account, from any address (10 a minute)."""
+    names_per_address: Rate | None = Rate(30, 60.0)
+    """Players' names looked up to watch their table (``spectate`` with ``player``) per
+    client address (30 a minute)."""
+    names_per_account: Rate | None = Rate(10, 60.0)
+    """Players' names looked up to watch their table per account, from any address (10 a
+    minute)."""
     hash_slots: int = 2
     """Password hashes (Argon2) computed at once, in threads; each takes ~64 MiB."""
     hash_waiting: int = 16
@@ -227,6 +233,8 @@ class Limits:
             connections_per_account=None,
             codes_per_address=None,
             codes_per_account=None,
+            names_per_address=None,
+            names_per_account=None,
         )
 
 
@@ -291,6 +299,16 @@ CODES_OF = Limit(
     "codes tried by this account",
 )  # fmt: skip
 """Private table codes tried per account."""
+NAMES = Limit(
+    "names", lambda limits: limits.names_per_address, "too_many_tries",
+    "names tried from this address",
+)  # fmt: skip
+"""Players looked up by name (to watch them) per address."""
+NAMES_OF = Limit(
+    "names_of", lambda limits: limits.names_per_account, "too_many_tries",
+    "names tried by this account",
+)  # fmt: skip
+"""Players looked up by name per account."""
 
 
 class MemoryBuckets:
@@ -446,6 +464,14 @@ class Gate:
         if user is not None:
             tries.append((CODES_OF, str(user)))
         await self.spend(*tries)
+
+    async def name_try(self, address: str | None, user: int) -> None:
+        """A player's table looked up by his name, from ``address`` by ``user``: who plays
+        where cannot be found out by trying names.
+
+        :raises RateLimitedError: ``too_many_tries``.
+        """
+        await self.spend((NAMES, address_key(address)), (NAMES_OF, str(user)))
 
     def _bucket(self, limit: Limit, key: str) -> Bucket | None:
         """``key``'s bucket of ``limit`` (``None``: that limit is off)."""

@@ -39,6 +39,7 @@ from .protocol import (
     Spectate,
     StopSpectating,
     TrusteeSwitch,
+    WatchByName,
 )
 
 
@@ -164,6 +165,8 @@ async def dispatch(
             watching.spectate(hall, player, message)
         case StopSpectating():
             watching.stop_spectating(hall, player)
+        case WatchByName():
+            watching.watch_by_name(hall, player, message)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
     return None

@@ -212,6 +212,15 @@ class StopSpectating(msgspec.Struct, tag="stop_spectating", forbid_unknown_field
     id: int | None = None
 
 
+class WatchByName(msgspec.Struct, tag="watch_by_name", forbid_unknown_fields=True):
+    """Whether others may watch my table by my name (``spectate`` with ``player``):
+    ``allow`` ``true`` or ``false``, ``null`` for the default (yes at a cash room's or a
+    match's table, no at a private table)."""
+
+    allow: bool | None
+    id: int | None = None
+
+
 ClientMessage = (
     Hello
     | Join
@@ -232,6 +241,7 @@ ClientMessage = (
     | PrivateClose
     | Spectate
     | StopSpectating
+    | WatchByName
 )
 """Everything a client may send."""
 
@@ -258,6 +268,7 @@ TYPES = (
     "private_close",
     "spectate",
     "stop_spectating",
+    "watch_by_name",
 )
 """The ``type`` of each :data:`ClientMessage`, in the order of the union."""
 LONE_SURROGATE = "a string holds a lone surrogate (invalid Unicode)"

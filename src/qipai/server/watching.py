@@ -1,9 +1,13 @@
-"""Spectators 观战 at the edge: the ``spectate`` and ``stop_spectating`` messages.
+"""Spectators 观战 at the edge: the ``spectate``, ``stop_spectating`` and ``watch_by_name``
+messages.
 
 The rules are the hall's core's (:mod:`qipai.hall.spectators`); here a message becomes its
 command: a private table's ``code`` goes to the core as it is (its spectator watches the
 private table, waiting while it has no live table), a player named by ``player`` is looked
-up by the core among the tables of this process.
+up by the core among the tables of this process (only if he lets others watch him by his
+name: ``watch_by_name``).  Both a code and a name tried are limited
+(:meth:`~qipai.server.limits.Gate.code_try`, :meth:`~qipai.server.limits.Gate.name_try`)
+by the connection before they come here.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from qipai.errors import InvalidActionError
 from qipai.hall import commands as c
 
 from .hall import HallService, Player
-from .protocol import Spectate
+from .protocol import Spectate, WatchByName
 
 
 def spectate(hall: HallService, player: Player, message: Spectate) -> None:
@@ -36,3 +40,12 @@ def stop_spectating(hall: HallService, player: Player) -> None:
     :raises IllegalActionError: ``not_spectating``.
     """
     hall.executor.run(c.StopSpectating(player.user))
+
+
+def watch_by_name(hall: HallService, player: Player, message: WatchByName) -> None:
+    """Whether others may watch ``player``'s table by his name from now on (those
+    watching already go on watching).
+
+    :raises IllegalActionError: ``not_connected``.
+    """
+    hall.executor.run(c.WatchByName(player.user, message.allow))

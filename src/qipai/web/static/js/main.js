@@ -14,7 +14,7 @@ import { renderLobby, queueOverlay } from "./views/lobby.js";
 import { drawMatches, renderMatches } from "./views/matches.js";
 import * as matches from "./match.js";
 import { soundToggle } from "./sound.js";
-import { inviteNote, joinLinked, leftPrivate, privateFrame, takeLinkCode } from "./private.js";
+import { inviteNote, joinLinked, leftPrivate, privateFrame, sendWatchChoice, takeLinkCode } from "./private.js";
 import { renderPrivate } from "./views/privateroom.js";
 
 const app = {
@@ -33,7 +33,7 @@ const app = {
   match: storage.match(), // the player's match once it has started (js/match.js)
   frameCounts: {},
   asks: new Map(), // id → a private table's or spectating message sent (js/private.js)
-  privates: {}, // code → {game, rules, seconds} of the private tables the page has seen
+  privates: {}, // room id (private:<id>) → {game, rules, seconds, code} of the private tables the page has seen (code: its people's only)
   private: null, // the private table the player sits at: its last private_table frame
   scoreboard: null, // the last scoreboard frame
   watchers: null, // the last spectator_count frame: {table, count}
@@ -142,6 +142,7 @@ function connect() {
       app.net = status;
       if (status === "signed-out") app.signOut();
       if (status === "open" && app.table) app.table.pending = null; // unanswered before the drop
+      if (status === "open") sendWatchChoice(app); // the hall holds it while it holds him
       if (status === "open") joinLinked(app); // opened with /?p=CODE: that table
       renderHeader();
     },

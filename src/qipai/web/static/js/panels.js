@@ -137,7 +137,7 @@ export function result(T, onClose) {
         h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") }),
         T.canChangeTable ? h("button", { class: "btn", "data-testid": "action-change-table", onclick: () => T.changeTable(), text: t("table.changeTable") }) : null,
         // a private table plays its next hand by itself: no 再来一局 there
-        T.privateCode === null ? h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }) : null,
+        !T.isPrivate ? h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }) : null,
       ];
   const row = h("div", { class: "buttons" }, buttons);
   let close = null;

@@ -1,8 +1,13 @@
 // 好友房 (private tables) and 观战 (spectating) on the page: the messages sent (each with
 // an id the hall answers with ack or error), the frames taken in (`private_table`,
 // `scoreboard`, `spectator_count`, `spectate_ended`, and the errors of those messages:
-// `table_full` offers to watch), the link `/?p=<code>`, the scoreboard dialog, and the strips the table page shows
-// at a private table and while watching one (docs/web.md, "Private tables").
+// `table_full` offers to watch), the link `/?p=<code>`, the scoreboard dialog, the strips the table page shows
+// at a private table and while watching one, and the player's 按名字观战 choice
+// (`watch_by_name`) (docs/web.md, "Private tables").
+//
+// A private table's live tables are in the room `private:<id>` (an opaque id, never its
+// code): the page keeps what it learns of each table by that room id, from its
+// `private_table` frames (which the hall sends a spectator before the snapshot).
 
 import { api } from "./api.js";
 import { dialog, h, signClass, signed, toast } from "./dom.js";
@@ -10,6 +15,7 @@ import { addStrings, playerName, t } from "./i18n.js";
 import { gameNamed, roomGame } from "./games/index.js";
 import { confirm } from "./panels.js";
 import { PRIVATE_STRINGS } from "./privatestrings.js";
+import { storage } from "./storage.js";
 
 addStrings(PRIVATE_STRINGS);
 
@@ -19,9 +25,9 @@ const CODE = /^\d{6}$/;
 /** Whether `code` is a private table's code (6 digits). */
 export const isCode = (code) => CODE.test(String(code || "").trim());
 
-/** The code of a private table's room id (`private:<code>`), or null. */
-export function codeOfRoom(roomId) {
-  return typeof roomId === "string" && roomId.startsWith(ROOM_PREFIX) ? roomId.slice(ROOM_PREFIX.length) : null;
+/** Whether `roomId` is a private table's room (`private:<id>`). */
+export function isPrivateRoom(roomId) {
+  return typeof roomId === "string" && roomId.startsWith(ROOM_PREFIX);
 }
 
 /** The absolute link that opens a table's code on this hall: `<origin>/?p=<code>`. */
@@ -56,13 +62,11 @@ export function stopWatching(app) {
   app.go("lobby");
 }
 
-/** GET /api/private/{code}: what the page keeps of a table (its game and rules, for a
- * table it only watches); null when refused. */
+/** GET /api/private/{code}: the table of a code (its state, before watching it); null
+ * when refused. */
 export async function learn(app, code) {
   try {
-    const info = await api("GET", `/api/private/${code}`);
-    app.privates[code] = { game: info.game, rules: info.rules, seconds: null };
-    return info;
+    return await api("GET", `/api/private/${code}`);
   } catch {
     return null;
   }
@@ -70,19 +74,34 @@ export async function learn(app, code) {
 
 /** The game module of a private table's room id, or null while the page does not know it. */
 export function privateGame(app, roomId) {
-  const known = app.privates[codeOfRoom(roomId)];
+  const known = app.privates[roomId];
   return known ? gameNamed(known.game) : null;
 }
 
 /** The room a private table is made from, as the table page reads a room: the hall's room
- * of its game and rules, with the table's code, seconds, and `regroup: false` (it plays on). */
+ * of its game and rules, with the table's code (its people's: a spectator has none),
+ * seconds, and `regroup: false` (it plays on). */
 export function privateRoomInfo(app, roomId) {
-  const code = codeOfRoom(roomId);
-  const known = app.privates[code];
+  const known = app.privates[roomId];
   if (!known) return null;
   const template = app.rooms.find((room) => room.game === known.game && room.rules === known.rules && roomGame(room));
   const seconds = known.seconds || (template && template.decision_seconds) || 20;
-  return { ...(template || {}), id: roomId, name: `${t("private.title")} ${code}`, level: null, regroup: false, decision_seconds: seconds, privateCode: code };
+  const name = known.code ? `${t("private.title")} ${known.code}` : t("private.title");
+  return { ...(template || {}), id: roomId, name, level: null, regroup: false, decision_seconds: seconds };
+}
+
+/** Send the player's 按名字观战 choice kept on this page (after each welcome: the hall
+ * holds it while it holds him). */
+export function sendWatchChoice(app) {
+  const allow = app.me ? storage.watchByName(app.me.id) : null;
+  if (allow !== null) ask(app, { type: "watch_by_name", allow });
+}
+
+/** Keep and send the player's choice: true, false, or null (the hall's default). */
+export function setWatchChoice(app, allow) {
+  if (!app.me) return;
+  storage.setWatchByName(app.me.id, allow);
+  ask(app, { type: "watch_by_name", allow });
 }
 
 // ------------------------------------------------------------------ frames
@@ -103,8 +122,8 @@ export function privateFrame(app, frame) {
  * null: only its game and rules are kept); a player's table closed, or he is no longer
  * seated there (removed, left). */
 function onTable(app, frame) {
-  app.privates[frame.code] = { game: frame.game, rules: frame.rules, seconds: frame.seconds };
-  const mine = app.private && app.private.code === frame.code;
+  app.privates[frame.room] = { game: frame.game, rules: frame.rules, seconds: frame.seconds, code: frame.code || null };
+  const mine = app.private && app.private.room === frame.room;
   if (frame.you === null || frame.you === undefined || frame.state === "closed") {
     if (!mine) return; // a spectator's
     toast(t(frame.state === "closed" ? "private.closed" : "private.removed"));
@@ -112,7 +131,7 @@ function onTable(app, frame) {
     if (app.routeName() === "private") app.go("lobby");
     return;
   }
-  const first = !app.private || app.private.code !== frame.code;
+  const first = !app.private || app.private.room !== frame.room;
   app.private = frame;
   const atTable = app.table && app.table.state && frame.table !== null && app.table.number === frame.table && !app.table.spectating;
   // its page: when the player comes to it, and when it waits again, unless he is at its
@@ -217,12 +236,12 @@ export function scoreboardDialog(app, board) {
   };
   close = dialog(
     [
-      h("h2", { text: `${t(board.over ? "private.scoreboardOver" : "private.scoreboard")} · ${board.code}` }),
+      h("h2", { text: `${t(board.over ? "private.scoreboardOver" : "private.scoreboard")}${board.code ? ` · ${board.code}` : ""}` }),
       h("div", { class: "scroll-x" }, h("table", { class: "grid scoreboard" }, h("thead", {}, head), h("tbody", {}, rows, totals))),
       h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "scoreboard-close", onclick: done, text: t(board.over ? "nav.lobby" : "common.close") })),
     ],
     // above the hand's result panel, which opens after it (once the hand's last effects have played)
-    { testid: "scoreboard", notice: true, attrs: { "data-over": board.over ? "1" : "0", "data-code": board.code }, onClose: () => { app.closeScoreboard = null; } },
+    { testid: "scoreboard", notice: true, attrs: { "data-over": board.over ? "1" : "0", "data-code": board.code || "" }, onClose: () => { app.closeScoreboard = null; } },
   );
   return close;
 }
@@ -245,8 +264,8 @@ export function handsText(info) {
  * scoreboard and (the owner's) 关闭. */
 export function privateStrip(app, T) {
   const info = app.private;
-  const code = codeOfRoom(T.state.room);
-  if (!info || info.code !== code) return null;
+  if (!info || info.room !== T.state.room) return null;
+  const code = info.code;
   return h(
     "div",
     { class: "match-strip private-strip", "data-testid": "private-strip" },

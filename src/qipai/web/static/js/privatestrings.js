@@ -13,6 +13,10 @@ export const PRIVATE_STRINGS = {
   "private.watch": ["观战", "Watch"],
   "private.watchers": ["观战", "Watching"],
   "private.watchNeedName": ["请输入要观战的玩家名字", "Enter the name of the player to watch"],
+  "private.watchByName": ["按名字观战我", "Watch me by my name"],
+  "private.watchByName.default": ["默认（好友房除外）", "Default (not at private tables)"],
+  "private.watchByName.yes": ["允许", "Allowed"],
+  "private.watchByName.no": ["不允许", "Not allowed"],
   "private.game": ["游戏", "Game"],
   "private.rules": ["玩法", "Rules"],
   "private.hands": ["局数", "Hands"],
@@ -94,5 +98,5 @@ export const PRIVATE_STRINGS = {
   "error.own_seat": ["不能踢出自己", "You cannot remove yourself"],
   "error.not_watchable": ["这桌不允许观战", "That table cannot be watched"],
   "error.not_spectating": ["你没有在观战", "You are not watching a table"],
-  "error.not_playing": ["这位玩家现在不在牌桌上", "That player is not at a table now"],
+  "error.not_playing": ["这位玩家现在不在牌桌上，或不允许按名字观战", "That player is not at a table now, or cannot be watched by name"],
 };

@@ -13,7 +13,7 @@ const OUTBOX = 50;
  * private tables and spectating (js/private.js). */
 const WITH_ID = new Set([
   "act", "entropy", "trustee", "escape",
-  "private_create", "private_join", "ready", "private_start", "private_kick", "private_close", "spectate", "stop_spectating",
+  "private_create", "private_join", "ready", "private_start", "private_kick", "private_close", "spectate", "stop_spectating", "watch_by_name",
 ]);
 
 export class HallSocket {

@@ -3,7 +3,9 @@
 // (js/counter.js, the same way), and for the table the
 // player sits at, the number of the last event received with the table as it stood then
 // (so a reload sends `last` in `hello` and rebuilds the table from the replayed frames),
-// and the match he plays (its standing, for the in-match panel after a reload).
+// and the match he plays (its standing, for the in-match panel after a reload), and each
+// account's 按名字观战 choice (true / false; absent: the hall's default), sent after each
+// welcome (js/private.js).
 
 const SESSION = "qipai.session";
 const LANG = "qipai.lang";
@@ -12,6 +14,7 @@ const MATCH = "qipai.match";
 const MUTED = "qipai.muted";
 const SOUND = "qipai.sound";
 const COUNTER = "qipai.counter";
+const WATCH = "qipai.watchByName";
 
 function read(key, store = localStorage) {
   try {
@@ -40,6 +43,17 @@ export const storage = {
   /** The 记牌器 shown (true / false; absent until the player turns it: js/counter.js). */
   counter: () => read(COUNTER),
   setCounter: (on) => write(COUNTER, on),
+  /** The 按名字观战 choice of account `user` (true / false), null when he made none. */
+  watchByName(user) {
+    const chosen = (read(WATCH) || {})[String(user)];
+    return typeof chosen === "boolean" ? chosen : null;
+  },
+  setWatchByName(user, allow) {
+    const all = { ...(read(WATCH) || {}) };
+    if (allow === null) delete all[String(user)];
+    else all[String(user)] = allow;
+    write(WATCH, Object.keys(all).length ? all : null);
+  },
   /** {"12": {n, state}} for the table(s) being played. */
   tables: () => read(TABLES) || {},
   /** The `last` map of `hello`: table number -> last event number. */

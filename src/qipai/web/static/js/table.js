@@ -22,7 +22,7 @@ import { TableView } from "./tableview.js";
 import * as panels from "./panels.js";
 import { listed, loadMatches, matchOfRoom, matchRoomInfo, onMatchHand } from "./match.js";
 import { Chat } from "./chat.js";
-import { codeOfRoom, learn, privateGame, privateRoomInfo } from "./private.js";
+import { isPrivateRoom, privateGame, privateRoomInfo } from "./private.js";
 import { effects } from "./fx.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
@@ -36,11 +36,11 @@ function escapeText(key, least, most) {
 
 /** The game module of a table in ``roomId`` (js/games/index.js): its room's `web_module`
  * (GET /api/rooms), a match's game (the match list, for a table `match:<name>`), or a
- * private table's (`private:<code>`, js/private.js); null when none is known yet. */
+ * private table's (`private:<id>`, js/private.js); null when none is known yet. */
 function gameOf(app, roomId) {
   const room = app.rooms.find((r) => r.id === roomId);
   if (room) return roomGame(room);
-  if (codeOfRoom(roomId) !== null) return privateGame(app, roomId);
+  if (isPrivateRoom(roomId)) return privateGame(app, roomId);
   const match = listed(app, matchOfRoom(roomId));
   return match ? gameNamed(match.game) : null;
 }
@@ -88,14 +88,14 @@ export class Table {
     return Boolean(this.state) && this.state.seat === null;
   }
 
-  /** The code of a private table (好友房), or null. */
-  get privateCode() {
-    return this.state ? codeOfRoom(this.state.room) : null;
+  /** Whether this is a private table's (好友房: room `private:<id>`). */
+  get isPrivate() {
+    return Boolean(this.state) && isPrivateRoom(this.state.room);
   }
 
   /** Whether the result offers 换桌: a table that plays on, not a private one. */
   get canChangeTable() {
-    return this.playsOn && this.privateCode === null;
+    return this.playsOn && !this.isPrivate;
   }
 
   get seated() {
@@ -168,21 +168,15 @@ export class Table {
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
   }
 
-  /** A snapshot of a table whose game the page does not know yet (a match missing from
-   * the list it has: fetch the list again and ask for the snapshot again, once; a private
-   * table watched by a player's name: learn its game, then take the snapshot). */
+  /** A snapshot of a table whose game the page does not know yet: a match missing from
+   * the list it has (fetch the list again), or a private table whose `private_table` has
+   * not come (the hall sends it first: this is a stray); then ask for the snapshot again,
+   * once. */
   unknownGame(frame) {
     if (this.askedGame) return;
     this.askedGame = true;
-    const code = codeOfRoom(frame.room);
-    if (code !== null) {
-      learn(this.app, code).then(() => {
-        this.apply(frame);
-        this.settle();
-      });
-      return;
-    }
-    loadMatches(this.app).then(() => this.app.send({ type: "resync" }));
+    const known = isPrivateRoom(frame.room) ? Promise.resolve() : loadMatches(this.app);
+    known.then(() => this.app.send({ type: "resync" }));
   }
 
   /** Send the seat's entropy for `hand`, once: random bytes as hex digits, kept (with the

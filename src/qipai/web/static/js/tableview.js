@@ -236,7 +236,7 @@ export class TableView {
     let strip = null;
     if (T.readOnly) strip = null;
     else if (T.spectating) strip = spectatorStrip(T.app, T);
-    else if (T.privateCode !== null) strip = privateStrip(T.app, T);
+    else if (T.isPrivate) strip = privateStrip(T.app, T);
     else if (T.isMatch) strip = matchStrip(T.app, T);
     fill(this.matchEl, strip);
     this.matchEl.classList.toggle("hidden", !strip);

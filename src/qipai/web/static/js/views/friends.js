@@ -1,13 +1,15 @@
 // The lobby's 好友房 panel: 创建好友房 (the form: game, rules, 局数, stakes, seconds, bots,
-// spectators, 任务 where the game has them, spectators' delay), 加入 by a 6-digit code, and
-// 观战 a friend by name. The form offers every game and preset the hall's rooms offer
+// spectators, 任务 where the game has them, spectators' delay), 加入 by a 6-digit code,
+// 观战 a friend by name, and the player's own 按名字观战我 choice (watch_by_name: default /
+// allowed / not allowed, kept per account in localStorage). The form offers every game and preset the hall's rooms offer
 // (GET /api/rooms); its defaults make a table of the first game's first rules, for points.
 
 import { dialog, fill, h, toast } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { gameNamed, gameNames } from "../games/index.js";
 import { byLevel } from "../stakes.js";
-import { ask, isCode, joinCode, watch } from "../private.js";
+import { ask, isCode, joinCode, setWatchChoice, watch } from "../private.js";
+import { storage } from "../storage.js";
 
 const HANDS = [6, 12, 24, 0];
 const SECONDS = [null, 10, 15, 20, 30, 45, 60];
@@ -126,12 +128,14 @@ function entry(inputAttrs, button) {
   return [input, button];
 }
 
-let cached = null; // {panel, create, lang}: the panel kept across the lobby's redraws (what is typed stays)
+let cached = null; // {panel, create, lang, user}: the panel kept across the lobby's redraws (what is typed stays)
 
-/** The lobby's 好友房 panel (the same element on each redraw of the lobby, in one language). */
+/** The lobby's 好友房 panel (the same element on each redraw of the lobby, in one language,
+ * for one player). */
 export function friendsPanel(app) {
   if (!app.rooms.length) return null;
-  if (!cached || cached.lang !== lang()) cached = buildPanel(app);
+  const user = app.me ? app.me.id : null;
+  if (!cached || cached.lang !== lang() || cached.user !== user) cached = { ...buildPanel(app), user };
   cached.create.disabled = Boolean(app.queued);
   return cached.panel;
 }
@@ -163,6 +167,21 @@ function buildPanel(app) {
     create,
     h("div", { class: "friends-entry" }, code, joinButton),
     h("div", { class: "friends-entry" }, name, watchButton),
+    watchChoice(app),
   );
   return { panel, create, lang: lang() };
+}
+
+/** 按名字观战我: whether others may watch the player's table by his name (the hall's
+ * default: yes but at a 好友房, where only its code lets people watch). */
+function watchChoice(app) {
+  const chosen = app.me ? storage.watchByName(app.me.id) : null;
+  const options = [["", "private.watchByName.default"], ["yes", "private.watchByName.yes"], ["no", "private.watchByName.no"]];
+  const el = select(
+    "watch-by-name",
+    options.map(([value, key]) => [value, t(key)]),
+    chosen === null ? "" : chosen ? "yes" : "no",
+    (value) => setWatchChoice(app, value === "" ? null : value === "yes"),
+  );
+  return h("label", { class: "field watch-by-name" }, h("span", { text: t("private.watchByName") }), el);
 }
