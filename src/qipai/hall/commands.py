@@ -213,11 +213,14 @@ class StopSpectating:
 
 @dataclass(frozen=True, slots=True)
 class CreatePrivate:
-    """``user``, holding ``balance`` coins, creates a private table of ``options``."""
+    """``user``, holding ``balance`` coins, creates a private table of ``options``; its
+    code is ``code`` when given (reserved by the caller for the whole hall: a node of
+    several), else drawn by the core."""
 
     user: int
     options: PrivateOptions
     balance: int
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

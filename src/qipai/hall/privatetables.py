@@ -173,8 +173,8 @@ class PrivateTables:
         :raises GameError: refused (nothing changed).
         """
         match command:
-            case c.CreatePrivate(_, options, balance):
-                self.create(player, options, balance, out, now)
+            case c.CreatePrivate(_, options, balance, code):
+                self.create(player, options, balance, out, now, code=code)
             case c.JoinPrivate(_, code, balance):
                 self.join(player, code, balance, out, now)
             case c.Ready(_, ready):
@@ -190,12 +190,21 @@ class PrivateTables:
         self._watch.moved(player.user, out, now)  # seated: he watches no more
 
     def create(
-        self, player: Player, options: PrivateOptions, balance: int, out: Out, now: float
+        self,
+        player: Player,
+        options: PrivateOptions,
+        balance: int,
+        out: Out,
+        now: float,
+        *,
+        code: str | None = None,
     ) -> FriendsTable:
-        """``player`` (holding ``balance`` coins) creates a table of ``options``.
+        """``player`` (holding ``balance`` coins) creates a table of ``options``, of code
+        ``code`` if given (else a new one is drawn).
 
         :raises InvalidActionError: ``bad_private``.
-        :raises IllegalActionError: ``already_in_room``, ``in_match``, ``insufficient_coins``.
+        :raises IllegalActionError: ``already_in_room``, ``in_match``, ``insufficient_coins``,
+            ``code_taken`` (``code`` is a table's here already).
         """
         _check_place(player)
         check_options(options, self.settings)
@@ -203,7 +212,10 @@ class PrivateTables:
         coins = options.stakes == "coins"
         if coins:
             _check_coins(template, balance)
-        code = self._new_code()
+        if code is None:
+            code = self._new_code()
+        elif not self.is_free(code):
+            raise IllegalActionError("code_taken", f"table {code} exists already")
         room, terms = private_room(template, code, options, self.settings)
         seats: list[int | None] = [player.user] + [None] * (room.seats - 1)
         sheet = ScoreSheet(code, [""] * room.seats, coins)
@@ -435,10 +447,14 @@ class PrivateTables:
             raise IllegalActionError("not_owner", "only the table's owner may")
         return table
 
+    def is_free(self, code: str) -> bool:
+        """Whether ``code`` names no table here, open or closed."""
+        return code not in self.tables and code not in self.finished
+
     def _new_code(self) -> str:
         while True:
             code = f"{self._fresh(30) % 1_000_000:06d}"
-            if code not in self.tables and code not in self.finished:
+            if self.is_free(code):
                 return code
 
     def _number(self, table: FriendsTable) -> int | None:

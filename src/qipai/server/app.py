@@ -162,6 +162,7 @@ def _cluster_gateway(
     cluster.on_taken_over = taken_over
     cluster.on_matches = matches.start
     cluster.room_idle = hall.room_idle
+    cluster.private_codes = hall.core.private.tables.keys
     hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
@@ -501,7 +502,12 @@ def _private_routes(live: Callable[[], _Services]) -> list[Route]:
         user = await _maybe_user(services, request)
         user_id = None if user is None else user.id
         services.gate.code_try(_address(request), user_id, time.monotonic())
-        return JSONResponse(await private_info(services.hall, request.path_params["code"]))
+        code = request.path_params["code"]
+        gateway = services.gateway  # a node of several: asked of the table's node
+        info = await (
+            private_info(services.hall, code) if gateway is None else gateway.private_info(code)
+        )
+        return JSONResponse(info)
 
     async def private_results(request: Request) -> Response:
         user = await _user(live(), request)

@@ -482,13 +482,19 @@ class PlayerSocket:
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
             # a code tried (to sit or to watch): limited (then it goes on below)
-            case PrivateJoin(message_id) | Spectate(message_id, str()):
+            case PrivateJoin(message_id, code) | Spectate(message_id, str(code)):
                 try:
                     self._gate.code_try(self._host, user.id, time.monotonic())
                 except RateLimitedError as error:
                     return protocol.retry_later(
                         error.code, error.message, error.retry_after, message_id
                     )
+                if self._gateway is not None:  # the table may be on another node
+                    async with self._linking:
+                        link = self._linked()
+                        return await self._gateway.at_private(
+                            link, message, code, self._client(user)
+                        )
             case Join() if self._gateway is not None:  # the room may be on another node
                 async with self._linking:  # no relink meanwhile
                     link = self._linked()

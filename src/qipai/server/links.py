@@ -106,13 +106,17 @@ class LocalLink:
         return await dispatch(self.hall, self.player, message)
 
     async def release(self) -> None:
-        """Refused while the player is in a room or a match here; else his claim on this
-        node is given back (:mod:`.places`), for the node he moves to."""
+        """Refused while the player is in a room, at a private table or in a match here;
+        else his claim on this node is given back (:mod:`.places`), for the node he moves
+        to."""
         places, user = self.hall.places, self.player.user
         async with places.lock(user):
             if self.player.room is not None:
                 room = self.player.room
                 raise IllegalActionError("already_in_room", f"already in room {room!r}")
+            if self.player.private is not None:
+                code = self.player.private
+                raise IllegalActionError("already_in_room", f"at private table {code}")
             if self.hall.in_match(user):
                 raise IllegalActionError("in_match", "registered in a match: play it first")
             await places.release(user)

@@ -1,0 +1,160 @@
+"""Private tables 好友房 on a hall of three nodes (``--redis``), on real PostgreSQL and
+Redis: a table created on node a is looked up (``GET /api/private/{code}``) and joined
+through node b and watched through node c, and plays there; the ledger's audit is clean."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nodes_kit import Cluster, cluster
+from process_kit import audit_cli
+from websockets.exceptions import ConnectionClosed
+from wire_kit import ws_url
+
+from qipai.client.autoplay import AutoPlayer
+from qipai.client.connection import ClientSession, Connection, HallClient
+
+pytestmark = pytest.mark.postgres
+
+ROOMS = """
+[[room]]
+id = "pn-ddz"
+name = "斗地主"
+game = "doudizhu"
+rules = "yifa"
+bot_wait = 0.2
+"""
+WAIT = 60.0
+"""The longest a step waits for its frame (a node's takeover included)."""
+
+Frame = dict[str, Any]
+
+
+def _bidder(legal: Sequence[str]) -> str:
+    """Bid and play rather than pass (a hand all pass is dealt again)."""
+    return next((a for a in legal if "pass" not in a), legal[0])
+
+
+class Person:
+    """One person's connection to one node: every frame read is kept; seated, he plays
+    (:class:`AutoPlayer`)."""
+
+    def __init__(self, session: ClientSession, *, plays: bool) -> None:
+        self.session = session
+        self.plays = plays
+        self.frames: list[Frame] = []
+        self.conn: Connection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._news = asyncio.Event()
+
+    async def connect(self, url: str) -> None:
+        """Connect (again) through the node at ``url``."""
+        await self.close()
+        self.conn = await Connection(ws_url(url), self.session.token, {}).__aenter__()
+        self._reader = asyncio.get_running_loop().create_task(self._read(self.conn))
+
+    async def close(self) -> None:
+        """Stop reading, and close the connection."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self.conn is not None:
+            await self.conn.__aexit__(None, None, None)
+
+    async def _read(self, conn: Connection) -> None:
+        player = AutoPlayer(_bidder)
+        with contextlib.suppress(ConnectionClosed):
+            async for frame in conn:
+                self.frames.append(frame)
+                self._news.set()
+                reply = player.on_frame(frame) if self.plays else None
+                if reply is not None and reply["type"] == "act":
+                    await conn.act(reply["action"], reply.get("table"))
+                elif reply is not None:
+                    await conn.send(reply)
+        self.frames.append({"type": "closed"})
+        self._news.set()
+
+    def mark(self) -> int:
+        """Where the frames read so far end (for :meth:`until`'s ``since``)."""
+        return len(self.frames)
+
+    async def until(self, accept: Callable[[Frame], bool], since: int = 0) -> Frame:
+        """The first frame from ``since`` on that ``accept`` takes (waiting for it)."""
+        async with asyncio.timeout(WAIT):
+            while True:
+                for frame in self.frames[since:]:
+                    if accept(frame):
+                        return frame
+                since = len(self.frames)
+                self._news.clear()
+                await self._news.wait()
+
+    async def answer(self, message: Frame) -> Frame:
+        """Send ``message``; its ``ack`` or ``error``."""
+        assert self.conn is not None
+        future = await self.conn.request(message)
+        async with asyncio.timeout(WAIT):
+            return await future
+
+
+def of(kind: str, **fields: Any) -> Callable[[Frame], bool]:
+    """A frame of type ``kind`` whose ``fields`` have these values."""
+    return lambda f: f["type"] == kind and all(f.get(k) == v for k, v in fields.items())
+
+
+def test_a_private_table_is_reached_from_every_node_and_outlives_its_node(
+    tmp_path: Path,
+) -> None:
+    with cluster(["a", "b", "c"], ROOMS, tmp_path, "privnodes", "--bot-workers", "0") as hall:
+        asyncio.run(_scenario(hall))
+        result = audit_cli(hall.db_url)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+async def _scenario(hall: Cluster) -> None:
+    a, b, c = (hall.nodes[name].url for name in "abc")
+    async with HallClient(a) as api_a, HallClient(b) as api_b, HallClient(c) as api_c:
+        owner = Person(await api_a.guest(), plays=True)
+        second = Person(await api_b.guest(), plays=True)
+        watcher = Person(await api_c.guest(), plays=False)
+        try:
+            await owner.connect(a)
+            create = {"type": "private_create", "game": "doudizhu", "rules": "yifa", "hands": 0}
+            assert (await owner.answer(create))["type"] == "ack"
+            code = (await owner.until(of("private_table", you=0)))["code"]
+            assert hall.holder(f"private:{code}") == "a"
+            # looked up through the other nodes
+            for api in (api_b, api_c):
+                info = await api.request("GET", f"/api/private/{code}")
+                assert info["state"] == "waiting" and info["seats"][0] == owner.session.name
+            # joined through node b, watched through node c
+            await second.connect(b)
+            assert (await second.answer({"type": "private_join", "code": code}))["type"] == "ack"
+            await second.until(of("private_table", you=1))
+            await watcher.connect(c)
+            assert (await watcher.answer({"type": "spectate", "code": code}))["type"] == "ack"
+            await watcher.until(of("private_table", you=None))
+            info = await api_c.request("GET", f"/api/private/{code}")
+            assert info["seats"][:2] == [owner.session.name, second.session.name]
+            # two hands, a bot in the empty seat
+            await _start(owner, second)
+            board = await owner.until(lambda f: f["type"] == "scoreboard" and len(f["rows"]) >= 2)
+            assert board["names"][:2] == [owner.session.name, second.session.name]
+            await watcher.until(of("scoreboard"))  # the spectator on node c sees it too
+        finally:
+            for person in (owner, second, watcher):
+                await person.close()
+
+
+async def _start(owner: Person, second: Person) -> None:
+    """Both ready, the owner starts (a bot at the third seat)."""
+    for person in (owner, second):
+        assert (await person.answer({"type": "ready"}))["type"] == "ack"
+    assert (await owner.answer({"type": "private_start"}))["type"] == "ack"
