@@ -1,23 +1,30 @@
 """Private tables 好友房 on a hall of three nodes (``--redis``), on real PostgreSQL and
 Redis: a table created on node a is looked up (``GET /api/private/{code}``) and joined
-through node b and watched through node c, and plays there; the ledger's audit is clean."""
+through node b and watched through node c, and plays there; node a is killed (SIGKILL)
+and the table plays on at the node that took it over, its seats and 总成绩 kept, its
+people back at it; the ledger's audit is clean."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from nodes_kit import Cluster, cluster
-from process_kit import audit_cli
+from process_kit import audit_cli, kill
+from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 from wire_kit import ws_url
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import ClientSession, Connection, HallClient
+from qipai.hall.privatesaves import decode_saved
+from qipai.store import Store
+from qipai.store.schema import open_private_tables
 
 pytestmark = pytest.mark.postgres
 
@@ -148,6 +155,9 @@ async def _scenario(hall: Cluster) -> None:
             board = await owner.until(lambda f: f["type"] == "scoreboard" and len(f["rows"]) >= 2)
             assert board["names"][:2] == [owner.session.name, second.session.name]
             await watcher.until(of("scoreboard"))  # the spectator on node c sees it too
+            kept = _kept_rows(hall, code, 2)  # (saved after the hand, as it was told)
+            kill(hall.nodes["a"].process)
+            await _played_on_elsewhere(hall, code, kept, Seats(owner, second, watcher), b=b, c=c)
         finally:
             for person in (owner, second, watcher):
                 await person.close()
@@ -158,3 +168,71 @@ async def _start(owner: Person, second: Person) -> None:
     for person in (owner, second):
         assert (await person.answer({"type": "ready"}))["type"] == "ack"
     assert (await owner.answer({"type": "private_start"}))["type"] == "ack"
+
+
+def _kept_rows(hall: Cluster, code: str, count: int) -> list[Any]:
+    """The 总成绩 rows the store keeps for open table ``code`` once it keeps ``count``."""
+    found: list[Any] = []
+    with Store.open(hall.db_url) as store:
+
+        def kept() -> bool:
+            query = select(open_private_tables.c.saved_json).where(
+                open_private_tables.c.code == code
+            )
+            with store.read() as connection:
+                text = connection.execute(query).scalar()
+            found[:] = [] if text is None else decode_saved(text).rows
+            return len(found) >= count
+
+        hall.wait(f"{count} rows kept", kept)
+    return [{"hand": row.hand, "number": row.number, "points": row.points} for row in found]
+
+
+@dataclasses.dataclass
+class Seats:
+    """The table's people, and its spectator."""
+
+    owner: Person
+    second: Person
+    watcher: Person
+
+
+async def _played_on_elsewhere(
+    hall: Cluster, code: str, kept: list[Any], seats: Seats, *, b: str, c: str
+) -> None:
+    """Node a killed: the owner (his socket was there) comes back through node b, the
+    second (his socket on node b) is linked to the table's new node by b, the watcher
+    watches again through node c; the table, opened again with its seats and 总成绩,
+    plays a hand more there, then its owner closes it."""
+    owner, second, watcher = seats.owner, seats.second, seats.watcher
+    mark = second.mark()
+    await owner.until(of("closed"))
+    back = owner.mark()
+    await owner.connect(b)
+    table = await owner.until(of("private_table", you=0, state="waiting"), back)
+    assert table["code"] == code
+    board = await owner.until(of("scoreboard"), back)
+    assert board["rows"] == kept and board["over"] is False
+    await second.until(of("private_table", you=1, state="waiting"), mark)
+    taker = hall.holder(f"private:{code}")
+    assert taker in ("b", "c")
+    info = await HallClient(c).request("GET", f"/api/private/{code}")
+    assert info["state"] == "waiting" and info["played"] == len(kept)
+    assert info["seats"][:2] == [owner.session.name, second.session.name]
+    # the watcher's link to node a was lost: he watches again, by code, through node c
+    mark = watcher.mark()
+    assert (await watcher.answer({"type": "spectate", "code": code}))["type"] == "ack"
+    await watcher.until(of("private_table", you=None), mark)
+    mark = owner.mark()
+    await _start(owner, second)
+    board = await owner.until(
+        lambda f: f["type"] == "scoreboard" and len(f["rows"]) > len(kept), mark
+    )
+    assert board["rows"][: len(kept)] == kept
+    assert board["names"][:2] == [owner.session.name, second.session.name]
+    await watcher.until(lambda f: f["type"] == "scoreboard" and len(f["rows"]) > len(kept))
+    assert (await owner.answer({"type": "private_close"}))["type"] == "ack"
+    final = await owner.until(of("scoreboard", over=True), mark)
+    assert final["rows"][: len(kept)] == kept
+    closed = await HallClient(b).request("GET", f"/api/private/{code}")
+    assert closed["state"] == "closed" and closed["scoreboard"] == final

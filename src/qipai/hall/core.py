@@ -177,6 +177,8 @@ class HallCore:
                 | c.KickPrivate() | c.ClosePrivate()
             ):  # fmt: skip
                 self.private.handle(self._known(command.user), command, out, now)
+            case c.RestorePrivate(saved, balances):
+                self.private.restore(saved, dict(balances), out, now)
             # --- matches (hall/matchdesk.py) ---
             case (
                 mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()

@@ -26,11 +26,11 @@ from contextlib import suppress
 from functools import partial
 from typing import Protocol, assert_never
 
-from qipai.errors import GameError, IllegalActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
 from qipai.hall import frames, notices
 from qipai.hall.botseats import bot_seats
-from qipai.hall.effects import KeepScoreboard, ReleasePlace, Send, WakeAt
+from qipai.hall.effects import KeepScoreboard, ReleasePlace, SavePrivate, Send, WakeAt
 from qipai.hall.livetables import LiveTable, Out, TableFlow, ending
 from qipai.hall.players import Player
 from qipai.hall.privateoptions import (
@@ -41,6 +41,7 @@ from qipai.hall.privateoptions import (
     stake_of,
     template_of,
 )
+from qipai.hall.privatesaves import SavedPrivate, saved_of
 from qipai.hall.privatescores import ScoreSheet
 from qipai.hall.privatestate import FriendsTable, table_frame
 from qipai.hall.rooms import Room
@@ -155,6 +156,11 @@ class PrivateTables:
         """``private_table`` as ``user`` sees it (``None``: a spectator)."""
         return table_frame(table, self._players, user)
 
+    def saved(self, code: str) -> SavedPrivate | None:
+        """Open table ``code`` as the store keeps it (``None``: not open here)."""
+        table = self.tables.get(code)
+        return None if table is None else saved_of(table, self._players)
+
     def catch_up(self, player: Player) -> list[frames.PrivateTable | frames.Scoreboard]:
         """What a returning person is told of his private table (none: nothing)."""
         table = None if player.private is None else self.tables.get(player.private)
@@ -225,6 +231,61 @@ class PrivateTables:
         player.private = code
         self._tell(table, out)
         return table
+
+    def restore(
+        self, saved: SavedPrivate, balances: dict[int, int], out: Out, now: float
+    ) -> FriendsTable:
+        """Open again the kept table ``saved`` (:mod:`.privatesaves`), its people holding
+        ``balances``: seated as they were (one held at another place here meanwhile loses
+        his seat), its owner, hands played and 总成绩 kept; waiting, nobody ready, its grace
+        time running until one of them connects.  A table its owner was closing closes now
+        (its hand in play was voided).
+
+        :raises IllegalActionError: ``code_taken`` (a table of that code is open here).
+        :raises InvalidActionError: ``bad_private`` (the hall has no room for it any more).
+        """
+        code, options = saved.code, saved.options
+        if code in self.tables:
+            raise IllegalActionError("code_taken", f"table {code} is open here already")
+        room, terms = private_room(template_of(self.rooms, options), code, options, self.settings)
+        if len(saved.seats) != room.seats or len(saved.board_names) != room.seats:
+            raise InvalidActionError("bad_private", f"table {code} does not fit its room")
+        seats = [self._back(user, saved.names, code) for user in saved.seats]
+        people = [user for user in seats if user is not None]
+        owner = saved.owner if saved.owner in people else people[0] if people else saved.owner
+        sheet = ScoreSheet(
+            code, list(saved.board_names), options.stakes == "coins", list(saved.rows)
+        )
+        table = FriendsTable(
+            code, owner, options, room, terms, seats, sheet, played=saved.played,
+            closing=saved.closing, members=dict.fromkeys(saved.members),
+        )  # fmt: skip
+        table.balances.update((user, balances.get(user, 0)) for user in people)
+        self.tables[code] = table
+        self.finished.pop(code, None)
+        for user in people:
+            self._players[user].private = code
+        if table.closing:
+            self._finish(table, out)
+        else:
+            self._changed(table, out, now)
+        return table
+
+    def _back(self, user: int | None, names: dict[int, str], code: str) -> int | None:
+        """``user`` seated again at table ``code`` (his record made, away, if he has
+        none here); ``None``: a free seat, or he is at another place here."""
+        if user is None:
+            return None
+        player = self._players.get(user)
+        if player is None:
+            player = self._players[user] = Player(user, names.get(user, ""), connected=False)
+        if (
+            player.room is not None
+            or player.table is not None
+            or player.private not in (None, code)
+        ):
+            return None
+        return user
 
     def join(self, player: Player, code: str, balance: int, out: Out, now: float) -> None:
         """``player`` (holding ``balance`` coins) sits at the first free seat of ``code``.
@@ -464,8 +525,10 @@ class PrivateTables:
         return any(self._players[user].connected for _, user in table.people())
 
     def _tell(self, table: FriendsTable, out: Out) -> None:
+        """Its people and those waiting to watch told how it is; it is kept so."""
         out.extend(Send(user, self.frame(table, user)) for _, user in table.people())
         self.tell_watchers(table, out)
+        out.append(SavePrivate(table.code))
 
     def _changed(self, table: FriendsTable, out: Out, now: float) -> None:
         """Its people told; the grace time started if nobody connected is left."""
@@ -540,6 +603,7 @@ class PrivateTables:
             player.private = None
             out.append(ReleasePlace(user))
         del self.tables[table.code]
+        out.append(SavePrivate(table.code))  # (forgotten there)
         self.finished[table.code] = final
         while len(self.finished) > KEPT_CLOSED:
             del self.finished[next(iter(self.finished))]

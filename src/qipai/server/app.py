@@ -220,8 +220,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 await matches.stop()
                 await hall.stop()
             finally:
-                if cluster is not None:
-                    await cluster.stop()
+                if cluster is not None:  # its private tables open: taken over by another
+                    await cluster.stop(leave=not hall.core.private.tables)
                 db.close()
                 store.close()
                 if bots is not None:

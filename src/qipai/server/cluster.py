@@ -134,9 +134,11 @@ class ClusterNode:
         await self._share_rooms()  # its rooms playable at once
         self._task = asyncio.get_running_loop().create_task(self._keep_alive())
 
-    async def stop(self) -> None:
+    async def stop(self, *, leave: bool = True) -> None:
         """Stop beating; give back every lease held; leave the list of nodes (the hall
-        has voided its hands itself)."""
+        has voided its hands itself), unless not ``leave``: then the node stays listed,
+        seen stopped, and another node takes it over (its private tables, kept in the
+        store, are opened again there)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -144,8 +146,9 @@ class ClusterNode:
         await self.mailbox.stop()
         for lease in list(self.held.values()):
             await self.release(lease.resource)
-        with contextlib.suppress(OSError, RedisError):
-            await self.nodes.leave(self.node_id)
+        if leave:
+            with contextlib.suppress(OSError, RedisError):
+                await self.nodes.leave(self.node_id)
         await self.redis.aclose()
 
     def _receive(self, message: Message) -> None:

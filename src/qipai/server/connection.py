@@ -358,14 +358,33 @@ class PlayerSocket:
         self._switch(elsewhere, lambda: gateway.link_to(node, self._client(user)))
 
     def _relink(self, user: SignedIn, lost: Link, room: str | None) -> None:
-        """The node holding the player stopped and was taken over: he is held here now,
-        finds what was kept for him (his hand voided), and is out of ``room``."""
-
-        def here() -> Link:
-            return LocalLink(self.hall, self.hall.player(user.id, user.name), self._send)
-
+        """The node holding the player stopped and was taken over: he is held where the
+        node that took it over holds him now (his private table, opened again there),
+        else here; he finds what was kept for him (his hand voided), and is out of
+        ``room``."""
+        assert self._gateway is not None
+        gateway = self._gateway
         left = None if room is None else protocol.left(room, "restart")
-        self._switch(lambda link: link is lost, here, left)
+
+        async def relink() -> None:
+            async with self._linking:
+                if self._ended or self._link is not lost:
+                    return
+                try:
+                    link = await gateway.open_link(self._client(user), {})
+                except GameError:  # Redis does not answer: here, as a player of nowhere
+                    await self._use(
+                        LocalLink(self.hall, self.hall.player(user.id, user.name), self._send), {}
+                    )
+                else:
+                    self._set_link(link)
+                    if self._ended:
+                        await link.close()
+            if left is not None:
+                self._send(left)
+
+        task = asyncio.get_running_loop().create_task(relink())
+        task.add_done_callback(_log_failure)
 
     def _reattach(self, user: SignedIn, forgotten: Link) -> None:
         """The holder, alive, forgot the connection's link (it took this node for gone a

@@ -234,8 +234,9 @@ class Gateway:
 
     async def _moving(self, code: str) -> bool:
         """Whether private table ``code`` is open but held by no node now (its node
-        stopped, and the table waits to be taken over)."""
-        return False
+        stopped, and the table waits to be taken over): the store keeps it open."""
+        db = self.hall.db
+        return await db.run(db.store.open_private_node, code) is not None
 
     async def private_info(self, code: str) -> dict[str, Json]:
         """``GET /api/private/{code}``, answered by the node the table is open on (the
@@ -244,7 +245,11 @@ class Gateway:
         :raises GameError: ``unknown_code``; ``cluster_unavailable`` (its node does not
             answer).
         """
-        node = await self.private_node(code)
+        give_up = asyncio.get_running_loop().time() + MOVE_SECONDS
+        while (node := await self.private_node(code)) is None and await self._moving(code):
+            if asyncio.get_running_loop().time() > give_up:
+                raise IllegalActionError("cluster_unavailable", f"table {code} is moving")
+            await asyncio.sleep(WAIT_STEP)
         if node is not None and node != self.node:
             info: dict[str, Json] = await self.call(node, {"k": "private", "c": 0, "code": code})
             return info
