@@ -16,7 +16,9 @@ idle room that another node would be the first choice for; the leases of a node 
 stopped are cleared when it is taken over, so that its rooms move within a beat.  A node
 that finds itself taken over (it was paused or cut off past its beat's time to live, and
 came back) drops everything it held (:attr:`ClusterNode.on_taken_over`): its hands were
-voided, its players moved on.  The matches run on one node (lease ``matches``,
+voided, its players moved on.  A private table holds the lease ``private:<code>`` on the
+node it is open on (:attr:`ClusterNode.private_codes`), so that every node finds it.
+The matches run on one node (lease ``matches``,
 :attr:`ClusterNode.on_matches`), which carries on the runs a lost node left.  After Redis
 did not answer, a node waits a beat's time to live before taking anyone over, so that
 the nodes whose beats lapsed meanwhile can beat again first.  Without Redis the hall runs

@@ -15,7 +15,10 @@ were there, and sends his frames back.  Messages travel in the nodes' inboxes
 - ``frame``, from the holder: one frame for one connection;
 - ``match`` (one request of the match API, answered with ``reply``), to the node that
   runs the matches, and ``moved`` from it (a player it holds from now on: his
-  connections on every node link to it).
+  connections on every node link to it);
+- ``private`` (``GET /api/private/{code}``, answered with ``reply``), to the node a
+  private table is open on (its lease ``private:<code>`` names it); a ``private_join`` or
+  a ``spectate`` by code links the connection there first, as a ``join`` does.
 
 A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
 When a node stops, the gateways close what they served for it (its players are away:
