@@ -2,7 +2,8 @@
 Redis: a table created on node a is looked up (``GET /api/private/{code}``) and joined
 through node b and watched through node c, and plays there; node a is killed (SIGKILL)
 and the table plays on at the node that took it over, its seats and 总成绩 kept, its
-people back at it; the ledger's audit is clean."""
+people back at it; the ledger's audit is clean.  A hall alone stopped and started again
+opens its open private tables again too."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from nodes_kit import Cluster, cluster
 from process_kit import audit_cli, kill
+from server_kit import fast_config, running_hall
 from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 from wire_kit import ws_url
@@ -236,3 +238,51 @@ async def _played_on_elsewhere(
     assert final["rows"][: len(kept)] == kept
     closed = await HallClient(b).request("GET", f"/api/private/{code}")
     assert closed["state"] == "closed" and closed["scoreboard"] == final
+
+
+def test_a_hall_alone_started_again_opens_its_private_tables_again(tmp_path: Path) -> None:
+    config = fast_config(f"sqlite:///{tmp_path / 'hall.db'}")
+    with running_hall(config) as first:
+        code, people, seen = asyncio.run(_play_then_stop(first.url))
+    with running_hall(config) as again:
+        asyncio.run(_back_again(again.url, code, people, seen))
+
+
+async def _play_then_stop(url: str) -> tuple[str, list[ClientSession], list[Frame]]:
+    """Two people and a bot play at a table until its first row; the hall then stops
+    (its hand in play, if any, voided); the code, the people, the rows they saw."""
+    async with HallClient(url) as api:
+        owner = Person(await api.guest(), plays=True)
+        second = Person(await api.guest(), plays=True)
+        try:
+            await owner.connect(url)
+            create = {"type": "private_create", "game": "doudizhu", "rules": "yifa", "hands": 0}
+            assert (await owner.answer(create))["type"] == "ack"
+            code = (await owner.until(of("private_table", you=0)))["code"]
+            await second.connect(url)
+            assert (await second.answer({"type": "private_join", "code": code}))["type"] == "ack"
+            await _start(owner, second)
+            board = await owner.until(of("scoreboard"))
+        finally:
+            for person in (owner, second):
+                await person.close()
+    return code, [owner.session, second.session], board["rows"]
+
+
+async def _back_again(url: str, code: str, people: list[ClientSession], seen: list[Frame]) -> None:
+    """The hall started again: both find the table waiting, its 总成绩 kept, and it
+    plays on."""
+    owner, second = (Person(session, plays=True) for session in people)
+    try:
+        for seat, person in enumerate((owner, second)):
+            await person.connect(url)
+            table = await person.until(of("private_table", you=seat, state="waiting"))
+            assert table["code"] == code and table["played"] >= len(seen)
+            board = await person.until(of("scoreboard"))
+            assert board["rows"][: len(seen)] == seen
+        kept = len(board["rows"])
+        await _start(owner, second)
+        await owner.until(lambda f: f["type"] == "scoreboard" and len(f["rows"]) > kept)
+    finally:
+        for person in (owner, second):
+            await person.close()
