@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ game = "doudizhu"
 rules = "yifa"
 bot_wait = 0.2
 """
+TAKEOVER_SECONDS = 15.0
+"""The longest a table may take to be open again at another node after its node died."""
 WAIT = 60.0
 """The longest a step waits for its frame (a node's takeover included)."""
 
@@ -158,8 +161,10 @@ async def _scenario(hall: Cluster) -> None:
             assert board["names"][:2] == [owner.session.name, second.session.name]
             await watcher.until(of("scoreboard"))  # the spectator on node c sees it too
             kept = _kept_rows(hall, code, 2)  # (saved after the hand, as it was told)
+            killed = time.monotonic()
             kill(hall.nodes["a"].process)
-            await _played_on_elsewhere(hall, code, kept, Seats(owner, second, watcher), b=b, c=c)
+            seats = Seats(owner, second, watcher)
+            await _played_on_elsewhere(hall, code, kept, seats, killed=killed, b=b, c=c)
         finally:
             for person in (owner, second, watcher):
                 await person.close()
@@ -200,7 +205,7 @@ class Seats:
 
 
 async def _played_on_elsewhere(
-    hall: Cluster, code: str, kept: list[Any], seats: Seats, *, b: str, c: str
+    hall: Cluster, code: str, kept: list[Any], seats: Seats, *, killed: float, b: str, c: str
 ) -> None:
     """Node a killed: the owner (his socket was there) comes back through node b, the
     second (his socket on node b) is linked to the table's new node by b, the watcher
@@ -216,6 +221,9 @@ async def _played_on_elsewhere(
     board = await owner.until(of("scoreboard"), back)
     assert board["rows"] == kept and board["over"] is False
     await second.until(of("private_table", you=1, state="waiting"), mark)
+    reopened = time.monotonic() - killed
+    assert reopened < TAKEOVER_SECONDS, reopened  # (3-5 s: a beat's time to live, then one look)
+    print(f"reopened after {reopened:.1f} s")
     taker = hall.holder(f"private:{code}")
     assert taker in ("b", "c")
     info = await HallClient(c).request("GET", f"/api/private/{code}")
