@@ -207,25 +207,33 @@ class Seats:
 async def _played_on_elsewhere(
     hall: Cluster, code: str, kept: list[Any], seats: Seats, *, killed: float, b: str, c: str
 ) -> None:
-    """Node a killed: the owner (his socket was there) comes back through node b, the
-    second (his socket on node b) is linked to the table's new node by b, the watcher
+    """Node a killed: the owner (his socket was on a) comes back through nodes b and c,
+    the second (his socket on node b) is linked to the table's new node by b, the watcher
     watches again through node c; the table, opened again with its seats and 总成绩,
     plays a hand more there, then its owner closes it."""
     owner, second, watcher = seats.owner, seats.second, seats.watcher
     mark = second.mark()
+    # the owner's socket was on node a: he comes back at once, while a is being taken
+    # over, through both other nodes (one of them will not hold the table: it links him
+    # to the one that does)
     await owner.until(of("closed"))
     back = owner.mark()
-    await owner.connect(b)
-    table = await owner.until(of("private_table", you=0, state="waiting"), back)
-    assert table["code"] == code
-    board = await owner.until(of("scoreboard"), back)
-    assert board["rows"] == kept and board["over"] is False
+    also = Person(owner.session, plays=False)
+    await asyncio.gather(owner.connect(b), also.connect(c))
+    try:
+        for person, since in ((owner, back), (also, 0)):
+            table = await person.until(of("private_table", you=0, state="waiting"), since)
+            assert table["code"] == code
+            board = await person.until(of("scoreboard"), since)
+            assert board["rows"] == kept and board["over"] is False
+    finally:
+        await also.close()
+    # the second's socket is on node b: b links it to the table's new node
     await second.until(of("private_table", you=1, state="waiting"), mark)
     reopened = time.monotonic() - killed
     assert reopened < TAKEOVER_SECONDS, reopened  # (3-5 s: a beat's time to live, then one look)
     print(f"reopened after {reopened:.1f} s")
-    taker = hall.holder(f"private:{code}")
-    assert taker in ("b", "c")
+    assert hall.holder(f"private:{code}") in ("b", "c")
     info = await HallClient(c).request("GET", f"/api/private/{code}")
     assert info["state"] == "waiting" and info["played"] == len(kept)
     assert info["seats"][:2] == [owner.session.name, second.session.name]

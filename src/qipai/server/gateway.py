@@ -169,16 +169,17 @@ class Gateway:
         :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
         """
         cluster = self.cluster
-        node = await cluster.guarded(cluster.players.where(user))
         for _ in range(round(TAKEOVER_SECONDS / WAIT_STEP)):
+            node = await cluster.guarded(cluster.players.where(user))
             if node is None or node == self.node:
                 return None
             alive, stopped = await cluster.guarded(cluster.nodes.census())
             if node in alive:
                 return node
-            if node not in stopped:  # taken over: its hands voided, the player free
-                await cluster.guarded(cluster.players.unplace(user, node))
-                return None
+            if node not in stopped:  # taken over: its hands voided, the player free…
+                if await cluster.guarded(cluster.players.unplace(user, node)):
+                    return None
+                continue  # …or held by the node that took over his private table: there
             await asyncio.sleep(WAIT_STEP)
         raise IllegalActionError("cluster_unavailable", f"node {node} is being taken over")
 
