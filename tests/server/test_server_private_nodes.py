@@ -302,3 +302,43 @@ async def _back_again(url: str, code: str, people: list[ClientSession], seen: li
     finally:
         for person in (owner, second):
             await person.close()
+
+
+def test_a_node_stopped_with_a_private_table_open_is_taken_over(tmp_path: Path) -> None:
+    with cluster(["a", "b"], ROOMS, tmp_path, "privstop", "--bot-workers", "0") as hall:
+        asyncio.run(_stopped(hall))
+
+
+async def _stopped(hall: Cluster) -> None:
+    """A table of node a, played once, its second person on node b; node a stopped
+    (SIGTERM): it stays listed, node b takes it over and opens the table there."""
+    a, b = hall.nodes["a"].url, hall.nodes["b"].url
+    async with HallClient(a) as api:
+        owner, second = Person(await api.guest(), plays=True), Person(await api.guest(), plays=True)
+    try:
+        await owner.connect(a)
+        create = {"type": "private_create", "game": "doudizhu", "rules": "yifa", "hands": 0}
+        assert (await owner.answer(create))["type"] == "ack"
+        code = (await owner.until(of("private_table", you=0)))["code"]
+        await second.connect(b)
+        assert (await second.answer({"type": "private_join", "code": code}))["type"] == "ack"
+        await _start(owner, second)
+        rows = (await owner.until(of("scoreboard")))["rows"]
+        mark = second.mark()
+        hall.nodes["a"].process.terminate()
+        hall.nodes["a"].process.wait(30)
+        assert "a" in hall.listed()  # stopped with a table open: left listed, to be taken over
+        # b links the second to the table opened again there: it tells him the table, and
+        # its 总成绩 outside of any hand (``table`` null)
+        board = await second.until(of("scoreboard", table=None, over=False), mark)
+        assert board["rows"][: len(rows)] == rows and hall.holder(f"private:{code}") == "b"
+        back = owner.mark()
+        await owner.connect(b)
+        await owner.until(of("private_table", you=0, state="waiting"), back)
+        await _start(owner, second)
+        await owner.until(
+            lambda f: f["type"] == "scoreboard" and len(f["rows"]) > len(board["rows"]), back
+        )
+    finally:
+        for person in (owner, second):
+            await person.close()

@@ -113,16 +113,20 @@ async def reopen(hall: HallService, gone: str) -> list[str]:
     """Open here the private tables node ``gone`` kept open (another node that stopped,
     or this node's id before it started again); their codes.  A table that cannot be
     opened again (its room gone from the rooms file, its lease held elsewhere) is logged
-    and closed in the store as it stands."""
+    and dropped from the store; one that Redis failed is logged and kept (this node's
+    own now: it opens it at its next start)."""
     cluster, db = hall.cluster, hall.db
     node = ALONE if cluster is None else cluster.node_id
     codes = []
     for code, text in await db.run(db.store.adopt_open_privates, gone, node):
         try:
             await _reopen_one(hall, cluster, gone, text)
-        except (GameError, ValueError, OSError, RedisError) as error:
+        except (GameError, ValueError) as error:  # it cannot be: closed in the store
             log.error("private table %s of node %r not opened again: %r", code, gone, error)
             await db.run(db.store.drop_open_private, code, node)
+            continue
+        except (OSError, RedisError) as error:  # kept: this node opens it at its next start
+            log.error("private table %s of node %r not opened again: %r", code, gone, error)
             continue
         codes.append(code)
     if codes:
