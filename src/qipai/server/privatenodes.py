@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from qipai.errors import GameError, IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall.core import HallCore
-from qipai.hall.privatesaves import decode_saved, encode_saved
+from qipai.hall.privatesaves import SavedPrivate, decode_saved, encode_saved
 
 from .cluster import ClusterNode, private_resource
 from .database import Database
@@ -121,11 +121,12 @@ async def reopen(hall: HallService, gone: str) -> list[str]:
     for code, text in await db.run(db.store.adopt_open_privates, gone, node):
         try:
             await _reopen_one(hall, cluster, gone, text)
-        except (GameError, ValueError) as error:  # it cannot be: closed in the store
+        except (GameError, ValueError) as error:
             log.error("private table %s of node %r not opened again: %r", code, gone, error)
-            await db.run(db.store.drop_open_private, code, node)
-            continue
-        except (OSError, RedisError) as error:  # kept: this node opens it at its next start
+            if not _unavailable(error):  # it cannot be: closed in the store
+                await db.run(db.store.drop_open_private, code, node)
+            continue  # (Redis failed: kept, this node's now, opened at its next start)
+        except (OSError, RedisError) as error:
             log.error("private table %s of node %r not opened again: %r", code, gone, error)
             continue
         codes.append(code)
@@ -134,34 +135,47 @@ async def reopen(hall: HallService, gone: str) -> list[str]:
     return codes
 
 
-async def _reopen_one(hall: HallService, cluster: ClusterNode | None, gone: str, text: str) -> None:
-    """One kept table opened here: its lease, its people's claims, their coins, then the
-    core's ``RestorePrivate``.
+def _unavailable(error: Exception) -> bool:
+    return isinstance(error, GameError) and error.code == "cluster_unavailable"
 
-    :raises GameError: refused (its lease held by another node, the core's refusal).
+
+async def _reopen_one(hall: HallService, cluster: ClusterNode | None, gone: str, text: str) -> None:
+    """One kept table opened here: its lease and its people's claims taken (several
+    nodes), their coins read, then the core's ``RestorePrivate``.
+
+    :raises GameError: refused (its lease held by another node, the core's refusal),
+        ``cluster_unavailable``.
     :raises ValueError: not a kept table this code reads.
     """
     saved = decode_saved(text)
-    users = [user for user in saved.seats if user is not None]
-    if cluster is not None:
-        await cluster.leases.clear(private_resource(saved.code), gone)
-        if not await cluster.reserve(saved.code):
-            raise IllegalActionError("code_taken", "its lease is held by another node")
     try:
         if cluster is not None:
-            elsewhere = set()  # (held by a third node: his seat is free)
-            for user in users:
-                if not await cluster.players.move(user, gone, cluster.node_id):
-                    elsewhere.add(user)
-            if elsewhere:
-                seats = [None if user in elsewhere else user for user in saved.seats]
-                saved = msgspec.structs.replace(saved, seats=seats)
-                users = [user for user in users if user not in elsewhere]
+            saved = await _take(cluster, gone, saved)
+        users = [user for user in saved.seats if user is not None]
         balances = await hall.db.run(_balances, hall.db, users)
         hall.executor.run(c.RestorePrivate(saved, tuple(balances.items())))
     finally:
         if cluster is not None:
             cluster.unreserve(saved.code)
+
+
+async def _take(cluster: ClusterNode, gone: str, saved: SavedPrivate) -> SavedPrivate:
+    """The lease of table ``saved`` taken from node ``gone`` for this one, and its
+    people's claims; the table with the seats of those another node holds freed.
+
+    :raises IllegalActionError: ``code_taken`` (another node holds its lease),
+        ``cluster_unavailable``.
+    """
+    await cluster.guarded(cluster.leases.clear(private_resource(saved.code), gone))
+    if not await cluster.reserve(saved.code):
+        raise IllegalActionError("code_taken", "its lease is held by another node")
+    seats = list(saved.seats)
+    for seat, user in enumerate(seats):
+        if user is not None and not await cluster.guarded(
+            cluster.players.move(user, gone, cluster.node_id)
+        ):
+            seats[seat] = None  # held by a third node meanwhile: his seat is free
+    return msgspec.structs.replace(saved, seats=seats)
 
 
 def _balances(db: Database, users: list[int]) -> dict[int, int]:
