@@ -2,7 +2,8 @@
 Redis: a table created on node a is looked up (``GET /api/private/{code}``) and joined
 through node b and watched through node c, and plays there; node a is killed (SIGKILL)
 and the table plays on at the node that took it over, its seats and 总成绩 kept, its
-people back at it; the ledger's audit is clean.  A hall alone stopped and started again
+people back at it; the ledger's audit is clean.  A node stopped (SIGTERM) with a table
+open stays listed and is taken over the same way; a hall alone stopped and started again
 opens its open private tables again too."""
 
 from __future__ import annotations
