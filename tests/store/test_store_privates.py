@@ -1,6 +1,7 @@
-"""Closed private tables 好友房 in the store: kept with their stake (migration ``0010``),
-read back by code and in each player's 战绩, on SQLite and PostgreSQL; a table kept before
-``0010`` reads back with its stake unknown."""
+"""Private tables 好友房 in the store, on SQLite and PostgreSQL: closed ones kept with
+their stake (migration ``0010``), read back by code and in each player's 战绩, a table kept
+before ``0010`` read back with its stake unknown; open ones (migration ``0011``) kept by
+their node only, adopted by one node, forgotten when they close."""
 
 from __future__ import annotations
 
@@ -49,10 +50,29 @@ def test_migration_0010_adds_the_stake_and_keeps_older_tables(db_url: str) -> No
         connection.execute(insert(private_tables).values(old))
         connection.execute(insert(private_players).values(table_id=1, user_id=1))
     database.migrate(engine)
-    assert database.current_revision(engine) == "0010"
+    assert database.current_revision(engine) == database.head_revision()
     engine.dispose()
     with Store.open(db_url) as store:
         (kept,) = store.private_results(1)
         assert (kept.code, kept.stakes, kept.base) == ("111111", "points", None)
         store.keep_private(_row("222222", 5), [1])
         assert store.private_table("222222") == _row("222222", 5)
+
+
+def test_an_open_table_is_kept_by_its_node_and_adopted_once(store: Store) -> None:
+    assert store.save_open_private("123456", "a", '{"v": 1}', NOW)
+    assert store.save_open_private("123456", "a", '{"v": 2}', NOW)  # (its newest)
+    assert store.save_open_private("654321", "a", '{"w": 1}', NOW)
+    assert not store.save_open_private("123456", "b", '{"v": 9}', NOW)  # another node's
+    assert store.open_private_node("123456") == "a"
+    assert sorted(store.adopt_open_privates("a", "b")) == [
+        ("123456", '{"v": 2}'), ("654321", '{"w": 1}'),
+    ]  # fmt: skip
+    assert store.adopt_open_privates("a", "c") == []  # adopted once
+    assert not store.save_open_private("123456", "a", '{"v": 3}', NOW)  # a, back: refused
+    store.drop_open_private("123456", "a")  # refused too
+    assert store.open_private_node("123456") == "b"
+    store.keep_private(_row("123456", 50), [])  # closed: no longer open
+    assert store.open_private_node("123456") is None
+    store.drop_open_private("654321", "b")
+    assert store.open_private_node("654321") is None

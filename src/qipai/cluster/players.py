@@ -43,6 +43,17 @@ return false
 """Lua: ``KEYS[1]`` (a player's key) names ``ARGV[1]`` (a node) unless another node listed in
 ``KEYS[2]`` (the nodes) holds it; that node, or nil when claimed."""
 
+_MOVE = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] and held ~= ARGV[2] then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+"""Lua: ``KEYS[1]`` (a player's key) names ``ARGV[2]`` if it named ``ARGV[1]`` (a node
+taken over), ``ARGV[2]`` already, or nobody; 1 if so."""
+
 
 class Players(Keyspace):
     """The players' whereabouts and kept frames of one hall (one key prefix)."""
@@ -51,6 +62,7 @@ class Players(Keyspace):
         super().__init__(redis, prefix=prefix, ttl_ms=MISSED_TTL_MS)
         self._unplace = redis.register_script(DELETE_IF_EQUAL)
         self._claim = redis.register_script(_CLAIM)
+        self._move = redis.register_script(_MOVE)
 
     def key(self, user: int) -> str:
         """The Redis key naming ``user``'s node."""
@@ -65,6 +77,12 @@ class Players(Keyspace):
         keys = [self.key(user), nodes_key(self.prefix)]
         held: object = await self._claim(keys=keys, args=[node])
         return text_of(held) if isinstance(held, bytes | str) else None
+
+    async def move(self, user: int, old: str, node: str) -> bool:
+        """``user``'s state lives on ``node`` from now on if it lived on ``old`` (a node
+        being taken over by ``node``, still listed) or nowhere; ``False``: another node
+        holds him (nothing changed)."""
+        return bool(await self._move(keys=[self.key(user)], args=[old, node]))
 
     async def unplace(self, user: int, node: str) -> bool:
         """``node`` lets ``user`` go (``False``: another node had placed him since)."""

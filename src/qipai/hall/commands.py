@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from qipai.hall.matchcommands import MatchCommand
 from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.privatesaves import SavedPrivate
 from qipai.hall.table import BotTurn
 
 
@@ -222,11 +223,14 @@ class WatchByName:
 
 @dataclass(frozen=True, slots=True)
 class CreatePrivate:
-    """``user``, holding ``balance`` coins, creates a private table of ``options``."""
+    """``user``, holding ``balance`` coins, creates a private table of ``options``; its
+    code is ``code`` when given (reserved by the caller for the whole hall: a node of
+    several), else drawn by the core."""
 
     user: int
     options: PrivateOptions
     balance: int
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +272,18 @@ class ClosePrivate:
     user: int
 
 
+@dataclass(frozen=True, slots=True)
+class RestorePrivate:
+    """Open again the private table ``saved`` (kept in the store by the node it was open
+    on, which stopped), its people holding ``balances`` coins (user, coins): its seats,
+    owner and 总成绩 as they were, no hand in play, nobody ready."""
+
+    saved: SavedPrivate
+    balances: tuple[tuple[int, int], ...] = ()
+
+
 Private = CreatePrivate | JoinPrivate | Ready | StartPrivate | KickPrivate | ClosePrivate
-"""The private tables' own commands (``Leave`` leaves one too)."""
+"""The private tables' own commands from a person (``Leave`` leaves one too)."""
 
 
 Command = (
@@ -278,6 +292,6 @@ Command = (
     | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
     | WatchByName
     | MatchCommand  # the matches' (hall/matchcommands.py)
-    | Private  # the private tables' (hall/privatetables.py)
+    | Private | RestorePrivate  # the private tables' (hall/privatetables.py)
 )  # fmt: skip
 """Everything the live hall is told."""

@@ -208,6 +208,8 @@ class HallCore:
                 | c.KickPrivate() | c.ClosePrivate()
             ):  # fmt: skip
                 self.private.handle(self._known(command.user), command, out, now)
+            case c.RestorePrivate():
+                self._restore(command, out, now)
             # --- matches (hall/matchdesk.py) ---
             case (
                 mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
@@ -236,6 +238,17 @@ class HallCore:
                 check_free(self.place_of(user), same=Place(PlaceKind.MATCH, open_run.run.run_id))
             case _:
                 pass
+
+    def _restore(self, command: c.RestorePrivate, out: Out, now: float) -> None:
+        """A private table of a node that stopped, opened again here; a person who took
+        another place here meanwhile keeps it (his seat there is free)."""
+        saved, ours = command.saved, Place(PlaceKind.PRIVATE, command.saved.code)
+        seated = {user for user in saved.seats if user is not None}
+        elsewhere = {
+            user for user in seated
+            if (place := self.place_of(user)) is not None and place.is_seat and place != ours
+        }  # fmt: skip
+        self.private.restore(saved, dict(command.balances), out, now, elsewhere=elsewhere)
 
     def _known(self, user: int) -> Player:
         """``user``'s record.

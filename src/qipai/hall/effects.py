@@ -140,6 +140,15 @@ class KeepScoreboard:
 
 
 @dataclass(frozen=True, slots=True)
+class SavePrivate:
+    """Keep open private table ``code`` in the store as it is now
+    (:meth:`.privatetables.PrivateTables.saved`; none: it closed, forget it there), for
+    the node that would take it over."""
+
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
 class Log:
     """A line for the operators' log: ``level`` ``warning`` or ``error``."""
 
@@ -149,7 +158,7 @@ class Log:
 
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
-    | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard
+    | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard | SavePrivate
     | MatchEffect  # the matches' store steps (hall/matcheffects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""

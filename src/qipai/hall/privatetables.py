@@ -32,11 +32,11 @@ from contextlib import suppress
 from functools import partial
 from typing import Protocol, assert_never
 
-from qipai.errors import GameError, IllegalActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
 from qipai.hall import frames, notices
 from qipai.hall.botseats import bot_seats
-from qipai.hall.effects import KeepScoreboard, ReleasePlace, Send, WakeAt
+from qipai.hall.effects import KeepScoreboard, ReleasePlace, SavePrivate, Send, WakeAt
 from qipai.hall.livetables import LiveTable, Out, TableFlow, ending
 from qipai.hall.players import Player
 from qipai.hall.privateoptions import (
@@ -47,6 +47,7 @@ from qipai.hall.privateoptions import (
     stake_of,
     template_of,
 )
+from qipai.hall.privatesaves import SavedPrivate, saved_of
 from qipai.hall.privatescores import ScoreSheet
 from qipai.hall.privatestate import FriendsTable, table_frame
 from qipai.hall.rooms import Room
@@ -173,6 +174,11 @@ class PrivateTables:
         """``private_table`` as ``user`` sees it (``None``: a spectator)."""
         return table_frame(table, self._players, user)
 
+    def saved(self, code: str) -> SavedPrivate | None:
+        """Open table ``code`` as the store keeps it (``None``: not open here)."""
+        table = self.tables.get(code)
+        return None if table is None else saved_of(table, self._players)
+
     def catch_up(self, player: Player) -> list[frames.PrivateTable | frames.Scoreboard]:
         """What a returning person is told of his private table (none: nothing)."""
         table = None if player.private is None else self.tables.get(player.private)
@@ -191,8 +197,8 @@ class PrivateTables:
         :raises GameError: refused (nothing changed).
         """
         match command:
-            case c.CreatePrivate(_, options, balance):
-                self.create(player, options, balance, out, now)
+            case c.CreatePrivate(_, options, balance, code):
+                self.create(player, options, balance, out, now, code=code)
             case c.JoinPrivate(_, code, balance):
                 self.join(player, code, balance, out, now)
             case c.Ready(_, ready):
@@ -208,20 +214,31 @@ class PrivateTables:
         self._watch.moved(player.user, out, now)  # seated: he watches no more
 
     def create(
-        self, player: Player, options: PrivateOptions, balance: int, out: Out, now: float
+        self,
+        player: Player,
+        options: PrivateOptions,
+        balance: int,
+        out: Out,
+        now: float,
+        *,
+        code: str | None = None,
     ) -> FriendsTable:
-        """``player`` (holding ``balance`` coins) creates a table of ``options``.
+        """``player`` (holding ``balance`` coins) creates a table of ``options``, of code
+        ``code`` if given (else a new one is drawn).
 
         :raises InvalidActionError: ``bad_private``.
-        :raises IllegalActionError: ``insufficient_coins`` (his place
-            checked by the core: :mod:`.place`).
+        :raises IllegalActionError: ``insufficient_coins``, ``code_taken`` (``code`` is a
+            table's here already); his place is checked by the core (:mod:`.place`).
         """
         check_options(options, self.settings)
         template = template_of(self.rooms, options)
         coins = options.stakes == "coins"
         if coins:
             _check_coins(template, balance)
-        code = self._new_code()
+        if code is None:
+            code = self._new_code()
+        elif not self.is_free(code):
+            raise IllegalActionError("code_taken", f"table {code} exists already")
         room, terms = private_room(template, self._new_id(), options, self.settings)
         seats: list[int | None] = [player.user] + [None] * (room.seats - 1)
         sheet = ScoreSheet(code, [""] * room.seats, coins)
@@ -232,6 +249,62 @@ class PrivateTables:
         player.private = code
         self._tell(table, out)
         return table
+
+    def restore(
+        self,
+        saved: SavedPrivate,
+        balances: dict[int, int],
+        out: Out,
+        now: float,
+        *,
+        elsewhere: set[int],
+    ) -> FriendsTable:
+        """Open again the kept table ``saved`` (:mod:`.privatesaves`), its people holding
+        ``balances``: seated as they were (one who is ``elsewhere``, at another place here
+        meanwhile as the core says, loses his seat), its owner, hands played and 总成绩
+        kept; waiting, nobody ready, its grace time running until one of them connects.
+        A table its owner was closing closes now (its hand in play was voided).
+
+        :raises IllegalActionError: ``code_taken`` (a table of that code is open here).
+        :raises InvalidActionError: ``bad_private`` (the hall has no room for it any more).
+        """
+        code, options = saved.code, saved.options
+        if code in self.tables:
+            raise IllegalActionError("code_taken", f"table {code} is open here already")
+        template = template_of(self.rooms, options)
+        room, terms = private_room(template, self._new_id(), options, self.settings)
+        if len(saved.seats) != room.seats or len(saved.board_names) != room.seats:
+            raise InvalidActionError("bad_private", f"table {code} does not fit its room")
+        seats = [
+            None if user is None or user in elsewhere else self._back(user, saved.names)
+            for user in saved.seats
+        ]
+        people = [user for user in seats if user is not None]
+        owner = saved.owner if saved.owner in people else people[0] if people else saved.owner
+        sheet = ScoreSheet(
+            code, list(saved.board_names), options.stakes == "coins", list(saved.rows)
+        )
+        table = FriendsTable(
+            code, owner, options, room, terms, seats, sheet, played=saved.played,
+            closing=saved.closing, members=dict.fromkeys(saved.members),
+        )  # fmt: skip
+        table.balances.update((user, balances.get(user, 0)) for user in people)
+        self.tables[code] = table
+        self.codes[room.id] = code  # (a new opaque id: its spectators come back by code)
+        self.finished.pop(code, None)
+        for user in people:
+            self._players[user].private = code
+        if table.closing:
+            self._finish(table, out)
+        else:
+            self._changed(table, out, now)
+        return table
+
+    def _back(self, user: int, names: dict[int, str]) -> int:
+        """``user`` seated again (his record made, away, if he has none here)."""
+        if user not in self._players:
+            self._players[user] = Player(user, names.get(user, ""), connected=False)
+        return user
 
     def join(self, player: Player, code: str, balance: int, out: Out, now: float) -> None:
         """``player`` (holding ``balance`` coins) sits at the first free seat of ``code``.
@@ -458,10 +531,14 @@ class PrivateTables:
             raise IllegalActionError("not_owner", "only the table's owner may")
         return table
 
+    def is_free(self, code: str) -> bool:
+        """Whether ``code`` names no table here, open or closed."""
+        return code not in self.tables and code not in self.finished
+
     def _new_code(self) -> str:
         while True:
             code = f"{self._fresh(30) % 1_000_000:06d}"
-            if code not in self.tables and code not in self.finished:
+            if self.is_free(code):
                 return code
 
     def _new_id(self) -> str:
@@ -479,8 +556,10 @@ class PrivateTables:
         return any(self._players[user].connected for _, user in table.people())
 
     def _tell(self, table: FriendsTable, out: Out) -> None:
+        """Its people and those waiting to watch told how it is; it is kept so."""
         out.extend(Send(user, self.frame(table, user)) for _, user in table.people())
         self.tell_watchers(table, out)
+        out.append(SavePrivate(table.code))
 
     def _changed(self, table: FriendsTable, out: Out, now: float) -> None:
         """Its people told; the grace time started if nobody connected is left."""
@@ -568,6 +647,7 @@ class PrivateTables:
             out.append(ReleasePlace(user))
         del self.tables[table.code]
         self.codes.pop(table.room.id, None)
+        out.append(SavePrivate(table.code))  # (forgotten there)
         self.finished[table.code] = final
         while len(self.finished) > KEPT_CLOSED:
             del self.finished[next(iter(self.finished))]

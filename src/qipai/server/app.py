@@ -172,6 +172,7 @@ def _cluster_gateway(
     cluster.on_taken_over = taken_over
     cluster.on_matches = matches.start
     cluster.room_idle = hall.room_idle
+    cluster.private_codes = hall.core.private.tables.keys
     hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
@@ -228,8 +229,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 await matches.stop()
                 await hall.stop()
             finally:
-                if cluster is not None:
-                    await cluster.stop()
+                if cluster is not None:  # its private tables open: taken over by another
+                    await cluster.stop(leave=not hall.core.private.tables)
                 db.close()
                 store.close()
                 if bots is not None:
@@ -514,7 +515,12 @@ def _private_routes(live: Callable[[], _Services]) -> list[Route]:
         user = await _maybe_user(services, request)
         user_id = None if user is None else user.id
         await services.gate.code_try(_address(request), user_id)
-        return JSONResponse(await private_info(services.hall, request.path_params["code"]))
+        code = request.path_params["code"]
+        gateway = services.gateway  # a node of several: asked of the table's node
+        info = await (
+            private_info(services.hall, code) if gateway is None else gateway.private_info(code)
+        )
+        return JSONResponse(info)
 
     async def private_results(request: Request) -> Response:
         user = await _user(live(), request)

@@ -16,7 +16,9 @@ idle room that another node would be the first choice for; the leases of a node 
 stopped are cleared when it is taken over, so that its rooms move within a beat.  A node
 that finds itself taken over (it was paused or cut off past its beat's time to live, and
 came back) drops everything it held (:attr:`ClusterNode.on_taken_over`): its hands were
-voided, its players moved on.  The matches run on one node (lease ``matches``,
+voided, its players moved on.  A private table holds the lease ``private:<code>`` on the
+node it is open on (:attr:`ClusterNode.private_codes`), so that every node finds it.
+The matches run on one node (lease ``matches``,
 :attr:`ClusterNode.on_matches`), which carries on the runs a lost node left.  After Redis
 did not answer, a node waits a beat's time to live before taking anyone over, so that
 the nodes whose beats lapsed meanwhile can beat again first.  Without Redis the hall runs
@@ -29,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 from redis.asyncio import Redis
@@ -85,6 +87,11 @@ class ClusterNode:
         """The hall's rooms, which the nodes share out."""
         self.room_idle: Callable[[str], bool] = lambda room: True
         """Whether a room has nobody in it here (it may move to another node)."""
+        self.private_codes: Callable[[], Iterable[str]] = tuple
+        """The codes of the private tables open here: each holds its lease
+        ``private:<code>`` (which names this node to the others)."""
+        self.reserved: set[str] = set()
+        """Codes whose lease was taken for a table being created here (kept meanwhile)."""
         self.alive: set[str] = {node_id}
         """The nodes alive at the last look."""
         self.said: dict[str, dict[str, Any]] = {}
@@ -129,9 +136,11 @@ class ClusterNode:
         await self._share_rooms()  # its rooms playable at once
         self._task = asyncio.get_running_loop().create_task(self._keep_alive())
 
-    async def stop(self) -> None:
+    async def stop(self, *, leave: bool = True) -> None:
         """Stop beating; give back every lease held; leave the list of nodes (the hall
-        has voided its hands itself)."""
+        has voided its hands itself), unless not ``leave``: then the node stays listed,
+        seen stopped, and another node takes it over (its private tables, kept in the
+        store, are opened again there)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -139,8 +148,9 @@ class ClusterNode:
         await self.mailbox.stop()
         for lease in list(self.held.values()):
             await self.release(lease.resource)
-        with contextlib.suppress(OSError, RedisError):
-            await self.nodes.leave(self.node_id)
+        if leave:
+            with contextlib.suppress(OSError, RedisError):
+                await self.nodes.leave(self.node_id)
         await self.redis.aclose()
 
     def _receive(self, message: Message) -> None:
@@ -248,6 +258,7 @@ class ClusterNode:
         if now - self._answering_since >= BEAT_TTL_MS / 1000:
             await self._take_over_stopped(stopped)  # its rooms free now: shared out at once
         await self._share_rooms()
+        await self._hold_privates()
         await self._claim_matches()
         self.on_census(self.alive, self.stopped)
 
@@ -270,6 +281,41 @@ class ClusterNode:
                     self.held[resource] = lease
             elif not mine and resource in self.held and self.room_idle(room):
                 await self.release(resource)
+
+    async def _hold_privates(self) -> None:
+        """Hold the lease of each private table open here (taken again if it lapsed);
+        give back those of the tables closed since (or never created)."""
+        codes = set(self.private_codes()) | self.reserved
+        for code in codes:
+            resource = private_resource(code)
+            if resource not in self.held:
+                lease = await self.leases.acquire(resource, self.node_id)
+                if lease is None:
+                    log.error("cluster: private table %s is held by another node", code)
+                else:
+                    self.held[resource] = lease
+        for resource in [r for r in self.held if r.startswith(PRIVATE)]:
+            if resource[len(PRIVATE) :] not in codes:
+                await self.release(resource)
+
+    async def reserve(self, code: str) -> bool:
+        """Take the lease of private table ``code`` for a table about to be created here
+        (:attr:`reserved` until :meth:`unreserve`); ``False``: another node holds it.
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        resource = private_resource(code)
+        lease = await self.guarded(self.leases.acquire(resource, self.node_id))
+        if lease is None:
+            return False
+        self.held[resource] = lease
+        self.reserved.add(code)
+        return True
+
+    def unreserve(self, code: str) -> None:
+        """The table of ``code`` was created, or refused: its lease is kept while it is
+        open (the next look gives back that of a table refused)."""
+        self.reserved.discard(code)
 
     async def _claim_matches(self) -> None:
         """Take the matches if they are free and this node is their first choice (they
@@ -328,6 +374,15 @@ class ClusterNode:
 def room_resource(room: str) -> str:
     """The lease name of ``room``."""
     return f"room:{room}"
+
+
+PRIVATE = "private:"
+"""What the lease name of a private table starts with (then its code)."""
+
+
+def private_resource(code: str) -> str:
+    """The lease name of private table ``code``: its holder is the node it is open on."""
+    return PRIVATE + code
 
 
 async def _wait(work: Awaitable[None]) -> None:

@@ -375,14 +375,33 @@ class PlayerSocket:
         self._switch(elsewhere, lambda: gateway.link_to(node, self._client(user)))
 
     def _relink(self, user: SignedIn, lost: Link, room: str | None) -> None:
-        """The node holding the player stopped and was taken over: he is held here now,
-        finds what was kept for him (his hand voided), and is out of ``room``."""
-
-        def here() -> Link:
-            return LocalLink(self.hall, self.hall.player(user.id, user.name), self._send)
-
+        """The node holding the player stopped and was taken over: he is held where the
+        node that took it over holds him now (his private table, opened again there),
+        else here; he finds what was kept for him (his hand voided), and is out of
+        ``room``."""
+        assert self._gateway is not None
+        gateway = self._gateway
         left = None if room is None else protocol.left(room, "restart")
-        self._switch(lambda link: link is lost, here, left)
+
+        async def relink() -> None:
+            async with self._linking:
+                if self._ended or self._link is not lost:
+                    return
+                try:
+                    link = await gateway.open_link(self._client(user), {})
+                except GameError:  # Redis does not answer: here, as a player of nowhere
+                    await self._use(
+                        LocalLink(self.hall, self.hall.player(user.id, user.name), self._send), {}
+                    )
+                else:
+                    self._set_link(link)
+                    if self._ended:
+                        await link.close()
+            if left is not None:
+                self._send(left)
+
+        task = asyncio.get_running_loop().create_task(relink())
+        task.add_done_callback(_log_failure)
 
     def _reattach(self, user: SignedIn, forgotten: Link) -> None:
         """The holder, alive, forgot the connection's link (it took this node for gone a
@@ -496,7 +515,7 @@ class PlayerSocket:
             case Hello():
                 raise InvalidActionError("already_signed_in", "hello only once")
             # a code tried (to sit or to watch), a name looked up to watch: limited (then
-            # it goes on below)
+            # it goes on below: a code to the node of its table)
             case PrivateJoin(message_id) | Spectate(message_id):
                 try:
                     if isinstance(message, Spectate) and message.code is None:
@@ -507,6 +526,12 @@ class PlayerSocket:
                     return protocol.retry_later(
                         error.code, error.message, error.retry_after, message_id
                     )
+                if message.code is not None and self._gateway is not None:
+                    async with self._linking:  # the table may be on another node
+                        link = self._linked()
+                        return await self._gateway.at_private(
+                            link, message, message.code, self._client(user)
+                        )
             case WatchByName():  # kept for the halls it links to later
                 self._watch_choice = message
             case Join() if self._gateway is not None:  # the room may be on another node

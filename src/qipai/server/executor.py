@@ -34,6 +34,7 @@ from .cluster import ClusterNode
 from .database import Database
 from .missed import MissedFrames, RecentEndings
 from .places import Places
+from .privatenodes import ALONE, PrivateSaves
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ class Executor:
         self._voiding: set[asyncio.Task[None]] = set()
         self.hands_settled = 0
         """Hands settled (voided ones not counted)."""
+        node = ALONE if cluster is None else cluster.node_id
+        self.private_saves = PrivateSaves(core, db, node)
+        """Keeps the open private tables in the store (``SavePrivate``)."""
 
     @property
     def settle_transactions(self) -> int:
@@ -136,6 +140,8 @@ class Executor:
                     self._wake_at(when)
                 case e.KeepScoreboard():
                     self._spawn(self._keep_scoreboard(effect))
+                case e.SavePrivate(code):
+                    self.private_saves.save(code)
                 case e.Log(level, text):
                     log.log(logging.ERROR if level == "error" else logging.WARNING, text)
                 case _:  # the matches' store steps
@@ -270,6 +276,7 @@ class Executor:
         self.carry([effect for effect in effects if not isinstance(effect, e.VoidHand)])
         await self._starts.close()
         await self._settles.close()
+        await self.private_saves.stop()
         voided = []
         for effect in effects:
             if isinstance(effect, e.VoidHand):

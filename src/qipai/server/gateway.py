@@ -15,7 +15,10 @@ were there, and sends his frames back.  Messages travel in the nodes' inboxes
 - ``frame``, from the holder: one frame for one connection;
 - ``match`` (one request of the match API, answered with ``reply``), to the node that
   runs the matches, and ``moved`` from it (a player it holds from now on: his
-  connections on every node link to it).
+  connections on every node link to it);
+- ``private`` (``GET /api/private/{code}``, answered with ``reply``), to the node a
+  private table is open on (its lease ``private:<code>`` names it); a ``private_join`` or
+  a ``spectate`` by code links the connection there first, as a ``join`` does.
 
 A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
 When a node stops, the gateways close what they served for it (its players are away:
@@ -31,7 +34,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -42,15 +45,17 @@ from qipai.cluster.mailbox import Message
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
 from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
+from qipai.jsontypes import Json
 
 from . import protocol
 from .bus import Sink
-from .cluster import MATCHES, ClusterNode
+from .cluster import MATCHES, ClusterNode, private_resource
 from .hall import HallService
 from .links import Link, LocalLink
 from .logs import log_failure
 from .matches import MatchHall
 from .metrics import Histogram
+from .privates import private_info
 
 log = logging.getLogger(__name__)
 
@@ -167,16 +172,17 @@ class Gateway:
         :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
         """
         cluster = self.cluster
-        node = await cluster.guarded(cluster.players.where(user))
         for _ in range(round(TAKEOVER_SECONDS / WAIT_STEP)):
+            node = await cluster.guarded(cluster.players.where(user))
             if node is None or node == self.node:
                 return None
             alive, stopped = await cluster.guarded(cluster.nodes.census())
             if node in alive:
                 return node
-            if node not in stopped:  # taken over: its hands voided, the player free
-                await cluster.guarded(cluster.players.unplace(user, node))
-                return None
+            if node not in stopped:  # taken over: its hands voided, the player free…
+                if await cluster.guarded(cluster.players.unplace(user, node)):
+                    return None
+                continue  # …or held by the node that took over his private table: there
             await asyncio.sleep(WAIT_STEP)
         raise IllegalActionError("cluster_unavailable", f"node {node} is being taken over")
 
@@ -199,9 +205,81 @@ class Gateway:
         """
         if message.room not in self.hall.rooms:
             raise InvalidActionError("unknown_room", f"no room {message.room!r}")
+
+        async def owner(link: Link) -> str | None:
+            return await self.cluster.room_owner(message.room)
+
+        return await self._at(owner, link, message, client, f"room {message.room!r} is moving")
+
+    async def at_private(
+        self, link: Link, message: protocol.ClientMessage, code: str, client: Client
+    ) -> OutFrame | None:
+        """``message`` (``private_join`` or ``spectate`` by ``code``) sent to the node the
+        private table is open on, the connection linked there; the answer.  A code no node
+        holds is answered where the player is (``unknown_code``, ``table_closed``); one
+        whose table is moving (its node stopped) waits, as a join does.
+
+        :raises GameError: ``cluster_unavailable`` (the table is still moving),
+            ``already_in_room`` (the player is at a place of another node), or the
+            table's node's refusal.
+        """
+
+        async def holder(link: Link) -> str | None:
+            node = await self.private_node(code)
+            if node is None and not await self._moving(code):
+                return self.node if link.node is None else link.node  # nobody has it
+            return node
+
+        return await self._at(holder, link, message, client, f"table {code} is moving")
+
+    async def private_node(self, code: str) -> str | None:
+        """The node private table ``code`` is open on (``None``: none now).
+
+        :raises IllegalActionError: ``cluster_unavailable`` when Redis does not answer.
+        """
+        return await self.cluster.holder(private_resource(code))
+
+    async def _moving(self, code: str) -> bool:
+        """Whether private table ``code`` is open but held by no node now (its node
+        stopped, and the table waits to be taken over): the store keeps it open."""
+        db = self.hall.db
+        return await db.run(db.store.open_private_node, code) is not None
+
+    async def private_info(self, code: str) -> dict[str, Json]:
+        """``GET /api/private/{code}``, answered by the node the table is open on (the
+        store's last closed table of that code when none is).
+
+        :raises GameError: ``unknown_code``; ``cluster_unavailable`` (its node does not
+            answer).
+        """
+        give_up = asyncio.get_running_loop().time() + MOVE_SECONDS
+        while (node := await self.private_node(code)) is None and await self._moving(code):
+            if asyncio.get_running_loop().time() > give_up:
+                raise IllegalActionError("cluster_unavailable", f"table {code} is moving")
+            await asyncio.sleep(WAIT_STEP)
+        if node is not None and node != self.node:
+            info: dict[str, Json] = await self.call(node, {"k": "private", "c": 0, "code": code})
+            return info
+        return await private_info(self.hall, code)
+
+    async def _at(
+        self,
+        where: Callable[[Link], Awaitable[str | None]],
+        link: Link,
+        message: protocol.ClientMessage,
+        client: Client,
+        moving: str,
+    ) -> OutFrame | None:
+        """``message`` sent to the node ``where(link)`` names, the connection linked
+        there (:attr:`Client.use`); the answer.  While it names none (the place moves: its
+        node stopped and is being taken over) the message waits, up to :data:`MOVE_SECONDS`.
+
+        :raises GameError: ``cluster_unavailable`` (``moving``: still none), or the node's
+            refusal.
+        """
         give_up = asyncio.get_running_loop().time() + MOVE_SECONDS
         while True:
-            owner = await self.cluster.room_owner(message.room)
+            owner = await where(link)
             try:
                 if owner is not None:
                     link = await self._link_at(None if owner == self.node else owner, link, client)
@@ -213,7 +291,7 @@ class Gateway:
                 if link.node is not None:  # its node did not answer: the player is free
                     link = await self._here(link, client)
             if asyncio.get_running_loop().time() > give_up:
-                raise IllegalActionError("cluster_unavailable", f"room {message.room!r} is moving")
+                raise IllegalActionError("cluster_unavailable", moving)
             await asyncio.sleep(WAIT_STEP)
 
     async def _link_at(self, node: str | None, link: Link, client: Client) -> Link:
@@ -360,6 +438,8 @@ class Gateway:
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
             return await self._serve_matches(request, message["u"], message["n"])
+        if kind == "private":
+            return await private_info(self.hall, message["code"])
         if kind == "attach":
             player = self.hall.player(message["u"], message["n"])
             attached = LocalLink(self.hall, player, partial(self._forward, connection))

@@ -42,6 +42,7 @@ from .executor import Executor, fresh_bits
 from .metrics import Histogram
 from .missed import KeptHere, MissedFrames, RecentEndings
 from .places import Places
+from .privatenodes import ALONE, reopen
 
 __all__ = ["ENTROPY_WINDOW", "HAND_PAUSE", "Database", "HallService", "Player"]
 
@@ -153,25 +154,29 @@ class HallService:
     # --- life ---------------------------------------------------------------------------
 
     async def start(self) -> list[str]:
-        """Void the hands a previous process left in play, build the move tables, then
-        start matchmaking."""
+        """Void the hands a previous process left in play, open again the private tables
+        it left open (:func:`.privatenodes.reopen`), build the move tables, then start
+        matchmaking."""
         await asyncio.to_thread(warm_up)
         node = None if self.cluster is None else self.cluster.node_id
         voided = await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
         if voided:
             log.warning("voided %d hands interrupted by the last shutdown", len(voided))
             await self._tell_voided(voided)
+        await reopen(self, ALONE if node is None else node)  # its private tables, if any
         self._matcher = asyncio.get_running_loop().create_task(self._match_forever())
         return voided
 
     async def recover(self, node: str) -> list[str]:
         """Void the hands ``node`` (another process of the hall, which stopped) left in
-        play, and keep the ``hand_voided`` frames for its players (reason ``restart``)."""
+        play, and keep the ``hand_voided`` frames for its players (reason ``restart``);
+        open its private tables here (:func:`.privatenodes.reopen`)."""
         voided = await self.db.run(self.db.store.void_interrupted, _utcnow(), node)
         if voided:
             log.warning("voided %d hands of node %s, which stopped", len(voided), node)
             await self._tell_voided(voided)
             await self.missed.flush()  # stored before the node is forgotten (and left)
+        await reopen(self, node)  # its private tables open here from now on
         return voided
 
     async def _tell_voided(self, hand_ids: list[str]) -> None:

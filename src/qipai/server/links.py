@@ -107,8 +107,9 @@ class LocalLink:
         return await dispatch(self.hall, self.player, message)
 
     async def release(self) -> None:
-        """Refused while the player is in a room or a match here; else his claim on this
-        node is given back (:mod:`.places`), for the node he moves to."""
+        """Refused while the player is in a room, at a private table or in a match here;
+        else his claim on this node is given back (:mod:`.places`), for the node he moves
+        to."""
         places, user = self.hall.places, self.player.user
         async with places.lock(user):
             self.hall.core.check_free(user)

@@ -27,6 +27,7 @@ from qipai.jsontypes import Json
 from qipai.store.privates import PrivateRow
 
 from .hall import HallService, Player
+from .privatenodes import reserve_code
 from .protocol import (
     PrivateClose,
     PrivateCreate,
@@ -54,7 +55,14 @@ async def private_message(
             chosen = msgspec.structs.asdict(message)
             del chosen["id"]
             options = PrivateOptions(**chosen)  # the message's fields are the options
-            await _take_place(hall, player, lambda coins: c.CreatePrivate(user, options, coins))
+            code = await reserve_code(hall)  # the hall's own (a node of several)
+            try:
+                await _take_place(
+                    hall, player, lambda coins: c.CreatePrivate(user, options, coins, code)
+                )
+            finally:
+                if code is not None and hall.cluster is not None:
+                    hall.cluster.unreserve(code)
         case PrivateJoin(message_id, code):
             try:
                 await _take_place(hall, player, lambda coins: c.JoinPrivate(user, code, coins))

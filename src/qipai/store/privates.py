@@ -1,7 +1,11 @@
-"""Closed private tables 好友房: their final scoreboards, kept for the players' 战绩.
+"""Private tables 好友房 in the store: the open ones as they are kept, the closed ones'
+final scoreboards for the players' 战绩.
 
-One row of ``private_tables`` per closed table (its ``scoreboard`` frame as JSON) and one
-row of ``private_players`` per person who played at it (:mod:`qipai.store.schema`).
+One row of ``open_private_tables`` per open table (the node it is open on, the table as
+:mod:`qipai.hall.privatesaves` keeps it), written only by that node (:func:`save_open`,
+:func:`drop_open`) and handed to another one in one statement (:func:`adopt_open`); one
+row of ``private_tables`` per closed table (its ``scoreboard`` frame as JSON) and one row
+of ``private_players`` per person who played at it (:mod:`qipai.store.schema`).
 """
 
 from __future__ import annotations
@@ -10,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, delete, insert, select, update
 
 from qipai.store.accounts import check_limit
-from qipai.store.schema import private_players, private_tables
+from qipai.store.schema import open_private_tables, private_players, private_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,7 @@ def keep(connection: Connection, row: PrivateRow, users: Sequence[int]) -> None:
         "hands": row.hands, "closed_at": row.closed_at, "scoreboard_json": row.scoreboard_json,
         "base": row.base,
     }  # fmt: skip
+    drop_open(connection, row.code, None)
     found = connection.execute(insert(private_tables).values(values))
     (table_id,) = found.inserted_primary_key or (None,)
     if users:
@@ -77,3 +82,50 @@ def of_user(connection: Connection, user_id: int, *, limit: int) -> list[Private
         .limit(limit)
     )
     return [PrivateRow(*row) for row in connection.execute(query)]
+
+
+def save_open(connection: Connection, code: str, node: str, saved_json: str, now: datetime) -> bool:
+    """Keep open table ``code`` of ``node`` as ``saved_json``; ``False`` (nothing written)
+    if another node holds its row (it took the table over)."""
+    t = open_private_tables.c
+    changed = connection.execute(
+        update(open_private_tables)
+        .where(t.code == code, t.node == node)
+        .values(saved_json=saved_json, saved_at=now)
+    )
+    if changed.rowcount:
+        return True
+    if connection.execute(select(t.node).where(t.code == code)).first() is not None:
+        return False
+    values = {"code": code, "node": node, "saved_json": saved_json, "saved_at": now}
+    connection.execute(insert(open_private_tables).values(values))
+    return True
+
+
+def drop_open(connection: Connection, code: str, node: str | None) -> None:
+    """Forget open table ``code`` (it closed): ``node``'s row only (``None``: whoever's)."""
+    t = open_private_tables.c
+    query = delete(open_private_tables).where(t.code == code)
+    if node is not None:
+        query = query.where(t.node == node)
+    connection.execute(query)
+
+
+def adopt_open(connection: Connection, old: str, new: str) -> list[tuple[str, str]]:
+    """The open tables of node ``old``, now ``new``'s (code, saved JSON): one statement,
+    so that of two nodes adopting at once only one gets each table."""
+    t = open_private_tables.c
+    query = (
+        update(open_private_tables)
+        .where(t.node == old)
+        .values(node=new)
+        .returning(t.code, t.saved_json)
+    )
+    return [(code, text) for code, text in connection.execute(query)]
+
+
+def open_node(connection: Connection, code: str) -> str | None:
+    """The node open table ``code`` is kept for (``None``: no open table of that code)."""
+    t = open_private_tables.c
+    node: str | None = connection.execute(select(t.node).where(t.code == code)).scalar()
+    return node

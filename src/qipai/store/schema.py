@@ -235,6 +235,19 @@ frame as JSON, and its stake ``base`` (migration ``0010``; ``NULL`` for the tabl
 before it).  A code is unique among open tables only: the newest row of a code is its
 last table."""
 
+open_private_tables = Table(
+    "open_private_tables",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("node", String(64), nullable=False, index=True),
+    Column("saved_json", Text, nullable=False),
+    Column("saved_at", UTCDateTime, nullable=False),
+)
+"""Open private tables 好友房 (migration ``0011``), one row each while it is open: the
+node it is open on (``""``: a hall alone) and the table as it is kept
+(:mod:`qipai.hall.privatesaves`, JSON), so that the node that takes that node over (or
+the node itself, started again) opens it again.  Its row goes when it closes."""
+
 private_players = Table(
     "private_players",
     metadata,

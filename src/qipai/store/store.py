@@ -501,6 +501,27 @@ class Store:
         with self.write() as connection:
             privates.keep(connection, row, users)
 
+    def save_open_private(self, code: str, node: str, saved_json: str, now: datetime) -> bool:
+        """Keep open private table ``code`` of ``node``; ``False`` if another node took
+        it over (nothing written)."""
+        with self.write() as connection:
+            return privates.save_open(connection, code, node, saved_json, now)
+
+    def drop_open_private(self, code: str, node: str) -> None:
+        """Forget ``node``'s open private table ``code`` (it closed)."""
+        with self.write() as connection:
+            privates.drop_open(connection, code, node)
+
+    def adopt_open_privates(self, old: str, new: str) -> list[tuple[str, str]]:
+        """Node ``old``'s open private tables, now ``new``'s: (code, saved JSON) each."""
+        with self.write() as connection:
+            return privates.adopt_open(connection, old, new)
+
+    def open_private_node(self, code: str) -> str | None:
+        """The node open private table ``code`` is kept for, if any."""
+        with self.read() as connection:
+            return privates.open_node(connection, code)
+
     def private_table(self, code: str) -> privates.PrivateRow | None:
         """The last closed private table of ``code``."""
         with self.read() as connection:
