@@ -1,7 +1,8 @@
 """A database that stops answering: one call of a hall's store failing for a block
 (:func:`failing`, in-process tests), or a PostgreSQL server of one's own, stopped and
 started again for real (:func:`own_postgres`: the chaos drill), so that nothing else on
-the machine (the shared test server) is touched."""
+the machine (the shared test server) is touched; and a Redis server of one's own to kill
+(:class:`OwnRedis`)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
+import redis
 from process_kit import free_port
 
 from qipai.store import Store
@@ -153,3 +156,36 @@ def _run_as_service_user(command: list[str]) -> None:
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip()
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {said}")
+
+
+class OwnRedis:
+    """A Redis server of a test's own, without persistence, to stop and start again."""
+
+    def __init__(self, folder: Path) -> None:
+        server = shutil.which("redis-server")
+        assert server is not None, "this test needs redis-server (apt-get install redis-server)"
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._command = [server, "--port", str(self.port), "--save", "", "--appendonly", "no",
+                         "--dir", str(folder)]  # fmt: skip
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        """Start it (empty), once it answers."""
+        self.process = subprocess.Popen(self._command, stdout=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        give_up = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < give_up, "redis-server did not start"
+                time.sleep(0.05)
+        client.close()
+        return self.process
+
+    def stop(self) -> None:
+        """Kill it: everything it held is gone."""
+        self.process.kill()
+        self.process.wait(10)

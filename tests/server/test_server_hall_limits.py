@@ -32,9 +32,9 @@ import httpx
 import pytest
 import redis
 from nodes_kit import Cluster, cluster
+from outage_kit import OwnRedis
 from places_kit import waiting_room
 from server_kit import fast_config, running_hall
-from test_server_redis_down import OwnRedis
 from wire_kit import WAIT
 
 from qipai.client.connection import Connection, HallClient, HallError

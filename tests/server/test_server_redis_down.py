@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import redis
-from process_kit import free_port
+from outage_kit import OwnRedis
 from server_kit import fast_config, running_hall
 
 from qipai.client.autoplay import AutoPlayer
@@ -35,39 +31,6 @@ from qipai.store.audit import audit
 
 KEEPS_TABLES = "doudizhu-zhengtu"
 """A room whose tables play on (``regroup = false``)."""
-
-
-class OwnRedis:
-    """A Redis server of a test's own, without persistence, to stop and start again."""
-
-    def __init__(self, folder: Path) -> None:
-        server = shutil.which("redis-server")
-        assert server is not None, "this test needs redis-server (apt-get install redis-server)"
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self._command = [server, "--port", str(self.port), "--save", "", "--appendonly", "no",
-                         "--dir", str(folder)]  # fmt: skip
-        self.process = self.start()
-
-    def start(self) -> subprocess.Popen[bytes]:
-        """Start it (empty), once it answers."""
-        self.process = subprocess.Popen(self._command, stdout=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port)
-        give_up = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                assert time.monotonic() < give_up, "redis-server did not start"
-                time.sleep(0.05)
-        client.close()
-        return self.process
-
-    def stop(self) -> None:
-        """Kill it: everything it held is gone."""
-        self.process.kill()
-        self.process.wait(10)
 
 
 @pytest.fixture
