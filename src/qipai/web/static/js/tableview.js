@@ -171,7 +171,10 @@ export class TableView {
     if (playing) {
       if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
-      tools.push(this.tool("result", t("table.result"), () => T.showResult()));
+      const tucked = Boolean(T.closeResult && T.closeResult.tucked);
+      const resultTool = this.tool("result", t("table.result"), () => T.showLastResult(), tucked ? "quiet dot" : "quiet");
+      resultTool.dataset.tucked = tucked ? "1" : "0";
+      tools.push(resultTool);
       // a match keeps the player's seat to the end (托管 plays when he is away): no 逃跑, no 离开
       if (s.hand && !s.over && !me.escaped && !T.isMatch) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
       if (!T.isMatch) tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
