@@ -3,6 +3,9 @@ his orientation, each on a desktop and a phone where it is about the layout.
 
 - The result of a hand left open at a table that plays on is put away when the player's
   turn comes in the next hand: the actions are on top and usable; 结果 shows it again.
+- A reload opens only a private table's scoreboard the player has not seen.
+- Going to the lobby (大厅 on the final 总战绩, 去大厅 when knocked out) closes every panel
+  of the table.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stub_hall import StubHall, signed_up
 from web_kit import (
     WAIT_MS,
     RunningHall,
     button,
     ddz_act,
     ddz_choice,
+    feed,
     hall_with,
     join,
     next_decision,
@@ -95,3 +100,97 @@ def test_the_result_left_open_never_hides_the_next_hands_turn(
         "(d) => document.querySelector('[data-testid=table]').dataset.decision !== d",
         arg=decision,
     )
+
+
+# ------------------------------------------------------------- 2: a reload, the old scoreboard
+
+CODE = "123456"
+
+
+def scoreboard(rows: int, *, over: bool = False) -> dict[str, Any]:
+    """A private table's ``scoreboard`` frame after ``rows`` hands."""
+    points = [[6, -3, -3], [-4, 8, -4], [2, 2, -4]][:rows]
+    return {
+        "type": "scoreboard",
+        "code": CODE,
+        "table": 7,
+        "names": ["房主", "好友甲", "机器人1"],
+        "rows": [
+            {"hand": f"h{n + 1}", "number": n + 1, "points": row} for n, row in enumerate(points)
+        ],
+        "totals": [sum(column) for column in zip(*points, strict=True)],
+        "over": over,
+    }
+
+
+def test_a_reload_opens_only_a_scoreboard_not_seen_yet(hall: Any, new_page: Any) -> None:
+    """The hall sends a private table's last scoreboard again after a reload: the one the
+    player saw stays shut (the strip's 战绩 has it), a newer one opens."""
+    page = new_page()
+    stub = StubHall(page, "房主")
+    signed_up(page, hall.url, "board-reload")
+    stub.send(scoreboard(1))
+    page.wait_for_selector("[data-testid=scoreboard][data-over='0']")
+    page.click("[data-testid=scoreboard-close]")
+    page.reload()
+    page.wait_for_selector("[data-testid=net][data-status=open]", timeout=WAIT_MS)
+    stub.send(scoreboard(1))  # as the hall sends it again to a reconnected player
+    page.wait_for_function("() => window.qipai.app.scoreboard !== null")
+    assert page.locator("[data-testid=scoreboard]").count() == 0
+    stub.send(scoreboard(2))  # the next hand's: new
+    page.wait_for_selector("[data-testid=scoreboard] [data-testid=scoreboard-row][data-hand=h2]")
+    page.click("[data-testid=scoreboard-close]")
+    stub.send(scoreboard(2, over=True))  # the same hands, over now: new too
+    page.wait_for_selector("[data-testid=scoreboard][data-over='1']")
+
+
+# ------------------------------------------------------------- 3: nothing of a table over the lobby
+
+
+def result_then(page: Any, url: str, name: str, *, english: bool = False) -> None:
+    """``name`` signs up, plays a hand of 易发 by 托管: its result is open."""
+    sign_up(page, url, name)
+    if english:
+        page.click("[data-testid=lang]")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    trustee_to_result(page)
+
+
+def lobby_is_clear(page: Any) -> None:
+    page.wait_for_selector("[data-testid=lobby]")
+    assert page.locator(".overlay").count() == 0
+    page.click("[data-testid=room][data-room='doudizhu-yifa'] [data-testid=join]")  # usable
+    page.wait_for_selector("[data-testid=table]")
+
+
+def test_the_final_scoreboards_lobby_closes_the_result_under_it(hall: Any, new_page: Any) -> None:
+    page = new_page(**DESKTOP)
+    result_then(page, hall.url, "board-lobby")
+    feed(page, scoreboard(3, over=True))
+    page.wait_for_selector("[data-testid=scoreboard][data-over='1']")
+    assert page.locator(RESULT).count() == 1  # under it
+    page.click("[data-testid=scoreboard-close]")  # 大厅
+    lobby_is_clear(page)
+
+
+def test_to_the_lobby_when_knocked_out_closes_the_result_in_english(
+    hall: Any, new_page: Any
+) -> None:
+    page = new_page(**PHONE)
+    result_then(page, hall.url, "out-lobby", english=True)
+    feed(
+        page,
+        {
+            "type": "match_eliminated",
+            "match": "web-trio",
+            "run": "web-trio#990",
+            "stage": 1,
+            "rank": 8,
+        },
+    )
+    out = page.wait_for_selector("[data-testid=match-eliminated]")
+    assert "Final rank No. 8" in out.inner_text()  # not "Final rank rank 8"
+    screenshot(page, SHOTS, "traps-out-english-phone")
+    page.click("[data-testid=to-lobby]")
+    lobby_is_clear(page)

@@ -4,7 +4,7 @@
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
-import { h, fill, icon, toast } from "./dom.js";
+import { closeDialogs, h, fill, icon, toast } from "./dom.js";
 import { has, lang, playerName, setLang, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
@@ -118,6 +118,12 @@ app.leaveQueue = () => app.send({ type: "leave" });
 app.route = () => render();
 app.routeName = () => currentRoute().name;
 app.go = (route) => go(route);
+/** The player goes to the lobby (大厅, 去大厅): every panel of the table he leaves closes
+ * with it (a result, a scoreboard, a match's notice), none left over the lobby. */
+app.toLobby = () => {
+  closeDialogs();
+  go("lobby");
+};
 
 async function start() {
   const [rooms] = await Promise.all([
@@ -294,7 +300,7 @@ function renderHeader() {
   const top = document.getElementById("top");
   const route = currentRoute().name;
   const tab = (name, key) =>
-    h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}` }, t(key));
+    h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}`, onclick: name === "lobby" ? closeDialogs : null }, t(key));
   const me = app.me;
   fill(
     top,

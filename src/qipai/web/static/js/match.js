@@ -283,7 +283,7 @@ export function backToMatches(app) {
 /** To the lobby (a player knocked out may play elsewhere at once). */
 function toLobby(app) {
   letGoOfMatchTable(app);
-  app.go("lobby");
+  app.toLobby();
 }
 
 /** A notice over the page that does not stop the play: it goes by itself (晋级), or, with

@@ -10,6 +10,7 @@ import { addStrings, playerName, t } from "./i18n.js";
 import { gameNamed, roomGame } from "./games/index.js";
 import { confirm } from "./panels.js";
 import { PRIVATE_STRINGS } from "./privatestrings.js";
+import { storage } from "./storage.js";
 
 addStrings(PRIVATE_STRINGS);
 
@@ -120,8 +121,14 @@ function onTable(app, frame) {
   if ((first || frame.state === "waiting") && !atTable && app.routeName() !== "private") app.go("private");
 }
 
+/** A scoreboard opens when it is new to this tab: a reload (or a reconnection) brings the
+ * last one again, which stays shut if the player saw it (the strip's 战绩 opens it). */
 function onScoreboard(app, frame) {
   app.scoreboard = frame;
+  const last = frame.rows[frame.rows.length - 1];
+  const which = `${last ? last.hand : ""}:${frame.over ? 1 : 0}`;
+  if (storage.boardSeen(frame.code) === which) return;
+  storage.setBoardSeen(frame.code, which);
   if (app.closeScoreboard) app.closeScoreboard();
   app.closeScoreboard = scoreboardDialog(app, frame);
 }
@@ -213,7 +220,7 @@ export function scoreboardDialog(app, board) {
   let close = null;
   const done = () => {
     close();
-    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.go("lobby");
+    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.toLobby();
   };
   close = dialog(
     [

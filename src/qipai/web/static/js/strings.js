@@ -150,7 +150,7 @@ export const STRINGS = {
   "match.format": ["赛制", "Stages"],
   "match.nHands": ["{n} 副", "{n} hands"],
   "match.nRounds": ["{n} 轮×{hands} 副", "{n} rounds × {hands} hands"],
-  "match.rankN": ["第 {n} 名", "rank {n}"],
+  "match.rankN": ["第 {n} 名", "No. {n}"],
   "match.ranksN": ["第 {a}–{b} 名", "ranks {a}–{b}"],
   "match.coinsN": ["{n} 游戏币", "{n} coins"],
   "match.register": ["报名", "Register"],

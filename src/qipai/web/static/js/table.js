@@ -497,7 +497,7 @@ export class Table {
     }
     if (this.state.over && this.playsOn) this.app.send({ type: "leave" }); // the table breaks up
     if (this.state.over) this.app.table = null;
-    this.app.go("lobby");
+    this.app.toLobby();
   }
 
   /** 回放 of `hand` (the hand just over by default). */
