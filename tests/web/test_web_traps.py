@@ -6,6 +6,7 @@ his orientation, each on a desktop and a phone where it is about the layout.
 - A reload opens only a private table's scoreboard the player has not seen.
 - Going to the lobby (大厅 on the final 总战绩, 去大厅 when knocked out) closes every panel
   of the table.
+- A private table its owner closes during a hand says at once that it closes after it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from stub_hall import StubHall, signed_up
+from stub_hall import DdzHand, StubHall, signed_up
+from test_web_private import private_table
 from web_kit import (
     WAIT_MS,
     RunningHall,
@@ -104,7 +106,7 @@ def test_the_result_left_open_never_hides_the_next_hands_turn(
 
 # ------------------------------------------------------------- 2: a reload, the old scoreboard
 
-CODE = "123456"
+CODE = "123456"  # test_web_private's
 
 
 def scoreboard(rows: int, *, over: bool = False) -> dict[str, Any]:
@@ -194,3 +196,46 @@ def test_to_the_lobby_when_knocked_out_closes_the_result_in_english(
     screenshot(page, SHOTS, "traps-out-english-phone")
     page.click("[data-testid=to-lobby]")
     lobby_is_clear(page)
+
+
+# ------------------------------------------------------------- 9: closed during a hand
+
+
+@VIEWPORTS
+def test_closing_a_private_table_during_a_hand_says_so_at_once(
+    hall: Any, new_page: Any, viewport: str
+) -> None:
+    hand = DdzHand(seed=11, table=7, room=f"private:{CODE}")
+    hand.play_until(1)
+    seats = [
+        {"name": name, "ready": True, "bot": False, "connected": True}
+        for name in ("东家", "南家", "西家")
+    ]
+    playing = {"state": "playing", "table": 7, "played": 2, "seats": seats}
+
+    def answer(stub: StubHall, message: dict[str, Any]) -> None:
+        if message["type"] == "private_join":
+            stub.send({"type": "ack", "id": message["id"]}, private_table())
+        if message["type"] == "private_close":  # the hall: after this hand
+            stub.send(private_table(**playing, closing=True), {"type": "ack", "id": message["id"]})
+
+    page = open_page(new_page, viewport)
+    stub = StubHall(page, "东家", answer)
+    signed_up(page, hall.url, f"closer-{viewport}")
+    page.fill("[data-testid=private-join-code]", CODE)
+    page.click("[data-testid=private-join]")
+    page.wait_for_selector("[data-testid=private-room]")
+    stub.send(private_table(**playing, closing=False), hand.snapshot(0))
+    strip = "[data-testid=table] [data-testid=private-strip]"
+    page.click(f"{strip} [data-testid=private-close]")
+    page.click("[data-testid=confirm]")
+    stub.wait_sent("private_close")
+    closing = page.wait_for_selector(f"{strip} [data-testid=private-closing]")
+    assert closing.inner_text() == "本局结束后关闭"
+    assert page.locator(f"{strip} [data-testid=private-close]").count() == 0  # done already
+    box = closing.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"]
+    screenshot(page, SHOTS, f"traps-private-closing-{viewport}")
+    page.click("[data-testid=lang]")
+    page.wait_for_selector(f"{strip} [data-testid=private-closing]:text('Closes after this hand')")
+    page.click("[data-testid=lang]")

@@ -337,6 +337,7 @@ class PrivateTable(_Frame, tag="private_table"):
     tasks: bool
     delay: int
     state: str
+    closing: bool
     table: int | None
     seats: list[PrivateSeat | None]
     you: int | None

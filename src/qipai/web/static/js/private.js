@@ -249,7 +249,7 @@ export function handsText(info) {
 }
 
 /** A private table's strip on the table page: its code, the hands, the watchers, its
- * scoreboard and (the owner's) 关闭. */
+ * scoreboard and (the owner's) 关闭; once closed during the hand (`closing`), 本局结束后关闭. */
 export function privateStrip(app, T) {
   const info = app.private;
   const code = codeOfRoom(T.state.room);
@@ -264,7 +264,9 @@ export function privateStrip(app, T) {
       ? h("button", { class: "btn small quiet", "data-testid": "scoreboard-open", onclick: () => scoreboardDialog(app, app.scoreboard), text: t("private.scoreboard") })
       : null,
     info.state === "waiting" ? readyButton(app, info) : null,
-    info.owner === info.you ? closeButton(app) : null,
+    // closed by its owner during this hand: everyone is told at once
+    info.closing ? h("span", { class: "pill warn", "data-testid": "private-closing", text: t("private.closing") }) : null,
+    info.owner === info.you && !info.closing ? closeButton(app) : null,
   );
 }
 

@@ -59,6 +59,8 @@ export const PRIVATE_STRINGS = {
   "private.waitingBots": ["人齐且都准备后自动开始；也可点开始，空座由机器人补位", "Starts when every seat is taken and ready; or press Start: bots fill the empty seats"],
   "private.atTable": ["你在好友房 {code} 中。", "You are at private table {code}."],
   "private.closed": ["好友房已关闭", "The private table is closed"],
+  "private.closing": ["本局结束后关闭", "Closes after this hand"],
+  "private.watchNeed": ["请输入好友的名字或 6 位房号", "Enter a friend's name or a 6-digit code"],
   "private.notHere": ["你不在好友房中", "You are not at a private table"],
   "private.kicked": ["房主把你移出了好友房", "The owner removed you from the table"],
   "private.removed": ["你已离开好友房", "You left the private table"],

@@ -203,8 +203,9 @@ export class TableView {
     if (!more.length) return inRow;
     const menu = h("div", { class: `more-tools ${this.moreOpen ? "open" : ""}`, "data-testid": "more-tools" }, more);
     menu.addEventListener("click", () => this.setMenu(false)); // a tool chosen
+    const dot = more.some((el) => el.classList.contains("dot")); // something waits in it
     const toggle = h("button", {
-      class: "btn small quiet more-toggle",
+      class: `btn small quiet more-toggle ${dot ? "dot" : ""}`,
       "data-testid": "action-more",
       "aria-expanded": String(Boolean(this.moreOpen)),
       "aria-label": t("table.more"),
