@@ -7,6 +7,8 @@ his orientation, each on a desktop and a phone where it is about the layout.
 - Going to the lobby (大厅 on the final 总战绩, 去大厅 when knocked out) closes every panel
   of the table.
 - A private table its owner closes during a hand says at once that it closes after it.
+- A match's notice never covers a live hand: it waits in the toolbar's tray (通知 N) until
+  the hand is over or the player opens it.
 """
 
 from __future__ import annotations
@@ -57,14 +59,19 @@ _ON_TOP = """() => {
   const buttons = [...document.querySelectorAll('[data-testid=actions] button')]
     .filter((b) => b.getClientRects().length);
   if (!buttons.length) return 'no buttons';
-  const hidden = buttons.filter((b) => {
+  const under = buttons.map((b) => {
     const r = b.getBoundingClientRect();
-    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return !(top && b.contains(top));
+    // a card of the hand flying in from the deck (a third of a second) passes by
+    const top = document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+      .find((e) => !e.closest('.fx-fly'));
+    if (top && b.contains(top)) return null;
+    const what = top ? (top.closest('[class]:not(svg):not(use)') || top).className : 'nothing';
+    return `${b.textContent} under ${top ? top.tagName : ''} in ${what}`;
   });
-  return hidden.map((b) => b.textContent).join(',') || 'on top';
+  return under.filter(Boolean).join(', ') || 'on top';
 }"""
-"""Whether every action button is the topmost thing at its centre (else which are not)."""
+"""Whether every action button is the topmost thing at its centre (else which are not,
+and under what)."""
 
 _MY_TURN_AFTER = """(first) => {
   const table = document.querySelector('[data-testid=table]');
@@ -239,3 +246,41 @@ def test_closing_a_private_table_during_a_hand_says_so_at_once(
     page.click("[data-testid=lang]")
     page.wait_for_selector(f"{strip} [data-testid=private-closing]:text('Closes after this hand')")
     page.click("[data-testid=lang]")
+
+
+# ------------------------------------------------------------- 10: match notices wait
+
+
+@VIEWPORTS
+def test_a_match_notice_waits_in_the_tray_while_the_hand_is_played(
+    hall: Any, new_page: Any, viewport: str
+) -> None:
+    page = open_page(new_page, viewport)
+    sign_up(page, hall.url, f"tray-{viewport}")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)  # bidding at a freshly dealt cash hand
+    run = {"match": "web-trio", "run": f"web-trio#{viewport}"}
+    feed(page, {"type": "match_advanced", **run, "stage": 1})
+    feed(
+        page,
+        {"type": "match_over", **run, "rank": 2, "score": 12, "prize": 5, "standings": []},
+    )
+    tray = page.wait_for_selector("[data-testid=action-notices][data-count='2']")
+    assert tray.inner_text() == "通知 2"
+    assert page.locator(".overlay, [data-testid=match-notice]").count() == 0
+    assert page.evaluate(_ON_TOP) == "on top"
+    screenshot(page, SHOTS, f"traps-notice-tray-{viewport}")
+    trustee_to_result(page)  # the hand over: the notices come
+    page.wait_for_selector("[data-testid=match-over][data-rank='2']")
+    page.wait_for_selector("[data-testid=match-notice][data-kind=advanced]", state="attached")
+    assert page.locator("[data-testid=action-notices]").count() == 0
+    page.click("[data-testid=match-over] [data-testid=match-back]")
+    page.click(f"{RESULT} [data-testid=result-close]")
+    # in a hand again, the tray opens at the player's word
+    join_again = "[data-testid=room][data-room='doudizhu-yifa'] [data-testid=join]"
+    page.click("[data-testid=nav-lobby]")
+    page.click(join_again)
+    next_decision(page, None)
+    feed(page, {"type": "match_cancelled", **run, "reason": "not_enough_players", "refunded": 5})
+    button(page, "notices").first.click()
+    page.wait_for_selector("[data-testid=match-cancelled]")

@@ -39,6 +39,7 @@ const app = {
   watchers: null, // the last spectator_count frame: {table, count}
   unwatched: new Set(), // the tables the player stopped watching: their late frames are dropped
   linkCode: null, // the code of the link /?p=CODE the page was opened with, until joined
+  notices: [], // the match notices kept while the player is in a hand (js/match.js)
   errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
 };
 
@@ -205,6 +206,7 @@ function onFrames(frames) {
     }
   }
   for (const table of touched) table.settle();
+  matches.flushNotices(app); // a hand over: the notices it kept open now
   renderHeader();
   renderQueue();
   const route = currentRoute().name;
@@ -286,6 +288,7 @@ function render() {
   else if (route.name === "private") renderPrivate(app, root);
   else renderLobby(app, root);
   renderQueue();
+  matches.flushNotices(app); // no hand shown: nothing to keep them for
 }
 
 function renderQueue() {

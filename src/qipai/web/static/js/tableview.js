@@ -11,13 +11,13 @@ import { playerName, roomTitle, t } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
-import { matchStrip } from "./match.js";
+import { matchStrip, noticeTray } from "./match.js";
 import { privateStrip, spectatorStrip } from "./private.js";
 import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
-const PRIMARY_TOOLS = new Set(["action-trustee", "chat"]);
+const PRIMARY_TOOLS = new Set(["action-trustee", "chat", "action-notices"]);
 
 /** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at the
  * same time (`deciding`: a game's simultaneous choice, 加倍 say). */
@@ -169,6 +169,8 @@ export class TableView {
       tools.push(toggle);
     }
     if (playing) {
+      const tray = noticeTray(T.app, (id, label, onclick, kind) => this.tool(id, label, onclick, kind));
+      if (tray) tools.push(tray);
       if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
       const tucked = Boolean(T.closeResult && T.closeResult.tucked);
