@@ -9,6 +9,7 @@ his orientation, each on a desktop and a phone where it is about the layout.
 - A private table its owner closes during a hand says at once that it closes after it.
 - A match's notice never covers a live hand: it waits in the toolbar's tray (通知 N) until
   the hand is over or the player opens it.
+- The 观战 box takes a friend's name or a table's 6-digit code.
 """
 
 from __future__ import annotations
@@ -284,3 +285,28 @@ def test_a_match_notice_waits_in_the_tray_while_the_hand_is_played(
     feed(page, {"type": "match_cancelled", **run, "reason": "not_enough_players", "refunded": 5})
     button(page, "notices").first.click()
     page.wait_for_selector("[data-testid=match-cancelled]")
+
+
+# ------------------------------------------------------------- 11: 观战 by a code or a name
+
+
+@VIEWPORTS
+def test_the_watch_box_takes_a_code_or_a_name(hall: Any, new_page: Any, viewport: str) -> None:
+    page = open_page(new_page, viewport)
+    stub = StubHall(page, "观众")
+    signed_up(page, hall.url, f"watch-box-{viewport}")
+    box = page.locator("[data-testid=spectate-name]")
+    assert "房号" in (box.get_attribute("placeholder") or "")
+    panel = page.locator("[data-testid=friends]").bounding_box()
+    button_box = page.locator("[data-testid=spectate]").bounding_box()
+    assert panel is not None and button_box is not None
+    assert button_box["x"] + button_box["width"] <= panel["x"] + panel["width"]  # inside
+    box.fill(CODE)
+    page.click("[data-testid=spectate]")
+    sent = stub.wait_sent("spectate")
+    assert sent["code"] == CODE and "player" not in sent
+    box.fill("东家")
+    page.click("[data-testid=spectate]")
+    sent = stub.wait_sent("spectate", 2)
+    assert sent["player"] == "东家" and "code" not in sent
+    screenshot(page, SHOTS, f"traps-watch-box-{viewport}")
