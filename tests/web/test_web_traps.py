@@ -10,6 +10,8 @@ his orientation, each on a desktop and a phone where it is about the layout.
 - A match's notice never covers a live hand: it waits in the toolbar's tray (通知 N) until
   the hand is over or the player opens it.
 - The 观战 box takes a friend's name or a table's 6-digit code.
+- In English: a guest's replay names him Guest…, a final rank reads "No. 8", the seed
+  line breaks no word.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from web_kit import (
     hall_with,
     join,
     next_decision,
+    open_replay,
     screenshot,
     sign_up,
     table_data,
@@ -310,3 +313,46 @@ def test_the_watch_box_takes_a_code_or_a_name(hall: Any, new_page: Any, viewport
     sent = stub.wait_sent("spectate", 2)
     assert sent["player"] == "东家" and "code" not in sent
     screenshot(page, SHOTS, f"traps-watch-box-{viewport}")
+
+
+# ------------------------------------------------------------- 6: English leftovers
+
+_BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('[data-testid=fairness]'),
+    NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\b[A-Za-z]{2,20}\\b/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+"""The words of the seed line split over two lines (the hex digits may break anywhere)."""
+
+
+def test_a_guests_replay_and_seed_line_in_english_on_a_phone(hall: Any, new_page: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto(hall.url)
+    page.click("[data-testid=lang]")  # English
+    page.click("[data-testid=guest]")
+    page.wait_for_selector("[data-testid=room]")
+    me = page.text_content("[data-testid=me-name]") or ""
+    assert me.startswith("Guest ")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    trustee_to_result(page)
+    assert page.evaluate(_BROKEN_WORDS) == []
+    seat = open_replay(page)
+    views = page.eval_on_selector_all(
+        "[data-testid=replay-view]", "els => els.map(e => e.textContent)"
+    )
+    assert views[seat] == me  # not 游客…
+    assert not any("游客" in name or "机器人" in name for name in views), views
+    page.wait_for_selector("[data-testid=replay] [data-testid=fairness]")
+    assert page.evaluate(_BROKEN_WORDS) == []
+    screenshot(page, SHOTS, "traps-replay-english-phone")
