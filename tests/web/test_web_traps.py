@@ -12,6 +12,9 @@ his orientation, each on a desktop and a phone where it is about the layout.
 - The 观战 box takes a friend's name or a table's 6-digit code.
 - In English: a guest's replay names him Guest…, a final rank reads "No. 8", the seed
   line breaks no word.
+- A phone: the header's tabs that do not fit fade at the edge they hide behind, the tab
+  shown is scrolled into view; 合计 keeps to one line; held sideways, a note keeps off
+  the toolbar.
 """
 
 from __future__ import annotations
@@ -300,10 +303,17 @@ def test_the_watch_box_takes_a_code_or_a_name(hall: Any, new_page: Any, viewport
     signed_up(page, hall.url, f"watch-box-{viewport}")
     box = page.locator("[data-testid=spectate-name]")
     assert "房号" in (box.get_attribute("placeholder") or "")
-    panel = page.locator("[data-testid=friends]").bounding_box()
-    button_box = page.locator("[data-testid=spectate]").bounding_box()
-    assert panel is not None and button_box is not None
-    assert button_box["x"] + button_box["width"] <= panel["x"] + panel["width"]  # inside
+    for _ in ("zh", "en"):  # the buttons inside the panel, in either language
+        panel = page.locator("[data-testid=friends]").bounding_box()
+        for testid in ("private-join", "spectate"):
+            inside = page.locator(f"[data-testid={testid}]").bounding_box()
+            assert panel is not None and inside is not None
+            assert inside["x"] + inside["width"] <= panel["x"] + panel["width"], (
+                button,
+                inside,
+                panel,
+            )
+        page.click("[data-testid=lang]")
     box.fill(CODE)
     page.click("[data-testid=spectate]")
     sent = stub.wait_sent("spectate")
@@ -356,3 +366,59 @@ def test_a_guests_replay_and_seed_line_in_english_on_a_phone(hall: Any, new_page
     page.wait_for_selector("[data-testid=replay] [data-testid=fairness]")
     assert page.evaluate(_BROKEN_WORDS) == []
     screenshot(page, SHOTS, "traps-replay-english-phone")
+
+
+# ------------------------------------------------------------- 14: a phone's layout
+
+_ONE_LINE = """(selector) => {
+  const el = document.querySelector(selector);
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+"""On how many lines the text of ``selector`` lies."""
+
+
+def meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_a_phones_header_hints_at_its_hidden_tabs_and_fits_its_tables(
+    hall: Any, new_page: Any
+) -> None:
+    page = new_page(**PHONE)
+    sign_up(page, hall.url, "phone-header")
+    page.click("[data-testid=lang]")  # English: the tabs are wider than the header
+    nav = "#top nav.tabs"
+    page.wait_for_selector(f"{nav}[data-more=end]")  # its end fades: more tabs that way
+    screenshot(page, SHOTS, "traps-header-english-phone")
+    page.click("[data-testid=nav-leaders]")
+    page.wait_for_selector(f"{nav} [data-testid=nav-leaders].on")
+    shown = page.locator("[data-testid=nav-leaders]").bounding_box()
+    bar = page.locator(nav).bounding_box()
+    assert shown is not None and bar is not None
+    assert shown["x"] + shown["width"] <= bar["x"] + bar["width"] + 1  # the tab shown in view
+    page.click("[data-testid=lang]")
+    page.click("[data-testid=nav-lobby]")
+    feed(page, scoreboard(3))
+    page.wait_for_selector("[data-testid=scoreboard]")
+    assert page.evaluate(_ONE_LINE, "[data-testid=scoreboard-total] th") == 1  # 合计
+    page.click("[data-testid=scoreboard-close]")
+
+
+def test_a_note_keeps_off_the_toolbar_of_a_phone_held_sideways(hall: Any, new_page: Any) -> None:
+    page = new_page(width=844, height=390, is_mobile=True, has_touch=True)
+    sign_up(page, hall.url, "phone-sideways")
+    join(page, "doudizhu-yifa")
+    next_decision(page, None)
+    feed(page, {"type": "error", "code": "not_your_turn", "message": "x"})
+    note = page.wait_for_selector("#toast div").bounding_box()
+    toolbar = page.locator("[data-testid=table] .toolbar").bounding_box()
+    assert note is not None and toolbar is not None
+    assert not meet(note, toolbar)
+    screenshot(page, SHOTS, "traps-note-sideways-phone")

@@ -344,6 +344,21 @@ function renderHeader() {
       ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
       : null,
   );
+  const nav = top.querySelector("nav.tabs");
+  if (nav) requestAnimationFrame(() => fitTabs(nav));
+}
+
+/** Tabs wider than the header (a phone, English): the nav scrolls sideways, its open end
+ * fades (`data-more`: more tabs that way) and the tab shown is scrolled into view. */
+function fitTabs(nav) {
+  const mark = () => {
+    const hidden = nav.scrollWidth - nav.clientWidth - nav.scrollLeft;
+    nav.dataset.more = hidden > 1 ? (nav.scrollLeft > 1 ? "both" : "end") : nav.scrollLeft > 1 ? "start" : "";
+  };
+  const on = nav.querySelector("a.on");
+  if (on && on.offsetLeft + on.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = on.offsetLeft + on.offsetWidth - nav.clientWidth + 24;
+  nav.addEventListener("scroll", mark, { passive: true });
+  mark();
 }
 
 /** 比赛, with a dot while the player is registered or plays a match. */
