@@ -308,11 +308,7 @@ def test_the_watch_box_takes_a_code_or_a_name(hall: Any, new_page: Any, viewport
         for testid in ("private-join", "spectate"):
             inside = page.locator(f"[data-testid={testid}]").bounding_box()
             assert panel is not None and inside is not None
-            assert inside["x"] + inside["width"] <= panel["x"] + panel["width"], (
-                button,
-                inside,
-                panel,
-            )
+            assert inside["x"] + inside["width"] <= panel["x"] + panel["width"], testid
         page.click("[data-testid=lang]")
     box.fill(CODE)
     page.click("[data-testid=spectate]")
