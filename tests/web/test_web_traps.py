@@ -14,7 +14,7 @@ his orientation, each on a desktop and a phone where it is about the layout.
   line breaks no word.
 - A phone: the header's tabs that do not fit fade at the edge they hide behind, the tab
   shown is scrolled into view; 合计 keeps to one line; held sideways, a note keeps off
-  the toolbar.
+  the toolbar and what a Zha Jin Hua seat said shows in full.
 """
 
 from __future__ import annotations
@@ -418,3 +418,31 @@ def test_a_note_keeps_off_the_toolbar_of_a_phone_held_sideways(hall: Any, new_pa
     assert note is not None and toolbar is not None
     assert not meet(note, toolbar)
     screenshot(page, SHOTS, "traps-note-sideways-phone")
+
+
+_SAID_CUT = """() => [...document.querySelectorAll('[data-testid=table] .seat .said')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+  .map((e) => e.textContent)"""
+"""What the seats said that does not show in full (cut, or an ellipsis)."""
+
+
+def test_what_a_zha_jin_hua_seat_said_shows_in_full_on_a_phone_held_sideways(
+    hall: Any, new_page: Any
+) -> None:
+    page = new_page(width=844, height=390, is_mobile=True, has_touch=True)
+    sign_up(page, hall.url, "zjh-sideways")
+    join(page, "zhajinhua-yifa")
+    next_decision(page, None)
+    page.evaluate(
+        """() => {
+          for (const side of document.querySelectorAll('[data-testid=table] .seat .side')) {
+            side.querySelector('.said')?.remove();
+            const said = document.createElement('div');
+            said.className = 'said';
+            said.textContent = '加到 100（付 200）';
+            side.prepend(said);
+          }
+        }"""
+    )
+    assert page.evaluate(_SAID_CUT) == []
+    screenshot(page, SHOTS, "traps-zjh-said-sideways-phone")
