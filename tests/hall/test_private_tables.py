@@ -309,6 +309,9 @@ def test_the_owner_closes_the_table_after_the_hand_in_play() -> None:
     world.answer_all()
     world.handle(c.ClosePrivate(1))
     assert world.core.private.tables[code].closing
+    for user in (1, 2):  # told at once: it closes after this hand
+        told = last(world, user, "private_table")
+        assert told["state"] == "playing" and told["closing"] is True
     world.run_until_quiet()
     assert len(world.settled) == 1
     final = last(world, 2, "scoreboard")

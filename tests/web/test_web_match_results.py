@@ -106,15 +106,16 @@ def watch_the_standings(loser: Any) -> None:
 
 
 def told_the_end(loser: Any) -> None:
-    """The loser, in a hand at his cash table, is told his final rank and prize by a notice
-    that does not stop his play (a dialog if his hand is over), then opens the final table."""
+    """The loser, in a hand at his cash table, finds the final table in the notice tray of
+    his toolbar (通知 1: nothing covers his play; it opens by itself once his hand is over),
+    and opens it."""
     over = "[data-testid=match-over]"
-    told = loser.wait_for_selector(f"{over}, [data-testid=match-notice][data-kind=over]")
-    assert told.get_attribute("data-rank") == "6" and told.get_attribute("data-prize") == "0"
-    if told.get_attribute("data-testid") == "match-notice":
-        assert "第 6 名 · 未获奖" in told.inner_text()
-        loser.click("[data-testid=match-notice] [data-testid=notice-open]")
+    told = loser.wait_for_selector(f"{over}, [data-testid=action-notices]")
+    if told.get_attribute("data-testid") == "action-notices":
+        assert told.inner_text() == "通知 1"
+        told.click()
     assert loser.get_attribute(over, "data-rank") == "6"
+    assert loser.get_attribute(over, "data-prize") == "0"
     assert loser.inner_text(f"{over} [data-testid=final-prize]") == "未获奖"
     loser.click(f"{over} [data-testid=match-back]")
 

@@ -340,6 +340,7 @@ class PrivateTable(_Frame, tag="private_table", kw_only=True):
     tasks: bool
     delay: int
     state: str
+    closing: bool
     table: int | None
     seats: list[PrivateSeat | None]
     you: int | None

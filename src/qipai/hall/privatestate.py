@@ -79,7 +79,8 @@ def table_frame(
         stakes=options.stakes, base=stake_of(table.room),
         seconds=table.room.decision_seconds, bots=options.bots,
         spectators=options.spectators, tasks=options.tasks, delay=options.delay,
-        state=table.state, table=None if table.live is None else table.live.number,
+        state=table.state, closing=table.closing,
+        table=None if table.live is None else table.live.number,
         seats=seats, you=you,
     )  # fmt: skip
 

@@ -58,18 +58,31 @@ export function toast(text) {
   setTimeout(() => line.remove(), 2700);
 }
 
-/** A modal dialog (`attrs`: more attributes of its box); returns a function that closes it. */
+/** The dialogs open now: their close functions (`closeDialogs`). */
+const openDialogs = new Set();
+
+/** Close every dialog open now and the notices in a corner (the player goes to the lobby:
+ * nothing of the table he left stays on top). */
+export function closeDialogs() {
+  for (const close of [...openDialogs]) close();
+  for (const el of document.querySelectorAll("[data-testid=match-notice]")) el.remove();
+}
+
+/** A modal dialog (`attrs`: more attributes of its box); returns a function that closes it,
+ * with `tuck(on)`: hide it for a while (not closed: `tuck(false)` shows it again) and
+ * `tucked` (whether it is hidden now). */
 export function dialog(content, { testid, onClose, attrs, notice = false } = {}) {
   const box = h("div", { class: "dialog", "data-testid": testid, ...attrs }, content);
   // A notice (a match's news) stays above a table's result shown after it.
   const layer = h("div", { class: notice ? "overlay notice-layer" : "overlay" }, box);
   const onKey = (event) => {
-    if (event.key === "Escape" && [...document.querySelectorAll(".overlay")].pop() === layer) close();
+    if (event.key === "Escape" && [...document.querySelectorAll(".overlay:not(.tucked)")].pop() === layer) close();
   };
   let open = true;
   const close = () => {
     if (!open) return;
     open = false;
+    openDialogs.delete(close);
     layer.remove();
     document.removeEventListener("keydown", onKey);
     if (onClose) onClose();
@@ -79,6 +92,12 @@ export function dialog(content, { testid, onClose, attrs, notice = false } = {})
   });
   document.addEventListener("keydown", onKey);
   document.body.append(layer);
+  openDialogs.add(close);
+  close.tucked = false;
+  close.tuck = (on) => {
+    close.tucked = on;
+    layer.classList.toggle("tucked", on);
+  };
   return close;
 }
 

@@ -4,7 +4,7 @@
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
-import { h, fill, icon, toast } from "./dom.js";
+import { closeDialogs, h, fill, icon, toast } from "./dom.js";
 import { has, lang, playerName, setLang, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
@@ -39,6 +39,7 @@ const app = {
   watchers: null, // the last spectator_count frame: {table, count}
   unwatched: new Set(), // the tables the player stopped watching: their late frames are dropped
   linkCode: null, // the code of the link /?p=CODE the page was opened with, until joined
+  notices: [], // the match notices kept while the player is in a hand (js/match.js)
   errorText: (code) => (has(`error.${code}`) ? t(`error.${code}`) : code),
 };
 
@@ -118,6 +119,12 @@ app.leaveQueue = () => app.send({ type: "leave" });
 app.route = () => render();
 app.routeName = () => currentRoute().name;
 app.go = (route) => go(route);
+/** The player goes to the lobby (大厅, 去大厅): every panel of the table he leaves closes
+ * with it (a result, a scoreboard, a match's notice), none left over the lobby. */
+app.toLobby = () => {
+  closeDialogs();
+  go("lobby");
+};
 
 async function start() {
   const [rooms] = await Promise.all([
@@ -200,6 +207,7 @@ function onFrames(frames) {
     }
   }
   for (const table of touched) table.settle();
+  matches.flushNotices(app); // a hand over: the notices it kept open now
   renderHeader();
   renderQueue();
   const route = currentRoute().name;
@@ -281,6 +289,7 @@ function render() {
   else if (route.name === "private") renderPrivate(app, root);
   else renderLobby(app, root);
   renderQueue();
+  matches.flushNotices(app); // no hand shown: nothing to keep them for
 }
 
 function renderQueue() {
@@ -295,7 +304,7 @@ function renderHeader() {
   const top = document.getElementById("top");
   const route = currentRoute().name;
   const tab = (name, key) =>
-    h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}` }, t(key));
+    h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}`, onclick: name === "lobby" ? closeDialogs : null }, t(key));
   const me = app.me;
   fill(
     top,
@@ -336,6 +345,21 @@ function renderHeader() {
       ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
       : null,
   );
+  const nav = top.querySelector("nav.tabs");
+  if (nav) requestAnimationFrame(() => fitTabs(nav));
+}
+
+/** Tabs wider than the header (a phone, English): the nav scrolls sideways, its open end
+ * fades (`data-more`: more tabs that way) and the tab shown is scrolled into view. */
+function fitTabs(nav) {
+  const mark = () => {
+    const hidden = nav.scrollWidth - nav.clientWidth - nav.scrollLeft;
+    nav.dataset.more = hidden > 1 ? (nav.scrollLeft > 1 ? "both" : "end") : nav.scrollLeft > 1 ? "start" : "";
+  };
+  const on = nav.querySelector("a.on");
+  if (on && on.offsetLeft + on.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = on.offsetLeft + on.offsetWidth - nav.clientWidth + 24;
+  nav.addEventListener("scroll", mark, { passive: true });
+  mark();
 }
 
 /** 比赛, with a dot while the player is registered or plays a match. */

@@ -192,11 +192,11 @@ export function onAdvanced(app, frame) {
   const match = matchFor(app, frame);
   match.advancedTo = frame.stage;
   save(app);
-  notice(
+  present(app, () => notice(
     "advanced",
     t("match.advancedTitle"),
     t("match.advancedText", { stage: stageName(app, frame.match, frame.stage) }),
-  );
+  ));
 }
 
 export function onEliminated(app, frame) {
@@ -204,6 +204,10 @@ export function onEliminated(app, frame) {
   match.state = "out";
   match.outRank = frame.rank;
   save(app);
+  present(app, () => eliminatedDialog(app, frame));
+}
+
+function eliminatedDialog(app, frame) {
   let close = null;
   close = dialog(
     [
@@ -230,26 +234,47 @@ export function onOver(app, frame) {
   save(app);
   app.refreshMe();
   if (app.table && app.table.isMatch && app.table.closeResult) app.table.closeResult();
-  if (playingElsewhere(app)) overNotice(app, match);
-  else finalTable(app, match);
+  present(app, () => finalTable(app, match));
 }
 
-/** Whether the player is in a hand at a table of the lobby (out of his match, he plays on):
- * the end of the match is then a notice that does not stop his play. */
-function playingElsewhere(app) {
-  return Boolean(app.table && !app.table.isMatch && app.table.state && !app.table.state.over);
+// ------------------------------------------------------------------ the notice tray
+
+/** Whether the player is in a hand (seated, not watching, the hand not over, or a hand about
+ * to be dealt): a match's notice then never covers its controls or seats. */
+function handInPlay(app) {
+  const T = app.table;
+  return Boolean(T && T.state && !T.spectating && !T.state.over && T.view.mounted);
 }
 
-/** The end of the match over another table: the rank and the prize, and the final table on
- * demand; it stays until the player opens or closes it. */
-function overNotice(app, match) {
-  const over = match.over;
-  const rank = over.rank == null ? "—" : t("match.rankN", { n: over.rank });
-  const prize = over.prize > 0 ? t("match.coinsN", { n: over.prize }) : t("match.noPrize");
-  notice("over", t("match.overTitle", { title: titleOf(app, match.name) }), `${rank} · ${prize}`, {
-    attrs: { "data-rank": over.rank ?? "", "data-prize": over.prize },
-    open: () => finalTable(app, match),
-  });
+/** Show a match's notice now, or, while the player is in a hand, keep it in the notice tray
+ * (the table's toolbar: 通知 N) until the hand is over or he opens it. */
+function present(app, show) {
+  if (!handInPlay(app)) {
+    show();
+    return;
+  }
+  app.notices.push(show);
+  app.redraw();
+}
+
+/** Show the notices kept in the tray (the player asked, or the hand is over). */
+export function openNotices(app) {
+  for (const show of app.notices.splice(0)) show();
+  app.redraw();
+}
+
+/** After each batch of frames and each page drawn (main.js): a hand over, the tray opens. */
+export function flushNotices(app) {
+  if (app.notices.length && !handInPlay(app)) openNotices(app);
+}
+
+/** The tray's button on the table's toolbar (null while it is empty). */
+export function noticeTray(app, tool) {
+  const count = app.notices.length;
+  if (!count) return null;
+  const button = tool("notices", t("match.tray", { n: count }), () => openNotices(app), "quiet dot");
+  button.dataset.count = String(count);
+  return button;
 }
 
 export function onCancelled(app, frame) {
@@ -257,6 +282,10 @@ export function onCancelled(app, frame) {
   save(app);
   app.refreshMe();
   loadMatches(app).then(() => app.redraw());
+  present(app, () => cancelledDialog(app, frame));
+}
+
+function cancelledDialog(app, frame) {
   let close = null;
   close = dialog(
     [
@@ -283,31 +312,22 @@ export function backToMatches(app) {
 /** To the lobby (a player knocked out may play elsewhere at once). */
 function toLobby(app) {
   letGoOfMatchTable(app);
-  app.go("lobby");
+  app.toLobby();
 }
 
-/** A notice over the page that does not stop the play: it goes by itself (晋级), or, with
- * `open`, stays with a button for more until the player closes it. */
-function notice(kind, title, text, { attrs = {}, open = null } = {}) {
+/** A notice over the page that does not stop the play (晋级): it goes by itself, or when
+ * clicked. */
+function notice(kind, title, text) {
   const old = document.getElementById("match-notice");
   if (old) old.remove();
-  const buttons = open
-    ? h(
-        "div",
-        { class: "buttons" },
-        h("button", { class: "btn small primary", "data-testid": "notice-open", onclick: () => { box.remove(); open(); }, text: t("match.finalButton") }),
-        h("button", { class: "btn small quiet", "data-testid": "notice-dismiss", onclick: () => box.remove(), text: t("common.close") }),
-      )
-    : null;
   const box = h(
     "div",
-    { class: `match-notice ${open ? "stay" : ""}`, id: "match-notice", "data-testid": "match-notice", "data-kind": kind, role: "status", ...attrs, onclick: open ? null : () => box.remove() },
+    { class: "match-notice", id: "match-notice", "data-testid": "match-notice", "data-kind": kind, role: "status", onclick: () => box.remove() },
     h("b", { text: title }),
     h("span", { text }),
-    buttons,
   );
   document.body.append(box);
-  if (!open) setTimeout(() => box.remove(), 5000);
+  setTimeout(() => box.remove(), 5000);
 }
 
 // ------------------------------------------------------------------ the table page

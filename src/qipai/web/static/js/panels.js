@@ -175,8 +175,11 @@ export function result(T, onClose) {
 
 /** At a table that plays on (`regroup: false`) the next hand starts a few seconds after the result
  * opened: the result stays open (it is the player's to close), says so, and its buttons
- * turn to that hand: 继续 closes it, 换桌 and 离开 take effect once the new hand is over. */
+ * turn to that hand: 继续 closes it, 换桌 and 离开 take effect once the new hand is over.
+ * When the player's turn comes in that hand the result is put away (`Table.clearForTurn`):
+ * the 结果 tool shows it again. */
 function goingOn(T, hand, row, close) {
+  close.past = true; // the result of the hand before: put away when the player's turn comes
   fill(
     row,
     h("p", { class: "next-note", "data-testid": "result-next", text: t("table.nextStarted") }),

@@ -139,8 +139,14 @@ function onTable(app, frame) {
   if ((first || frame.state === "waiting") && !atTable && app.routeName() !== "private") app.go("private");
 }
 
+/** A scoreboard opens when it is new to this tab: a reload (or a reconnection) brings the
+ * last one again, which stays shut if the player saw it (the strip's 战绩 opens it). */
 function onScoreboard(app, frame) {
   app.scoreboard = frame;
+  const last = frame.rows[frame.rows.length - 1];
+  const which = `${last ? last.hand : ""}:${frame.over ? 1 : 0}`;
+  if (storage.boardSeen(frame.code) === which) return;
+  storage.setBoardSeen(frame.code, which);
   if (app.closeScoreboard) app.closeScoreboard();
   app.closeScoreboard = scoreboardDialog(app, frame);
 }
@@ -232,7 +238,7 @@ export function scoreboardDialog(app, board) {
   let close = null;
   const done = () => {
     close();
-    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.go("lobby");
+    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.toLobby();
   };
   close = dialog(
     [
@@ -261,7 +267,7 @@ export function handsText(info) {
 }
 
 /** A private table's strip on the table page: its code, the hands, the watchers, its
- * scoreboard and (the owner's) 关闭. */
+ * scoreboard and (the owner's) 关闭; once closed during the hand (`closing`), 本局结束后关闭. */
 export function privateStrip(app, T) {
   const info = app.private;
   if (!info || info.room !== T.state.room) return null;
@@ -276,7 +282,9 @@ export function privateStrip(app, T) {
       ? h("button", { class: "btn small quiet", "data-testid": "scoreboard-open", onclick: () => scoreboardDialog(app, app.scoreboard), text: t("private.scoreboard") })
       : null,
     info.state === "waiting" ? readyButton(app, info) : null,
-    info.owner === info.you ? closeButton(app) : null,
+    // closed by its owner during this hand: everyone is told at once
+    info.closing ? h("span", { class: "pill warn", "data-testid": "private-closing", text: t("private.closing") }) : null,
+    info.owner === info.you && !info.closing ? closeButton(app) : null,
   );
 }
 

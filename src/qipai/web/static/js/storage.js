@@ -15,6 +15,7 @@ const MUTED = "qipai.muted";
 const SOUND = "qipai.sound";
 const COUNTER = "qipai.counter";
 const WATCH = "qipai.watchByName";
+const BOARDS = "qipai.boards";
 
 function read(key, store = localStorage) {
   try {
@@ -80,4 +81,10 @@ export const storage = {
     return Array.isArray(names) ? names : [];
   },
   setMuted: (names) => write(MUTED, names, sessionStorage),
+  /** The private tables' scoreboards this tab has shown (js/private.js): code -> which one
+   * (`its last hand:over`), in sessionStorage, so that a reload opens only a newer one. */
+  boardSeen: (code) => (read(BOARDS, sessionStorage) || {})[code] || null,
+  setBoardSeen(code, which) {
+    write(BOARDS, { ...(read(BOARDS, sessionStorage) || {}), [code]: which }, sessionStorage);
+  },
 };

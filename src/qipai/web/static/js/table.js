@@ -337,6 +337,7 @@ export class Table {
       if (before.closeResult) before.closeResult(); // the last hand's result: he acts here now
       this.carried.from = null;
     }
+    if (s.legal.length && !s.over) this.clearForTurn();
     for (const note of this.notes.splice(0)) toast(note);
     if (this.justEnded && this.spectating) this.justEnded = false; // the felt shows the end
     if (this.justEnded) {
@@ -441,6 +442,32 @@ export class Table {
     });
   }
 
+  /** The player's turn: what is left open of the hand before (its result, the private
+   * table's scoreboard) never covers the actions. The result is put away (the 结果 tool
+   * shows it again), the scoreboard closed (the strip's 战绩 opens it again). */
+  clearForTurn() {
+    const s = this.state;
+    const turn = `${s.hand}:${s.n}`;
+    if (this.clearedFor === turn) return; // once a turn: the player may look at them again
+    this.clearedFor = turn;
+    const result = this.closeResult;
+    if (result && result.past && !result.tucked) result.tuck(true);
+    const board = this.app.scoreboard;
+    if (this.app.closeScoreboard && board && !board.over) this.app.closeScoreboard();
+  }
+
+  /** 结果: the result put away at the player's turn, else the hand's (if it is over). */
+  showLastResult() {
+    const result = this.closeResult;
+    if (result && result.tucked) {
+      result.tuck(false);
+      this.view.setMenu(false);
+      this.view.render();
+      return;
+    }
+    this.showResult();
+  }
+
   again() {
     if (this.closeResult) this.closeResult();
     if (!this.playsOn) this.app.playAgain(this.state.room);
@@ -464,7 +491,7 @@ export class Table {
     }
     if (this.state.over && this.playsOn) this.app.send({ type: "leave" }); // the table breaks up
     if (this.state.over) this.app.table = null;
-    this.app.go("lobby");
+    this.app.toLobby();
   }
 
   /** 回放 of `hand` (the hand just over by default). */

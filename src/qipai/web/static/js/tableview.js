@@ -11,13 +11,13 @@ import { playerName, roomTitle, t } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { attachSelection } from "./select.js";
 import * as panels from "./panels.js";
-import { matchStrip } from "./match.js";
+import { matchStrip, noticeTray } from "./match.js";
 import { privateStrip, spectatorStrip } from "./private.js";
 import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
-const PRIMARY_TOOLS = new Set(["action-trustee", "chat"]);
+const PRIMARY_TOOLS = new Set(["action-trustee", "chat", "action-notices"]);
 
 /** Whether a decision of `seat` is awaited: his turn, or one of the seats choosing at the
  * same time (`deciding`: a game's simultaneous choice, 加倍 say). */
@@ -169,9 +169,14 @@ export class TableView {
       tools.push(toggle);
     }
     if (playing) {
+      const tray = noticeTray(T.app, (id, label, onclick, kind) => this.tool(id, label, onclick, kind));
+      if (tray) tools.push(tray);
       if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
-      tools.push(this.tool("result", t("table.result"), () => T.showResult()));
+      const tucked = Boolean(T.closeResult && T.closeResult.tucked);
+      const resultTool = this.tool("result", t("table.result"), () => T.showLastResult(), tucked ? "quiet dot" : "quiet");
+      resultTool.dataset.tucked = tucked ? "1" : "0";
+      tools.push(resultTool);
       // a match keeps the player's seat to the end (托管 plays when he is away): no 逃跑, no 离开
       if (s.hand && !s.over && !me.escaped && !T.isMatch) tools.push(this.tool("escape", t("table.escape"), () => T.escape(), "warn"));
       if (!T.isMatch) tools.push(this.tool("leave", t("table.leave"), () => (T.state.over || !T.state.hand ? T.toLobby() : this.leaveAfterHand())));
@@ -200,8 +205,9 @@ export class TableView {
     if (!more.length) return inRow;
     const menu = h("div", { class: `more-tools ${this.moreOpen ? "open" : ""}`, "data-testid": "more-tools" }, more);
     menu.addEventListener("click", () => this.setMenu(false)); // a tool chosen
+    const dot = more.some((el) => el.classList.contains("dot")); // something waits in it
     const toggle = h("button", {
-      class: "btn small quiet more-toggle",
+      class: `btn small quiet more-toggle ${dot ? "dot" : ""}`,
       "data-testid": "action-more",
       "aria-expanded": String(Boolean(this.moreOpen)),
       "aria-label": t("table.more"),

@@ -140,6 +140,14 @@ export function friendsPanel(app) {
   return cached.panel;
 }
 
+/** 观战 what the box holds: a 6-digit number is a private table's code, else a player's
+ * name. */
+function watchTyped(app, typed) {
+  if (!typed) toast(t("private.watchNeedName"));
+  else if (isCode(typed)) watch(app, { code: typed });
+  else watch(app, { player: typed });
+}
+
 function buildPanel(app) {
   const [code, joinButton] = entry(
     { "data-testid": "private-join-code", inputmode: "numeric", maxlength: "6", placeholder: t("private.codeHint"), "aria-label": t("private.codeHint") },
@@ -155,7 +163,7 @@ function buildPanel(app) {
     h("button", {
       class: "btn quiet",
       "data-testid": "spectate",
-      onclick: () => (name.value.trim() ? watch(app, { player: name.value.trim() }) : toast(t("private.watchNeedName"))),
+      onclick: () => watchTyped(app, name.value.trim()),
       text: t("private.watch"),
     }),
   );

@@ -164,7 +164,7 @@ function ownPanel(app) {
       h("span", { class: "muted", text: t("match.outFree") }),
       h("div", { class: "spacer" }),
       h("button", { class: "btn small", "data-testid": "out-standings", onclick: () => standingsDialog(app), text: t("match.standings") }),
-      h("button", { class: "btn small primary", "data-testid": "out-lobby", onclick: () => app.go("lobby"), text: t("match.toLobby") }),
+      h("button", { class: "btn small primary", "data-testid": "out-lobby", onclick: () => app.toLobby(), text: t("match.toLobby") }),
     );
   }
   if (!atTable) {

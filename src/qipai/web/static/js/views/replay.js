@@ -10,7 +10,7 @@
 
 import { api } from "../api.js";
 import { h, fill, signed, signClass } from "../dom.js";
-import { t } from "../i18n.js";
+import { playerName, t } from "../i18n.js";
 import { gameNamed } from "../games/index.js";
 import { TableView } from "../tableview.js";
 import { fairness } from "../panels.js";
@@ -46,7 +46,7 @@ class ReplayTable {
   }
 
   name(seat) {
-    return this.names[seat];
+    return playerName(this.names[seat]);
   }
 
   /** Draw ``step`` (the server's view of ``seat`` and every seat's cards). */
@@ -156,6 +156,7 @@ export async function renderReplay(app, root, arg) {
   }
   const record = data.record;
   const names = seatNames(app, data, handId);
+  const shown = names.map(playerName); // as the player's language writes them (Guest, Bot)
   const title = `${t(`game.${record.game}`)} · ${t(`rules.${record.rules}`)}`;
   const game = gameNamed(record.game);
   if (!game) {
@@ -175,7 +176,7 @@ export async function renderReplay(app, root, arg) {
   const caption = (i) => {
     if (i === 0) return t("replay.start");
     const [who, text] = record.actions[i - 1];
-    return `${who === null ? t("replay.dealer") : names[who]}: ${actionLabel(game, text)}`;
+    return `${who === null ? t("replay.dealer") : shown[who]}: ${actionLabel(game, text)}`;
   };
   const draw = () => {
     table.show(steps[seat][step], step, seat, caption(step));
@@ -202,16 +203,16 @@ export async function renderReplay(app, root, arg) {
   fill(
     viewers,
     h("span", { class: "muted", text: `${t("replay.view")}:` }),
-    names.map((name, s) => h("button", { class: "btn small quiet", "data-testid": "replay-view", "data-seat": s, onclick: () => watchFrom(s), text: name })),
+    shown.map((name, s) => h("button", { class: "btn small quiet", "data-testid": "replay-view", "data-seat": s, onclick: () => watchFrom(s), text: name })),
   );
   record.actions.forEach(([who, text], i) => {
-    log.append(h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, who === null ? t("replay.dealer") : names[who], ": ", actionLabel(game, text)));
+    log.append(h("li", { onclick: () => go(i + 1), style: { cursor: "pointer" } }, who === null ? t("replay.dealer") : shown[who], ": ", actionLabel(game, text)));
   });
   const results = h(
     "table",
     { class: "grid" },
     h("thead", {}, h("tr", {}, h("th", { text: t("table.player") }), h("th", { class: "num", text: t("table.points") }))),
-    h("tbody", {}, record.result.map((value, s) => h("tr", {}, h("td", { text: names[s] }), h("td", { class: signClass(value), text: signed(value) })))),
+    h("tbody", {}, record.result.map((value, s) => h("tr", {}, h("td", { text: shown[s] }), h("td", { class: signClass(value), text: signed(value) })))),
   );
   const onKey = (event) => {
     if (event.target.closest && event.target.closest("input")) return;
@@ -258,7 +259,7 @@ export async function renderReplay(app, root, arg) {
         h("h3", { style: { marginTop: "14px" }, text: t("replay.fair") }),
         h("p", { "data-testid": "replay-verified", "data-ok": data.verified ? "1" : "0", class: data.verified ? "ok" : "bad" }, data.verified ? t("replay.verified") : `${t("replay.notVerified")} ${data.reason || ""}`),
         fairness(record.seed, record.commitment),
-        entropyLine(record, names),
+        entropyLine(record, shown),
         dealCheck(record, deal, game),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.howto") }),
         h("p", { class: "muted", style: { fontSize: "12px" }, text: t("replay.noCards") }),
