@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from stub_hall import DdzHand, StubHall, signed_up
-from test_web_private import private_table
+from test_web_private import ROOM, private_table
 from web_kit import (
     WAIT_MS,
     RunningHall,
@@ -219,7 +219,7 @@ def test_to_the_lobby_when_knocked_out_closes_the_result_in_english(
 def test_closing_a_private_table_during_a_hand_says_so_at_once(
     hall: Any, new_page: Any, viewport: str
 ) -> None:
-    hand = DdzHand(seed=11, table=7, room=f"private:{CODE}")
+    hand = DdzHand(seed=11, table=7, room=ROOM)
     hand.play_until(1)
     seats = [
         {"name": name, "ready": True, "bot": False, "connected": True}
