@@ -47,6 +47,7 @@ export const STRINGS = {
   "stake.junior": ["初级场", "Junior"],
   "stake.middle": ["中级场", "Intermediate"],
   "stake.senior": ["高级场", "Senior"],
+  "stake.points": ["积分场", "Points only"],
 
   "room.coefficient": ["房间系数", "coefficient"],
   "room.base": ["底注", "base bet"],
