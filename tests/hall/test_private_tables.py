@@ -156,6 +156,9 @@ def test_the_owners_start_is_his_ready_alone_or_with_others_ready() -> None:
     world.handle(c.StartPrivate(1))  # alone, not ready: bots fill seats 1 and 2
     [record] = world.pending
     assert isinstance(record, e.RecordHandStart) and record.room == f"private:{code}"
+    seats = world.core.flow.tables[record.table].table.seats
+    assert record.bots == (None, seats[1].name, seats[2].name)  # kept for the replay
+    assert all(name and not name.startswith("机器人") for name in record.bots[1:])
     assert last(world, 1)["state"] == "playing"
     other = hall(1, 2)
     code = create(other, 1)

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    func,
     insert,
     or_,
     select,
@@ -84,9 +85,11 @@ def start(connection: Connection, batch: Sequence[HandStart]) -> None:
     connection.execute(
         insert(hand_seats),
         [
-            {"hand_id": hand.id, "seat": seat, "user_id": player}
+            {"hand_id": hand.id, "seat": seat, "user_id": player, "bot_name": name}
             for hand in batch
-            for seat, player in enumerate(hand.players)
+            for seat, (player, name) in enumerate(
+                zip(hand.players, hand.bot_names or (None,) * len(hand.players), strict=True)
+            )
         ],
     )
 
@@ -429,9 +432,10 @@ def record(connection: Connection, hand_id: str) -> str | None:
 
 
 def seat_names(connection: Connection, hand_id: str) -> list[str | None]:
-    """The name of the player at each seat of a hand, ``None`` for a bot (``[]``: no hand)."""
+    """The name of the player at each seat of a hand, a bot's as its table called it
+    (``None`` for a bot of a hand dealt before its name was kept; ``[]``: no hand)."""
     rows = connection.execute(
-        select(hand_seats.c.seat, users.c.name)
+        select(hand_seats.c.seat, func.coalesce(users.c.name, hand_seats.c.bot_name).label("name"))
         .join_from(hand_seats, users, users.c.id == hand_seats.c.user_id, isouter=True)
         .where(hand_seats.c.hand_id == hand_id)
         .order_by(hand_seats.c.seat)

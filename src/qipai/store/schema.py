@@ -163,12 +163,14 @@ hand_seats = Table(
     Column("points", BigInteger),
     Column("won", Boolean),
     Column("role", String(16)),
+    Column("bot_name", String(32)),
     PrimaryKeyConstraint("hand_id", "seat"),
     Index(None, "user_id", "hand_id"),
 )
-"""Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got
-and its role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled
-before migration ``0006``)."""
+"""Who sat where (``user_id`` NULL: a bot, called ``bot_name`` at its table: NULL for hands
+dealt before migration ``0011``) and, once the hand is over, what each seat got and its
+role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled before
+migration ``0006``)."""
 
 match_runs = Table(
     "match_runs",
