@@ -397,12 +397,8 @@ def loss_of(room: Room, points: int, balance: int, payout: Payout | None = None)
     own ``balance`` alone: its stake (:func:`coins_of`, at most the balance), then the fee
     its payout takes from every seat (``LOSERS_TO_ZERO``: A, at most what is left), as
     :func:`settle` would take them.  The others' balances may lower the stake, never raise
-    it: this is the most the seat pays.
-
-    >>> from qipai.hall.rooms import default_rooms
-    >>> huanle = {room.id: room for room in default_rooms()}["doudizhu-huanle"]
-    >>> loss_of(huanle, 10, 10_000), loss_of(huanle, 10, 10), loss_of(huanle, 10, 5)
-    (11, 10, 5)
+    it: this is the most the seat pays.  With N = 1 and A = 1, a loss of 10 points costs a
+    seat holding 10,000 coins 11, one holding 10 coins 10, one holding 5 coins 5.
     """
     payout = room.payout if payout is None else payout
     stake = min(coins_of(room, points, payout), balance)

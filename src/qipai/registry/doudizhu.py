@@ -83,6 +83,7 @@ _PAYOUTS: Mapping[str, Payout] = {
 _EXTRA_FIELDS: Mapping[str, frozenset[str]] = {
     "yifa": frozenset({"rake_percent"}),
     "huanle": frozenset({"fee", "doubling_threshold"}),
+    "jj": frozenset({"rake_percent"}),  # 平台费用, out of the winner's gain (0 unless set)
 }
 
 
@@ -132,7 +133,7 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
 
     def fields_of(self, preset: str) -> frozenset[str]:
         """N, the escape rule and the 托管 style (not in jj, whose 托管 is fixed); yifa's
-        rake; huanle's fee and 加倍 threshold."""
+        and jj's rake (jj's 平台费用); huanle's fee and 加倍 threshold."""
         fields = self.room_fields | _EXTRA_FIELDS.get(preset, frozenset())
         return fields - {"trustee"} if preset == "jj" else fields
 
