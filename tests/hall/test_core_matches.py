@@ -151,6 +151,8 @@ def test_a_run_plays_its_hands_with_bots_and_pays_its_prizes() -> None:
     assert world.core.matches.run_of(1) is not None
     world.run_until_quiet()
     assert FIRST not in world.core.matches.playing
+    after_hands = [u for u in world.frames(1, "match_update") if u["hand_base"] is not None]
+    assert len(after_hands) == 2 and all(u["hand_base"] == 1 for u in after_hands)  # base 1
     [paid] = world.paid
     assert paid.run == FIRST and paid.users == (1,)
     [over] = world.frames(1, "match_over")

@@ -399,9 +399,10 @@ class MatchDesk:
         points = (0,) * len(seating.players)
         if outcome is not None and not voided:
             points = outcome.settlement.points
+        base = live.run.hand_base(seating.hand)
         notices = live.run.finish_hand(seating.hand, points, voided=voided)
         for player in seating.players:
-            self._publish(live, player, live.update(player), out)
+            self._publish(live, player, live.update(player, hand_base=base), out)
         for notice in notices:
             self._announce(live, notice, out)
         if live.run.is_over:

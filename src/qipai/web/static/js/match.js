@@ -392,7 +392,9 @@ export function matchStrip(app, T) {
   );
 }
 
-/** The match line of a match hand's result panel: the base, my score and its change. */
+/** The match line of a match hand's result panel: the base the hand was scored at (the
+ * update after it says `hand_base`; `base` is the stage's now, perhaps risen since), my
+ * score and its change. */
 export function resultLine(app, T) {
   const el = h("div", { class: "match-result", "data-testid": "result-match" });
   fillResultLine(app, el);
@@ -403,7 +405,8 @@ function fillResultLine(app, el) {
   const match = app.match;
   const status = match && match.status;
   const bits = [t("match.pointsNote")];
-  if (status && status.base != null) bits.push(`${t("match.base")} ${status.base}`);
+  const base = status && (status.hand_base ?? status.base);
+  if (base != null) bits.push(`${t("match.base")} ${base}`);
   if (status && status.score != null) {
     const delta = match.lastDelta;
     bits.push(`${t("match.score")} ${status.score}${delta !== null && delta !== undefined ? ` (${signed(delta)})` : ""}`);
