@@ -153,6 +153,9 @@ def test_a_run_plays_its_hands_with_bots_and_pays_its_prizes() -> None:
     assert FIRST not in world.core.matches.playing
     after_hands = [u for u in world.frames(1, "match_update") if u["hand_base"] is not None]
     assert len(after_hands) == 2 and all(u["hand_base"] == 1 for u in after_hands)  # base 1
+    kept = [x for x in world.effects if isinstance(x, me.KeepMatchPoints)]  # for 战绩
+    assert len(kept) == 2 and all(sum(k.points) == 0 for k in kept)
+    assert [k.hand for k in kept] == [o.hand_id for o in world.settled]
     [paid] = world.paid
     assert paid.run == FIRST and paid.users == (1,)
     [over] = world.frames(1, "match_over")

@@ -199,6 +199,7 @@ def test_migration_0011_keeps_the_hands_dealt_before_with_their_bots_unnamed(db_
     engine.dispose()
     with Store.open(db_url) as store:
         assert store.hand_seats("h1") == [None, None]
+        store.keep_match_points("h1", (3, -3))  # the new column is there
 
 
 def test_void_interrupted_voids_only_hands_in_play(store: Store) -> None:
@@ -258,6 +259,22 @@ def test_history_says_who_won_and_in_what_role(store: Store) -> None:
     assert (rows["h2"].won, rows["h2"].role) == (False, None)
     bob_h1 = next(row for row in store.history(bob) if row.hand_id == "h1")
     assert (bob_h1.won, bob_h1.role) == (False, "farmer")
+
+
+def test_history_lists_a_match_hand_in_match_points(store: Store) -> None:
+    """The game's points stay (−4), the match's kept beside them (−40, at base 10)."""
+    ann, bob = players(store, 2)
+    store.start_hands([deal("h1", [ann, bob, None]), deal("h2", [ann, bob])])
+    store.settle_hands([outcome("h1", [0, 0, 0]), outcome("h2", [0, 0])])
+    before = dump(store)
+    for hand, points in (("h1", (-40, 20)), ("nope", (1, -1))):  # seats differ; no hand
+        with pytest.raises(InvalidActionError, match="unknown_hand"):
+            store.keep_match_points(hand, points)
+    assert dump(store) == before
+    store.keep_match_points("h1", (-40, 20, 20))
+    rows = {row.hand_id: row for row in store.history(ann)}
+    assert (rows["h1"].match_points, rows["h2"].match_points) == (-40, None)
+    assert next(r for r in store.history(bob) if r.hand_id == "h1").match_points == 20
 
 
 def test_concurrent_settlements_settle_each_hand_once(store: Store) -> None:

@@ -401,6 +401,9 @@ class MatchDesk:
             points = outcome.settlement.points
         base = live.run.hand_base(seating.hand)
         notices = live.run.finish_hand(seating.hand, points, voided=voided)
+        if outcome is not None and not voided:
+            moved = [live.run.moved(player, seating.hand) for player in seating.players]
+            out.append(me.KeepMatchPoints(outcome.hand_id, tuple(m or 0 for m in moved)))
         for player in seating.players:
             self._publish(live, player, live.update(player, hand_base=base), out)
         for notice in notices:

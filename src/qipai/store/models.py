@@ -239,6 +239,9 @@ class HistoryRow:
     role: str | None = None
     """His role in it (Dou Dizhu's ``landlord`` / ``farmer``; ``None`` where the game has
     none, while playing, and for hands settled before migration ``0006``)."""
+    match_points: int | None = None
+    """A match hand's change to his match score (the game's points × the base, held by
+    积分最小化); ``None`` for any other hand, and until the match has scored it."""
 
 
 @dataclass(frozen=True)
