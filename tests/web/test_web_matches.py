@@ -26,6 +26,8 @@ from web_kit import (
     wait_coins,
 )
 
+from qipai.hall.matchconfig import DEFAULT_START_SCORE
+
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 START_COINS = 10_000
 
@@ -231,6 +233,12 @@ def after_the_match(
     page.wait_for_selector(f"{panel}[data-state=over][data-hands='2']")
     assert page.inner_text(f"{panel} [data-testid=match-wait]") == f"比赛结束 · 第 {rank} 名"
     assert page.locator("[data-testid=action-escape]").count() == 0
+    # 历史得分: the match's hands in match points (× the base), adding up to the score
+    page.click("[data-testid=action-scores]")
+    cells = page.locator("[data-testid=scores] [data-testid=score-points]")
+    moved = [int(text.replace("+", "")) for text in cells.all_inner_texts()]
+    assert len(moved) == 2 and sum(moved) == int(score) - DEFAULT_START_SCORE
+    page.click("[data-testid=scores] .buttons .btn:not(.quiet)")
     page.click("[data-testid=action-result]")
     result = page.locator("[data-testid=result][data-match='1']")
     assert result.locator("[data-testid=result-coins]").count() == 0
