@@ -181,6 +181,10 @@ def test_a_match_played_by_clicking_to_the_final_table(
                 me_row = "[data-testid=standings] [data-testid=standing-row].me"
                 assert page.get_attribute(me_row, "data-name") == "比赛丙"
                 page.click("[data-testid=standings-close]")
+                # the game's 底分 and the match's 基数 side by side, never one for the other
+                base = page.locator("[data-testid=table] [data-testid=base]")
+                assert base.get_attribute("data-match-base") == "10"
+                assert "基数 10" in base.inner_text() and "底分" in base.inner_text()
         ddz_act(page, ddz_choice(legal))
 
     assert play_match(page, act, results.append) > 0
