@@ -74,6 +74,13 @@ def check_the_list(page: Any) -> None:
     assert local in card_text(page, "web-weekly", "match-start")
     assert "开赛" in card_text(page, "web-weekly", "match-start")
     assert card_text(page, "web-weekly", "match-registered") == "0 人（至少 6 人）"
+    # its prizes follow the field: the card says so beside 总奖励 (a regular one's do not)
+    least = sum(prize["coins"] for prize in weekly["prizes_at_minimum"])
+    assert (weekly["prize_total"], least) == (160_000, 130_000)  # 2 places paid at 6
+    assert card_text(page, "web-weekly", "match-prize-scale") == (
+        "满员 160000；6 人时共 130000（名额与奖池随报名人数）"
+    )
+    assert page.locator(f"{match_card('web-trio')} [data-testid=match-prize-scale]").count() == 0
 
 
 def test_the_list_registration_errors_waiting_and_refund(
