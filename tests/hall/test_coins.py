@@ -122,8 +122,8 @@ def test_an_escape_is_priced_with_the_fee_within_the_balance() -> None:
 
 
 def test_a_jj_coins_room_may_rake_and_the_losers_payment_includes_the_platforms_fee() -> None:
-    """"包括平台费用": the loser pays the least of the three, whole; the house's 5 % comes out
-    of what the winner receives."""
+    """The loser pays the least of the three, whole ("包括平台费用"); the house's 5 % comes
+    out of what the winner receives."""
     jj = room("doudizhu", "jj", coefficient=1, rake_percent=5)
     s = settle(jj, (-140, 140, 0), (120, 1000, 500))
     assert s.stakes == (-120, 120, 0) and s.rake == (0, 6, 0) and s.net == (-120, 114, 0)
