@@ -23,6 +23,7 @@ from qipai.hall.coins import (
     Settlement,
     limit_transfers,
     limited,
+    loss_of,
     minimise_scores,
     rake_on,
     settle,
@@ -111,6 +112,22 @@ def test_jj_minimises_with_the_balances_as_table_scores() -> None:
     jj = room("doudizhu", "jj", coefficient=1)
     assert settle(jj, (200, -200, 0), (30, 1000, 500)).net == (30, -30, 0)  # seed example 1
     assert settle(jj, (-140, 140, 0), (120, 1000, 500)).net == (-120, 120, 0)  # example 2
+
+
+def test_an_escape_is_priced_with_the_fee_within_the_balance() -> None:
+    huanle = DEFAULT["doudizhu-huanle"]
+    assert huanle.fee == 1 and huanle.coefficient == 1
+    assert [loss_of(huanle, 10, held) for held in (10_000, 10, 5)] == [11, 10, 5]
+    assert loss_of(DEFAULT["doudizhu-yifa"], 10, 10_000) == 10  # no fee there
+
+
+def test_a_jj_coins_room_may_rake_and_the_losers_payment_includes_the_platforms_fee() -> None:
+    """The loser pays the least of the three, whole ("包括平台费用"); the house's 5 % comes
+    out of what the winner receives."""
+    jj = room("doudizhu", "jj", coefficient=1, rake_percent=5)
+    s = settle(jj, (-140, 140, 0), (120, 1000, 500))
+    assert s.stakes == (-120, 120, 0) and s.rake == (0, 6, 0) and s.net == (-120, 114, 0)
+    assert adds_up(s) and DEFAULT["doudizhu-jj"].rake_percent == 0  # the shipped room: none
 
 
 @pytest.mark.parametrize("rules", ["caishen", "huanle", "zhengtu"])

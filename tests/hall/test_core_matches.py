@@ -104,6 +104,41 @@ def test_a_run_whose_registrations_differ_is_cancelled_at_once() -> None:
     assert cancelled["reason"] == "start_failed"
 
 
+def test_a_withdrawal_restarts_the_bot_wait_and_no_run_starts_with_no_person() -> None:
+    world = MatchWorld()
+    world.register(1)
+    world.tick(3)
+    world.handle(mc.Unregister(1, MATCH))  # the only person withdraws
+    world.tick(60)  # long past the bot wait: no run of bots only
+    assert world.open_run == (FIRST, RunState.REGISTERING, ())
+    assert not [x for x in world.effects if isinstance(x, me.StartRun)]
+    world.register(2)
+    world.tick(2)
+    world.register(3)
+    world.tick(2)  # 4 s after 2 registered
+    world.handle(mc.Unregister(3, MATCH))  # the wait starts again from his withdrawal
+    world.tick(4)  # 8 s after 2 registered, 4 after the withdrawal
+    assert world.open_run == (FIRST, RunState.REGISTERING, ("user:2",))
+    world.tick(1)  # 5 s after the withdrawal: bots fill the places, with 2
+    assert world.open_run[0] == SECOND
+    [start] = [x for x in world.effects if isinstance(x, me.StartRun)]
+    assert start.users == (2,)
+
+
+def test_bots_left_by_a_failed_start_never_start_a_run_alone() -> None:
+    world = MatchWorld()
+    world.register(1)
+    world.auto = False
+    world.tick(5)  # bots fill the places; the store refuses the start
+    assert isinstance(world.steps[0], me.StartRun)
+    world.step(fail="database_unavailable")
+    world.handle(mc.Unregister(1, MATCH))  # the person goes: the bots go with him
+    world.step()
+    assert world.open_run == (FIRST, RunState.REGISTERING, ())
+    world.tick(60)
+    assert world.steps == [] and world.open_run == (FIRST, RunState.REGISTERING, ())
+
+
 def test_a_run_plays_its_hands_with_bots_and_pays_its_prizes() -> None:
     world = MatchWorld()
     world.register(1)
@@ -116,6 +151,11 @@ def test_a_run_plays_its_hands_with_bots_and_pays_its_prizes() -> None:
     assert world.core.matches.run_of(1) is not None
     world.run_until_quiet()
     assert FIRST not in world.core.matches.playing
+    after_hands = [u for u in world.frames(1, "match_update") if u["hand_base"] is not None]
+    assert len(after_hands) == 2 and all(u["hand_base"] == 1 for u in after_hands)  # base 1
+    kept = [x for x in world.effects if isinstance(x, me.KeepMatchPoints)]  # for 战绩
+    assert len(kept) == 2 and all(sum(k.points) == 0 for k in kept)
+    assert [k.hand for k in kept] == [o.hand_id for o in world.settled]
     [paid] = world.paid
     assert paid.run == FIRST and paid.users == (1,)
     [over] = world.frames(1, "match_over")

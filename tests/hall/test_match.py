@@ -315,19 +315,28 @@ def test_the_last_hands_winner_ranks_first_among_tied_players() -> None:
 
 def test_ties_across_tables_rank_by_each_players_own_last_hand() -> None:
     """Registered a, b, c, all level: c beat a at their table, b lost at another.  判定一
-    read for each player alone: c won his last hand, a and b lost theirs, so c, then a
-    and b by registration (判定二): c, a, b (never c, b, a)."""
+    read for each player alone, by what his own last hand gave him: c won his (+40), a
+    lost 20 and b 40 in theirs: c, a, b."""
     scores = {"a": 1000, "b": 1000, "c": 1000}
     numbers = {"a": 1, "b": 2, "c": 3}
     last = {"a": LastHand(7, -20), "b": LastHand(8, -40), "c": LastHand(7, 40)}
     assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
-    # b lost less than a: still by registration among those who lost
+    # b lost less than a: the last hands separate them (判定二 only for the same points)
     last["b"] = LastHand(8, -5)
-    assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
+    assert rank_players("abc", scores, numbers, last) == ["c", "b", "a"]
     # a hand that moved nothing for him ranks between a win and a loss
     last["a"] = LastHand(7, 0)
     assert rank_players("abc", scores, numbers, last) == ["c", "a", "b"]
     assert rank_players("abc", scores, numbers, last, last_hand_rule=False) == ["a", "b", "c"]
+
+
+def test_a_ruled_tie_compares_the_last_hands_points_not_only_who_won() -> None:
+    """判定二: "无胜负关系（得到的分数一样）": +80 beats +20; only the same points fall to
+    registration order."""
+    scores = {"a": 500, "b": 500, "c": 500, "d": 500}
+    numbers = {"a": 1, "b": 2, "c": 3, "d": 4}
+    last = {"a": LastHand(3, 20), "b": LastHand(4, 80), "c": LastHand(5, 20), "d": LastHand(5, -20)}
+    assert rank_players("abcd", scores, numbers, last) == ["b", "a", "c", "d"]
 
 
 SWISS_FINAL = """

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import pytest
 from run_kit import knockout, started
 
+from qipai.errors import InvalidActionError
 from qipai.hall.match import MatchRun
 from qipai.hall.matchconfig import default_matches, match_by_id
 from qipai.hall.matchparts import Eliminated, EndedBy, Seating
@@ -129,11 +130,13 @@ def test_a_hand_is_scored_at_the_base_it_was_dealt_at() -> None:
     [third] = run.seat()  # the first table's players again, at base 10
     assert third.base == 10 and set(third.players) == set(first.players)
     run.finish_hand(second.hand, level(second))  # every player has played one hand
-    assert run.base() == 20
+    assert run.base() == 20 and run.hand_base(third.hand) == 10  # what match_update says
     before = [run.score(p) for p in third.players]
     run.finish_hand(third.hand, (2, -1, -1))
     after = [run.score(p) for p in third.players]
     assert [a - b for a, b in zip(after, before, strict=True)] == [20, -10, -10]
+    with pytest.raises(InvalidActionError, match="unknown_hand"):
+        run.hand_base(third.hand)  # scored: no longer in play
 
 
 def test_a_small_field_keeps_half_in_whole_tables_exactly() -> None:

@@ -151,6 +151,25 @@ def test_the_owner_starts_with_bots_and_a_points_table_plays_its_hands_to_the_en
     refused(world, c.JoinPrivate(3 if 3 in world.core.players else 1, code, 0), "table_closed")
 
 
+def test_the_owners_start_is_his_ready_alone_or_with_others_ready() -> None:
+    world = hall(1, 2)
+    code = create(world, 1)
+    world.handle(c.StartPrivate(1))  # alone, not ready: bots fill seats 1 and 2
+    [record] = world.pending
+    assert isinstance(record, e.RecordHandStart) and record.room == f"private:{code}"
+    seats = world.core.flow.tables[record.table].table.seats
+    assert record.bots == (None, seats[1].name, seats[2].name)  # kept for the replay
+    assert all(name and not name.startswith("机器人") for name in record.bots[1:])
+    assert last(world, 1)["state"] == "playing"
+    other = hall(1, 2)
+    code = create(other, 1)
+    join(other, 2, code)
+    refused(other, c.StartPrivate(1), "not_ready")  # another person present must be ready
+    other.handle(c.Ready(2))
+    other.handle(c.StartPrivate(1))
+    assert last(other, 2)["state"] == "playing"
+
+
 def test_a_coins_table_settles_through_the_ledger_and_keeps_every_coin() -> None:
     world = hall(1, 2)
     code = create(world, 1, stakes="coins", base=10, rules="yifa")

@@ -14,6 +14,7 @@ from qipai.games.zhajinhua.rules import RULES as ZHAJINHUA
 from qipai.games.zhajinhua.rules import Rules as ZhajinhuaRules
 from qipai.hall.matchmaking import Lobby
 from qipai.hall.rooms import LEVELS, Room, check_join, default_rooms, load_rooms, may_join
+from qipai.registry import Payout
 
 
 def room_text(**fields: object) -> str:
@@ -208,6 +209,17 @@ BAD_ROOMS = {
     "level": room_text(level="expert"),
     "escape_before_start": room_text(game="zhajinhua", escape_before_start=True),
 }
+
+
+def test_a_room_named_points_moves_no_coin_and_every_shipped_room_says_what_it_does() -> None:
+    """积分场 names a points-only room; a shipped room that moves no coin says so."""
+    for room in default_rooms():
+        points_only = room.payout is Payout.POINTS_ONLY
+        assert ("积分场" in room.name) == points_only, room.name
+    assert one(rules="zhengtu", name="斗地主 征途 积分场").payout is Payout.POINTS_ONLY
+    assert one(rules="jj", name="斗地主 JJ 新手场").payout is Payout.MINIMISED
+    with pytest.raises(InvalidActionError, match="room 'r1', field 'name': its hands move coins"):
+        one(rules="jj", name="斗地主 JJ 积分场")
 
 
 @pytest.mark.parametrize("field", sorted(BAD_ROOMS))

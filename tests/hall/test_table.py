@@ -338,8 +338,11 @@ def test_escape_ends_a_dou_dizhu_hand_with_the_presets_penalty(room_id: str) -> 
     assert outcome is not None and table.is_over and not table.in_hand
     assert outcome.escaper == 1 and outcome.winners == ()
     assert outcome.settlement.points == expected and expected[1] < 0
-    assert asked[1].least <= -outcome.settlement.stakes[1] <= asked[1].most  # his coins
+    taken = -outcome.settlement.net[1]  # all his balance lost: the stake and the fee
+    assert asked[1].least <= taken <= asked[1].most
     room = ROOMS[room_id]
+    if room_id == "doudizhu-huanle":  # not the stake alone: 扣除 N tells the whole amount
+        assert taken == -outcome.settlement.stakes[1] + room.fee
     if room.rules == "zhengtu":
         assert outcome.settlement.net == (0, 0, 0)
     elif room.rules == "huanle":

@@ -148,20 +148,34 @@ def test_unregistering_refunds_the_fee(hall: RunningHall) -> None:
 def test_one_player_tries_a_match_with_bots_and_finishes_it(hall: RunningHall) -> None:
     """Bots take the empty places; an action sent to another table is refused."""
 
-    async def run() -> tuple[Frame, list[str], str]:
+    async def run() -> tuple[Frame, list[str], str, list[Frame]]:
         async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
             assert (await _post(hall.url, "/api/matches/solo/register", ann)).status_code == 200
             snapshot = await ann.until(lambda frame: frame["type"] == "snapshot")
             elsewhere = {"type": "act", "table": snapshot["table"] + 1000, "action": "pass"}
             refused = await ann.answer(await ann.conn.request(elsewhere))
             over = await _play_match(ann)
-            return over, [f["type"] for f in ann.frames], refused["code"]
+            hands = await _scored(client, ann)
+            return over, [f["type"] for f in ann.frames], refused["code"], hands
 
-    over, kinds, refused = asyncio.run(run())
+    over, kinds, refused, hands = asyncio.run(run())
+    assert hands and all(isinstance(h["match_points"], int) for h in hands)  # 战绩: × base
     assert refused == "stale_table"
     assert over["type"] == "match_over" and over["prize"] == 1 and len(over["standings"]) == 6
     assert "match_started" in kinds and "match_update" in kinds and "snapshot" in kinds
     assert ("match_advanced" in kinds) != ("match_eliminated" in kinds)  # one or the other
+
+
+async def _scored(client: HallClient, player: Player) -> list[Frame]:
+    """The player's settled hands in 战绩 once the match has kept its points for each (it
+    does so after each hand, beside the play: waited for, at most ``WAIT``)."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            rows = await client.request("GET", "/api/history", player.session.token)
+            hands: list[Frame] = [row for row in rows if row["status"] == "settled"]
+            if all(row["match_points"] is not None for row in hands):
+                return hands
+            await asyncio.sleep(0.05)
 
 
 def _audit_problems(hall: RunningHall) -> list[Any]:

@@ -93,7 +93,8 @@ def test_a_finished_hand_replays_with_its_players_and_every_card(hall: RunningHa
             session = await client.guest()
             async with client.connect(session.token) as conn:
                 frames, over = await play_hand(conn, "doudizhu-yifa")
-            seat = next(f["seat"] for f in frames if f["type"] == "snapshot")
+            snapshot = next(f for f in frames if f["type"] == "snapshot")
+            seat, names = snapshot["seat"], [p["name"] for p in snapshot["players"]]
             path = f"/api/hands/{over['hand']}"
             hand = await client.request("GET", path)
             replay = await client.request("GET", f"{path}/replay?seat={seat}")
@@ -102,10 +103,11 @@ def test_a_finished_hand_replays_with_its_players_and_every_card(hall: RunningHa
                 with pytest.raises(HallError) as caught:
                     await client.request("GET", bad)
                 errors.append(caught.value.code)
-            return session.name, seat, hand, replay, errors
+            return session.name, seat, names, hand, replay, errors
 
-    name, seat, hand, replay, errors = asyncio.run(scenario())
-    assert hand["seats"] == [name if s == seat else None for s in range(3)]  # two bots
+    name, seat, names, hand, replay, errors = asyncio.run(scenario())
+    assert names[seat] == name and len(set(names)) == 3
+    assert hand["seats"] == names  # the two bots named as at the table, never 机器人N
     steps = replay["steps"]
     assert replay["seat"] == seat
     assert [[s["seat"], s["action"]] for s in steps[1:]] == hand["record"]["actions"]

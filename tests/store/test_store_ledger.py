@@ -8,13 +8,13 @@ import threading
 from collections import Counter, defaultdict
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from store_kit import NOW, balances, deal, dump, entries_of, outcome, players, random_hand
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.store import Store
+from qipai.store import Store, database
 from qipai.store.audit import audit
-from qipai.store.schema import hands, transactions
+from qipai.store.schema import hand_seats, hands, transactions
 
 HANDS = 2_000
 """Random hands in the conservation test, per database."""
@@ -38,7 +38,7 @@ def test_conservation_and_exactly_once_over_random_hands(store: Store) -> None:
         assert sum(results) == len(fresh)  # each fresh hand once, every repeat a no-op
         assert {s.id for s, ok in zip(batch, results, strict=True) if ok} == {s.id for s in fresh}
         settled |= {s.id for s in fresh}
-        for (start, settlement) in dealt[first : first + BATCH]:
+        for start, settlement in dealt[first : first + BATCH]:
             for seat, player in enumerate(start.players):
                 name = "system:bots" if player is None else f"user:{player}"
                 expected[name] += settlement.net[seat]
@@ -165,6 +165,43 @@ def test_dealing_errors_change_nothing(store: Store) -> None:
     assert dump(store) == before
 
 
+def test_a_hand_keeps_the_names_its_table_gave_its_bots(store: Store) -> None:
+    """The replay names a bot as the table did (Kungfu stays Kungfu, never 机器人2)."""
+    (ann,) = players(store, 1)
+    start = dataclasses.replace(deal("h1", [None, ann, None]), bot_names=("Kungfu", None, "Meimei"))
+    store.start_hand(start)
+    store.start_hand(deal("h2", [ann, None]))  # dealt without the names: a bot reads None
+    assert store.hand_seats("h1") == ["Kungfu", "p0", "Meimei"]
+    assert store.hand_seats("h2") == ["p0", None]
+    for names in (("Kungfu", "Ann", None), ("Kungfu", None)):  # at a person's seat; short
+        with pytest.raises(InvalidActionError, match="bad_hand"):
+            dataclasses.replace(start, bot_names=names)
+
+
+def test_migration_0012_keeps_the_hands_dealt_before_with_their_bots_unnamed(db_url: str) -> None:
+    engine = database.create(database.normalize_url(db_url))
+    database.migrate(engine, "0011")
+    row = {
+        "id": "h1",
+        "room_id": "r",
+        "game": "doudizhu",
+        "rules": "yifa",
+        "table_number": 1,
+        "commitment": "0" * 64,
+        "status": "playing",
+        "started_at": NOW.replace(tzinfo=None),
+    }
+    with database.writer(engine).begin() as connection:
+        connection.execute(insert(hands).values(row))
+        seats = [{"hand_id": "h1", "seat": seat} for seat in (0, 1)]
+        connection.execute(insert(hand_seats).values(seats))
+    database.migrate(engine)
+    engine.dispose()
+    with Store.open(db_url) as store:
+        assert store.hand_seats("h1") == [None, None]
+        store.keep_match_points("h1", (3, -3))  # the new column is there
+
+
 def test_void_interrupted_voids_only_hands_in_play(store: Store) -> None:
     ann, bob = players(store, 2, grant=1000)
     store.start_hands([deal(f"h{n}", [ann, bob], minute=n) for n in range(1, 4)])
@@ -222,6 +259,22 @@ def test_history_says_who_won_and_in_what_role(store: Store) -> None:
     assert (rows["h2"].won, rows["h2"].role) == (False, None)
     bob_h1 = next(row for row in store.history(bob) if row.hand_id == "h1")
     assert (bob_h1.won, bob_h1.role) == (False, "farmer")
+
+
+def test_history_lists_a_match_hand_in_match_points(store: Store) -> None:
+    """The game's points stay (−4), the match's kept beside them (−40, at base 10)."""
+    ann, bob = players(store, 2)
+    store.start_hands([deal("h1", [ann, bob, None]), deal("h2", [ann, bob])])
+    store.settle_hands([outcome("h1", [0, 0, 0]), outcome("h2", [0, 0])])
+    before = dump(store)
+    for hand, points in (("h1", (-40, 20)), ("nope", (1, -1))):  # seats differ; no hand
+        with pytest.raises(InvalidActionError, match="unknown_hand"):
+            store.keep_match_points(hand, points)
+    assert dump(store) == before
+    store.keep_match_points("h1", (-40, 20, 20))
+    rows = {row.hand_id: row for row in store.history(ann)}
+    assert (rows["h1"].match_points, rows["h2"].match_points) == (-40, None)
+    assert next(r for r in store.history(bob) if r.hand_id == "h1").match_points == 20
 
 
 def test_concurrent_settlements_settle_each_hand_once(store: Store) -> None:

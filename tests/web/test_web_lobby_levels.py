@@ -11,6 +11,7 @@ from typing import Any
 from web_kit import WAIT_MS, next_decision, screenshot, sign_up
 
 from qipai.hall.rooms import LEVELS, default_rooms
+from qipai.registry import Payout
 
 QUICK = "[data-testid=quick-start]"
 NEW_COINS = 10_000
@@ -150,6 +151,15 @@ def test_each_game_lists_its_rooms_by_level_with_their_tags(hall: Any, new_page:
         """els => els.map(e => [e.dataset.game, e.dataset.room, e.dataset.level,
                                 e.querySelector('[data-testid=level]').textContent])""",
     )
+    points = set(
+        page.eval_on_selector_all(
+            "[data-testid=room]:has([data-testid=level][data-points='1'])",
+            "els => els.map(e => e.dataset.room)",
+        )
+    )  # tagged 积分场, whatever its level: the rooms whose hands move no coin
+    shipped_points = {room.id for room in default_rooms() if room.payout is Payout.POINTS_ONLY}
+    assert shipped_points == {"doudizhu-zhengtu"} and shipped_points <= points
+    assert not points & {room.id for room in default_rooms()} - shipped_points
     names = {"novice": "新手场", "junior": "初级场", "middle": "中级场", "senior": "高级场"}
     games = list(dict.fromkeys(game for game, *_ in cards))
     assert games == ["doudizhu", "zhajinhua", "showhand"]
@@ -158,12 +168,17 @@ def test_each_game_lists_its_rooms_by_level_with_their_tags(hall: Any, new_page:
         ranks = [LEVELS.index(level) for _, _, level, _ in mine]
         assert ranks == sorted(ranks), game  # 新手场 first, 高级场 last
         assert set(ranks) == set(range(len(LEVELS))), game  # every level shows
-        assert all(tag == names[level] for _, _, level, tag in mine)
+        assert all(
+            tag == ("积分场" if room in points else names[level]) for _, room, level, tag in mine
+        )
     shipped = {room.id: room.level for room in default_rooms()}
     assert all(shipped[room] == level for _, room, level, _ in cards if room in shipped)
     page.click("[data-testid=lang]")
     senior = "[data-testid=room][data-room='showhand-yifa-senior'] [data-testid=level]"
     assert page.inner_text(senior) == "Senior"
+    zhengtu = "[data-testid=room][data-room='doudizhu-zhengtu']"
+    assert page.inner_text(f"{zhengtu} [data-testid=level]") == "Points only"
+    assert page.inner_text(f"{zhengtu} .name").endswith("· Points only")
     page.click("[data-testid=lang]")
 
 

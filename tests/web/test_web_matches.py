@@ -26,6 +26,8 @@ from web_kit import (
     wait_coins,
 )
 
+from qipai.hall.matchconfig import DEFAULT_START_SCORE
+
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 START_COINS = 10_000
 
@@ -72,6 +74,13 @@ def check_the_list(page: Any) -> None:
     assert local in card_text(page, "web-weekly", "match-start")
     assert "开赛" in card_text(page, "web-weekly", "match-start")
     assert card_text(page, "web-weekly", "match-registered") == "0 人（至少 6 人）"
+    # its prizes follow the field: the card says so beside 总奖励 (a regular one's do not)
+    least = sum(prize["coins"] for prize in weekly["prizes_at_minimum"])
+    assert (weekly["prize_total"], least) == (160_000, 130_000)  # 2 places paid at 6
+    assert card_text(page, "web-weekly", "match-prize-scale") == (
+        "满员 160000；6 人时共 130000（名额与奖池随报名人数）"
+    )
+    assert page.locator(f"{match_card('web-trio')} [data-testid=match-prize-scale]").count() == 0
 
 
 def test_the_list_registration_errors_waiting_and_refund(
@@ -179,6 +188,10 @@ def test_a_match_played_by_clicking_to_the_final_table(
                 me_row = "[data-testid=standings] [data-testid=standing-row].me"
                 assert page.get_attribute(me_row, "data-name") == "比赛丙"
                 page.click("[data-testid=standings-close]")
+                # the game's 底分 and the match's 基数 side by side, never one for the other
+                base = page.locator("[data-testid=table] [data-testid=base]")
+                assert base.get_attribute("data-match-base") == "10"
+                assert "基数 10" in base.inner_text() and "底分" in base.inner_text()
         ddz_act(page, ddz_choice(legal))
 
     assert play_match(page, act, results.append) > 0
@@ -231,6 +244,12 @@ def after_the_match(
     page.wait_for_selector(f"{panel}[data-state=over][data-hands='2']")
     assert page.inner_text(f"{panel} [data-testid=match-wait]") == f"比赛结束 · 第 {rank} 名"
     assert page.locator("[data-testid=action-escape]").count() == 0
+    # 历史得分: the match's hands in match points (× the base), adding up to the score
+    page.click("[data-testid=action-scores]")
+    cells = page.locator("[data-testid=scores] [data-testid=score-points]")
+    moved = [int(text.replace("+", "")) for text in cells.all_inner_texts()]
+    assert len(moved) == 2 and sum(moved) == int(score) - DEFAULT_START_SCORE
+    page.click("[data-testid=scores] .buttons .btn:not(.quiet)")
     page.click("[data-testid=action-result]")
     result = page.locator("[data-testid=result][data-match='1']")
     assert result.locator("[data-testid=result-coins]").count() == 0

@@ -392,6 +392,20 @@ def coins_of(room: Room, points: int, payout: Payout | None = None) -> int:
     return 0 if payout is Payout.POINTS_ONLY else points * room.coefficient
 
 
+def loss_of(room: Room, points: int, balance: int, payout: Payout | None = None) -> int:
+    """All a seat that loses ``points`` (chips in a chip game) pays in one hand, from its
+    own ``balance`` alone: its stake (:func:`coins_of`, at most the balance), then the fee
+    its payout takes from every seat (``LOSERS_TO_ZERO``: A, at most what is left), as
+    :func:`settle` would take them.  The others' balances may lower the stake, never raise
+    it: this is the most the seat pays.  With N = 1 and A = 1, a loss of 10 points costs a
+    seat holding 10,000 coins 11, one holding 10 coins 10, one holding 5 coins 5.
+    """
+    payout = room.payout if payout is None else payout
+    stake = min(coins_of(room, points, payout), balance)
+    fee = room.fee if payout is Payout.LOSERS_TO_ZERO else 0
+    return stake + min(fee, balance - stake)
+
+
 def limited(room: Room, settlement: Settlement, payout: Payout | None = None) -> tuple[int, ...]:
     """What the limits (each balance; 积分最小化) changed each seat's stake by: the
     stake less ``points × N``, for the result panel to name (0 for payouts without

@@ -71,6 +71,9 @@ class RecordHandStart:
     rules: str
     commitment: str
     players: tuple[int | None, ...]
+    bots: tuple[str | None, ...] = ()
+    """The name each bot seat has at the table (``None`` at a person's seat; ``()``: not
+    said), kept with the hand so that its replay names the bots as the table did."""
 
 
 @dataclass(frozen=True, slots=True)

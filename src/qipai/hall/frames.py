@@ -267,6 +267,10 @@ class MatchUpdate(_Frame, tag="match_update"):
     hands: int
     rank: int | None
     score: Number
+    hand_base: int | None = None
+    """The base the player's hand that just ended was scored at (the update after a
+    hand); ``None`` in any other update.  ``base`` is the stage's now, for the next hand:
+    the schedule may have raised it while this hand was played."""
 
 
 class MatchAdvanced(_Frame, tag="match_advanced"):

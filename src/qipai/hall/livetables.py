@@ -198,9 +198,10 @@ class TableFlow:
         live.hand = f"{int(now * 1_000_000):013x}{self._fresh(24):06x}"
         live.seed = self._fresh(SEED_BITS)
         room = table.room
+        bots = tuple(s.name if s.is_bot else None for s in table.seats)
         start = RecordHandStart(
             live.number, live.hand, room.id, room.game, room.rules, commitment(live.seed),
-            live.users,
+            live.users, bots,
         )  # fmt: skip
         out.append(start)
 

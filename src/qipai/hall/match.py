@@ -225,6 +225,22 @@ class MatchRun:
         """The current stage's base (the knockout schedule's, now)."""
         return self._base_and_line(self._running())[0]
 
+    def moved(self, player: str, hand: int) -> int | None:
+        """What the scored hand ``hand`` moved ``player``'s score by (``None``: that is not
+        his last scored hand)."""
+        last = self._last.get(player)
+        return None if last is None or last.hand != hand else last.points
+
+    def hand_base(self, hand: int) -> int:
+        """The base hand ``hand``, in play, was dealt at and is scored at.
+
+        :raises InvalidActionError: ``unknown_hand`` for a hand not in play.
+        """
+        base = self._running().bases.get(hand)
+        if base is None:
+            raise InvalidActionError("unknown_hand", f"hand {hand} is not in play")
+        return base
+
     def line(self) -> int:
         """The current stage's elimination line (knockout; 0 otherwise)."""
         return self._base_and_line(self._running())[1]

@@ -43,7 +43,7 @@ from qipai.hall.frames import (
     OutFrame,
 )
 from qipai.hall.livetables import LiveTable, Out
-from qipai.hall.match import MatchRun
+from qipai.hall.match import BOT_PREFIX, MatchRun
 from qipai.hall.matchconfig import MatchConfig, MatchKind, describe
 from qipai.hall.matchparts import Eliminated, Finished, Notice, RunState, Seating, StageStarted
 from qipai.hall.matchruns import LiveRun, match_room, next_start, over, pid
@@ -163,13 +163,13 @@ class MatchDesk:
             case mc.Register(user, name, match_id):
                 self._register(user, name, match_id, out)
             case mc.Unregister(user, match_id):
-                self._unregister(user, match_id, out)
+                self._unregister(user, match_id, out, now)
             case mc.MatchTick(match_id):
                 self._tick(self.open_run(match_id), out, now)
             case mc.EntryHeld(run_id, user):
                 self._entry_held(run_id, user, now)
             case mc.EntryFailed(run_id, user):
-                self._entry_failed(run_id, user)
+                self._entry_failed(run_id, user, now)
             case mc.EntryRefunded(run_id, user):
                 live = self.find(run_id)
                 if live is not None:
@@ -262,14 +262,16 @@ class MatchDesk:
         if live is not None and live.first_at is None:
             live.first_at = now
 
-    def _entry_failed(self, run_id: str, user: int) -> None:
+    def _entry_failed(self, run_id: str, user: int, now: float) -> None:
         live = self.find(run_id)
         if live is not None:
             live.run.unregister(pid(user))
             live.users.pop(pid(user), None)
+            _withdrawn(live, now)
 
-    def _unregister(self, user: int, match_id: str, out: Out) -> None:
-        """Take ``user`` out of the open run; ``RefundEntry`` refunds his fee.
+    def _unregister(self, user: int, match_id: str, out: Out, now: float) -> None:
+        """Take ``user`` out of the open run; ``RefundEntry`` refunds his fee.  The bot
+        wait starts again (:func:`_withdrawn`).
 
         :raises IllegalActionError: ``not_registered``, ``match_closed``.
         """
@@ -280,6 +282,7 @@ class MatchDesk:
         if player not in live.run.registered and started:
             raise IllegalActionError("match_closed", "the run has started: play it to its end")
         live.run.unregister(player)
+        _withdrawn(live, now)
         out.append(me.RefundEntry(live.run.run_id, user))
 
     # --- the passes -----------------------------------------------------------------
@@ -298,14 +301,14 @@ class MatchDesk:
             out.append(me.CancelRun(config.id, run.run_id, "start_failed"))
         elif config.kind is MatchKind.REGULAR:
             waited = live.first_at is not None and now - live.first_at >= config.bot_wait
-            if not run.is_ready() and config.bots and waited:
+            if not run.is_ready() and config.bots and waited and _people(live):
                 run.fill_with_bots()
-            if run.is_ready():
+            if run.is_ready() and _people(live):
                 out.append(me.StartRun(config.id, run.run_id, tuple(live.users.values())))
         elif live.starts_at is not None and now >= live.starts_at:
-            if config.bots and run.registered and not run.is_ready():
+            if config.bots and _people(live) and not run.is_ready():
                 run.fill_with_bots()
-            if run.is_ready():
+            if run.is_ready() and _people(live):
                 out.append(me.StartRun(config.id, run.run_id, tuple(live.users.values())))
             else:
                 out.append(me.CancelRun(config.id, run.run_id, "not_enough_players"))
@@ -396,9 +399,13 @@ class MatchDesk:
         points = (0,) * len(seating.players)
         if outcome is not None and not voided:
             points = outcome.settlement.points
+        base = live.run.hand_base(seating.hand)
         notices = live.run.finish_hand(seating.hand, points, voided=voided)
+        if outcome is not None and not voided:
+            moved = [live.run.moved(player, seating.hand) for player in seating.players]
+            out.append(me.KeepMatchPoints(outcome.hand_id, tuple(m or 0 for m in moved)))
         for player in seating.players:
-            self._publish(live, player, live.update(player), out)
+            self._publish(live, player, live.update(player, hand_base=base), out)
         for notice in notices:
             self._announce(live, notice, out)
         if live.run.is_over:
@@ -471,3 +478,20 @@ def _recovered(live: LiveRun, out: Out) -> None:
 
 def _dumps(rows: list[dict[str, Json]]) -> str:
     return json.dumps(rows, ensure_ascii=False)
+
+
+def _people(live: LiveRun) -> list[str]:
+    """The people (not bots) registered in ``live``'s run: a run never starts without one."""
+    return [player for player in live.run.registered if not player.startswith(BOT_PREFIX)]
+
+
+def _withdrawn(live: LiveRun, now: float) -> None:
+    """Someone left the open run: the bot wait (a regular match's) starts again from now,
+    and where no person is left it waits for the next registration, the bots a failed
+    start left going too (never a run of bots only)."""
+    if _people(live):
+        live.first_at = now
+        return
+    live.first_at = None
+    for bot in live.run.registered:
+        live.run.unregister(bot)

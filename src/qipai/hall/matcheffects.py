@@ -98,8 +98,17 @@ class PayPrizes:
     users: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class KeepMatchPoints:
+    """Keep what the match hand ``hand`` moved each seat's match score by (``points``, per
+    seat), for 战绩; a failure is logged, nothing else waits on it."""
+
+    hand: str
+    points: tuple[int, ...]
+
+
 MatchEffect = (
     OpenRun | HoldEntry | RefundEntry | StartRun | CancelRun | CancelInterrupted | HoldPlayer
-    | SaveRun | PayPrizes
+    | SaveRun | PayPrizes | KeepMatchPoints
 )  # fmt: skip
 """Every store step of the matches."""

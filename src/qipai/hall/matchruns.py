@@ -127,14 +127,18 @@ class LiveRun:
     def status(self) -> dict[str, Json]:
         """Where the run stands: its state, stage, base, line, round, players left."""
         fields: dict[str, Json] = msgspec.structs.asdict(self._where())
-        del fields["rank"], fields["score"]
+        del fields["rank"], fields["score"], fields["hand_base"]
         return fields
 
-    def update(self, player: str) -> MatchUpdate:
-        """``match_update`` for ``player``: the run's status, his rank and score."""
+    def update(self, player: str, hand_base: int | None = None) -> MatchUpdate:
+        """``match_update`` for ``player``: the run's status, his rank and score (and,
+        after his hand, ``hand_base``: the base that hand was scored at)."""
         run = self.run
         rank = run.rank_of(player) if run.state is RunState.RUNNING else None
-        return msgspec.structs.replace(self._where(), rank=rank, score=run.score(player))
+        where = self._where()
+        return msgspec.structs.replace(
+            where, rank=rank, score=run.score(player), hand_base=hand_base
+        )
 
     def info(self, user: int | None) -> dict[str, Json]:
         """The run as the match list shows it (whether ``user`` is registered)."""

@@ -342,15 +342,17 @@ class PrivateTables:
         self._tell(table, out)
 
     def start(self, player: Player, out: Out, now: float) -> None:
-        """The owner starts the table, bots in its empty seats.
+        """The owner starts the table, bots in its empty seats; his 开始 is his 准备.
 
         :raises IllegalActionError: ``not_private``, ``not_owner``, ``started``,
-            ``not_ready``, ``no_bots``, ``insufficient_coins``.
+            ``not_ready`` (another person seated is not ready), ``no_bots``,
+            ``insufficient_coins``.
         """
         table = self._owned(player)
         if table.live is not None:
             raise IllegalActionError("started", "the table is playing")
-        waiting = [u for _, u in table.people() if u not in table.ready]
+        others = [u for _, u in table.people() if u != player.user]
+        waiting = [u for u in others if u not in table.ready]
         if waiting:
             names = ", ".join(self._players[u].name for u in waiting)
             raise IllegalActionError("not_ready", f"not ready: {names}")
@@ -359,6 +361,7 @@ class PrivateTables:
         if table.coins:
             for _, user in table.people():
                 _check_coins(table.room, table.balances[user])
+        table.ready.add(player.user)
         self._deal(table, out, now)
 
     def kick(self, player: Player, seat: object, out: Out, now: float) -> None:

@@ -64,6 +64,9 @@ LEVELS = ("novice", "junior", "middle", "senior")
 """The stake levels 场次 a room may be of, lowest first: 新手场, 初级场, 中级场, 高级场."""
 DEFAULT_LEVEL = LEVELS[0]
 _SECONDS = ("decision_seconds", "grace_seconds", "bot_wait")
+POINTS_ROOM = "积分场"
+"""A word only the name of a room whose hands move no coin (``Payout.POINTS_ONLY``) may
+hold: a player reads 积分场 as "points, no coins"."""
 
 
 def applicable(game: str, rules: str) -> frozenset[str]:
@@ -159,6 +162,12 @@ class Room:
             raise _bad(self.id, "trustee", f"must be one of {styles}, not {self.trustee!r}")
         _ = self.seating  # validates the table size and the bot wait
         self.game_rules()
+        self._check_name()
+
+    def _check_name(self) -> None:
+        """A room named 积分场 moves no coin (the player's reading of the name)."""
+        if POINTS_ROOM in self.name and self.payout is not Payout.POINTS_ONLY:
+            raise _bad(self.id, "name", f"its hands move coins: {POINTS_ROOM} is points only")
 
     def _check_numbers(self) -> None:
         for field in ("coefficient", "base", "ante", "top_bet", "cap"):

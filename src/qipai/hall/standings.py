@@ -13,18 +13,18 @@ Players level on score are separated by:
 reseats after every hand; a fixed or Swiss stage plays at many tables).  Taken pairwise
 ("the winner of a hand both played, else registration") the two rules can go round in a
 circle — a beat b in their last hand, b registered before c, c before a — so qipai reads
-判定一 for each player alone: *did he win his own last hand?*  A player who won his last
-hand (made points in it) ranks above one who neither won nor lost it (it moved nothing
-for him, or he has played none), who ranks above one who lost it; within each of the
-three, registration order (判定二, whose own gloss of "无胜负关系" is "得到的分数一样").  That
-is one total order: the same for two players at one table (the hand's winner first) and
-for any number of players from any tables.
+判定一 for each player alone, by what his own last hand gave him: the more match points he
+made in it, the higher he ranks (+80 above +20, above one whom it left level or who has
+played none, above −5, above −20).  判定二's own gloss of "无胜负关系" is "得到的分数一样":
+only players who got exactly the same in their last hands are separated by registration
+order.  That is one total order: the same for two players at one table (the hand's winner
+first) and for any number of players from any tables.
 
 >>> scores = {"a": 10, "b": 10, "c": 10, "d": 12}
 >>> last = {"a": LastHand(7, -20), "b": LastHand(9, -5), "c": LastHand(7, 40)}
 >>> numbers = {"a": 1, "b": 2, "c": 3, "d": 4}
 >>> rank_players(["a", "b", "c", "d"], scores, numbers, last)
-['d', 'c', 'a', 'b']
+['d', 'c', 'b', 'a']
 >>> rank_players(["a", "b", "c", "d"], scores, numbers, last, last_hand_rule=False)
 ['d', 'a', 'b', 'c']
 """
@@ -43,16 +43,9 @@ class LastHand:
     points: int
 
 
-WON, LEVEL, LOST = 0, 1, 2
-"""判定一's three outcomes of a player's own last hand, best first."""
-
-
-def last_hand_outcome(last: LastHand | None) -> int:
-    """:data:`WON`, :data:`LEVEL` (no hand yet, or one that moved nothing for him) or
-    :data:`LOST`."""
-    if last is None or last.points == 0:
-        return LEVEL
-    return WON if last.points > 0 else LOST
+def last_hand_points(last: LastHand | None) -> int:
+    """What his own last hand gave a player, in match points (0: none played yet)."""
+    return 0 if last is None else last.points
 
 
 def rank_players(
@@ -71,4 +64,4 @@ def rank_players(
     """
     if not last_hand_rule:
         return sorted(players, key=lambda p: (-scores[p], numbers[p]))
-    return sorted(players, key=lambda p: (-scores[p], last_hand_outcome(last.get(p)), numbers[p]))
+    return sorted(players, key=lambda p: (-scores[p], -last_hand_points(last.get(p)), numbers[p]))

@@ -48,7 +48,7 @@ from typing import Any
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.events import SPECTATOR
 from qipai.hall import tableasks, tableclock, tableframes, tablemoves
-from qipai.hall.coins import coins_of
+from qipai.hall.coins import loss_of
 from qipai.hall.frames import OutFrame, Snapshot
 from qipai.hall.rooms import Room
 from qipai.hall.seeds import Entropy, commitment, deal_seed, entropy_value
@@ -474,8 +474,9 @@ class Table:
 
     def escape_cost(self, seat: int) -> tuple[EscapeCost, EscapeCost] | None:
         """What leaving the hand now (:meth:`escape`) would cost ``seat``, from its view
-        alone: its points (or chips) and its coins (at most its balance; 0 in a
-        points-only room), each at least and at most (a range where the price depends on
+        alone: its points (or chips) and all the coins taken from it (its stake and the
+        room's fee, at most its balance, :func:`~.coins.loss_of`; 0 in a points-only
+        room), each at least and at most (a range where the price depends on
         what the seat may not see, such as cards in other hands): the preset's penalty,
         or the chips a betting game's seat has in the pot; ``None`` where 托管 then plays
         the seat to the end (the hand's result).
@@ -490,7 +491,7 @@ class Table:
             return None
         balance = self.seats[seat].balance
         least, most = (
-            min(coins_of(self.room, points, self.terms.payout), balance)
+            loss_of(self.room, points, balance, self.terms.payout)
             for points in (cost.least, cost.most)
         )
         return cost, EscapeCost(least, most)

@@ -441,8 +441,14 @@ class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
                 continue
             seat = self.seat_to_act(state)
             assert seat is not None  # not over, not dealing: somebody decides
-            state.apply(self.quick_bot.choose(state.view(seat)), seat)
+            state.apply(self.quick_bot.choose(self.quick_view(state, seat)), seat)
         return state
+
+    def quick_view(self, state: StateT, seat: int) -> ViewT:
+        """What :attr:`quick_bot` decides from in :meth:`play_out`: ``seat``'s view (the
+        default), or a cheaper one without what that bot never reads."""
+        view: ViewT = state.view(seat)
+        return view
 
     def is_stalled(self, state: StateT) -> bool:
         """Whether the hand can no longer be expected to end (the table voids it)."""

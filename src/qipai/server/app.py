@@ -42,6 +42,7 @@ from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.spectators import WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS
+from qipai.registry import Payout
 from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
@@ -661,9 +662,15 @@ def _session(session: Session) -> Response:
 
 
 def _room_json(room: Room) -> dict[str, object]:
-    """A room of ``GET /api/rooms``: its fields, and its game's browser module
-    (``web_module``: the page loads ``js/games/<web_module>.js`` to play it)."""
-    return {**dataclasses.asdict(room), "web_module": room.game_type.web_module}
+    """A room of ``GET /api/rooms``: its fields, its game's browser module (``web_module``:
+    the page loads ``js/games/<web_module>.js`` to play it), and whether its hands move no
+    coin (``points_only``: the lobby tags it 积分场)."""
+    points_only = room.payout is Payout.POINTS_ONLY
+    return {
+        **dataclasses.asdict(room),
+        "web_module": room.game_type.web_module,
+        "points_only": points_only,
+    }
 
 
 def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, object]:

@@ -301,6 +301,7 @@ def _start_of(effect: e.RecordHandStart, cluster: ClusterNode | None) -> HandSta
         table=effect.table,
         commitment=effect.commitment,
         players=effect.players,
+        bot_names=effect.bots,
         started_at=_utcnow(),
         node=None if cluster is None else cluster.node_id,
     )

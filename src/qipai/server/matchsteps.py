@@ -94,6 +94,8 @@ class MatchSteps:
                 self.save(run)
             case me.PayPrizes():
                 return await self._pay(effect)
+            case me.KeepMatchPoints(hand, points):
+                await self._keep(hand, points)
             case _:
                 assert_never(effect)
         return None
@@ -124,6 +126,14 @@ class MatchSteps:
                 return mc.StepFailed(match, error.code, error.message)
             return mc.StepFailed(match, "store_failed", repr(error))
         return done
+
+    async def _keep(self, hand: str, points: tuple[int, ...]) -> None:
+        """A match hand's match points for 战绩: logged if they cannot be kept (the hand
+        then shows the game's points)."""
+        try:
+            await self.db.run(self.db.store.keep_match_points, hand, points)
+        except Exception as error:  # 战绩 only: nothing waits on it
+            log.warning("could not keep the match points of hand %s: %r", hand, error)
 
     async def _start(self, run_id: str, users: tuple[int, ...]) -> None:
         """Start the run in the database, which must hold exactly ``users``' registrations.

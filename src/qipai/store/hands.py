@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    func,
     insert,
     or_,
     select,
@@ -84,9 +85,11 @@ def start(connection: Connection, batch: Sequence[HandStart]) -> None:
     connection.execute(
         insert(hand_seats),
         [
-            {"hand_id": hand.id, "seat": seat, "user_id": player}
+            {"hand_id": hand.id, "seat": seat, "user_id": player, "bot_name": name}
             for hand in batch
-            for seat, player in enumerate(hand.players)
+            for seat, (player, name) in enumerate(
+                zip(hand.players, hand.bot_names or (None,) * len(hand.players), strict=True)
+            )
         ],
     )
 
@@ -397,7 +400,8 @@ def history(
     query = (
         select(hands.c.id, hands.c.room_id, hands.c.game, hands.c.rules, hand_seats.c.seat,
                hand_seats.c.net, hand_seats.c.points, hand_seats.c.won, hand_seats.c.role,
-               hands.c.started_at, hands.c.ended_at, hands.c.status)
+               hand_seats.c.match_points, hands.c.started_at, hands.c.ended_at,
+               hands.c.status)
         .join_from(hand_seats, hands, hands.c.id == hand_seats.c.hand_id)
         .where(hand_seats.c.user_id == user_id)
         .order_by(hands.c.started_at.desc(), hands.c.id.desc())
@@ -415,9 +419,29 @@ def history(
         )  # fmt: skip
     return [
         HistoryRow(row.id, row.room_id, row.game, row.rules, row.seat, row.net, row.points,
-                   row.started_at, row.ended_at, row.status, row.won, row.role)
+                   row.started_at, row.ended_at, row.status, row.won, row.role,
+                   row.match_points)
         for row in connection.execute(query)
     ]  # fmt: skip
+
+
+def keep_match_points(connection: Connection, hand_id: str, points: Sequence[int]) -> None:
+    """Keep what a match hand moved each seat's match score by (``points``, per seat).
+
+    :raises InvalidActionError: ``unknown_hand`` for a hand with another number of seats
+        (or none).
+    """
+    seats = connection.execute(
+        select(hand_seats.c.seat).where(hand_seats.c.hand_id == hand_id)
+    ).scalars()
+    if sorted(seats) != list(range(len(points))):
+        raise InvalidActionError("unknown_hand", f"no hand {hand_id} of {len(points)} seats")
+    for seat, amount in enumerate(points):
+        connection.execute(
+            update(hand_seats)
+            .where(hand_seats.c.hand_id == hand_id, hand_seats.c.seat == seat)
+            .values(match_points=amount)
+        )
 
 
 def record(connection: Connection, hand_id: str) -> str | None:
@@ -429,9 +453,10 @@ def record(connection: Connection, hand_id: str) -> str | None:
 
 
 def seat_names(connection: Connection, hand_id: str) -> list[str | None]:
-    """The name of the player at each seat of a hand, ``None`` for a bot (``[]``: no hand)."""
+    """The name of the player at each seat of a hand, a bot's as its table called it
+    (``None`` for a bot of a hand dealt before its name was kept; ``[]``: no hand)."""
     rows = connection.execute(
-        select(hand_seats.c.seat, users.c.name)
+        select(hand_seats.c.seat, func.coalesce(users.c.name, hand_seats.c.bot_name).label("name"))
         .join_from(hand_seats, users, users.c.id == hand_seats.c.user_id, isouter=True)
         .where(hand_seats.c.hand_id == hand_id)
         .order_by(hand_seats.c.seat)

@@ -102,8 +102,12 @@ class HandStart:
     """When the hand was dealt (aware)."""
     node: str | None = None
     """The hall process playing it, when several share the database."""
+    bot_names: tuple[str | None, ...] = ()
+    """The name each bot seat had at the table (``None`` at a person's seat); ``()``: not
+    known (every bot seat then reads ``None``)."""
 
     def __post_init__(self) -> None:
+        self._check_bot_names()
         for field in ("id", "room_id", "commitment"):
             check_text(getattr(self, field), field, "bad_hand")
         for field in ("game", "rules"):
@@ -114,6 +118,20 @@ class HandStart:
         if len(set(humans)) != len(humans):
             raise InvalidActionError("bad_hand", "a player sits only once at a table")
         check_aware(self.started_at, "started_at")
+
+    def _check_bot_names(self) -> None:
+        """A name per seat (or none at all), only at a bot's seat, of at most 32 characters."""
+        if not self.bot_names:
+            return
+        if len(self.bot_names) != len(self.players):
+            raise InvalidActionError("bad_hand", "a bot name (or None) for every seat")
+        for player, name in zip(self.players, self.bot_names, strict=True):
+            if name is not None and (player is not None or not 0 < len(name) <= BOT_NAME_MAX):
+                raise InvalidActionError("bad_hand", f"bot name {name!r} at a person's seat")
+
+
+BOT_NAME_MAX = 32
+"""The longest bot name a hand keeps (``hand_seats.bot_name``)."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +239,9 @@ class HistoryRow:
     role: str | None = None
     """His role in it (Dou Dizhu's ``landlord`` / ``farmer``; ``None`` where the game has
     none, while playing, and for hands settled before migration ``0006``)."""
+    match_points: int | None = None
+    """A match hand's change to his match score (the game's points × the base, held by
+    积分最小化); ``None`` for any other hand, and until the match has scored it."""
 
 
 @dataclass(frozen=True)

@@ -163,12 +163,16 @@ hand_seats = Table(
     Column("points", BigInteger),
     Column("won", Boolean),
     Column("role", String(16)),
+    Column("bot_name", String(32)),
+    Column("match_points", BigInteger),
     PrimaryKeyConstraint("hand_id", "seat"),
     Index(None, "user_id", "hand_id"),
 )
-"""Who sat where (``user_id`` NULL: a bot) and, once the hand is over, what each seat got
-and its role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled
-before migration ``0006``)."""
+"""Who sat where (``user_id`` NULL: a bot, called ``bot_name`` at its table: NULL for hands
+dealt before migration ``0012``) and, once the hand is over, what each seat got and its
+role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled before
+migration ``0006``); a match hand's ``match_points``, what it moved the seat's match score
+by (NULL outside matches, and before ``0012``; ``points`` stays the game's)."""
 
 match_runs = Table(
     "match_runs",

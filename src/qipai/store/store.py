@@ -302,6 +302,15 @@ class Store:
         with self.read() as connection:
             return hands.history(connection, user_id, limit=limit, before=before)
 
+    def keep_match_points(self, hand_id: str, points: Sequence[int]) -> None:
+        """Keep what the match hand ``hand_id`` moved each seat's match score by (战绩
+        lists it in match points).
+
+        :raises InvalidActionError: ``unknown_hand``.
+        """
+        with self.write() as connection:
+            hands.keep_match_points(connection, hand_id, points)
+
     def hand_record(self, hand_id: str) -> str | None:
         """The record JSON of a settled hand, ``None`` otherwise."""
         with self.read() as connection:

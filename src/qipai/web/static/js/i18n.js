@@ -45,7 +45,8 @@ export function playerName(name) {
  * Chinese, its game, preset and level in English. */
 export function roomTitle(room) {
   if (current === "zh" || !CHINESE.test(room.name)) return room.name;
-  const level = room.level && has(`stake.${room.level}`) ? ` · ${t(`stake.${room.level}`)}` : "";
+  const stake = room.points_only ? "stake.points" : `stake.${room.level}`;
+  const level = (room.points_only || room.level) && has(stake) ? ` · ${t(stake)}` : "";
   return `${t(`game.${room.game}`)} · ${t(`rules.${room.rules}`)}${level}`;
 }
 

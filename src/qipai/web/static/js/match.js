@@ -164,6 +164,7 @@ export function onUpdate(app, frame) {
   }
   if (!sameStage) match.lastDelta = null;
   else if (before.score != null && frame.score != null) match.lastDelta = frame.score - before.score;
+  if (frame.hand_base != null) keepHandScore(app, match.lastDelta);
   match.status = {
     stage: kept.stage,
     stage_name: kept.stage_name,
@@ -174,9 +175,18 @@ export function onUpdate(app, frame) {
     hands: frame.hands,
     rank: frame.rank,
     score: frame.score,
+    hand_base: frame.hand_base ?? null, // the base my hand that just ended was scored at
   };
   save(app);
   refreshResultLine(app);
+}
+
+/** The update after my hand: what it moved my match score by, kept with that hand in the
+ * table's 历史得分 (its points in match points, not the game's before the base). */
+function keepHandScore(app, delta) {
+  const table = app.table && app.table.isMatch ? app.table.state : null;
+  const last = table && table.scores.length ? table.scores[table.scores.length - 1] : null;
+  if (last && delta !== null && delta !== undefined) last.matchPoints = delta;
 }
 
 /** A hand of mine at a match table is over (table.js). */
@@ -412,7 +422,9 @@ export function matchStrip(app, T) {
   );
 }
 
-/** The match line of a match hand's result panel: the base, my score and its change. */
+/** The match line of a match hand's result panel: the base the hand was scored at (the
+ * update after it says `hand_base`; `base` is the stage's now, perhaps risen since), my
+ * score and its change. */
 export function resultLine(app, T) {
   const el = h("div", { class: "match-result", "data-testid": "result-match" });
   fillResultLine(app, el);
@@ -423,7 +435,8 @@ function fillResultLine(app, el) {
   const match = app.match;
   const status = match && match.status;
   const bits = [t("match.pointsNote")];
-  if (status && status.base != null) bits.push(`${t("match.base")} ${status.base}`);
+  const base = status && (status.hand_base ?? status.base);
+  if (base != null) bits.push(`${t("match.base")} ${base}`);
   if (status && status.score != null) {
     const delta = match.lastDelta;
     bits.push(`${t("match.score")} ${status.score}${delta !== null && delta !== undefined ? ` (${signed(delta)})` : ""}`);

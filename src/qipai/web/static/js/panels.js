@@ -218,8 +218,16 @@ function adjustments(T, over) {
   return lines.length ? h("ul", { class: "adjustments", "data-testid": "adjustments" }, lines) : null;
 }
 
-/** 历史得分: the hands of this sitting (of this match, at a match's tables: their points,
- * no coins), with a way to the full history. */
+/** A hand's points in 历史得分: at a match's table what it moved the match score by (× the
+ * base, as the match_update after it said; "…" until then), else the game's points. */
+function handPoints(score, match) {
+  const points = match ? score.matchPoints : score.points;
+  const known = points !== null && points !== undefined;
+  return h("td", { class: known ? signClass(points) : "muted", "data-testid": "score-points", text: known ? signed(points) : "…" });
+}
+
+/** 历史得分: the hands of this sitting (of this match, at a match's tables: their match
+ * points, no coins), with a way to the full history. */
 export function scores(T) {
   const match = T.isMatch;
   const rows = T.state.scores.map((score, i) =>
@@ -227,11 +235,11 @@ export function scores(T) {
       "tr",
       {},
       h("td", { text: String(i + 1) }),
-      h("td", { class: signClass(score.points), text: signed(score.points) }),
+      handPoints(score, match),
       match ? null : h("td", { class: signClass(score.net), text: signed(score.net) }),
     ),
   );
-  const total = T.state.scores.reduce((sum, score) => sum + (match ? score.points : score.net), 0);
+  const total = T.state.scores.reduce((sum, score) => sum + ((match ? score.matchPoints : score.net) || 0), 0);
   let close = null;
   close = dialog(
     [
@@ -240,7 +248,7 @@ export function scores(T) {
         ? h(
             "table",
             { class: "grid" },
-            h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { class: "num", text: match ? t("match.handPoints") : t("table.points") }), match ? null : h("th", { class: "num", text: t("table.coins") }))),
+            h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { class: "num", text: match ? t("match.score") : t("table.points") }), match ? null : h("th", { class: "num", text: t("table.coins") }))),
             h("tbody", {}, rows),
           )
         : h("p", { class: "muted", text: t("table.noScores") }),

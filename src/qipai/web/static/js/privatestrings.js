@@ -51,7 +51,7 @@ export const PRIVATE_STRINGS = {
   "private.bot": ["机器人", "Bot"],
   "private.away": ["离线", "away"],
   "private.start": ["开始", "Start"],
-  "private.startHint": ["空座由机器人补位", "Bots fill the empty seats"],
+  "private.startHint": ["开始即准备；空座由机器人补位（其他玩家需已准备）", "Starting counts as ready: bots fill the empty seats (everyone else must be ready)"],
   "private.kick": ["踢出", "Remove"],
   "private.close": ["关闭", "Close table"],
   "private.closeAsk": ["关闭这个好友房？已打完的局数照常结算。", "Close this table? The hands played are settled as usual."],

@@ -47,6 +47,7 @@ export const STRINGS = {
   "stake.junior": ["初级场", "Junior"],
   "stake.middle": ["中级场", "Intermediate"],
   "stake.senior": ["高级场", "Senior"],
+  "stake.points": ["积分场", "Points only"],
 
   "room.coefficient": ["房间系数", "coefficient"],
   "room.base": ["底注", "base bet"],
@@ -146,6 +147,9 @@ export const STRINGS = {
   "match.fee": ["报名费", "Entry fee"],
   "match.free": ["免费", "free"],
   "match.prizeTotal": ["总奖励", "Prizes in all"],
+  "match.prizeScaleTitle": ["奖励随人数", "Prizes scale"],
+  "match.prizeScale": ["满员 {total}；{min} 人时共 {least}（名额与奖池随报名人数）", "{total} when full; {least} in all with {min} players (places and pool follow the field)"],
+  "match.prizeGuarantee": ["，平台保底 {n}", "; the house guarantees {n}"],
   "match.firstPrize": ["冠军奖励", "First prize"],
   "match.format": ["赛制", "Stages"],
   "match.nHands": ["{n} 副", "{n} hands"],

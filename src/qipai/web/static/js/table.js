@@ -114,6 +114,13 @@ export class Table {
     return Boolean(this.state) && matchOfRoom(this.state.room) !== null;
   }
 
+  /** A match table's 基数 (the match's base now, which multiplies the game's 底分 and
+   * 倍数 into match points); null at any other table. */
+  get matchBase() {
+    const status = this.isMatch && this.app.match ? this.app.match.status : null;
+    return status && status.base != null ? status.base : null;
+  }
+
   /** A seat's display name. */
   name(seat) {
     const player = this.state.players[seat];

@@ -321,13 +321,21 @@ function taskPill(m) {
   );
 }
 
+/** 底分, and at a match's table the match's 基数 beside it (底分 1 · 基数 10: the hand
+ * moves 底分 × 倍数 × 基数 match points), so the two never read as one number. */
+function basePill(base, matchBase) {
+  const pill = h("span", { class: "pill", "data-testid": "base", "data-match-base": matchBase ?? "" }, t("ddz.base"), " ", h("b", { text: base }));
+  if (matchBase !== null && matchBase !== undefined) pill.append(` · ${t("match.base")} `, h("b", { text: matchBase }));
+  return pill;
+}
+
 function info(T) {
   const m = T.state.model;
   const multi = multiplierOf(m, T.seat);
   return [
     taskPill(m),
     h("span", { class: "pill", text: t(`rules.${m.rules || T.state.rules}`) }),
-    m.base ? h("span", { class: "pill", "data-testid": "base" }, t("ddz.base"), " ", h("b", { text: m.base })) : null,
+    m.base ? basePill(m.base, T.matchBase) : null,
     h("span", { class: "pill", "data-testid": "multiplier", "data-value": multi ?? "" }, t("ddz.multiplier"), " ", h("b", { text: multi === null ? "—" : `×${multi}` })),
   ];
 }

@@ -22,6 +22,14 @@ function roleText(hand) {
   return game && game.roleText ? game.roleText(hand.role) : hand.role;
 }
 
+/** A hand's points: a match hand's in match points (× the base, as its score moved),
+ * marked 比赛积分; any other hand's (and a match hand the match has not scored) the game's. */
+function pointsCell(hand) {
+  const match = hand.match_points !== null && hand.match_points !== undefined;
+  const points = match ? hand.match_points : hand.points;
+  return h("td", { class: signClass(points), "data-testid": "history-points", "data-match": match ? "1" : "", title: match ? t("match.pointsNote") : "", text: signed(points) });
+}
+
 function row(app, hand) {
   return h(
     "tr",
@@ -34,7 +42,7 @@ function row(app, hand) {
       hand.won === null ? null : h("span", { class: `tag ${hand.won ? "gold" : ""}`, text: hand.won ? t("history.won") : t("history.lost") }),
       hand.role ? h("span", { class: `tag ${hand.role}`, text: roleText(hand) }) : null,
     ),
-    h("td", { class: signClass(hand.points), text: signed(hand.points) }),
+    pointsCell(hand),
     h("td", { class: signClass(hand.net), text: signed(hand.net) }),
     h("td", { class: "muted", text: t(`status.${hand.status}`) }),
     h("td", {}, hand.status === "settled" ? h("button", { class: "btn small", "data-testid": "open-replay", onclick: () => app.go(`replay/${hand.hand_id}/${hand.seat}`), text: t("history.replay") }) : null),

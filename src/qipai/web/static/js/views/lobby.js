@@ -41,10 +41,11 @@ function levelOf(room) {
   return room.level ?? LEVELS[0];
 }
 
-/** The 场次 tag of a room. */
+/** The 场次 tag of a room: 积分场 where its hands move no coin. */
 function levelTag(room) {
   const level = levelOf(room);
-  return h("span", { class: `tag level ${level}`, "data-testid": "level", text: t(`stake.${level}`) });
+  const text = room.points_only ? t("stake.points") : t(`stake.${level}`);
+  return h("span", { class: `tag level ${level}`, "data-testid": "level", "data-points": room.points_only ? "1" : "", text });
 }
 
 /** The answer of GET /api/rooms/online: {people, bots, rooms: {id: {people, bots}}}; an
@@ -155,7 +156,7 @@ function quickStart(app, redraw) {
       "button",
       { class: "btn primary quick-start", "data-testid": "quick-start", "data-game": game, "data-room": room ? room.id : "", disabled: Boolean(app.queued), onclick: () => quickJoin(app, game) },
       h("b", { text: t("lobby.quickStart") }),
-      h("span", { class: "quick-room", text: room ? `${t(`game.${game}`)} · ${t(`stake.${levelOf(room)}`)}` : t("room.tooPoor") }),
+      h("span", { class: "quick-room", text: room ? `${t(`game.${game}`)} · ${t(room.points_only ? "stake.points" : `stake.${levelOf(room)}`)}` : t("room.tooPoor") }),
     ),
   );
 }

@@ -70,6 +70,16 @@ function registeredText(match) {
   return `${run.registered ?? 0} / ${match.players}`;
 }
 
+/** How a scheduled match's prizes follow its field (the hall's `prizes_at_minimum`): the
+ * table as listed when full, what its fewest players share (places and pool scale), the
+ * house's guarantee; "" when the prizes do not scale. */
+function prizeScaleText(match) {
+  const least = (match.prizes_at_minimum || []).reduce((sum, prize) => sum + prize.coins, 0);
+  if (match.kind !== "scheduled" || least >= match.prize_total) return "";
+  const text = t("match.prizeScale", { total: match.prize_total, min: match.min_players, least });
+  return match.guarantee ? `${text}${t("match.prizeGuarantee", { n: match.guarantee })}` : text;
+}
+
 function matchCard(app, match) {
   const run = match.run || {};
   const mine = Boolean(run.me);
@@ -79,6 +89,7 @@ function matchCard(app, match) {
     [t("match.registered"), registeredText(match), "match-registered"],
     [t("match.fee"), match.entry_fee ? String(match.entry_fee) : t("match.free"), "match-fee"],
     [t("match.prizeTotal"), String(match.prize_total), "match-prize-total"],
+    prizeScaleText(match) ? [t("match.prizeScaleTitle"), prizeScaleText(match), "match-prize-scale"] : null,
     [t("match.firstPrize"), String(firstPrize(match)), "match-first-prize"],
     [t("match.format"), stagesText(match), null],
     [t("room.bots"), match.bots ? t("common.yes") : t("common.no"), null],
@@ -95,7 +106,7 @@ function matchCard(app, match) {
     },
     h("div", { class: "name" }, h("span", { "data-testid": "match-title", text: matchTitle(match) }), h("span", { class: `tag ${match.kind === "scheduled" ? "gold" : ""}`, "data-testid": "match-kind", text: t(`match.kind.${match.kind}`) })),
     h("div", { class: "preset", text: `${t(`game.${match.game}`)} · ${t(`rules.${match.rules}`)}` }),
-    h("dl", {}, rows.map(([key, value, testid]) => [h("dt", { text: key }), h("dd", { "data-testid": testid, text: value })])),
+    h("dl", {}, rows.filter(Boolean).map(([key, value, testid]) => [h("dt", { text: key }), h("dd", { "data-testid": testid, text: value })])),
     h("div", { class: "rules", text: prizeList(match) }),
     error ? h("div", { class: "err", "data-testid": "match-error", "data-code": error, text: app.errorText(error) }) : null,
     mine
