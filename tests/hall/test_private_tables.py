@@ -156,7 +156,7 @@ def test_the_owners_start_is_his_ready_alone_or_with_others_ready() -> None:
     code = create(world, 1)
     world.handle(c.StartPrivate(1))  # alone, not ready: bots fill seats 1 and 2
     [record] = world.pending
-    assert isinstance(record, e.RecordHandStart) and record.room == f"private:{code}"
+    assert isinstance(record, e.RecordHandStart) and record.room == last(world, 1)["room"]
     seats = world.core.flow.tables[record.table].table.seats
     assert record.bots == (None, seats[1].name, seats[2].name)  # kept for the replay
     assert all(name and not name.startswith("机器人") for name in record.bots[1:])
