@@ -294,7 +294,7 @@ function seatView(T, seat) {
   const open = m.shown[seat] || m.open[seat];
   const side = [
     said ? h("div", { class: "said", text: said }) : null,
-    open && seat !== T.seat ? cardRow(open, { small: true, testid: "open-hand" }) : null,
+    open && (seat !== T.seat || T.spectating) ? cardRow(open, { small: true, testid: "open-hand" }) : null,
     playedBy(m, seat, T.state.n),
   ];
   return { tags, meta, side };
