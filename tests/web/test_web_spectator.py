@@ -195,7 +195,9 @@ def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
     # the hand ends; the table closes after it
     hand.play_until(999)
     over = hand.hand_over()
-    stub.send(*hand.events(None), over, {"type": "spectate_ended", "table": 7, "reason": "following"})
+    stub.send(
+        *hand.events(None), over, {"type": "spectate_ended", "table": 7, "reason": "following"}
+    )
     page.wait_for_selector("[data-testid=result]", timeout=WAIT_MS)
     assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
     left = page.eval_on_selector_all("[data-testid=leftover]", "els => els.length")
