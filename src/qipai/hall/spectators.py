@@ -24,6 +24,12 @@ changes, at most once a second.  A spectator stops watching when he asks
 connection closes (nothing to tell), or when the table closes (``table_closed``, after
 the delayed frames).
 
+A spectator who came by a player's name at a cash table follows him
+(:attr:`Spectators.following`): when the table closes after its hand he is told
+``following`` and waits for that player's next table (:attr:`Spectators.trailing`,
+:meth:`Spectators.seated`), or is told ``player_left`` once the player is no longer in a
+cash room (:meth:`Spectators.follow_up`).
+
 A private table's spectator is told the table first (:attr:`Spectators.greet`: its
 ``private_table`` as spectators see it, without its code) and watches the private table,
 not one live table of it
