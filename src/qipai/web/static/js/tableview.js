@@ -19,7 +19,7 @@ const TICK_MS = 250;
 /** How many watch a cash table (观战 N), to its players while anyone does (a private
  * table's strip and a spectator's say it already). */
 function watchedPill(T) {
-  const seen = T.app.watchers;
+  const seen = T.app && T.app.watchers;
   if (T.spectating || T.isPrivate || T.readOnly || !seen || seen.table !== T.number || !seen.count) return null;
   return h("span", { class: "pill watchers", "data-testid": "table-watchers", "data-count": String(seen.count), title: t("private.watching", { n: seen.count }) }, `${t("private.watchers")} `, h("b", { text: String(seen.count) }));
 }
