@@ -411,3 +411,18 @@ def test_a_spectator_is_told_when_the_player_he_followed_left() -> None:
     }  # fmt: skip
     assert not world.core.watch.watches(WATCHER) and world.core.watch.following == {}
     assert world.core.place_of(WATCHER) is None
+
+
+def test_a_player_who_no_longer_lets_others_watch_him_is_not_followed() -> None:
+    world = World([YIFA])
+    number = seated(world, room_id=YIFA.id)
+    watch(world, player="p1")
+    world.run_until_quiet()
+    assert world.core.watch.trailing == {WATCHER: number}
+    world.handle(c.WatchByName(1, False))
+    world.pass_time(30.0)
+    assert world.core.table_of(1) is not None
+    assert world.frames(WATCHER)[-1] == {
+        "type": "spectate_ended", "table": number, "reason": "player_left"
+    }  # fmt: skip
+    assert not world.core.watch.watches(WATCHER)

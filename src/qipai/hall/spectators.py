@@ -433,8 +433,9 @@ class Spectators:
 
     def seated(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` opened: whoever waits for one of its players' next table (he watched
-        him by name) watches it now (its snapshot), if it may be watched; if not, he is
-        told ``player_left``."""
+        him by name) watches it now (its snapshot), if it may be watched and the player
+        still lets others watch him by his name; if not, he is told ``player_left`` (the
+        answer a name that plays nowhere gets)."""
         users = {user for _, user in live.humans()}
         trailers = [u for u in self.trailing if self.following.get(u) in users]
         if not trailers:
@@ -442,7 +443,9 @@ class Spectators:
         audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
         for user in trailers:
             number = self.trailing.pop(user)
-            if not audience.options.allowed or live.seating is None:
+            friend = self._players[self.following[user]]
+            allowed = audience.options.allowed and self.settings.cash_tables
+            if not allowed or live.seating is None or not friend.watchable_by_name:
                 self._left(user, number, out)
                 continue
             self._attach(user, live, audience, out)
