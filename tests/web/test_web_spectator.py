@@ -11,10 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from stub_hall import DdzHand, StubHall, signed_up
 from web_kit import WAIT_MS, screenshot
 
 SHOTS = Path("/work/notes/shots")
+SIZES = {
+    "desktop": {"width": 1366, "height": 768},
+    "phone": {"width": 390, "height": 844, "is_mobile": True, "has_touch": True},
+}
 
 
 def watching(hand: DdzHand) -> Any:
@@ -173,8 +178,9 @@ def test_the_player_chooses_whether_he_is_watched_by_his_name(hall: Any, new_pag
     assert "Watch me by my name" in page.inner_text("[data-testid=friends]")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
-    hall: Any, new_page: Any
+    hall: Any, new_page: Any, size: str
 ) -> None:
     """Watched by name, 南家 is drawn at the bottom (his seat); the hand ends and the cash
     table closes (``following``): the spectator sees the end as the players do (the last
@@ -184,9 +190,9 @@ def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
     how many watch it."""
     hand = DdzHand(seed=5)
     hand.play_until(3)
-    page = new_page()
+    page = new_page(**SIZES[size])
     stub = StubHall(page, "观众丙", watching(hand))
-    signed_up(page, hall.url, "watcher-c")
+    signed_up(page, hall.url, f"watcher-c-{size}")
     page.fill("[data-testid=spectate-name]", "南家")
     page.click("[data-testid=spectate]")
     page.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
@@ -206,8 +212,11 @@ def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
     assert page.inner_text("[data-testid=result] h2") == ("南家 胜利" if won else "南家 失败")
     ended = page.wait_for_selector("[data-testid=spectating][data-ended=following]")
     assert "等待南家的下一桌" in (ended.inner_text() or "")
+    note = "[data-testid=watch-ended]"  # never cut on a phone
+    assert page.eval_on_selector(note, "e => e.scrollWidth <= e.clientWidth + 1")
+    assert page.eval_on_selector(note, "e => e.getBoundingClientRect().right <= innerWidth")
     page.wait_for_timeout(300)
-    screenshot(page, SHOTS, "spectator-hand-over")
+    screenshot(page, SHOTS, f"spectator-hand-over-{size}")
     page.click("[data-testid=result-close]")
     # 南家's next table
     following = DdzHand(seed=9, table=8)
@@ -225,7 +234,7 @@ def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
     page.wait_for_selector("#toast :text('南家已离开')")
     assert page.inner_text("[data-testid=stop-spectating]") == "返回大厅"
     page.click("[data-testid=result-close]")
-    screenshot(page, SHOTS, "spectator-player-left")
+    screenshot(page, SHOTS, f"spectator-player-left-{size}")
     page.click("[data-testid=stop-spectating]")
     page.wait_for_selector("[data-testid=lobby]")
     kinds = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")

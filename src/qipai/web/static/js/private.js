@@ -317,7 +317,7 @@ export function spectatorStrip(app, T) {
     h("b", { class: "spectating-title", text: t("spectate.banner") }),
     name ? h("span", { class: "pill", "data-testid": "watching-name", text: name }) : null,
     ended ? null : h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
-    note ? h("span", { class: "pill warn", "data-testid": "watch-ended", text: note }) : null,
+    note ? h("span", { class: "pill warn watch-ended", "data-testid": "watch-ended", text: note }) : null,
     h("div", { class: "spacer" }),
     h("button", {
       class: "btn small primary",
