@@ -125,7 +125,8 @@ def test_view_shows_pair_multipliers_and_the_result() -> None:
 
 def test_the_multiplier_stands_from_the_deal_on() -> None:
     """Issue 27: before the landlord is known every seat sees the hand's multiplier as it
-    stands (明牌 ×3 during the deal, each rob ×2); the pairs' once he is."""
+    stands (明牌 ×3 during the deal, each rob ×2); the pairs' once he is, and the table's
+    (公共倍数) still."""
     state = State.new("huanle", seed=3)
     assert {state.view(s).standing_multiplier for s in range(3)} == {1}
     state.apply(Deal(10))
@@ -137,8 +138,10 @@ def test_the_multiplier_stands_from_the_deal_on() -> None:
     assert [state.view(s).standing_multiplier for s in range(3)] == [6, 6, 6]
     while state.landlord is None:
         state.apply(state.legal_actions()[-1])
-    assert all(state.view(s).standing_multiplier is None for s in range(3))
-    assert state.view(0).multipliers
+    # the landlord known: the table's multiplier goes on (the bottom counts now), each
+    # pair's is it times the pair's own factors (none yet: nobody chose 加倍)
+    [table] = {state.view(s).standing_multiplier for s in range(3)}
+    assert table >= 6 and {m for _, m in state.view(0).multipliers} == {table}
 
 
 def test_the_standing_multiplier_keeps_the_bottom_hidden() -> None:

@@ -367,3 +367,62 @@ def test_delayed_frames_past_the_bound_come_as_one_snapshot() -> None:
         assert len(sent) <= 2 or sent == ["snapshot"], sent
         released.append(sent)
     assert ["snapshot"] in released[1:] and any("event" in kinds for kinds in released)
+
+
+def test_a_spectator_who_watched_by_name_follows_the_player_to_his_next_table() -> None:
+    """A cash table closes after its hand (a room that regroups): its spectator sees the
+    hand to its end (the last play, the result), then, having watched a player by his
+    name, waits for that player's next table (``following``) and watches it."""
+    world = World([YIFA])
+    number = seated(world, room_id=YIFA.id)
+    watch(world, player="p1")
+    watch(world, 91, table=number)  # by the table's number: its close ends his watch
+    world.run_until_quiet()
+    frames = world.frames(WATCHER)
+    ended = {"type": "spectate_ended", "table": number, "reason": "following"}
+    assert frames[-1] == ended and frames[-2]["type"] == "hand_over"
+    assert world.frames(91)[-1]["reason"] == "table_closed"
+    assert world.core.watch.trailing == {WATCHER: number}
+    assert world.core.place_of(WATCHER) is not None  # he still watches: no room for him
+    world.pass_time(30.0)  # p1 is regrouped with bots at a new table
+    live = world.core.table_of(1)
+    assert live is not None and live.number != number
+    snapshot = world.frames(WATCHER, "snapshot")[-1]
+    assert snapshot["table"] == live.number and snapshot["seat"] is None
+    assert world.core.watch.watching == {WATCHER: live.number}
+    assert world.frames(1, "spectator_count")[-1] == {
+        "type": "spectator_count", "table": live.number, "count": 1
+    }  # fmt: skip
+    world.handle(c.StopSpectating(WATCHER))
+    assert world.frames(WATCHER)[-1]["reason"] == "stopped"
+    assert world.core.watch.following == {} and not world.core.watch.watches(WATCHER)
+
+
+def test_a_spectator_is_told_when_the_player_he_followed_left() -> None:
+    """The player leaves the room after his hand: his spectator, who waited for his next
+    table, is told ``player_left`` (also when the player left during the hand)."""
+    world = World([YIFA])
+    number = seated(world, room_id=YIFA.id)
+    watch(world, player="p1")
+    world.handle(c.Leave(1))  # once his hand is over
+    world.run_until_quiet()
+    assert world.frames(WATCHER)[-1] == {
+        "type": "spectate_ended", "table": number, "reason": "player_left"
+    }  # fmt: skip
+    assert not world.core.watch.watches(WATCHER) and world.core.watch.following == {}
+    assert world.core.place_of(WATCHER) is None
+
+
+def test_a_player_who_no_longer_lets_others_watch_him_is_not_followed() -> None:
+    world = World([YIFA])
+    number = seated(world, room_id=YIFA.id)
+    watch(world, player="p1")
+    world.run_until_quiet()
+    assert world.core.watch.trailing == {WATCHER: number}
+    world.handle(c.WatchByName(1, False))
+    world.pass_time(30.0)
+    assert world.core.table_of(1) is not None
+    assert world.frames(WATCHER)[-1] == {
+        "type": "spectate_ended", "table": number, "reason": "player_left"
+    }  # fmt: skip
+    assert not world.core.watch.watches(WATCHER)

@@ -153,6 +153,22 @@ class DdzHand:
             "entropy_deadline": None,
         }
 
+    def hand_over(self) -> dict[str, Any]:
+        """The finished hand's ``hand_over`` (as every seat and spectator gets it), 1 coin
+        a point, no house cut."""
+        from qipai.hall.wire import reveal_json  # noqa: PLC0415
+
+        points = list(self.state.returns())
+        zeros = [0] * len(points)
+        return {
+            "type": "hand_over", "table": self.table, "n": len(self.state.events),
+            "hand": "hand-1", "result": points, "points": points, "rake": zeros,
+            "fees": zeros, "limited": zeros, "coins": [100_000 + p for p in points],
+            "winners": list(self.game.winners(self.state)), "escaper": None, "voided": False,
+            "seed": "5", "record": None, "cards": reveal_json("doudizhu", self.state),
+            "explain": self.game.explain(self.state),
+        }  # fmt: skip
+
     def events(self, seat: int | None) -> list[dict[str, Any]]:
         """The event frames since the last snapshot or events, as ``seat`` sees them."""
         from qipai.hall.wire import event_json  # noqa: PLC0415

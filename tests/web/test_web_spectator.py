@@ -11,10 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from stub_hall import DdzHand, StubHall, signed_up
 from web_kit import WAIT_MS, screenshot
 
 SHOTS = Path("/work/notes/shots")
+SIZES = {
+    "desktop": {"width": 1366, "height": 768},
+    "phone": {"width": 390, "height": 844, "is_mobile": True, "has_touch": True},
+}
 
 
 def watching(hand: DdzHand) -> Any:
@@ -138,14 +143,20 @@ def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> 
     page.wait_for_timeout(200)
     assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
     assert page.evaluate("() => window.qipai.app.private") is None
-    # the table closes: back to the lobby; its late frames are dropped (no resync asked)
+    # the table closes: it stays on the page, its strip says so; its late frames are
+    # dropped (no resync asked); 返回大厅 goes to the lobby, nothing to stop
     stub.send({"type": "spectate_ended", "table": 9, "reason": "table_closed"})
-    page.wait_for_selector("[data-testid=lobby]")
+    page.wait_for_selector("[data-testid=spectating][data-ended=table_closed]")
     page.wait_for_selector("#toast :text('观战的牌桌已结束')")
     hand.play_until(4)
     stub.send(*hand.events(None))
     page.wait_for_timeout(200)
     assert "resync" not in page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")
+    page.click("[data-testid=stop-spectating]")
+    page.wait_for_selector("[data-testid=lobby]")
+    assert "stop_spectating" not in page.evaluate(
+        "() => window.qipai.app.socket.outbox.map(m => m.type)"
+    )
 
 
 def test_the_player_chooses_whether_he_is_watched_by_his_name(hall: Any, new_page: Any) -> None:
@@ -165,3 +176,83 @@ def test_the_player_chooses_whether_he_is_watched_by_his_name(hall: Any, new_pag
     assert stub.wait_sent("watch_by_name", 2)["allow"] is None
     page.click("[data-testid=lang]")
     assert "Watch me by my name" in page.inner_text("[data-testid=friends]")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
+    hall: Any, new_page: Any, size: str
+) -> None:
+    """Watched by name, 南家 is drawn at the bottom (his seat); the hand ends and the cash
+    table closes (``following``): the spectator sees the end as the players do (the last
+    play, every hand left, the result), the strip says he waits for 南家's next table,
+    whose snapshot replaces this one; when 南家 leaves (``player_left``) the strip says
+    so and its button goes to the lobby (nothing to stop). A player of a cash table sees
+    how many watch it."""
+    hand = DdzHand(seed=5)
+    hand.play_until(3)
+    page = new_page(**SIZES[size])
+    stub = StubHall(page, "观众丙", watching(hand))
+    signed_up(page, hall.url, f"watcher-c-{size}")
+    page.fill("[data-testid=spectate-name]", "南家")
+    page.click("[data-testid=spectate]")
+    page.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
+    assert page.get_attribute(".me-info[data-testid=seat]", "data-seat") == "1"
+    assert page.inner_text("[data-testid=watching-name]") == "南家"
+    # the hand ends; the table closes after it
+    hand.play_until(999)
+    over = hand.hand_over()
+    stub.send(
+        *hand.events(None), over, {"type": "spectate_ended", "table": 7, "reason": "following"}
+    )
+    page.wait_for_selector("[data-testid=result]", timeout=WAIT_MS)
+    assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
+    left = page.eval_on_selector_all("[data-testid=leftover]", "els => els.length")
+    assert left == 3  # every seat's cards at the end
+    won = 1 in over["winners"]
+    assert page.inner_text("[data-testid=result] h2") == ("南家 胜利" if won else "南家 失败")
+    ended = page.wait_for_selector("[data-testid=spectating][data-ended=following]")
+    assert "等待南家的下一桌" in (ended.inner_text() or "")
+    note = "[data-testid=watch-ended]"  # never cut on a phone
+    assert page.eval_on_selector(note, "e => e.scrollWidth <= e.clientWidth + 1")
+    assert page.eval_on_selector(note, "e => e.getBoundingClientRect().right <= innerWidth")
+    page.wait_for_timeout(300)
+    screenshot(page, SHOTS, f"spectator-hand-over-{size}")
+    page.click("[data-testid=result-close]")
+    # 南家's next table
+    following = DdzHand(seed=9, table=8)
+    following.play_until(1)
+    stub.send(following.snapshot(None))
+    page.wait_for_function("() => window.qipai.app.table && window.qipai.app.table.number === 8")
+    page.wait_for_selector("[data-testid=table][data-spectating='1']")
+    assert page.get_attribute("[data-testid=spectating]", "data-ended") == ""
+    # he leaves after that hand: the watch is over, said so
+    following.play_until(999)
+    stub.send(*following.events(None), following.hand_over())
+    stub.send({"type": "spectate_ended", "table": 8, "reason": "following"})
+    stub.send({"type": "spectate_ended", "table": 8, "reason": "player_left"})
+    page.wait_for_selector("[data-testid=spectating][data-ended=player_left]")
+    page.wait_for_selector("#toast :text('南家已离开')")
+    assert page.inner_text("[data-testid=stop-spectating]") == "返回大厅"
+    page.click("[data-testid=result-close]")
+    screenshot(page, SHOTS, f"spectator-player-left-{size}")
+    page.click("[data-testid=stop-spectating]")
+    page.wait_for_selector("[data-testid=lobby]")
+    kinds = page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")
+    assert "stop_spectating" not in kinds
+
+
+def test_a_cash_tables_players_see_how_many_watch(hall: Any, new_page: Any) -> None:
+    hand = DdzHand(seed=5)
+    hand.play_until(3)
+    page = new_page()
+    stub = StubHall(page, "东家")
+    signed_up(page, hall.url, "player-w")
+    stub.send(hand.snapshot(0))
+    page.wait_for_selector("[data-testid=table][data-spectating='0']", timeout=WAIT_MS)
+    assert page.locator("[data-testid=table-watchers]").count() == 0
+    stub.send({"type": "spectator_count", "table": 7, "count": 2})
+    pill = page.wait_for_selector("[data-testid=table-watchers][data-count='2']")
+    assert "观战 2" in (pill.inner_text() or "")
+    screenshot(page, SHOTS, "cash-table-watchers")
+    stub.send({"type": "spectator_count", "table": 7, "count": 0})
+    page.wait_for_selector("[data-testid=table-watchers]", state="detached")

@@ -159,6 +159,7 @@ class HallCore:
         self._apply(command, out, now)
         if isinstance(command, c.Join | mc.Register):  # a place taken: he watches no more
             self.watch.moved(command.user, out, now)
+        self.watch.follow_up(out)  # whom a spectator followed may have left meanwhile
         return out
 
     def _apply(self, command: c.Command, out: Out, now: float) -> None:
@@ -426,6 +427,7 @@ class HallCore:
         self.flow.add(live, out, now)
         if live.number not in self.flow.tables:
             return None
+        self.watch.seated(live, out, now)  # who followed one of them watches it now
         for seat, user in live.humans():
             if not self.players[user].connected:  # left while his table was being set
                 self.flow.post(live, seat, Posted.AWAY, out, now)

@@ -233,9 +233,11 @@ class SpectatorCount(_Frame, tag="spectator_count"):
 
 class SpectateEnded(_Frame, tag="spectate_ended"):
     """The receiver no longer watches ``table``: ``reason`` is ``stopped`` (he asked),
-    ``moved`` (he went elsewhere: a room, a table, another table to watch) or
-    ``table_closed``; ``table`` ``None``: he waited for a private table's next hand (it
-    had no live table then)."""
+    ``moved`` (he went elsewhere: a room, a table, another table to watch),
+    ``table_closed``, ``following`` (the cash table closed, he waits for the next table
+    of the player he watched by name) or ``player_left`` (that player left the cash
+    rooms); ``table`` ``None``: he waited for a private table's next hand (it had no
+    live table then)."""
 
     table: int | None
     reason: str

@@ -24,6 +24,12 @@ changes, at most once a second.  A spectator stops watching when he asks
 connection closes (nothing to tell), or when the table closes (``table_closed``, after
 the delayed frames).
 
+A spectator who came by a player's name at a cash table follows him
+(:attr:`Spectators.following`): when the table closes after its hand he is told
+``following`` and waits for that player's next table (:attr:`Spectators.trailing`,
+:meth:`Spectators.seated`), or is told ``player_left`` once the player is no longer in a
+cash room (:meth:`Spectators.follow_up`).
+
 A private table's spectator is told the table first (:attr:`Spectators.greet`: its
 ``private_table`` as spectators see it, without its code) and watches the private table,
 not one live table of it
@@ -172,6 +178,13 @@ class Spectators:
         self.privates: dict[str, int | None] = {}
         """The live table of each open private table watched or configured (``None``:
         none now), by code."""
+        self.following: dict[int, int] = {}
+        """The player each spectator watches by name (``spectate`` with ``player``), by
+        user: his watch follows that player from table to table."""
+        self.trailing: dict[int, int] = {}
+        """The table each spectator left when it closed while the player he follows was
+        still in the hall (in its room's queue, at another table), by user: he waits for
+        that player's next table."""
         self.greet: Callable[[int, str, Out], None] | None = None
         """``greet(user, code, out)``: what a newcomer to a private table's live table is
         told before its snapshot (its ``private_table`` frame: :mod:`.privatetables`)."""
@@ -186,13 +199,14 @@ class Spectators:
         return 0 if audience is None else len(audience.users)
 
     def watches(self, user: int) -> bool:
-        """Whether ``user`` watches a table, or waits for a private table's next hand."""
-        return user in self.watching or user in self.parked
+        """Whether ``user`` watches a table, or waits for a private table's next hand, or
+        for the next table of the player he follows."""
+        return user in self.watching or user in self.parked or user in self.trailing
 
     def watched_by(self, user: int) -> str | None:
         """What ``user`` watches: a table's number, or the code of the private table whose
         next hand he waits for (``None``: nothing)."""
-        number = self.watching.get(user)
+        number = self.watching.get(user, self.trailing.get(user))
         return str(number) if number is not None else self.parked.get(user)
 
     def parked_at(self, code: str) -> list[int]:
@@ -203,6 +217,13 @@ class Spectators:
         """How many watch private table ``code`` (at its live table, or waiting)."""
         number = self.privates.get(code)
         return len(self.parked_at(code)) + (0 if number is None else self.count(number))
+
+    def _player_named(self, name: str) -> int | None:
+        """The user of the player named ``name`` seated at a table here, if any."""
+        for user, player in self._players.items():
+            if player.name == name and player.table is not None:
+                return user
+        return None
 
     def table_of(self, name: str) -> LiveTable | None:
         """The table the player named ``name`` sits at here, if any and if he lets others
@@ -312,6 +333,11 @@ class Spectators:
         live = self._target(user, table, name)
         if self.watches(user) and self.watching.get(user) != live.number:
             self._drop(user, out, now, reason="moved")
+        friend = None if name is None else self._player_named(name)
+        if friend is None or live.seating is None:  # a cash table's player is followed
+            self.following.pop(user, None)
+        else:
+            self.following[user] = friend
         audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
         if audience.code is not None and self.greet is not None:
             self.greet(user, audience.code, out)
@@ -388,7 +414,8 @@ class Spectators:
 
     def _drop(self, user: int, out: Out, now: float, *, reason: str | None) -> None:
         """``user`` stops watching; told why (``reason``) unless ``None``."""
-        if self.parked.pop(user, None) is not None:
+        self.following.pop(user, None)
+        if self.trailing.pop(user, None) is not None or self.parked.pop(user, None) is not None:
             if reason is not None:
                 out.append(Send(user, SpectateEnded(table=None, reason=reason)))
             return
@@ -401,6 +428,46 @@ class Spectators:
         if not audience.users and audience.options.delay == 0 and live is not None:
             live.table.watched = False  # the table makes no spectator frame for nobody
         self._counted(audience, out, now)
+
+    # --- following a player by name ------------------------------------------------------
+
+    def seated(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` opened: whoever waits for one of its players' next table (he watched
+        him by name) watches it now (its snapshot), if it may be watched and the player
+        still lets others watch him by his name; if not, he is told ``player_left`` (the
+        answer a name that plays nowhere gets)."""
+        users = {user for _, user in live.humans()}
+        trailers = [u for u in self.trailing if self.following.get(u) in users]
+        if not trailers:
+            return
+        audience = self.audiences.setdefault(live.number, Audience(live.number, TableWatch()))
+        for user in trailers:
+            number = self.trailing.pop(user)
+            friend = self._players[self.following[user]]
+            allowed = audience.options.allowed and self.settings.cash_tables
+            if not allowed or live.seating is None or not friend.watchable_by_name:
+                self._left(user, number, out)
+                continue
+            self._attach(user, live, audience, out)
+        if not audience.users and audience.options.delay == 0:
+            del self.audiences[live.number]
+            return
+        self._counted(audience, out, now)
+
+    def follow_up(self, out: Out) -> None:
+        """Whoever waits for the next table of a player who is no longer in the hall's
+        cash rooms (he left the room, his connection closed, he went to a private table or
+        a match) is told ``player_left``."""
+        for user, number in list(self.trailing.items()):
+            player = self._players.get(self.following.get(user, -1))
+            if player is None or not player.connected or player.room is None:
+                del self.trailing[user]
+                self._left(user, number, out)
+
+    def _left(self, user: int, number: int, out: Out) -> None:
+        """``user`` no longer follows: the player he followed left (``player_left``)."""
+        self.following.pop(user, None)
+        out.append(Send(user, SpectateEnded(table=number, reason="player_left")))
 
     # --- frames -------------------------------------------------------------------------
 
@@ -461,12 +528,16 @@ class Spectators:
         del self.audiences[audience.number]
         code = audience.code
         frame = SpectateEnded(table=audience.number, reason="table_closed")
+        following = SpectateEnded(table=audience.number, reason="following")
         for user in audience.users:
             del self.watching[user]
-            if code is None or code not in self.privates:
-                out.append(Send(user, frame))
-            else:
+            if code is not None and code in self.privates:
                 self.parked[user] = code
+            elif user in self.following:  # he waits for that player's next table
+                self.trailing[user] = audience.number
+                out.append(Send(user, following))
+            else:
+                out.append(Send(user, frame))
         if code is not None:  # a delayed table's end: the next one may be open already
             self._unpark(code, out, now)
 
@@ -528,3 +599,5 @@ class Spectators:
         self.watching.clear()
         self.parked.clear()
         self.privates.clear()
+        self.following.clear()
+        self.trailing.clear()

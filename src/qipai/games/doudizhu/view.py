@@ -83,10 +83,12 @@ class View:
     """(farmer, multiplier of his pair with the landlord) once the landlord is known,
     from what happened so far (:func:`.scoring.multiplier_breakdown`)."""
     standing_multiplier: int | None
-    """Before the landlord is known, from the deal on: the hand's multiplier as it stands
-    (the initial multiplier times 明牌 and whole-hand robs so far:
+    """The table's multiplier 公共倍数, from the deal on: the hand's multiplier as it
+    stands without what only one pair has (the initial multiplier times 明牌, whole-hand
+    robs, and once the landlord is known the bottom, bombs, spring...:
     :func:`.scoring.standing_multiplier`; the bottom cards, still hidden, count only once
-    revealed); ``None`` once the landlord is known (:attr:`multipliers` then)."""
+    revealed). Each pair's (:attr:`multipliers`) is it times that pair's own factors
+    (yifa's robs, 加倍), capped."""
     doubled: tuple[bool, ...]
     """Seats that chose 加倍."""
     bottom: tuple[Card, ...] | None
@@ -165,7 +167,7 @@ def make_view(state: State, seat: int, *, figures: bool = True) -> View:
         base=state.base,
         robs=tuple(state.robs),
         multipliers=_multipliers(state, secret) if revealed and figures else (),
-        standing_multiplier=None if revealed or not figures else _standing(state),
+        standing_multiplier=_standing(state) if figures else None,
         doubled=tuple(d and s not in secret for s, d in enumerate(state.doubled)),
         bottom=state.bottom if revealed or _bottom_on_table(state) else None,
         bottom_size=len(state.bottom),
@@ -210,6 +212,9 @@ def _multipliers(state: State, secret: set[int]) -> tuple[tuple[int, int], ...]:
 
 
 def _standing(state: State) -> int:
-    """The multiplier as it stands during the auction, from public facts only (the bottom
-    cards, hidden until the landlord takes them, do not count)."""
-    return standing_multiplier(dataclasses.replace(state.facts(), bottom=""))
+    """The table's multiplier as it stands, from public facts only (the bottom cards,
+    hidden until the landlord takes them, count from then on)."""
+    facts = state.facts()
+    if state.landlord is None:
+        facts = dataclasses.replace(facts, bottom="")
+    return standing_multiplier(facts)

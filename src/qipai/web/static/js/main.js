@@ -37,6 +37,7 @@ const app = {
   private: null, // the private table the player sits at: its last private_table frame
   scoreboard: null, // the last scoreboard frame
   watchers: null, // the last spectator_count frame: {table, count}
+  watchingName: null, // the player watched by his name (js/private.js): his seat is drawn at the bottom
   unwatched: new Set(), // the tables the player stopped watching: their late frames are dropped
   linkCode: null, // the code of the link /?p=CODE the page was opened with, until joined
   notices: [], // the match notices kept while the player is in a hand (js/match.js)
@@ -230,7 +231,7 @@ function againTooSoon(frame) {
 
 function tableFor(frame) {
   if (frame.table === undefined) return app.table; // ack, error
-  if (app.table && app.table.number === frame.table) return app.table;
+  if (app.table && app.table.number === frame.table && !app.table.watchEnded) return app.table;
   if (frame.type !== "snapshot" && app.unwatched.has(frame.table)) return null; // watched no more
   if (frame.type === "snapshot") return openTable(frame.table, null, frame.room);
   const saved = storage.loadTable(frame.table);

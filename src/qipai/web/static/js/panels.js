@@ -103,6 +103,7 @@ export function result(T, onClose) {
   }
   const rows = T.game.resultRows(T, over);
   const won = over.winners.includes(s.seat);
+  const title = T.spectating ? watchedTitle(T, over) : h("h2", { class: `result-title ${won ? "win" : ""}`, text: won ? t("table.won") : t("table.lost") });
   const body = s.players.map((player, seat) =>
     h(
       "tr",
@@ -123,7 +124,9 @@ export function result(T, onClose) {
       match ? null : h("td", { class: "num muted", text: String((over.rake ? over.rake[seat] : 0) + (over.fees ? over.fees[seat] : 0)) }),
     ),
   );
-  const buttons = match
+  const buttons = T.spectating
+    ? [h("button", { class: "btn primary", "data-testid": "result-close", onclick: () => close(), text: t("common.close") })]
+    : match
     ? [
         h("button", { class: "btn quiet", "data-testid": "result-close", onclick: () => close(), text: t("common.close") }),
         T.app.match && T.app.match.state === "playing"
@@ -143,7 +146,7 @@ export function result(T, onClose) {
   let close = null;
   close = dialog(
     [
-      h("h2", { class: `result-title ${won ? "win" : ""}`, text: won ? t("table.won") : t("table.lost") }),
+      title,
       T.game.resultExtra(T),
       match ? resultLine(T.app, T) : null,
       h(
@@ -171,6 +174,14 @@ export function result(T, onClose) {
   );
   close.nextHand = () => goingOn(T, over.hand, row, close);
   return close;
+}
+
+/** A spectator's result title: the player he watches by name won or lost, else 本局结束. */
+function watchedTitle(T, over) {
+  const name = T.app.watchingName;
+  if (!name || T.state.players[T.seat].name !== name) return h("h2", { class: "result-title", text: t("table.watchedOver") });
+  const won = over.winners.includes(T.seat);
+  return h("h2", { class: `result-title ${won ? "win" : ""}`, text: t(won ? "table.watchedWon" : "table.watchedLost", { name: playerName(name) }) });
 }
 
 /** At a table that plays on (`regroup: false`) the next hand starts a few seconds after the result

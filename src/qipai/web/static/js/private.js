@@ -52,15 +52,23 @@ export const joinCode = (app, code) => ask(app, { type: "private_join", code: St
 export async function watch(app, target) {
   const info = target.code ? await learn(app, target.code) : null;
   if (info && info.state === "waiting") toast(t("spectate.waiting"));
+  app.watchingName = target.player || null; // drawn at the bottom, followed from table to table
   ask(app, { type: "spectate", ...target });
 }
 
-/** 退出观战: the hall stops the frames; the page goes back to the lobby at once. */
+/** 退出观战: the hall stops the frames; the page goes back to the lobby at once. A watch
+ * that ended already (the table closed, the player followed left) has nothing to stop. */
 export function stopWatching(app) {
-  ask(app, { type: "stop_spectating" });
+  const over = app.table && ENDED.has(app.table.watchEnded);
+  if (!over) ask(app, { type: "stop_spectating" });
   leaveWatched(app);
+  app.watchingName = null;
   app.go("lobby");
 }
+
+/** The `spectate_ended` reasons after which the table stays on the page, its end shown:
+ * nothing more comes of it (`following`: the snapshot of the player's next table may). */
+const ENDED = new Set(["table_closed", "player_left"]);
 
 /** GET /api/private/{code}: the table of a code (its state, before watching it); null
  * when refused. */
@@ -159,8 +167,11 @@ export function leftPrivate(app, frame) {
   if (app.routeName() === "private") app.go("lobby");
 }
 
-/** `spectate_ended`: the watched table closed (back to the lobby), or the player went
- * elsewhere (`moved`: the new place's frames come) or stopped (done already). */
+/** `spectate_ended`: the watched table closed, or the player it followed left: the table
+ * stays on the page with its end (the last play, every hand, the result) and the strip
+ * says so (its button goes to the lobby); `following`: the same, waiting for the player's
+ * next table (its snapshot replaces this one); the player went elsewhere (`moved`: the new
+ * place's frames come) or stopped (done already). */
 function onWatchEnded(app, frame) {
   if (frame.table === null) { // he waited for a private table's next hand
     if (frame.reason === "table_closed") toast(t("spectate.ended"));
@@ -168,7 +179,14 @@ function onWatchEnded(app, frame) {
   }
   const table = app.table;
   if (!table || table.number !== frame.table || !table.spectating) return;
-  if (frame.reason === "table_closed") toast(t("spectate.ended"));
+  if (frame.reason === "following" || ENDED.has(frame.reason)) {
+    table.watchEnded = frame.reason;
+    app.unwatched.add(table.number); // its late frames, if any, are dropped
+    if (frame.reason === "player_left") toast(t("spectate.playerLeft", { name: app.watchingName || "" }));
+    else if (frame.reason === "table_closed") toast(t("spectate.ended"));
+    if (table.view) table.view.render();
+    return;
+  }
   leaveWatched(app);
   if (frame.reason !== "moved" && app.routeName() === "table") app.go("lobby");
 }
@@ -290,13 +308,23 @@ export function privateStrip(app, T) {
 
 /** 观战中: the banner of a spectator's table page, the watchers and 退出观战. */
 export function spectatorStrip(app, T) {
+  const ended = T.watchEnded || null;
+  const name = app.watchingName || "";
+  const note = ended ? t(`spectate.${ended}`, { name }) : null;
   return h(
     "div",
-    { class: "match-strip spectating", "data-testid": "spectating" },
+    { class: "match-strip spectating", "data-testid": "spectating", "data-ended": ended || "" },
     h("b", { class: "spectating-title", text: t("spectate.banner") }),
-    h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
+    name ? h("span", { class: "pill", "data-testid": "watching-name", text: name }) : null,
+    ended ? null : h("span", { class: "pill" }, `${t("private.watchers")} `, watcherCount(app, T.number)),
+    note ? h("span", { class: "pill warn watch-ended", "data-testid": "watch-ended", text: note }) : null,
     h("div", { class: "spacer" }),
-    h("button", { class: "btn small primary", "data-testid": "stop-spectating", onclick: () => stopWatching(app), text: t("spectate.stop") }),
+    h("button", {
+      class: "btn small primary",
+      "data-testid": "stop-spectating",
+      onclick: () => stopWatching(app),
+      text: t(ENDED.has(ended) ? "spectate.toLobby" : "spectate.stop"),
+    }),
   );
 }
 

@@ -10,8 +10,10 @@
 // the hand is dealt from (docs/records.md); once the hand is over it checks that the record
 // holds them.
 //
-// A spectator's table (观战: its snapshot's `seat` is null) is drawn from seat 0's side
-// without a hand: no action, no entropy, no result panel, nothing saved for a reload.
+// A spectator's table (观战: its snapshot's `seat` is null) is drawn from the side of the
+// player he watches by name (seat 0's when he watches by number or code)
+// without a hand: no action, no entropy, nothing saved for a reload; at the hand's end the
+// result as the players see it (its title names the player watched by name).
 
 import { toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
@@ -78,9 +80,13 @@ export class Table {
     this.carried = { scores: before.state.scores, from: before };
   }
 
-  /** The player's seat; a spectator's view is drawn from seat 0's side. */
+  /** The player's seat; a spectator's view is drawn from the side of the player he
+   * watches by name (his seat at the bottom), else from seat 0's. */
   get seat() {
-    return this.state.seat ?? 0;
+    if (this.state.seat !== null && this.state.seat !== undefined) return this.state.seat;
+    const name = this.app.watchingName;
+    const at = name ? this.state.players.findIndex((player) => player.name === name) : -1;
+    return Math.max(at, 0);
   }
 
   /** Whether the player only watches this table (观战: no seat of his). */
@@ -346,7 +352,10 @@ export class Table {
     }
     if (s.legal.length && !s.over) this.clearForTurn();
     for (const note of this.notes.splice(0)) toast(note);
-    if (this.justEnded && this.spectating) this.justEnded = false; // the felt shows the end
+    if (this.justEnded && this.spectating) {
+      this.justEnded = false; // the felt shows the end, and the result as the players see it
+      this.showResult();
+    }
     if (this.justEnded) {
       this.justEnded = false;
       // the hall lets him go (he joined for one hand): the player chooses what next; a table

@@ -16,6 +16,14 @@ import { privateStrip, spectatorStrip } from "./private.js";
 import { avatarEl } from "./avatar.js";
 
 const TICK_MS = 250;
+/** How many watch a cash table (观战 N), to its players while anyone does (a private
+ * table's strip and a spectator's say it already). */
+function watchedPill(T) {
+  const seen = T.app && T.app.watchers;
+  if (T.spectating || T.isPrivate || T.readOnly || !seen || seen.table !== T.number || !seen.count) return null;
+  return h("span", { class: "pill watchers", "data-testid": "table-watchers", "data-count": String(seen.count), title: t("private.watching", { n: seen.count }) }, `${t("private.watchers")} `, h("b", { text: String(seen.count) }));
+}
+
 /** The tools that stay in the toolbar's row on a phone held upright (the rest: ⋯). */
 const PRIMARY_TOOLS = new Set(["action-trustee", "chat", "action-notices"]);
 
@@ -190,6 +198,7 @@ export class TableView {
         h("b", { text: room ? (T.isMatch ? room.name : roomTitle(room)) : s.room }),
         s.handNumber !== null && s.handNumber !== undefined && !T.isMatch ? h("span", { class: "pill", text: t("table.handNo", { n: s.handNumber + 1 }) }) : null,
         T.game.info(T),
+        watchedPill(T),
       ),
       h("div", { class: "spacer" }),
       ...this.toolGroups(tools),

@@ -23,6 +23,8 @@ export const STRINGS = {
   "ddz.farmer": ["农民", "farmer"],
   "ddz.base": ["底分", "base"],
   "ddz.multiplier": ["倍数", "multiplier"],
+  "ddz.against": ["对{name}", "vs {name}"],
+  "ddz.pairsAbout": ["地主对每位农民的倍数（各自结算）", "The landlord's multiplier against each farmer (settled apart)"],
   "ddz.capped": ["（封顶）", "(capped)"],
   "ddz.reasonTimes": ["{name}{n}次", "{name} ×{n}"],
   "ddz.reason.initial": ["初始倍数", "initial"],

@@ -4,7 +4,8 @@
 // The events carry everything but the multiplier (it depends on the preset's scoring), so
 // after an event that may change it the table asks for a fresh snapshot (`resync`): from
 // the hand's start (its initial multiplier) through the auction (the view's
-// `standing_multiplier`: 明牌, robs) to the pairs' multipliers once the landlord is known.
+// `standing_multiplier`: 明牌, robs) to the pairs' multipliers once the landlord is known
+// (the table's goes on: the landlord sees it, and his multiplier against each farmer).
 //
 // 任务: a hand of a room (or a private table) with tasks shows its task from the deal (the
 // view's `task`, the event TaskDrawn) to the end, marked done when the winning side
@@ -44,7 +45,7 @@ function empty(players) {
     marker: null,
     markerSeat: null,
     multipliers: [],
-    standing: null, // the multiplier as it stands until the landlord is known
+    standing: null, // the table's multiplier (公共倍数), from the deal on
     doubled: seats(players, false),
     plays: [],
     said: seats(players, null),
@@ -294,19 +295,37 @@ function seatView(T, seat) {
   const open = m.shown[seat] || m.open[seat];
   const side = [
     said ? h("div", { class: "said", text: said }) : null,
-    open && seat !== T.seat ? cardRow(open, { small: true, testid: "open-hand" }) : null,
+    open && (seat !== T.seat || T.spectating) ? cardRow(open, { small: true, testid: "open-hand" }) : null,
     playedBy(m, seat, T.state.n),
   ];
   return { tags, meta, side };
 }
 
-/** The player's 倍数: the hand's as it stands during the auction, then a farmer's own pair's,
- * the landlord's the sum of his two. */
+/** The 倍数 a seat sees: the table's (公共倍数: the view's standing multiplier) during the
+ * auction, then a farmer's own pair's; the landlord (and a spectator) sees the table's, and
+ * beside it his multiplier against each farmer (`pairsOf`), never their sum. */
 function multiplierOf(m, seat) {
-  if (!m.multipliers.length) return m.landlord === null ? m.standing : null;
   const mine = m.multipliers.find(([farmer]) => farmer === seat);
   if (mine) return mine[1];
-  return m.multipliers.reduce((sum, [, value]) => sum + value, 0); // the landlord's stake
+  if (m.standing !== null) return m.standing;
+  return m.multipliers.length ? Math.min(...m.multipliers.map(([, value]) => value)) : null;
+}
+
+/** The landlord's (a spectator's) multiplier against each farmer once the landlord is
+ * known: [[farmer, ×N], …]; none for a farmer (his own is the 倍数). */
+function pairsOf(m, seat) {
+  if (m.landlord === null || m.multipliers.some(([farmer]) => farmer === seat)) return [];
+  return m.multipliers;
+}
+
+/** 对东家 ×2 · 对西家 ×1: the landlord's multiplier with each farmer (`pair-multipliers`). */
+function pairsPill(T, pairs) {
+  if (!pairs.length) return null;
+  const parts = pairs.flatMap(([farmer, value], i) => [
+    i ? " · " : null,
+    h("span", { "data-farmer": farmer, "data-value": value }, `${t("ddz.against", { name: T.name(farmer) })} `, h("b", { text: `×${value}` })),
+  ]);
+  return h("span", { class: "pill", "data-testid": "pair-multipliers", title: t("ddz.pairsAbout") }, ...parts);
 }
 
 /** 任务: the hand's task (data-task: its id), ✓ once completed. */
@@ -337,6 +356,7 @@ function info(T) {
     h("span", { class: "pill", text: t(`rules.${m.rules || T.state.rules}`) }),
     m.base ? basePill(m.base, T.matchBase) : null,
     h("span", { class: "pill", "data-testid": "multiplier", "data-value": multi ?? "" }, t("ddz.multiplier"), " ", h("b", { text: multi === null ? "—" : `×${multi}` })),
+    pairsPill(T, pairsOf(m, T.seat)),
   ];
 }
 
@@ -439,10 +459,24 @@ function resultRows(T, over) {
   }));
 }
 
+/** A pair's own factors (the view's table multiplier leaves them out). */
+const PAIR_ONLY = new Set(["landlord_double", "farmer_double"]);
+
+/** The table's multiplier of a settled hand: the factors both pairs share (yifa's robs
+ * when the same in both), at most either pair's (a cap). */
+function tableOf(pairs) {
+  const key = ([reason, count, factor]) => `${reason}:${count}:${factor}`;
+  const [first, ...rest] = pairs;
+  const shared = first.factors.filter((f) => !PAIR_ONLY.has(f[0]) && rest.every((pair) => pair.factors.some((g) => key(g) === key(f))));
+  const product = shared.reduce((total, [, , factor]) => total * factor, 1);
+  return Math.min(product, ...pairs.map((pair) => pair.multiplier));
+}
+
 /** The hand settled: the multipliers are the final ones (a last bomb, a spring). */
 function ended(m, over) {
   const pairs = over.explain && over.explain.pairs;
   if (pairs) m.multipliers = pairs.map((pair) => [pair.farmer, pair.multiplier]);
+  if (pairs && pairs.length) m.standing = tableOf(pairs);
   if (pairs && pairs.some((pair) => pair.factors.some(([reason, count]) => reason === "task" && count > 0))) m.taskDone = true;
 }
 
@@ -485,6 +519,7 @@ function resultExtra(T) {
   if (m.antiSpring) parts.push(t("ddz.antispring"));
   const multi = multiplierOf(m, T.seat);
   if (multi !== null) parts.push(`${t("ddz.multiplier")} ×${multi}`);
+  for (const [farmer, value] of pairsOf(m, T.seat)) parts.push(`${t("ddz.against", { name: T.name(farmer) })} ×${value}`);
   const task = m.task
     ? h("p", { class: `task-result ${m.taskDone ? "done" : ""}`, "data-testid": "task-result", "data-task": m.task, "data-done": m.taskDone ? "1" : "0" }, `${t("ddz.task")} `, h("b", { text: t(`ddz.task.${m.task}`) }), ` · ${t(m.taskDone ? "ddz.taskDoneDoubled" : "ddz.taskNotDone")}`)
     : null;
