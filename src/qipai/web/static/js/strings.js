@@ -217,6 +217,8 @@ export const STRINGS = {
   "fair.bad": ["✗ 种子与承诺不符", "✗ the seed does not match the commitment"],
   "fair.entropyOk": ["✓ 你的浏览器发送的随机数已混入本局种子（记录相符）", "✓ the entropy your browser sent was mixed into this deal (the record holds it)"],
   "fair.entropyBad": ["✗ 本局记录中没有你的浏览器发送的随机数", "✗ the record does not hold the entropy your browser sent"],
+  "fair.entropyLate": ["本局你的浏览器发送的随机数晚于发牌，未混入（本局由种子发牌，承诺仍可验证）", "the entropy your browser sent came after the deal: not mixed into this hand (dealt from the seed, still checked against its commitment)"],
+  "fair.entropyUnsent": ["本局发牌后你才进入牌桌，本页未发送随机数", "this page came to the table after the deal: it sent no entropy for this hand"],
   "fair.entropy": ["玩家随机数", "players' entropy"],
 
   "history.time": ["时间", "Time"],

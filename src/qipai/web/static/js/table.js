@@ -169,7 +169,7 @@ export class Table {
       model,
       over: sameHand ? prev.over : null,
       scores: prev ? prev.scores : this.carried ? [...this.carried.scores] : [],
-      entropy: prev ? prev.entropy : null,
+      entropy: prev ? prev.entropy : this.entropySaved(frame.hand),
     };
     this.showEnd();
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
@@ -184,6 +184,14 @@ export class Table {
     this.askedGame = true;
     const known = isPrivateRoom(frame.room) ? Promise.resolve() : loadMatches(this.app);
     known.then(() => this.app.send({ type: "resync" }));
+  }
+
+  /** The entropy this tab sent for `hand` before a reload answered by a snapshot (the
+   * table's state saved in localStorage holds it), or null: the result still checks it. */
+  entropySaved(hand) {
+    const saved = storage.loadTable(this.number);
+    const entropy = saved ? saved.entropy : null;
+    return entropy && entropy.hand === hand ? entropy : null;
   }
 
   /** Send the seat's entropy for `hand`, once: random bytes as hex digits, kept (with the
@@ -265,7 +273,7 @@ export class Table {
       voided: frame.voided,
       seed: frame.seed,
       commitment: s.commitment,
-      entropyOk: this.entropyInRecord(frame),
+      entropy: this.entropyInRecord(frame),
       limited: frame.limited || null,
       explain: frame.explain || null,
       cards: frame.cards || null,
@@ -291,13 +299,18 @@ export class Table {
     this.game.ended(s.model, over);
   }
 
-  /** Whether the hand's record holds the entropy this seat sent and the hall took: true or
-   * false; null when there is nothing to check (none sent, or it came too late). */
+  /** What the result says of the entropy this seat sent for the hand (`fairness` in
+   * js/panels.js): "ok" (the record holds it), "bad" (the hall took it, the record does not
+   * hold it), "late" (it came after the deal: the hall refused it, the seed alone dealt),
+   * "unsent" (the page sent none: it came to the table after the deal); null when there is
+   * nothing to say (a spectator, a hand without a record, a room that takes no entropy). */
   entropyInRecord(frame) {
+    const recorded = frame.record ? frame.record.entropy : null;
+    if (this.spectating || !Array.isArray(recorded)) return null;
     const mine = this.state.entropy;
-    if (!mine || mine.hand !== frame.hand || !mine.accepted || !frame.record) return null;
-    const recorded = frame.record.entropy;
-    return Array.isArray(recorded) && recorded[this.state.seat] === mine.value;
+    if (!mine || mine.hand !== frame.hand) return "unsent";
+    if (recorded[this.state.seat] === mine.value) return "ok";
+    return mine.accepted ? "bad" : "late";
   }
 
   on_chat(frame) {
@@ -320,7 +333,7 @@ export class Table {
   on_error(frame) {
     const mine = this.state.entropy;
     if (mine && frame.id === mine.id) {
-      mine.accepted = false; // too late (dealt already), or sent twice: nothing to tell
+      mine.accepted = false; // too late (dealt already), or sent twice: the result says so
       return;
     }
     if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
