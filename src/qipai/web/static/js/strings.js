@@ -62,6 +62,12 @@ export const STRINGS = {
   "room.seconds": ["{n} 秒", "{n} s"],
   "room.bots": ["机器人补位", "bots"],
   "room.join": ["加入", "Join"],
+  "room.rules": ["规则", "Rules"],
+  "rulebook.title": ["规则", "Rules"],
+  "rulebook.room": ["本场：{room}", "This room: {room}"],
+  "rulebook.pointsOnly": ["积分场：只计积分，不动游戏币。", "Points only: the hands move points, no coins."],
+  "rulebook.coins": ["金币场：积分按房间的数额换成游戏币结算。", "Coins: the points are settled in coins at the room's numbers."],
+  "rulebook.none": ["这套规则暂无说明。", "No description of this rule set yet."],
   "room.tooPoor": ["游戏币不足", "Not enough coins"],
 
   "table.handNo": ["第 {n} 局", "hand {n}"],

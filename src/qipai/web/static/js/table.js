@@ -24,6 +24,7 @@ import { listed, loadMatches, matchOfRoom, matchRoomInfo, onMatchHand } from "./
 import { Chat } from "./chat.js";
 import { isPrivateRoom, privateGame, privateRoomInfo } from "./private.js";
 import { effects } from "./fx.js";
+import { openRules } from "./rules.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 const ENTROPY_BYTES = 32;
@@ -472,8 +473,16 @@ export class Table {
     this.clearedFor = turn;
     const result = this.closeResult;
     if (result && result.past && !result.tucked) result.tuck(true);
+    if (this.closeRules) this.closeRules(); // the rules page: open again from the toolbar
     const board = this.app.scoreboard;
     if (this.app.closeScoreboard && board && !board.over) this.app.closeScoreboard();
+  }
+
+  /** 规则: the rules page of this table's room (js/rules.js), closed when his turn comes. */
+  openRules() {
+    const s = this.state;
+    const room = { ...s.roomInfo, game: (s.roomInfo && s.roomInfo.game) || s.game };
+    this.closeRules = openRules(room);
   }
 
   /** 结果: the result put away at the player's turn, else the hand's (if it is over). */

@@ -7,6 +7,7 @@ import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, categoryTag } from "../cards.js";
 import { deckOf } from "../deal.js";
 import { STRINGS } from "./shstrings.js";
+import { rulesOf } from "./shrules.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => (typeof value === "function" ? value() : value));
@@ -277,6 +278,6 @@ function actionLabel(text) {
 
 export const game = pokerGame(
   "showhand",
-  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel },
+  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel, rulesOf },
   (m) => m.shown,
 );
