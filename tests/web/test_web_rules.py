@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stub_hall import DdzHand, StubHall, signed_up
 from web_kit import button, join, next_decision, screenshot, sign_up
 
 RULES = "[data-testid=rules]"
@@ -33,6 +34,45 @@ FACTS = {
 }
 
 SIZES = [(1366, 768), (390, 844)]
+CODE = "123456"
+ROOM = "private:0a1b2c3d4e5f"
+SEATS = [
+    {"name": name, "ready": True, "bot": False, "connected": True}
+    for name in ("东家", "南家", "西家")
+]
+
+
+def _private_table(**changes: Any) -> dict[str, Any]:
+    """A ``private_table`` frame: a points table of 6 yifa hands, the receiver its owner."""
+    frame: dict[str, Any] = {
+        "type": "private_table",
+        "code": CODE,
+        "link": f"/?p={CODE}",
+        "room": ROOM,
+        "owner": 0,
+        "game": "doudizhu",
+        "rules": "yifa",
+        "hands": 6,
+        "played": 0,
+        "stakes": "points",
+        "base": None,
+        "seconds": None,
+        "bots": True,
+        "spectators": True,
+        "tasks": False,
+        "delay": 0,
+        "state": "waiting",
+        "table": None,
+        "seats": SEATS,
+        "you": 0,
+    }
+    return {**frame, **changes}
+
+
+def _joins(stub: StubHall, message: dict[str, Any]) -> None:
+    """The hall's answer to private_join: the table."""
+    if message["type"] == "private_join":
+        stub.send({"type": "ack", "id": message["id"]}, _private_table())
 
 
 def _english(page: Any) -> None:
@@ -91,3 +131,23 @@ def test_the_tables_menu_opens_its_rooms_rules(
     page.click(f"{RULES} [data-testid=rules-close]")
     page.wait_for_selector(RULES, state="detached")
     assert page.locator("[data-testid=actions] button").first.is_visible()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_private_tables_rules_page_shows_its_rule_set_alone(
+    hall: Any, new_page: Any, size: tuple[int, int]
+) -> None:
+    """A private table's stakes are its own: the page shows no cash room's numbers."""
+    hand = DdzHand(seed=11, table=7, room=ROOM)
+    hand.play_until(1)
+    page = new_page(width=size[0], height=size[1])
+    stub = StubHall(page, "东家", _joins)
+    signed_up(page, hall.url, f"rules-private{size[0]}")
+    page.fill("[data-testid=private-join-code]", CODE)
+    page.click("[data-testid=private-join]")
+    page.wait_for_selector("[data-testid=private-room]")
+    stub.send(_private_table(state="playing", table=7, played=2), hand.snapshot(0))
+    page.wait_for_selector("[data-testid=table] [data-testid=private-strip]")
+    button(page, "rules").click()
+    _check(page, "doudizhu-yifa", "yifa", "zh")
+    assert page.locator(f"{RULES} [data-testid=rules-room]").count() == 0

@@ -46,7 +46,7 @@ function section(part) {
 
 /** 本场: the room's numbers, and whether its hands move coins or points only. */
 function roomPart(room) {
-  if (!room.id || room.min_coins === undefined) return null; // a match's: its own card says
+  if (!room.id || room.min_coins === undefined) return null; // a private table's, a match's
   return h(
     "section",
     { class: "rules-part", "data-testid": "rules-room" },

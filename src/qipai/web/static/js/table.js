@@ -478,10 +478,13 @@ export class Table {
     if (this.app.closeScoreboard && board && !board.over) this.app.closeScoreboard();
   }
 
-  /** 规则: the rules page of this table's room (js/rules.js), closed when his turn comes. */
+  /** 规则: the rules page of this table's room (js/rules.js), closed when his turn comes.
+   * A private table's stakes are its own (not its template room's) and a match's are on
+   * its strip: their page shows the rule set alone. */
   openRules() {
-    const s = this.state;
-    const room = { ...s.roomInfo, game: (s.roomInfo && s.roomInfo.game) || s.game };
+    const info = this.state.roomInfo || {};
+    const game = info.game || this.state.game;
+    const room = this.isPrivate || this.isMatch ? { game, rules: info.rules } : { ...info, game };
     this.closeRules = openRules(room);
   }
 
