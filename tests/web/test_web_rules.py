@@ -137,9 +137,12 @@ def test_the_tables_menu_opens_its_rooms_rules(
 def test_a_private_tables_rules_page_shows_its_rule_set_alone(
     hall: Any, new_page: Any, size: tuple[int, int]
 ) -> None:
-    """A private table's stakes are its own: the page shows no cash room's numbers."""
+    """A private table's stakes are its own: the page shows no cash room's numbers. The
+    page closes when the player's turn comes: his buttons are never under it."""
     hand = DdzHand(seed=11, table=7, room=ROOM)
     hand.play_until(1)
+    while hand.game.seat_to_act(hand.state) == 0:  # another's turn while he reads
+        hand.step()
     page = new_page(width=size[0], height=size[1])
     stub = StubHall(page, "东家", _joins)
     signed_up(page, hall.url, f"rules-private{size[0]}")
@@ -151,3 +154,9 @@ def test_a_private_tables_rules_page_shows_its_rule_set_alone(
     button(page, "rules").click()
     _check(page, "doudizhu-yifa", "yifa", "zh")
     assert page.locator(f"{RULES} [data-testid=rules-room]").count() == 0
+    while hand.game.seat_to_act(hand.state) != 0:
+        hand.step()
+    assert not hand.state.is_terminal
+    stub.send(hand.snapshot(0))  # his turn
+    page.wait_for_selector(RULES, state="detached")
+    assert page.locator("[data-testid=actions] button").first.is_visible()
