@@ -32,6 +32,10 @@ def test_the_pages_a_player_meets_pass_axe(hall: Any, new_page: Any, size: tuple
     sign_up(page, hall.url, f"axe_{size[0]}")
     page.wait_for_selector("[data-testid=room]")
     assert _severe(page) == [], "lobby"
+    page.click("[data-testid=room][data-room='doudizhu-caishen'] [data-testid=room-rules]")
+    page.wait_for_selector("[data-testid=rules]")
+    assert _severe(page) == [], "rules"
+    page.click("[data-testid=rules] [data-testid=rules-close]")
     join(page, "doudizhu-yifa")
     next_decision(page, None)
     assert _severe(page) == [], "table"

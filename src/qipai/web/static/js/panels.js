@@ -53,20 +53,28 @@ export function note(text) {
   toast(text);
 }
 
+/** The entropy line's words and hooks by what the result says of it (`Table.entropyInRecord`). */
+const ENTROPY_LINES = {
+  ok: { cls: "ok", ok: "1", key: "fair.entropyOk" },
+  bad: { cls: "bad", ok: "0", key: "fair.entropyBad" },
+  late: { cls: "muted", ok: "", key: "fair.entropyLate" },
+  unsent: { cls: "muted", ok: "", key: "fair.entropyUnsent" },
+};
+
 /** The provably-fair line: seed, commitment, and the browser's own check of the two; with
- * `entropyOk` (true or false) whether the record holds the entropy this browser sent. */
-export function fairness(seed, commitment, entropyOk = null) {
+ * `entropy` ("ok", "bad", "late", "unsent": `Table.entropyInRecord`) what became of the
+ * entropy this browser sent, so that a seated player's result always says it. */
+export function fairness(seed, commitment, entropy = null) {
   if (!seed) return null;
   const ok = commitment ? commitmentOf(seed) === commitment : null;
+  const line = ENTROPY_LINES[entropy] || null;
   return h(
     "div",
     { class: "seedline", "data-testid": "fairness", "data-ok": ok === null ? "" : ok ? "1" : "0" },
     h("div", {}, `${t("fair.seed")}: ${seed}`),
     commitment ? h("div", {}, `${t("fair.commitment")}: ${commitment}`) : null,
     ok === null ? null : h("div", { class: ok ? "ok" : "bad", text: ok ? t("fair.ok") : t("fair.bad") }),
-    entropyOk === null || entropyOk === undefined
-      ? null
-      : h("div", { class: entropyOk ? "ok" : "bad", "data-testid": "entropy-check", "data-ok": entropyOk ? "1" : "0", text: entropyOk ? t("fair.entropyOk") : t("fair.entropyBad") }),
+    line ? h("div", { class: line.cls, "data-testid": "entropy-check", "data-ok": line.ok, "data-state": entropy, text: t(line.key) }) : null,
   );
 }
 
@@ -167,7 +175,7 @@ export function result(T, onClose) {
         h("tbody", {}, body),
       ),
       match ? null : adjustments(T, over),
-      fairness(over.seed, over.commitment, over.entropyOk),
+      fairness(over.seed, over.commitment, over.entropy),
       row,
     ],
     { testid: "result", onClose, attrs: { "data-hand": over.hand || "", "data-match": match ? "1" : "0" } },

@@ -62,6 +62,12 @@ export const STRINGS = {
   "room.seconds": ["{n} 秒", "{n} s"],
   "room.bots": ["机器人补位", "bots"],
   "room.join": ["加入", "Join"],
+  "room.rules": ["规则", "Rules"],
+  "rulebook.title": ["规则", "Rules"],
+  "rulebook.room": ["本场：{room}", "This room: {room}"],
+  "rulebook.pointsOnly": ["积分场：只计积分，不动游戏币。", "Points only: the hands move points, no coins."],
+  "rulebook.coins": ["金币场：积分按房间的数额换成游戏币结算。", "Coins: the points are settled in coins at the room's numbers."],
+  "rulebook.none": ["这套规则暂无说明。", "No description of this rule set yet."],
   "room.tooPoor": ["游戏币不足", "Not enough coins"],
 
   "table.handNo": ["第 {n} 局", "hand {n}"],
@@ -220,6 +226,8 @@ export const STRINGS = {
   "fair.bad": ["✗ 种子与承诺不符", "✗ the seed does not match the commitment"],
   "fair.entropyOk": ["✓ 你的浏览器发送的随机数已混入本局种子（记录相符）", "✓ the entropy your browser sent was mixed into this deal (the record holds it)"],
   "fair.entropyBad": ["✗ 本局记录中没有你的浏览器发送的随机数", "✗ the record does not hold the entropy your browser sent"],
+  "fair.entropyLate": ["本局你的浏览器发送的随机数晚于发牌，未混入（本局由种子发牌，承诺仍可验证）", "the entropy your browser sent came after the deal: not mixed into this hand (dealt from the seed, still checked against its commitment)"],
+  "fair.entropyUnsent": ["本局发牌后你才进入牌桌，本页未发送随机数", "this page came to the table after the deal: it sent no entropy for this hand"],
   "fair.entropy": ["玩家随机数", "players' entropy"],
 
   "history.time": ["时间", "Time"],

@@ -26,6 +26,7 @@ import { listed, loadMatches, matchOfRoom, matchRoomInfo, onMatchHand } from "./
 import { Chat } from "./chat.js";
 import { isPrivateRoom, privateGame, privateRoomInfo } from "./private.js";
 import { effects } from "./fx.js";
+import { openRules } from "./rules.js";
 
 const QUIET_ERRORS = new Set(["not_in_room", "not_seated", "not_queued"]);
 const ENTROPY_BYTES = 32;
@@ -175,7 +176,7 @@ export class Table {
       model,
       over: sameHand ? prev.over : null,
       scores: prev ? prev.scores : this.carried ? [...this.carried.scores] : [],
-      entropy: prev ? prev.entropy : null,
+      entropy: prev ? prev.entropy : this.entropySaved(frame.hand),
     };
     this.showEnd();
     if (frame.entropy_deadline != null) this.contribute(frame.hand);
@@ -190,6 +191,14 @@ export class Table {
     this.askedGame = true;
     const known = isPrivateRoom(frame.room) ? Promise.resolve() : loadMatches(this.app);
     known.then(() => this.app.send({ type: "resync" }));
+  }
+
+  /** The entropy this tab sent for `hand` before a reload answered by a snapshot (the
+   * table's state saved in localStorage holds it), or null: the result still checks it. */
+  entropySaved(hand) {
+    const saved = storage.loadTable(this.number);
+    const entropy = saved ? saved.entropy : null;
+    return entropy && entropy.hand === hand ? entropy : null;
   }
 
   /** Send the seat's entropy for `hand`, once: random bytes as hex digits, kept (with the
@@ -271,7 +280,7 @@ export class Table {
       voided: frame.voided,
       seed: frame.seed,
       commitment: s.commitment,
-      entropyOk: this.entropyInRecord(frame),
+      entropy: this.entropyInRecord(frame),
       limited: frame.limited || null,
       explain: frame.explain || null,
       cards: frame.cards || null,
@@ -297,13 +306,18 @@ export class Table {
     this.game.ended(s.model, over);
   }
 
-  /** Whether the hand's record holds the entropy this seat sent and the hall took: true or
-   * false; null when there is nothing to check (none sent, or it came too late). */
+  /** What the result says of the entropy this seat sent for the hand (`fairness` in
+   * js/panels.js): "ok" (the record holds it), "bad" (the hall took it, the record does not
+   * hold it), "late" (it came after the deal: the hall refused it, the seed alone dealt),
+   * "unsent" (the page sent none: it came to the table after the deal); null when there is
+   * nothing to say (a spectator, a hand without a record, a room that takes no entropy). */
   entropyInRecord(frame) {
+    const recorded = frame.record ? frame.record.entropy : null;
+    if (this.spectating || !Array.isArray(recorded)) return null;
     const mine = this.state.entropy;
-    if (!mine || mine.hand !== frame.hand || !mine.accepted || !frame.record) return null;
-    const recorded = frame.record.entropy;
-    return Array.isArray(recorded) && recorded[this.state.seat] === mine.value;
+    if (!mine || mine.hand !== frame.hand) return "unsent";
+    if (recorded[this.state.seat] === mine.value) return "ok";
+    return mine.accepted ? "bad" : "late";
   }
 
   on_chat(frame) {
@@ -326,7 +340,7 @@ export class Table {
   on_error(frame) {
     const mine = this.state.entropy;
     if (mine && frame.id === mine.id) {
-      mine.accepted = false; // too late (dealt already), or sent twice: nothing to tell
+      mine.accepted = false; // too late (dealt already), or sent twice: the result says so
       return;
     }
     if (frame.id !== undefined && frame.id === this.pending) this.pending = null;
@@ -468,8 +482,19 @@ export class Table {
     this.clearedFor = turn;
     const result = this.closeResult;
     if (result && result.past && !result.tucked) result.tuck(true);
+    if (this.closeRules) this.closeRules(); // the rules page: open again from the toolbar
     const board = this.app.scoreboard;
     if (this.app.closeScoreboard && board && !board.over) this.app.closeScoreboard();
+  }
+
+  /** 规则: the rules page of this table's room (js/rules.js), closed when his turn comes.
+   * A private table's stakes are its own (not its template room's) and a match's are on
+   * its strip: their page shows the rule set alone. */
+  openRules() {
+    const info = this.state.roomInfo || {};
+    const game = info.game || this.state.game;
+    const room = this.isPrivate || this.isMatch ? { game, rules: info.rules } : { ...info, game };
+    this.closeRules = openRules(room);
   }
 
   /** 结果: the result put away at the player's turn, else the hand's (if it is over). */

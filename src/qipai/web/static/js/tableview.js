@@ -181,6 +181,7 @@ export class TableView {
       if (tray) tools.push(tray);
       if (T.chat) tools.push(T.chat.button());
       tools.push(this.tool("scores", t("table.scores"), () => panels.scores(T)));
+      if (s.roomInfo && s.roomInfo.rules) tools.push(this.tool("rules", t("room.rules"), () => T.openRules()));
       const tucked = Boolean(T.closeResult && T.closeResult.tucked);
       const resultTool = this.tool("result", t("table.result"), () => T.showLastResult(), tucked ? "quiet dot" : "quiet");
       resultTool.dataset.tucked = tucked ? "1" : "0";

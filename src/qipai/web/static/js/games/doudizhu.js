@@ -20,6 +20,7 @@ import { counter } from "./ddzcounter.js";
 import { effect } from "./ddzfx.js";
 import { handOrder, hint, playLifted, tools } from "./ddzlifted.js";
 import { STRINGS } from "./ddzstrings.js";
+import { rulesOf } from "./ddzrules.js";
 
 const RESYNC_AFTER = new Set([
   "HandStarted", "Redealt", "Shown", "BidMade", "Called", "Robbed", "LandlordChosen", "BottomShown", "BottomRevealed", "Doubled",
@@ -589,5 +590,6 @@ export const game = {
   actionLabel,
   roleText: (role) => t(`ddz.${role}`),
   roomNumbers: ["coefficient"],
+  rulesOf,
   privateTasks: true, // a private table may draw 任务 (the lobby's form offers it)
 };

@@ -21,7 +21,8 @@
 //   handCards(T) or handView(T): what the table page draws;
 // - resultRows(T, over), resultExtra(T), ended(model, over): the result panel;
 // - reveal(model, cards, seat): every card face up; actionLabel(text): a recorded action
-//   in words (the replay); and the optional hooks with their defaults (docs/web.md).
+//   in words (the replay); rulesOf(preset): the rules page's sections of a rule set
+//   (js/rules.js; null: none); and the optional hooks with their defaults (docs/web.md).
 
 import { addStrings, t } from "../i18n.js";
 import { game as doudizhu } from "./doudizhu.js";

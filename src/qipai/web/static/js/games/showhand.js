@@ -7,6 +7,7 @@ import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, categoryTag } from "../cards.js";
 import { deckOf } from "../deal.js";
 import { STRINGS } from "./shstrings.js";
+import { rulesOf } from "./shrules.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => (typeof value === "function" ? value() : value));
@@ -115,9 +116,13 @@ const HANDLERS = {
   },
 };
 
-/** A replay: every seat's cards face up (the hole card first), with their categories. */
+/** Every seat's cards face up (the hole card first), with their categories: a replay's
+ * step, or the end of the hand at the table. The player's own hand stays as his view has
+ * it (the pending card 3 or 4 too) while the hand goes on (a replay's step); once it is
+ * over his hole card is face up too, and his row of the result names his hand. */
 function reveal(m, cards, seat) {
-  m.shown = cards.hands.map((hand, s) => (s === seat ? m.shown[s] : [...hand]));
+  const over = m.phase === "over";
+  m.shown = cards.hands.map((hand, s) => (s === seat && !over ? m.shown[s] : [...hand]));
   m.hole = cards.hands[seat][0];
   m.categories = [...cards.categories];
 }
@@ -273,6 +278,6 @@ function actionLabel(text) {
 
 export const game = pokerGame(
   "showhand",
-  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel },
+  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel, rulesOf },
   (m) => m.shown,
 );

@@ -9,6 +9,7 @@ import { pokerGame } from "./poker.js";
 import { cardEl, cardRow, backs, categoryTag } from "../cards.js";
 import { deckOf } from "../deal.js";
 import { STRINGS } from "./zjhstrings.js";
+import { rulesOf } from "./zjhrules.js";
 
 function seats(n, value) {
   return Array.from({ length: n }, () => value);
@@ -257,6 +258,6 @@ function actionLabel(text) {
 
 export const game = pokerGame(
   "zhajinhua",
-  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel },
+  { strings: STRINGS, empty, fromView, apply, seatView, info, center, mine, handView, buttons, reveal, effect, redeal, actionLabel, rulesOf },
   (m) => m.known,
 );

@@ -6,9 +6,10 @@ import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
 import { playerName, roomTitle, t } from "../i18n.js";
 import { avatarEl } from "../avatar.js";
-import { gameNames, roomGame } from "../games/index.js";
+import { gameNames } from "../games/index.js";
 import { friendsPanel } from "./friends.js";
 import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
+import { openRules, roomNumbers } from "../rules.js";
 
 /** How often the open lobby asks for the players in each room (GET /api/rooms/online). */
 const ONLINE_EVERY_MS = 10_000;
@@ -17,25 +18,6 @@ let online = { people: null, bots: null, rooms: {} }; // GET /api/rooms/online, 
 let poller = null; // the interval fetching them while the lobby is shown
 let quickGame = null; // the game chosen for quick start (the first game until one is chosen)
 
-
-/** The words of a room's game-specific numbers (a game's `roomNumbers` names which). */
-const ROOM_FIELDS = { coefficient: "room.coefficient", base: "room.base", ante: "room.ante", top_bet: "room.topBet", cap: "room.cap" };
-
-function numbers(room) {
-  const rows = [];
-  const add = (key, value) => {
-    if (value !== null && value !== undefined && value !== 0) rows.push([t(key), String(value)]);
-  };
-  const game = roomGame(room);
-  for (const field of (game && game.roomNumbers) || []) add(ROOM_FIELDS[field], room[field]);
-  add("room.minCoins", room.min_coins);
-  if (room.rake_percent) rows.push([t("room.rake"), `${room.rake_percent}%`]);
-  add("room.fee", room.fee);
-  rows.push([t("room.seats"), String(room.seats)]);
-  rows.push([t("room.time"), t("room.seconds", { n: room.decision_seconds })]);
-  rows.push([t("room.bots"), room.bots ? t("common.yes") : t("common.no")]);
-  return rows;
-}
 
 function levelOf(room) {
   return room.level ?? LEVELS[0];
@@ -100,16 +82,21 @@ function roomCard(app, room) {
     h("div", { class: "head" }, levelTag(room), onlineBadge(room)),
     h("div", { class: "name", text: roomTitle(room) }),
     h("div", { class: "preset", text: `${t(`game.${room.game}`)} · ${t(`rules.${room.rules}`)}` }),
-    h("dl", {}, numbers(room).map(([key, value]) => [h("dt", { text: key }), h("dd", { text: value })])),
+    h("dl", {}, roomNumbers(room).map(([key, value]) => [h("dt", { text: key }), h("dd", { text: value })])),
     h("div", { class: "rules", text: t(`rules.desc.${room.game}.${room.rules}`) }),
-    h("button", {
-      class: "btn primary",
-      "data-testid": "join",
-      disabled: poor || Boolean(app.queued),
-      title: poor ? t("error.not_enough_coins") : "",
-      onclick: () => app.join(room.id),
-      text: poor ? t("room.tooPoor") : t("room.join"),
-    }),
+    h(
+      "div",
+      { class: "room-actions" },
+      h("button", { class: "btn quiet small", "data-testid": "room-rules", onclick: () => openRules(room), text: t("room.rules") }),
+      h("button", {
+        class: "btn primary",
+        "data-testid": "join",
+        disabled: poor || Boolean(app.queued),
+        title: poor ? t("error.not_enough_coins") : "",
+        onclick: () => app.join(room.id),
+        text: poor ? t("room.tooPoor") : t("room.join"),
+      }),
+    ),
   );
 }
 
