@@ -89,7 +89,9 @@ async def _knocked_out_first(url: str) -> dict[str, Any]:
         out = await dan.play_out(until=lambda frame: frame["type"] == "match_eliminated")
         live = await _get(url, _run_path(run_id), dan.session)
         room = await _join_and_leave(dan)
-        over = await dan.until(lambda frame: frame["type"] == "match_over", timeout=WAIT * 6)
+        over = next((f for f in dan.frames if f["type"] == "match_over"), None) or (
+            await dan.until(lambda frame: frame["type"] == "match_over", timeout=WAIT * 6)
+        )  # (it may have come while he joined and left the room)
         ended = await _ended(url, run_id)
         results = {
             "dan": await _get(url, "/api/me/matches", dan.session),
