@@ -235,7 +235,9 @@ def reload_back(page: Page, trial: Trial) -> None:
     except PlaywrightError:
         where = "result" if page.locator("[data-testid=result]").count() else "no table"
         trial.notes.append(f"after the reload: {where}")
-    page.evaluate(_CLICKS)
+        return
+    if page.locator("[data-testid=trustee-banner]:not(.hidden)").count():
+        trial.notes.append("in 托管 after the reload")
 
 
 def play_table(page: Page, viewport: Viewport, room: str, shots: Path) -> Trial:
@@ -313,7 +315,7 @@ def run_viewport(run: Run, viewport: Viewport) -> list[Trial]:
         page.wait_for_selector("[data-testid=room]")
         page.wait_for_selector("[data-testid=net][data-status=open]")
         context.storage_state(path=str(state))
-        page.screenshot(path=str(shots / f"{viewport.name}-0-lobby.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{viewport.name}-0-lobby.png"))
         for room in lowest_rooms(page):
             try:
                 trials.append(play_table(page, viewport, room, shots))
