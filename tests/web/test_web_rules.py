@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from stub_hall import DdzHand, StubHall, signed_up
+from test_web_private import CODE, ROOM, private_table
 from web_kit import button, join, next_decision, screenshot, sign_up
 
 RULES = "[data-testid=rules]"
@@ -34,8 +35,6 @@ FACTS = {
 }
 
 SIZES = [(1366, 768), (390, 844)]
-CODE = "123456"
-ROOM = "private:0a1b2c3d4e5f"
 SEATS = [
     {"name": name, "ready": True, "bot": False, "connected": True}
     for name in ("东家", "南家", "西家")
@@ -43,30 +42,9 @@ SEATS = [
 
 
 def _private_table(**changes: Any) -> dict[str, Any]:
-    """A ``private_table`` frame: a points table of 6 yifa hands, the receiver its owner."""
-    frame: dict[str, Any] = {
-        "type": "private_table",
-        "code": CODE,
-        "link": f"/?p={CODE}",
-        "room": ROOM,
-        "owner": 0,
-        "game": "doudizhu",
-        "rules": "yifa",
-        "hands": 6,
-        "played": 0,
-        "stakes": "points",
-        "base": None,
-        "seconds": None,
-        "bots": True,
-        "spectators": True,
-        "tasks": False,
-        "delay": 0,
-        "state": "waiting",
-        "table": None,
-        "seats": SEATS,
-        "you": 0,
-    }
-    return {**frame, **changes}
+    """A ``private_table`` frame (test_web_private's: a points table of 6 yifa hands, the
+    receiver its owner) with three people seated."""
+    return private_table(**{"seats": SEATS, **changes})
 
 
 def _joins(stub: StubHall, message: dict[str, Any]) -> None:
