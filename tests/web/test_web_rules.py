@@ -53,9 +53,14 @@ def _joins(stub: StubHall, message: dict[str, Any]) -> None:
         stub.send({"type": "ack", "id": message["id"]}, _private_table())
 
 
-def _english(page: Any) -> None:
-    page.click("[data-testid=lang]")
-    page.wait_for_selector("[data-testid=lobby] [data-testid=room-rules]:has-text('Rules')")
+def _lobby(new_page: Any, url: str, name: str, size: tuple[int, int], language: str) -> Any:
+    """A new player ``name`` in the lobby, on a page of ``size``, in ``language``."""
+    page = new_page(width=size[0], height=size[1])
+    sign_up(page, url, f"{name}{size[0]}{language}")
+    if language == "en":
+        page.click("[data-testid=lang]")
+        page.wait_for_selector("[data-testid=lobby] [data-testid=room-rules]:has-text('Rules')")
+    return page
 
 
 def _check(page: Any, room: str, rules: str, language: str) -> str:
@@ -76,10 +81,7 @@ def _check(page: Any, room: str, rules: str, language: str) -> str:
 def test_every_rule_set_has_its_rules_page_from_the_room_card(
     hall: Any, new_page: Any, tmp_path: Path, size: tuple[int, int], language: str
 ) -> None:
-    page = new_page(width=size[0], height=size[1])
-    sign_up(page, hall.url, f"rules_card{size[0]}{language}")
-    if language == "en":
-        _english(page)
+    page = _lobby(new_page, hall.url, "rules_card", size, language)
     for room in FACTS:
         page.click(f"[data-testid=room][data-room='{room}'] [data-testid=room-rules]")
         text = _check(page, room, room.split("-", 1)[1], language)
@@ -97,10 +99,7 @@ def test_every_rule_set_has_its_rules_page_from_the_room_card(
 def test_the_tables_menu_opens_its_rooms_rules(
     hall: Any, new_page: Any, tmp_path: Path, size: tuple[int, int], language: str
 ) -> None:
-    page = new_page(width=size[0], height=size[1])
-    sign_up(page, hall.url, f"rules_table{size[0]}{language}")
-    if language == "en":
-        _english(page)
+    page = _lobby(new_page, hall.url, "rules_table", size, language)
     join(page, "doudizhu-caishen")
     next_decision(page, None)
     button(page, "rules").click()  # on a phone held upright: in the ⋯ menu
