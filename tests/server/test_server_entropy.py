@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 from server_kit import RunningHall, running_hall
-from wire_kit import Frame, Player, config_with, guests, of_type, room_like, seat_together
+from wire_kit import TOGETHER, Frame, Player, config_with, guests, of_type, room_like, seat_together
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
 from qipai.hall.records import FORMAT_V3, HandRecord, verify
 from qipai.hall.seeds import commitment, deal_seed
 
-PAIR = room_like("doudizhu-yifa", "entropy-pair", bot_wait=0.5)
+PAIR = room_like("doudizhu-yifa", "entropy-pair", bot_wait=TOGETHER)
 """Two guests and a bot."""
 LONE = room_like("doudizhu-yifa", "entropy-lone")
 """One guest who sends no entropy, and two bots."""

@@ -21,6 +21,7 @@ from server_kit import RunningHall, running_hall
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wire_kit import (
+    TOGETHER,
     WAIT,
     Frame,
     Player,
@@ -43,7 +44,7 @@ from qipai.server.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES
 
 ALONE = room_like("doudizhu-yifa", "fr-alone")
 """A player and two bots."""
-PAIR = room_like("doudizhu-yifa", "fr-pair", bot_wait=0.5)
+PAIR = room_like("doudizhu-yifa", "fr-pair", bot_wait=TOGETHER)
 """Two players and a bot."""
 
 

@@ -25,6 +25,7 @@ from server_kit import RunningHall, play_hand, running_hall
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wire_kit import (
+    TOGETHER,
     Frame,
     Player,
     config_with,
@@ -49,7 +50,7 @@ SEED = 20260510
 """The fuzzer's seed: the same messages every run."""
 CASES = 150
 """Bad messages the fuzzer sends at least (over as many hands as it takes)."""
-FUZZ = room_like("doudizhu-yifa", "fz-table", bot_wait=0.5)
+FUZZ = room_like("doudizhu-yifa", "fz-table", bot_wait=TOGETHER)
 SLOW = room_like("doudizhu-yifa", "fz-slow", bot_wait=0.5)
 OTHER = room_like("zhajinhua-yifa", "fz-other")
 GAME_CODES = frozenset(

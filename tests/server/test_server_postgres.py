@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from server_kit import RunningHall, play_hand, running_hall
 from wire_kit import (
+    TOGETHER,
     Player,
     config_with,
     fresh_postgres,
@@ -26,7 +27,7 @@ from qipai.store.audit import audit
 
 ALONE = ("doudizhu-yifa", "doudizhu-huanle", "doudizhu-jj", "doudizhu-caishen", "showhand-yifa")
 """Rooms where one player sits with bots, two hands each."""
-TOGETHER = room_like("zhajinhua-yifa", "pg-together", bot_wait=0.5)
+TOGETHER = room_like("zhajinhua-yifa", "pg-together", bot_wait=TOGETHER)
 """The room where three players share a table (they join at once, bots after 0.5 s)."""
 
 

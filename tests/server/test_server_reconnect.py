@@ -22,6 +22,7 @@ import pytest
 from server_kit import RunningHall, running_hall
 from sqlalchemy import select
 from wire_kit import (
+    TOGETHER,
     Frame,
     Player,
     config_with,
@@ -40,9 +41,6 @@ from qipai.client.connection import HallClient
 from qipai.store import Store
 from qipai.store.schema import accounts, entries, transactions
 
-TOGETHER = 0.5
-"""The bot wait of the rooms where two players must meet at one table (both join at once;
-bots fill the third seat after it)."""
 ROOMS = {
     "replay": room_like("doudizhu-yifa", "re-replay", bot_wait=TOGETHER),
     "snapshot": room_like("doudizhu-yifa", "re-snapshot", bot_wait=TOGETHER),

@@ -17,14 +17,14 @@ from collections.abc import Iterator
 
 import pytest
 from server_kit import RunningHall, running_hall
-from wire_kit import Frame, Player, config_with, guests, of_type, room_like, seat_together
+from wire_kit import TOGETHER, Frame, Player, config_with, guests, of_type, room_like, seat_together
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
 
 ROOMS = {
     "alone": room_like("doudizhu-zhengtu", "sit-alone"),
-    "pair": room_like("doudizhu-zhengtu", "sit-pair", bot_wait=0.5),
+    "pair": room_like("doudizhu-zhengtu", "sit-pair", bot_wait=TOGETHER),
     "early": room_like("doudizhu-huanle", "sit-early"),
     "late": room_like("doudizhu-huanle", "sit-late"),
     "once": room_like("doudizhu-huanle", "sit-once"),

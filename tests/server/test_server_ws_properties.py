@@ -19,7 +19,16 @@ from fuzz_kit import documented_codes, json_values, tracebacks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_kit import RunningHall, running_hall
-from wire_kit import Player, config_with, guests, next_frame, room_like, seat_together, view_now
+from wire_kit import (
+    TOGETHER,
+    Player,
+    config_with,
+    guests,
+    next_frame,
+    room_like,
+    seat_together,
+    view_now,
+)
 
 from qipai.client.connection import HallClient
 from qipai.server import connection as connection_module
@@ -27,7 +36,7 @@ from qipai.server import protocol
 from qipai.store import Store
 from qipai.store.audit import audit
 
-ROOM = room_like("doudizhu-yifa", "props-ws", bot_wait=0.2, decision_seconds=600.0)
+ROOM = room_like("doudizhu-yifa", "props-ws", bot_wait=TOGETHER, decision_seconds=600.0)
 """Nobody's decision runs out while the fuzzer sends (yifa: nothing may be done out of
 turn, so the waiting player can change nothing by any action)."""
 KINDS = ["hello", "join", "leave", "act", "trustee", "escape", "resync", "ping"]

@@ -38,6 +38,12 @@ WAIT = 20.0
 hall works: frames come in milliseconds)."""
 
 
+TOGETHER = 1.0
+"""The bot wait of a room where players must meet at one table (:func:`seat_together`):
+they all join at once and bots fill the rest after it, so a join the hall is slow to
+handle (a loaded machine) still finds the first player waiting, not at a table of bots."""
+
+
 def room_like(base: str, new_id: str, **changes: Any) -> Room:
     """A copy of the shipped room ``base`` called ``new_id``, bots after 0.2 s, with
     ``changes`` (a room of its own keeps a test's players away from every other test's)."""
