@@ -18,6 +18,7 @@ from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment
 from qipai.hall.table import HISTORY_LIMIT, SeatInfo, Table
+from qipai.hall.tableclock import RECONNECT_GRACE
 from qipai.hall.wire import parse_action, view_json
 from qipai.registry import EscapeCost, game_type
 from qipai.registry.doudizhu import MAX_DEALS
@@ -208,21 +209,23 @@ def test_trustee_on_request_plays_after_the_delay_and_cancel_restarts_the_clock(
 
 
 def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -> None:
-    """ "玩家可以随时再次登陆游戏并取消托管" (易发): coming back does not end 托管; the
-    player cancels it himself."""
+    """ "玩家可以随时再次登陆游戏并取消托管" (易发): a player still away after his few
+    seconds of grace is in 托管, and coming back does not end it; he cancels it himself."""
     table = make_table("doudizhu-zhengtu", bot_delay=0.5)
     table.start_hand("h", 1, now=0.0)
     seen = max(f["n"] for f in frames_of(table)[2] if f["type"] == "event")
     table.disconnect(2, now=1.0)
     table.disconnect(2, now=1.5)  # already gone: nothing
+    assert table.deadline() == 1.0 + RECONNECT_GRACE
+    table.tick(1.0 + RECONNECT_GRACE)
     missed = frames_of(table)[2]
     assert kinds(missed) == ["TrusteeChanged"]
-    table.act(0, "bid 1", now=2.0)
-    table.act(1, "bid 0", now=3.0)
-    assert table.deadline() == 3.5  # seat 2 in 托管: plays after the bot delay
-    table.tick(3.5)
+    table.act(0, "bid 1", now=7.0)
+    table.act(1, "bid 0", now=8.0)
+    assert table.deadline() == 8.5  # seat 2 in 托管: plays after the bot delay
+    table.tick(8.5)
     missed += frames_of(table)[2]
-    table.reconnect(2, now=4.0)
+    table.reconnect(2, now=9.0)
     back = frames_of(table)[2]
     assert kinds(back) == []  # still in 托管, now shown connected
     assert back[-1]["players"][2] | {"name": ""} == {
@@ -232,7 +235,7 @@ def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -
         "connected": True,
         "escaped": False,
     }
-    assert refused(table.act, 2, "bid 2", 4.0) == "in_trustee"
+    assert refused(table.act, 2, "bid 2", 9.0) == "in_trustee"
     replay = wires(table.frames_since(2, seen))
     assert replay is not None
     sent = [f for f in missed + back if f["type"] == "event"]
@@ -244,9 +247,26 @@ def test_ddz_disconnect_is_trustee_and_reconnecting_keeps_it_until_cancelled() -
     assert snapshot["view"] == view_json("doudizhu", table.game_state.view(2))
     assert snapshot["n"] == table.last_event and snapshot["commitment"] == commitment(1)
     assert snapshot["players"][2]["trustee"]
-    table.set_trustee(2, False, now=5.0)  # 取消托管: his own choice
+    table.set_trustee(2, False, now=10.0)  # 取消托管: his own choice
     assert kinds(frames_of(table)[2]) == ["TrusteeChanged"]
     assert not wire(table.snapshot(2))["players"][2]["trustee"]
+
+
+def test_ddz_player_back_within_his_grace_is_never_in_trustee() -> None:
+    """A reload (away a moment) is not 断线: back within the grace, his seat was never in
+    托管, even on his turn; his decision time is not lengthened by the absence."""
+    table = make_table("doudizhu-zhengtu", bot_delay=0.5)
+    table.start_hand("h", 1, now=0.0)
+    actor = table.game_state.current_player
+    table.drain()
+    table.disconnect(actor, now=1.0)
+    table.tick(1.0 + RECONNECT_GRACE - 0.1)
+    table.reconnect(actor, now=1.0 + RECONNECT_GRACE - 0.1)
+    table.tick(1.0 + 2 * RECONNECT_GRACE)
+    assert "TrusteeChanged" not in kinds(frames_of(table)[actor])
+    assert not wire(table.snapshot(actor))["players"][actor]["trustee"]
+    assert table.deadline() == table.room.decision_seconds  # his turn's own limit
+    table.act(actor, "bid 1", now=12.0)
 
 
 def zjh_table(grace_actor: bool) -> tuple[Table, int]:

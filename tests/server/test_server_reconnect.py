@@ -45,13 +45,13 @@ ROOMS = {
     "replay": room_like("doudizhu-yifa", "re-replay", bot_wait=TOGETHER),
     "snapshot": room_like("doudizhu-yifa", "re-snapshot", bot_wait=TOGETHER),
     "devices": room_like("doudizhu-yifa", "re-devices"),
-    "away": room_like("doudizhu-yifa", "re-away", bot_wait=TOGETHER),
+    "away": room_like("doudizhu-yifa", "re-away", bot_wait=TOGETHER, grace_seconds=0.5),
     "timeout": room_like("doudizhu-yifa", "re-timeout", decision_seconds=0.4),
     "request": room_like("doudizhu-yifa", "re-request", bot_wait=TOGETHER),
     "grace": room_like("zhajinhua-yifa", "re-grace", grace_seconds=0.5, bot_wait=TOGETHER),
     "escape": room_like("doudizhu-huanle", "re-escape"),
     "ended": room_like("doudizhu-yifa", "re-ended", bot_wait=TOGETHER),
-    "back": room_like("doudizhu-yifa", "re-back", bot_wait=TOGETHER),
+    "back": room_like("doudizhu-yifa", "re-back", bot_wait=TOGETHER, grace_seconds=0.5),
 }
 
 
@@ -331,7 +331,7 @@ async def _back_in_trustee(url: str) -> None:
     async with HallClient(url) as client, guests(client, 2) as (ann, bob):
         await seat_together([ann, bob], _room("back"))
         last = await _drop_after_first_event(ann)
-        await bob.until(lambda f: my_turn(f) and _away(f, ann.seat))
+        await bob.until(lambda f: _away(f, ann.seat) and f["players"][ann.seat]["trustee"])
         async with client.connect(ann.session.token, last=last) as conn:
             back = Player(ann.session, conn)
             await back.until(lambda f: _shown(f, ann.seat, trustee=True))

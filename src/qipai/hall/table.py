@@ -524,9 +524,10 @@ class Table:
         self._flush()
 
     def disconnect(self, seat: int, now: float) -> None:
-        """``seat``'s player is gone (no connection left): 托管 at once, or, in a game that
-        folds the absent (:attr:`~qipai.registry.GameType.folds_absent`), 托管 (fold)
-        when he is not back after ``room.grace_seconds``.
+        """``seat``'s player is gone (no connection left): 托管 when he is not back after
+        his grace (:func:`~qipai.hall.tableclock.absent_grace`: ``room.grace_seconds`` in
+        a game that folds the absent, :attr:`~qipai.registry.GameType.folds_absent`, else
+        a few seconds, so that a reload is not 断线).
 
         :raises InvalidActionError: ``bad_seat``.
         :raises IllegalActionError: ``bot_seat``.
@@ -535,15 +536,14 @@ class Table:
         if not status.connected:
             return
         status.connected, status.away_since = False, now
-        if not self.engine.folds_absent and not status.trustee:
-            tablemoves.enter_trustee(self, seat, now)
         if self.hand.collecting and self._all_contributed():
             tablemoves.deal(self, now)  # the others are in: his entropy is not awaited
         self._flush()
 
     def reconnect(self, seat: int, now: float) -> None:
-        """``seat``'s player is back.  托管 does not end by itself: he cancels it with
-        :meth:`set_trustee` ("玩家可以随时再次登陆游戏并取消托管").  Send him
+        """``seat``'s player is back.  Within his grace nothing happened; a 托管 begun
+        does not end by itself: he cancels it with :meth:`set_trustee`
+        ("玩家可以随时再次登陆游戏并取消托管").  Send him
         :meth:`frames_since` or :meth:`snapshot`.
 
         :raises InvalidActionError: ``bad_seat``.

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 GRACE_END, TURN = 0, 1
 """The kinds of timer (:func:`next_due`): the first of two due at once fires first."""
 
+RECONNECT_GRACE = 5.0
+"""Seconds a player of a game that plays the absent by 托管 (Dou Dizhu) may be away before
+托管 takes his seat: a reload or a phone's dropped socket is back well within it (under
+half a second measured), so it is not 断线; a seat still away after it is (the room's
+``grace_seconds`` when shorter)."""
+
 
 class TurnClock:
     """When the decision of the moment started: every time limit, bot's move and deal
@@ -101,13 +107,22 @@ def decision_due(table: Table, seat: int) -> float:
     return limit
 
 
+def absent_grace(table: Table) -> float:
+    """How long an absent player keeps his seat out of 托管: the room's ``grace_seconds``
+    in a game that folds the absent, else at most :data:`RECONNECT_GRACE`."""
+    if table.engine.folds_absent:
+        return table.room.grace_seconds
+    return min(table.room.grace_seconds, RECONNECT_GRACE)
+
+
 def grace_ends(table: Table) -> dict[int, float]:
-    """When each absent seat's grace ends, in a game that folds the absent (he then
-    enters 托管); none for a seat in 托管 already."""
-    if not (table.hand.playing and table.engine.folds_absent):
+    """When each absent seat's grace ends during a hand (he then enters 托管); none for a
+    seat in 托管 already."""
+    if not table.hand.playing:
         return {}
+    grace = absent_grace(table)
     return {
-        seat: s.away_since + table.room.grace_seconds
+        seat: s.away_since + grace
         for seat, s in enumerate(table.seat_status)
         if s.away_since is not None and not s.trustee
     }
