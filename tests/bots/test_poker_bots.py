@@ -110,6 +110,24 @@ def test_strong_beats_three_simple_zha_jin_hua_players() -> None:
 # --- the pieces ------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_simple_zha_jin_hua_bots_settle_a_hand_in_a_few_rounds(players: int) -> None:
+    """Two simple bots holding pairs used to call each other at the lowest stake up to the
+    cap (about 300 actions, minutes at a table's bot pace); from round 4 they compare."""
+    lengths = []
+    for seed in range(300):
+        state = zhajinhua.State.new("yifa", seed=seed, players=players)
+        policies = [zjh_bots.SimplePolicy() for _ in range(players)]
+        actions = 0
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            state.apply(policies[seat].choose(state.view(seat)))
+            actions += 1
+        lengths.append(actions)
+    assert max(lengths) <= 5 * players, max(lengths)
+
+
 def test_the_hand_table_ranks_every_zha_jin_hua_hand() -> None:
     ranking = zjh_bots.hand_table()
     strengths = sorted(ranking.percentile)

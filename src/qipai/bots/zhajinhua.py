@@ -67,13 +67,20 @@ class RandomPolicy:
         return self.rng.choice(turn)
 
 
+SETTLE_ROUND = 4
+"""From this round the simple player holding a pair or better compares instead of calling."""
+STRAIGHT_SETTLE_ROUND = 3
+"""From this round the simple player holding a straight or better compares."""
+
+
 class SimplePolicy:
     """A simple player: looks on his first turn, then plays by strength.
 
     Weaker than a pair: call in round 1, then fold.  A pair or better: call (compare when
-    the call is beyond his stack); a straight or better: raise one level, and from round 3
-    compare with the next player still in.  Not a strong player; it exists for self-play
-    and tables.
+    the call is beyond his stack), and from round :data:`SETTLE_ROUND` compare with the
+    next player still in, so that two bots holding pairs do not call each other up to the
+    cap (hundreds of actions at the lowest stake); a straight or better: raise one level,
+    and from round 3 compare.  Not a strong player; it exists for self-play and tables.
     """
 
     def choose(self, view: View) -> Action:
@@ -85,7 +92,8 @@ class SimplePolicy:
         strength = evaluate_cards(view.hand)
         strong = [a for a in legal if isinstance(a, Raise)][:1]
         compares = [a for a in legal if isinstance(a, Compare)][:1]
-        if strength >= STRAIGHT_FLOOR and view.round >= 3 and compares:
+        settle = STRAIGHT_SETTLE_ROUND if strength >= STRAIGHT_FLOOR else SETTLE_ROUND
+        if strength >= PAIR_FLOOR and view.round >= settle and compares:
             return compares[0]
         if strength >= STRAIGHT_FLOOR and strong:
             return strong[0]
