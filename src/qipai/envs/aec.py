@@ -3,11 +3,11 @@
 ``QipaiAECEnv(game, rules)`` plays one hand per episode, agents ``player_0`` to
 ``player_{n-1}`` (the seats).  The dealer's paced steps (Dou Dizhu's caishen, huanle, jj)
 run inside; where several seats choose at the same time (加倍 in huanle and jj) they are
-asked one after another, lowest pending seat first.  :attr:`agent_selection` is always the
+asked one after another, lowest pending seat first.  ``agent_selection`` is always the
 seat to act.  Actions a seat may take out of turn are not offered.
 
 Actions: ``Discrete(max_actions)`` (default :data:`MAX_ACTIONS`); index ``i`` is the
-``i``-th of the acting seat's legal actions in the engine's order (:meth:`legal_actions`
+``i``-th of the acting seat's legal actions in the engine's order (:meth:`QipaiAECEnv.legal_actions`
 lists their texts).  The legal actions change at every step, so the observation carries
 ``action_mask`` (``int8``, 1 for the indices that are legal now; all 0 for a seat that is
 not to act).  A seat with more legal actions than ``max_actions`` (a caishen lead with

@@ -205,9 +205,9 @@ def match_points(
     """A hand's match points per seat: its ``points`` × ``base`` (农民得分 = 胜负参数 × 基数 ×
     倍数, the landlord the farmers' sum), held by 积分最小化 against the seats' ``scores``
     when ``minimise``: each payment is the least of the winner's score, the loser's score
-    and what is owed (a score below zero counts as zero; :func:`~qipai.hall.coins.
-    minimise_scores`).  A match takes no platform fee from a hand (its house's share is in
-    the entry fees), so the payment is whole.
+    and what is owed (a score below zero counts as zero;
+    :func:`~qipai.hall.coins.minimise_scores`).  A match takes no platform fee from a hand
+    (its house's share is in the entry fees), so the payment is whole.
 
     >>> match_points((-2, 1, 1), 100, (1000, 30, 5000), minimise=True)  # a winner holds 30
     (-130, 30, 100)

@@ -11,9 +11,10 @@ and no database; a call that raises an :class:`~qipai.errors.IllegalActionError`
 :class:`~qipai.errors.InvalidActionError` has changed nothing and produced no frame.
 
 Events are numbered per table, from 1, over all its hands.  Each human seat receives every
-number once: the event if :meth:`visible_to` it, else ``{"hidden": true}`` in its place.
-Bots receive nothing.  The last :data:`HISTORY_LIMIT` entries (events and the public
-``hand_start`` / ``hand_over`` frames) are kept for :meth:`~Table.frames_since`.
+number once: the event if :meth:`~qipai.games.events.Event.visible_to` it, else
+``{"hidden": true}`` in its place.  Bots receive nothing.  The last :data:`HISTORY_LIMIT`
+entries (events and the public ``hand_start`` / ``hand_over`` frames) are kept for
+:meth:`~Table.frames_since`.
 
 A table with an ``entropy_window`` deals each hand only once its connected players have
 sent their entropy (:meth:`~Table.contribute`) or the window has ended, whichever comes

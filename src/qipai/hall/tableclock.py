@@ -16,8 +16,10 @@ from qipai.hall.tableasks import answer_for, offloaded
 if TYPE_CHECKING:
     from qipai.hall.table import Table
 
-GRACE_END, TURN = 0, 1
-"""The kinds of timer (:func:`next_due`): the first of two due at once fires first."""
+GRACE_END = 0
+"""A kind of timer (:func:`next_due`): an absent player's grace ends; first of two due at once."""
+TURN = 1
+"""A kind of timer (:func:`next_due`): the hand in progress has a move due (:func:`turn_due`)."""
 
 RECONNECT_GRACE = 5.0
 """Seconds a player of a game that plays the absent by 托管 (Dou Dizhu) may be away before

@@ -215,7 +215,7 @@ class Rules:
     doubling_cap: int | None = None
     """yifa: at most this many doublings per player and hand (pair multiplier ≤ 2**cap)."""
     bottom_bonus: bool = False
-    """jj 底牌翻倍: special bottom cards multiply the result (see :data:`BOTTOM_BONUS`)."""
+    """jj 底牌翻倍: special bottom cards multiply the result (see :attr:`bottom_bonus_table`)."""
     bottom_bonus_table: tuple[tuple[str, int], ...] = (
         ("rocket", 4),
         ("joker", 2),

@@ -138,7 +138,7 @@ def make_view(state: State, seat: int, *, figures: bool = True) -> View:
     ``figures=False`` leaves out the multipliers so far (``multipliers`` ``()``,
     ``standing_multiplier`` ``None``): three quarters of the view's cost, which a bulk
     play-out's bot that never reads them goes without
-    (:meth:`~qipai.registry.doudizhu.DouDizhu.quick_view`)."""
+    (:meth:`~qipai.registry.doudizhu.DoudizhuGame.quick_view`)."""
     shown = set(state.show_order)
     revealed = state.landlord is not None
     deciding = state.deciding
