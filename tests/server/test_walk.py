@@ -74,7 +74,7 @@ def traced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningHa
         with running_hall(config_with(url, ROOM)) as hall:
             yield hall, walk
     finally:
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
 
 
 def test_one_play_walks_through_few_modules(traced: tuple[RunningHall, Walk]) -> None:
