@@ -72,7 +72,9 @@ class Recorder:
         return frame
 
     def kinds(self) -> list[str]:
-        return [message["type"] for message in self.sent]
+        """What the client sent, but the ``ping`` that proves a connection back (tested
+        apart)."""
+        return [message["type"] for message in self.sent if message["type"] != "ping"]
 
 
 def _play(conn: Recorder | None = None) -> _Play:
@@ -210,6 +212,24 @@ def test_back_at_its_table_it_ends_its_trustee_before_deciding() -> None:
         await _message(play, _turn(8, deadline=DEADLINE + 3))
         assert conn.kinds() == ["trustee", "act"]
         assert play.stats.errors == 0 and play.stats.reconnects == 1
+
+    _run(scenario)
+
+
+def test_the_back_off_starts_afresh_only_once_a_pong_proves_the_connection() -> None:
+    """Seated again in the frames after a welcome is not enough: a hall that drops every
+    connection right after them would be reconnected to in a tight loop (the hall keeps a
+    seat a few seconds while its player is away, so the frames do show him seated)."""
+
+    async def scenario() -> None:
+        play = _play()
+        await _message(play, _snapshot())
+        play.backoff.delay()  # the outage's first attempt
+        conn = await _reconnected(play)
+        await _message(play, _turn(6))
+        assert "ping" in [m["type"] for m in conn.sent] and play.backoff.attempts == 1
+        await _message(play, {"type": "pong"})
+        assert play.backoff.attempts == 0 and play.stats.errors == 0
 
     _run(scenario)
 

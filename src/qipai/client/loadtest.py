@@ -292,6 +292,11 @@ class _Play:
     table's state (every frame a command causes comes before its answer)."""
     backoff: Backoff = field(default_factory=Backoff)
     """The waits between its attempts to reconnect."""
+    proving: bool = False
+    """Back after a drop, a ``ping`` is out: its ``pong`` proves the connection carries
+    what the client sends, and only then does the next outage start its back-off afresh
+    (a hall that drops every connection right after its welcome and the table's frames
+    must not be reconnected to in a tight loop)."""
 
     def __post_init__(self) -> None:
         self.auto = AutoPlayer(self.rng.choice)
@@ -506,7 +511,8 @@ async def _after_message(play: _Play) -> None:
         return
     play.stats.resume_times.append(time.monotonic() - play.closed_at)
     play.closed_at = play.check_at = None
-    play.backoff.succeeded()
+    play.proving = True
+    await play.conn.send({"type": "ping"})
     if play.standing.state == "seated":
         await _end_trustee(play)  # in 托管 since it went away, maybe: decide after that
         if play.leaving:  # (queued: see _on_frame)
@@ -556,7 +562,7 @@ def _dropped(play: _Play) -> None:
         play.thinking.cancel()
         play.thinking = None
     play.auto.forget()
-    play.sent_at, play.untrustee, play.joining = None, None, False
+    play.sent_at, play.untrustee, play.joining, play.proving = None, None, False, False
     play.holding, play.held = True, None
     play.standing.lost()
 
@@ -578,15 +584,7 @@ async def _on_frame(play: _Play, frame: JsonFrame) -> bool:
     """Handle one frame; whether the client is done."""
     kind = frame.get("type")
     stats = play.stats
-    play.standing.see(frame)
-    if kind == "event" and play.sent_at is not None:
-        stats.latencies.append(time.perf_counter() - play.sent_at)
-        play.sent_at = None
-    elif kind == "snapshot":
-        play.seat[str(frame["table"])] = frame["seat"]
-    elif kind == "queued":
-        play.joining = False
-        play.holding, play.held = False, None  # a new table: nothing old to decide
+    _note(play, frame)
     if kind == "error" and _answers_join(play, frame):
         return await _join_refused(play, frame)
     if kind in ("ack", "error") and _answers_untrustee(play, frame):
@@ -632,6 +630,24 @@ async def _on_frame(play: _Play, frame: JsonFrame) -> bool:
     elif kind == "queued" and play.leaving:
         await play.conn.send({"type": "leave"})
     return False
+
+
+def _note(play: _Play, frame: JsonFrame) -> None:
+    """Note what ``frame`` tells of where the client stands: its place, an action's
+    latency, its seat, a join answered, a connection proved."""
+    kind = frame.get("type")
+    play.standing.see(frame)
+    if kind == "event" and play.sent_at is not None:
+        play.stats.latencies.append(time.perf_counter() - play.sent_at)
+        play.sent_at = None
+    elif kind == "snapshot":
+        play.seat[str(frame["table"])] = frame["seat"]
+    elif kind == "queued":
+        play.joining = False
+        play.holding, play.held = False, None  # a new table: nothing old to decide
+    elif kind == "pong" and play.proving:
+        play.proving = False
+        play.backoff.succeeded()
 
 
 def _answers_join(play: _Play, frame: JsonFrame) -> bool:
