@@ -87,30 +87,44 @@ def signed_up(page: Page, url: str, name: str, path: str = "/") -> None:
     page.wait_for_selector("[data-testid=net][data-status=open]", timeout=WAIT_MS)
 
 
-# ----------------------------------------------------------------- a Dou Dizhu hand's frames
+# ----------------------------------------------------------------- a hand's frames
 
 
-class DdzHand:
-    """A Dou Dizhu hand (yifa, every 任务 on) played by a seeded random policy through the
-    registry, and the frames a seat (or a spectator: ``seat=None``) gets of it."""
+class RegistryHand:
+    """A hand of ``game`` under ``rules`` (a rule set's name, or the rules themselves) at
+    ``seats`` seats, each holding ``coins`` before it, played by a seeded random policy
+    through the registry, and the frames a seat (or a spectator: ``seat=None``) gets of it."""
 
-    def __init__(self, seed: int = 5, table: int = 7, room: str = "doudizhu-yifa") -> None:
-        from qipai.games.doudizhu.tasks import Task  # noqa: PLC0415
+    NAMES = ("东家", "南家", "西家", "北家", "中家")
+
+    def __init__(
+        self,
+        game: str,
+        rules: Any,
+        *,
+        room: str,
+        seats: int = 3,
+        seed: int = 5,
+        table: int = 7,
+        coins: int = 100_000,
+    ) -> None:
         from qipai.registry import HandSetup, game_type  # noqa: PLC0415
 
-        self.game = game_type("doudizhu")
-        rules = self.game.get_rules("yifa").derive("yifa", tasks=tuple(Task))
-        self.state = self.game.new_hand(rules, HandSetup(seed=seed, balances=(100_000,) * 3))
+        self.game_name = game
+        self.game = game_type(game)
+        rules = self.game.get_rules(rules) if isinstance(rules, str) else rules
+        self.seats = seats
+        self.coins = coins
+        self.state = self.game.new_hand(rules, HandSetup(seed=seed, balances=(coins,) * seats))
         self.rng = __import__("random").Random(seed)
         self.table = table
         self.room = room
         self.sent = 0  # the events already framed
 
     def players(self) -> list[dict[str, Any]]:
-        names = ["东家", "南家", "西家"]
         return [
             {"name": name, "bot": False, "trustee": False, "connected": True, "escaped": False}
-            for name in names
+            for name in self.NAMES[: self.seats]
         ]
 
     def step(self) -> None:
@@ -123,19 +137,44 @@ class DdzHand:
         actions = [a for a in self.game.actions(self.state, seat) if not self.game.is_command(a)]
         self.state.apply(self.rng.choice(actions), seat)
 
-    def play_until(self, plays: int) -> None:
-        """Act until ``plays`` plays are made (or the hand is over)."""
-        while not self.state.is_terminal and len(self.state.view(0).plays) < plays:
-            self.step()
+    def before(self, seat: int) -> dict[str, Any]:
+        """The snapshot of the table before the hand (no hand yet): its frames then come as
+        they happen (``hand_start``, ``events``, ``turn``)."""
+        return {
+            "type": "snapshot", "table": self.table, "n": 0, "seat": seat, "room": self.room,
+            "hand": None, "commitment": None, "players": self.players(), "view": None,
+            "deadline": None, "entropy_deadline": None,
+        }  # fmt: skip
+
+    def hand_start(self) -> dict[str, Any]:
+        """The hand's ``hand_start`` frame (before its first event)."""
+        return {
+            "type": "hand_start", "table": self.table, "n": 0, "room": self.room,
+            "hand": "hand-1", "hand_number": 0, "commitment": None, "entropy_deadline": None,
+            "players": self.players(),
+        }  # fmt: skip
+
+    def turn(self, seat: int) -> dict[str, Any]:
+        """The ``turn`` frame ``seat`` gets now: who acts, and ``seat``'s actions (``legal``
+        on his turn, else ``options``)."""
+        from qipai.hall.wire import action_text  # noqa: PLC0415
+
+        actor = self.game.seat_to_act(self.state)
+        actions = [action_text(action) for action in self.game.actions(self.state, seat)]
+        return {
+            "type": "turn", "table": self.table, "n": len(self.state.events), "seat": actor,
+            "deadline": None, "players": self.players(),
+            **({"legal": actions} if actor == seat else {"options": actions}),
+        }  # fmt: skip
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         from qipai.hall.wire import spectator_view_json, view_json  # noqa: PLC0415
         from qipai.registry import SPECTATOR  # noqa: PLC0415
 
         view = (
-            spectator_view_json("doudizhu", self.state)
+            spectator_view_json(self.game_name, self.state)
             if seat is None
-            else view_json("doudizhu", self.state.view(seat))
+            else view_json(self.game_name, self.state.view(seat))
         )
         self.sent = len(self.state.events)
         assert seat is not None or view["seat"] == SPECTATOR
@@ -163,9 +202,9 @@ class DdzHand:
         return {
             "type": "hand_over", "table": self.table, "n": len(self.state.events),
             "hand": "hand-1", "result": points, "points": points, "rake": zeros,
-            "fees": zeros, "limited": zeros, "coins": [100_000 + p for p in points],
+            "fees": zeros, "limited": zeros, "coins": [self.coins + p for p in points],
             "winners": list(self.game.winners(self.state)), "escaper": None, "voided": False,
-            "seed": "5", "record": None, "cards": reveal_json("doudizhu", self.state),
+            "seed": "5", "record": None, "cards": reveal_json(self.game_name, self.state),
             "explain": self.game.explain(self.state),
         }  # fmt: skip
 
@@ -181,3 +220,19 @@ class DdzHand:
             frames.append({"type": "event", "table": self.table, "n": n, **body})
         self.sent = len(self.state.events)
         return frames
+
+
+class DdzHand(RegistryHand):
+    """A Dou Dizhu hand (yifa, every 任务 on), each seat holding 100,000 coins."""
+
+    def __init__(self, seed: int = 5, table: int = 7, room: str = "doudizhu-yifa") -> None:
+        from qipai.games.doudizhu.tasks import Task  # noqa: PLC0415
+        from qipai.registry import game_type  # noqa: PLC0415
+
+        rules = game_type("doudizhu").get_rules("yifa").derive("yifa", tasks=tuple(Task))
+        super().__init__("doudizhu", rules, room=room, seed=seed, table=table)
+
+    def play_until(self, plays: int) -> None:
+        """Act until ``plays`` plays are made (or the hand is over)."""
+        while not self.state.is_terminal and len(self.state.view(0).plays) < plays:
+            self.step()

@@ -8,8 +8,9 @@
 // never for the frames replayed after a reload or a reconnection, and the replay viewer
 // (which draws steps, not events) never calls it. Every animation is short (about a
 // second at most), drawn by CSS (css/app.css, "sound and animation") in elements that take
-// no pointer event; under `prefers-reduced-motion: reduce` none is made (the sounds still
-// follow the switch). Bursts take turns: one waits for the one before it to end.
+// no pointer event (a card in flight neither: a tap goes to the button under it); under
+// `prefers-reduced-motion: reduce` none is made (the sounds still follow the switch).
+// Bursts take turns: one waits for the one before it to end.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -17,6 +18,9 @@ import { play } from "./sound.js";
 
 const BURST_MS = 1100; // a burst's life (its CSS animations end before)
 const STAGGER_MS = 22; // between two cards dealt
+const START_SCALE = 0.6; // a card's size where its flight starts (css: @keyframes fx-fly)
+const FLIGHT_STEPS = 24; // the points of a slide checked against the boxes it must not cover
+const BACK_OFF = 0.02; // the share of the way a slide's start moves back toward its place, each try
 
 let freeAt = 0; // performance.now() when the felt is free for the next burst
 const dealt = new WeakMap(); // table -> {hand, keys}: the cards of my hand flown in already
@@ -107,15 +111,50 @@ function burst(T, kind, label) {
   setTimeout(() => el.remove(), BURST_MS);
 }
 
-/** The cards (or 不出) a seat just played slide from the player to the felt: from the seat's
- * box, or from my hand for my own play (a spectator's bottom seat: from its box). */
+/** The cards (or 不出) a seat just played slide from the player to the felt: from the side
+ * of the seat's box, or of my hand for my own play (a spectator's bottom seat: his box),
+ * never over a seat's box or the hand on the way (`clearStart`). */
 function slide(T, seat) {
   const view = T.view;
   const played = view.el.querySelector(`[data-testid=played][data-seat="${seat}"]`);
   const mine = seat === T.seat;
   // a spectator's own side has no hand: his seat's box there
   const from = mine && !T.spectating ? view.handEl : mine ? view.meEl : view.arenaEl.querySelector(`[data-testid=seat][data-seat="${seat}"] .who`);
-  if (played && from) fly(played, centreOf(from), 0);
+  if (!played || !from) return;
+  const boxes = [...view.el.querySelectorAll(".who"), view.handEl].map((el) => el.getBoundingClientRect()).filter((box) => box.width && box.height);
+  fly(played, clearStart(played.getBoundingClientRect(), centreOf(from), boxes), 0);
+}
+
+/**
+ * Where the slide of a play lying at `box` starts: on the way from `point` (its player) to
+ * the play, as near the player as it may be while the cards, growing from START_SCALE to
+ * their size as they come, cover none of `boxes` (the seats' boxes, my hand) at any moment:
+ * on a side seat the play comes out of the side of its box, mine rises from above my box.
+ */
+function clearStart(box, point, boxes) {
+  const centre = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  const way = { x: point.x - centre.x, y: point.y - centre.y };
+  for (let share = 1; share > 0; share -= BACK_OFF) {
+    const start = { x: way.x * share, y: way.y * share };
+    if (!boxes.some((other) => crosses(box, start, other))) return { x: centre.x + start.x, y: centre.y + start.y };
+  }
+  return centre;
+}
+
+/** Whether cards lying at `box`, flown in from `start` (an offset from there, at
+ * START_SCALE), cover `other` at some point of their flight. Offset and scale move together
+ * (one keyframe), so the points of the way, not its timing, tell. */
+function crosses(box, start, other) {
+  for (let step = 0; step <= FLIGHT_STEPS; step++) {
+    const done = step / FLIGHT_STEPS;
+    const scale = START_SCALE + (1 - START_SCALE) * done;
+    const x = box.left + box.width / 2 + start.x * (1 - done);
+    const y = box.top + box.height / 2 + start.y * (1 - done);
+    const halfWidth = (box.width * scale) / 2;
+    const halfHeight = (box.height * scale) / 2;
+    if (x - halfWidth < other.right && other.left < x + halfWidth && y - halfHeight < other.bottom && other.top < y + halfHeight) return true;
+  }
+  return false;
 }
 
 /** The cards new in my hand fly in from the centre of the felt, one after another. */
@@ -143,10 +182,16 @@ function fly(el, point, delay) {
   el.style.setProperty("--fx-dy", `${Math.round(point.y - here.y)}px`);
   el.style.animationDelay = `${delay}ms`;
   el.classList.add("fx-fly");
-  el.addEventListener("animationend", () => {
+  // landed (or stopped: reduced motion asked for meanwhile): it takes pointer events again
+  const land = (event) => {
+    if (event.target !== el) return;
     el.classList.remove("fx-fly");
     el.style.animationDelay = "";
-  }, { once: true });
+    el.removeEventListener("animationend", land);
+    el.removeEventListener("animationcancel", land);
+  };
+  el.addEventListener("animationend", land);
+  el.addEventListener("animationcancel", land);
 }
 
 function centreOf(el) {

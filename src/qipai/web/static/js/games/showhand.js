@@ -25,6 +25,7 @@ function empty(players) {
     categories: seats(players, null),
     folded: seats(players, false),
     stacks: seats(players, 0),
+    antes: seats(players, 0),
     bets: seats(players, 0),
     roundBets: seats(players, 0),
     pot: 0,
@@ -48,6 +49,7 @@ function fromView(view) {
     categories: [...view.categories],
     folded: [...view.folded],
     stacks: [...view.stacks],
+    antes: antesOf(view),
     bets: [...view.bets],
     roundBets: [...view.round_bets],
     pot: view.pot,
@@ -57,6 +59,15 @@ function fromView(view) {
   });
 }
 
+/** Each seat's ante in a view, which names none: every seat posts the same one, so it is
+ * the pot's share beyond the bets while the hand is on; null once the pot is paid out (the
+ * room says it then: `putIn`). */
+function antesOf(view) {
+  if (!view.pot) return null;
+  const bets = view.bets.reduce((sum, bet) => sum + bet, 0);
+  return seats(view.up.length, (view.pot - bets) / view.up.length);
+}
+
 const HANDLERS = {
   HandStarted(m, e) {
     Object.assign(m, empty(e.stacks.length), { stacks: [...e.stacks], most: e.most });
@@ -64,6 +75,7 @@ const HANDLERS = {
   AntePosted(m, e) {
     m.pot += e.amount;
     m.stacks[e.seat] -= e.amount;
+    m.antes[e.seat] += e.amount;
   },
   CardDealt(m, e, ctx) {
     if (e.face_up) m.up[e.seat].push(e.card);
@@ -151,13 +163,23 @@ function seatCards(m, seat) {
   return h("div", { class: "holes" }, cardEl(null, { small: true }), ...m.up[seat].map((code) => cardEl(code, { small: true })));
 }
 
+/** 已下: what ``seat`` has put in the pot this hand, its ante and its bets (its coins and
+ * this add up to what it had before the hand). */
+function putIn(T, seat) {
+  const m = T.state.model;
+  const room = T.state.roomInfo;
+  const ante = m.antes ? m.antes[seat] : (room && room.ante) || 0;
+  return ante + m.bets[seat];
+}
+
 function seatView(T, seat) {
   const m = T.state.model;
+  const put = putIn(T, seat);
   const tags = [];
   if (m.folded[seat]) tags.push(h("span", { class: "tag away", text: t("sh.folded") }));
   if (m.leader === seat && m.phase === "bet") tags.push(h("span", { class: "tag gold", text: t("sh.leader") }));
   if (m.winners.includes(seat)) tags.push(h("span", { class: "tag gold", text: t("sh.winner") }));
-  const meta = h("div", { class: "meta", "data-testid": "seat-coins", "data-coins": m.stacks[seat] }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${m.bets[seat]}`);
+  const meta = h("div", { class: "meta", "data-testid": "seat-coins", "data-coins": m.stacks[seat] }, icon("coin", "coin-icon"), ` ${m.stacks[seat]} · ${t("sh.betTotal")} ${put}`);
   const said = m.said[seat] ? h("div", { class: "said", text: saidText(m.said[seat]) }) : null;
   return { tags, meta, side: [said, seatCards(m, seat), categoryOf(m, seat)] };
 }
