@@ -37,7 +37,6 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import msgspec
 
@@ -48,12 +47,13 @@ from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire
 from qipai.jsontypes import Json
 
 from . import protocol
+from .answers import PrivateTable
 from .bus import Sink
 from .cluster import MATCHES, ClusterNode, private_resource
 from .hall import HallService
 from .links import Link, LocalLink
 from .logs import log_failure
-from .matches import MatchHall
+from .matches import MatchAnswer, MatchHall
 from .metrics import Histogram
 from .privates import private_info
 
@@ -245,7 +245,7 @@ class Gateway:
         db = self.hall.db
         return await db.run(db.store.open_private_node, code) is not None
 
-    async def private_info(self, code: str) -> dict[str, Json]:
+    async def private_info(self, code: str) -> PrivateTable:
         """``GET /api/private/{code}``, answered by the node the table is open on (the
         store's last closed table of that code when none is).
 
@@ -258,8 +258,8 @@ class Gateway:
                 raise IllegalActionError("cluster_unavailable", f"table {code} is moving")
             await asyncio.sleep(WAIT_STEP)
         if node is not None and node != self.node:
-            info: dict[str, Json] = await self.call(node, {"k": "private", "c": 0, "code": code})
-            return info
+            info = await self.call(node, {"k": "private", "c": 0, "code": code})
+            return msgspec.convert(info, PrivateTable)
         return await private_info(self.hall, code)
 
     async def _at(
@@ -320,7 +320,7 @@ class Gateway:
 
     # --- matches --------------------------------------------------------------------------
 
-    async def ask_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
+    async def ask_matches(self, request: MatchRequest, user: int | None, name: str) -> MatchAnswer:
         """One request of the match API (:meth:`MatchHall.serve`), answered by the node
         that holds the matches.
 
@@ -336,7 +336,9 @@ class Gateway:
         message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
         return await self.call(holder, message)
 
-    async def _serve_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
+    async def _serve_matches(
+        self, request: MatchRequest, user: int | None, name: str
+    ) -> MatchAnswer:
         """:meth:`MatchHall.serve` here; a player who registered is held here from now on,
         and his connections on every node are moved here."""
         if self.matches is None or not self.matches.active:
@@ -374,7 +376,7 @@ class Gateway:
         message["from"] = self.node
         self.cluster.mailbox.send(node, message)
 
-    async def call(self, node: str, message: Message) -> Any:
+    async def call(self, node: str, message: Message) -> Json:
         """Send ``message`` to ``node`` and wait for its answer.
 
         :raises GameError: the holder's refusal, or ``cluster_unavailable`` (no answer
@@ -434,12 +436,12 @@ class Gateway:
         if reply["i"] is not None:
             self.send(origin, reply)
 
-    async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Any:
+    async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Json:
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
-            return await self._serve_matches(request, message["u"], message["n"])
+            return _plain(await self._serve_matches(request, message["u"], message["n"]))
         if kind == "private":
-            return await private_info(self.hall, message["code"])
+            return _plain(await private_info(self.hall, message["code"]))
         if kind == "attach":
             player = self.hall.player(message["u"], message["n"])
             attached = LocalLink(self.hall, player, partial(self._forward, connection))
@@ -532,7 +534,7 @@ class RemoteLink:
         """Asked of the holder."""
         await self._call({"k": "release", "c": self.number})
 
-    async def _call(self, message: Message) -> Any:
+    async def _call(self, message: Message) -> Json:
         try:
             return await self.gateway.call(self.node, message)
         except IllegalActionError as error:
@@ -562,10 +564,17 @@ class RemoteLink:
             self.on_lost(self, self.room)
 
 
-def _answer(reply: Message) -> Any:
+def _plain(answer: MatchAnswer | PrivateTable) -> Json:
+    """An answer of the API as JSON, to cross to another node."""
+    plain: Json = msgspec.to_builtins(answer)
+    return plain
+
+
+def _answer(reply: Message) -> Json:
     """The answer of a ``reply`` (a frame, the match API's JSON), or its error raised."""
     code = reply.get("e")
     if code is None:
-        return reply.get("f")
+        answer: Json = reply.get("f")
+        return answer
     error = InvalidActionError if reply.get("x") == "invalid" else IllegalActionError
     raise error(code, reply.get("t", ""))
