@@ -27,11 +27,10 @@ P = ParamSpec("P")
 class Runner(Protocol):
     """Awaits ``function(*args, **kwargs)`` in a database thread (``Database.run``)."""
 
-    def __call__(
-        self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-    ) -> Awaitable[T]:
+    def __call__(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """``function``'s result, once run."""
         ...
+
 
 MAX_BATCH = 200
 """Most items in one transaction."""
