@@ -40,7 +40,7 @@ from functools import partial
 
 import msgspec
 
-from qipai.cluster.mailbox import Message
+from qipai.cluster.mailbox import Message, field
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
 from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
@@ -333,7 +333,7 @@ class Gateway:
         if holder is None or holder == self.node:
             raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
         op, arg = wire_of(request)
-        message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
+        message: Message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
         return await self.call(holder, message)
 
     async def _serve_matches(
@@ -403,13 +403,13 @@ class Gateway:
         """One message from another node."""
         kind = message["k"]
         if kind == "moved":
-            self._move(message["u"], message["from"])
+            self._move(field(message, "u", int), field(message, "from", str))
         elif kind == "frame":
-            link = self._links.get(message["c"])
+            link = self._links.get(field(message, "c", int))
             if link is not None:
                 link.deliver(from_json(message["f"]))
         elif kind == "reply":
-            future = self._calls.pop(message["i"], None)
+            future = self._calls.pop(field(message, "i", int), None)
             if future is not None and not future.done():
                 future.set_result(message)
         else:
@@ -420,13 +420,13 @@ class Gateway:
     async def _serve(self, message: Message) -> None:
         """One message of another gateway, after the earlier ones of its connection (an
         ``attach`` then a ``detach`` are done in that order, even if the first waits)."""
-        origin = message["from"]
-        connection = (origin, message["c"])
+        origin = field(message, "from", str)
+        connection = (origin, field(message, "c", int))
         lock = self._order.setdefault(connection, asyncio.Lock())
         reply: Message = {"k": "reply", "i": message.get("i")}
         try:
             async with lock:
-                reply["f"] = await self._serve_one(message["k"], connection, message)
+                reply["f"] = await self._serve_one(field(message, "k", str), connection, message)
         except GameError as error:
             kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
             reply.update(e=error.code, t=error.message, x=kind)
@@ -439,14 +439,16 @@ class Gateway:
     async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Json:
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
-            return _plain(await self._serve_matches(request, message["u"], message["n"]))
+            user = None if message.get("u") is None else field(message, "u", int)
+            served = await self._serve_matches(request, user, field(message, "n", str))
+            return _plain(served)
         if kind == "private":
-            return _plain(await private_info(self.hall, message["code"]))
+            return _plain(await private_info(self.hall, field(message, "code", str)))
         if kind == "attach":
-            player = self.hall.player(message["u"], message["n"])
+            player = self.hall.player(field(message, "u", int), field(message, "n", str))
             attached = LocalLink(self.hall, player, partial(self._forward, connection))
             self._served[connection] = attached
-            await attached.open(message["last"])
+            await attached.open(msgspec.convert(message["last"], dict[str, int]))
             return None
         if kind == "detach":
             self._order.pop(connection, None)
@@ -460,7 +462,7 @@ class Gateway:
         if kind == "release":
             await link.release()
             return None
-        answer = await link.handle(protocol.parse(message["m"]))
+        answer = await link.handle(protocol.parse(field(message, "m", str)))
         return None if answer is None else to_json(answer)
 
     def _forward(self, connection: tuple[str, int], frame: OutFrame) -> None:
@@ -517,7 +519,14 @@ class RemoteLink:
     async def open(self, last: dict[str, int]) -> None:
         """Attach to the holder: it sends what was missed, then every frame."""
         self.gateway._links[self.number] = self
-        attach = {"k": "attach", "c": self.number, "u": self.user, "n": self.name, "last": last}
+        seen: dict[str, Json] = {**last}
+        attach: Message = {
+            "k": "attach",
+            "c": self.number,
+            "u": self.user,
+            "n": self.name,
+            "last": seen,
+        }
         await self.gateway.call(self.node, attach)
 
     async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
@@ -577,4 +586,4 @@ def _answer(reply: Message) -> Json:
         answer: Json = reply.get("f")
         return answer
     error = InvalidActionError if reply.get("x") == "invalid" else IllegalActionError
-    raise error(code, reply.get("t", ""))
+    raise error(str(code), str(reply.get("t", "")))
