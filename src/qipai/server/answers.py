@@ -233,7 +233,7 @@ class Registered(_Answer):
     number: int
 
 
-class PrivateTable(_Answer):
+class PrivateInfo(_Answer):
     """``GET /api/private/{code}``: a private table 好友房, open or closed."""
 
     code: str

@@ -47,7 +47,7 @@ from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire
 from qipai.jsontypes import Json
 
 from . import protocol
-from .answers import PrivateTable
+from .answers import PrivateInfo
 from .bus import Sink
 from .cluster import MATCHES, ClusterNode, private_resource
 from .hall import HallService
@@ -245,7 +245,7 @@ class Gateway:
         db = self.hall.db
         return await db.run(db.store.open_private_node, code) is not None
 
-    async def private_info(self, code: str) -> PrivateTable:
+    async def private_info(self, code: str) -> PrivateInfo:
         """``GET /api/private/{code}``, answered by the node the table is open on (the
         store's last closed table of that code when none is).
 
@@ -259,7 +259,7 @@ class Gateway:
             await asyncio.sleep(WAIT_STEP)
         if node is not None and node != self.node:
             info = await self.call(node, {"k": "private", "c": 0, "code": code})
-            return msgspec.convert(info, PrivateTable)
+            return msgspec.convert(info, PrivateInfo)
         return await private_info(self.hall, code)
 
     async def _at(
@@ -573,7 +573,7 @@ class RemoteLink:
             self.on_lost(self, self.room)
 
 
-def _plain(answer: MatchAnswer | PrivateTable) -> Json:
+def _plain(answer: MatchAnswer | PrivateInfo) -> Json:
     """An answer of the API as JSON, to cross to another node."""
     plain: Json = msgspec.to_builtins(answer)
     return plain

@@ -26,7 +26,7 @@ from qipai.hall.privatetables import TableFullError
 from qipai.jsontypes import Json
 from qipai.store.privates import PrivateRow
 
-from .answers import PrivateResult, PrivateTable
+from .answers import PrivateInfo, PrivateResult
 from .hall import HallService, Player
 from .privatenodes import reserve_code
 from .protocol import (
@@ -106,7 +106,7 @@ async def _take_place(
             raise
 
 
-async def private_info(hall: HallService, code: str) -> PrivateTable:
+async def private_info(hall: HallService, code: str) -> PrivateInfo:
     """The body of ``GET /api/private/{code}``: an open table here, else the last closed
     one of that code in the store.
 
@@ -121,12 +121,12 @@ async def private_info(hall: HallService, code: str) -> PrivateTable:
     return _closed_info(row)
 
 
-def _open_info(hall: HallService, table: FriendsTable) -> PrivateTable:
+def _open_info(hall: HallService, table: FriendsTable) -> PrivateInfo:
     options = table.options
     watchers = hall.core.watch.watchers(table.code)
     names = [None if u is None else hall.players[u].name for u in table.seats]
     board = table.sheet.frame(None if table.live is None else table.live.number, over=False)
-    return PrivateTable(
+    return PrivateInfo(
         code=table.code, game=options.game, rules=options.rules,
         hands=options.hands, played=table.played, stakes=options.stakes,
         base=stake_of(table.room), state=table.state, seats=names,
@@ -142,9 +142,9 @@ class _KeptBoard(msgspec.Struct):
     rows: list[object]
 
 
-def _closed_info(row: PrivateRow) -> PrivateTable:
+def _closed_info(row: PrivateRow) -> PrivateInfo:
     board = msgspec.json.decode(row.scoreboard_json, type=_KeptBoard)
-    return PrivateTable(
+    return PrivateInfo(
         code=row.code, game=row.game, rules=row.rules, hands=row.hands,
         played=len(board.rows), stakes=row.stakes, base=row.base, state="closed",
         seats=board.names, spectators=False, watchers=0, full=False,
