@@ -122,17 +122,10 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
-    def connect(
-        cls,
-        url: str,
-        node_id: str,
-        *,
-        prefix: str = "qipai",
-        info: Callable[[], dict[str, object]] = dict,
-    ) -> ClusterNode:
-        """A node on the Redis at ``url``."""
+    def connect(cls, url: str, node_id: str, *, prefix: str = "qipai") -> ClusterNode:
+        """A node on the Redis at ``url`` (what it says of itself: :attr:`info`)."""
         redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        return cls(redis, node_id, prefix=prefix, info=info)
+        return cls(redis, node_id, prefix=prefix)
 
     async def start(self) -> None:
         """Beat once (Redis must answer), read the inbox, and keep beating and renewing."""
