@@ -23,7 +23,7 @@ from qipai.errors import InvalidActionError
 from qipai.hall.frames import OutFrame
 from qipai.hall.wire import parse_action
 from qipai.registry import game_names
-from qipai.server import protocol
+from qipai.server import answers, protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "qipai"
@@ -184,3 +184,35 @@ def test_the_web_client_sends_only_accepted_messages() -> None:
 def test_ignored_frames_exist() -> None:
     """:data:`IGNORED_BY_WEB` names only frames the server sends."""
     assert set(IGNORED_BY_WEB) <= frame_types()
+
+
+HTTP = DOC[DOC.index("## HTTP API") : DOC.index("## WebSocket")]
+"""The page's part on the HTTP API."""
+
+
+def answer_structs() -> dict[str, type[msgspec.Struct]]:
+    """Each answer of the HTTP API (:mod:`qipai.server.answers`), by its name."""
+    return {
+        name: value
+        for name, value in vars(answers).items()
+        if isinstance(value, type)
+        and issubclass(value, answers._Answer)
+        and value is not answers._Answer
+    }
+
+
+@pytest.mark.parametrize("name", sorted(answer_structs()))
+def test_each_http_answer_is_named(name: str) -> None:
+    """The page's HTTP API names the struct of every answer, in italics."""
+    assert f"*{name}*" in HTTP
+
+
+def test_a_named_http_answer_has_the_keys_the_page_gives() -> None:
+    """Where the page writes an answer's object after its name (``*Ok* `{"ok": true}```),
+    its keys are the struct's fields on the wire."""
+    structs = answer_structs()
+    found = list(re.finditer(r"\*(\w+)\* `\{", HTTP))
+    assert len(found) >= 6
+    for named in found:
+        keys = top_level_keys(braced(HTTP, named.end() - 1))
+        assert keys == wire_fields(structs[named[1]]), named[1]

@@ -19,12 +19,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 
-CEILING = 107
+CEILING = 50
 """Lines of ``src/`` naming ``Any`` (``grep -rwn Any src --include=*.py | wc -l``): 120
 once the registry was generic, four more with the matches' results (a stage report and
 the standings read back from their JSON, a frame beside its siblings in
-``server/protocol.py``, SQLAlchemy's ``Select[Any]``), then 107 once the frames the
-server sends were typed (:mod:`qipai.hall.frames`)."""
+``server/protocol.py``, SQLAlchemy's ``Select[Any]``), 107 once the frames the server
+sends were typed (:mod:`qipai.hall.frames`), then 43 once the HTTP answers were structs
+(:mod:`qipai.server.answers`) and the server, the cluster's Redis replies and messages,
+the store's queries, RLCard, the environments and the duels' results were typed (issue
+34, whose ceiling is 50)."""
 EXISTENTIAL_CEILING = 27
 """Lines of ``src/`` naming an existential alias and no ``Any`` (``grep -rwn -E
 'SomeGame|SomeState|SomeArenaGame' src --include=*.py | grep -vw Any | wc -l``)."""
@@ -33,6 +36,7 @@ _EXISTENTIAL = re.compile(r"(?<![A-Za-z0-9_])(SomeGame|SomeState|SomeArenaGame)(
 UNNAMED = {
     "qipai.store.migrations.versions.0003_matches": "returns sa.Table, whose type mypy "
     "reads as holding an explicit Any",
+    "qipai.store.bulk": "takes an sa.Table, whose type mypy reads as holding an explicit Any",
 }
 """Excused modules whose ``Any`` is not written out in them, and why."""
 

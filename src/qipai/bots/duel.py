@@ -31,7 +31,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
+
+import msgspec
 
 from qipai.bots.arena import (
     SEAT_STRIDE,
@@ -267,35 +269,63 @@ class DuelResult:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DuelResult:
+    def from_dict(cls, data: dict[str, Json]) -> DuelResult:
         """The result back from :meth:`to_dict` (derived figures are ignored).
 
-        :raises KeyError: a field is missing.
+        :raises msgspec.ValidationError: a field is missing, or not of its type.
         """
-        points = data["points"]
+        kept = msgspec.convert(data, _Kept)
+        points = kept.points
         return cls(
-            game=data["game"],
-            rules=data["rules"],
-            names=_pair(data["names"]),
-            sides=_pair(data["sides"]),
-            seed=data["seed"],
-            a=_pair([WinRate(r["wins"], r["games"]) for r in data["a"]]),
-            b=_pair([WinRate(r["wins"], r["games"]) for r in data["b"]]),
+            game=kept.game,
+            rules=kept.rules,
+            names=kept.names,
+            sides=kept.sides,
+            seed=kept.seed,
+            a=_pair([WinRate(rate.wins, rate.games) for rate in kept.a]),
+            b=_pair([WinRate(rate.wins, rate.games) for rate in kept.b]),
             points=None
             if points is None
-            else PairPoints(points["pairs"], points["total"], points["squares"]),
-            times=_pair([DecisionTimes(**t) for t in data["times"]]),
-            unit=data["unit"],
-            arena=data["arena"],
+            else PairPoints(points.pairs, points.total, points.squares),
+            times=kept.times,
+            unit=kept.unit,
+            arena=kept.arena,
         )
 
     @classmethod
     def from_json(cls, text: str) -> DuelResult:
         """The result back from :meth:`to_json`.
 
-        :raises ValueError: not JSON; :raises KeyError: a field is missing.
+        :raises ValueError: not JSON; :raises msgspec.ValidationError: a field is missing.
         """
         return cls.from_dict(json.loads(text))
+
+
+class _KeptRate(msgspec.Struct):
+    wins: int
+    games: int
+
+
+class _KeptPoints(msgspec.Struct):
+    pairs: int
+    total: int
+    squares: int
+
+
+class _Kept(msgspec.Struct):
+    """What :meth:`DuelResult.from_dict` reads of :meth:`DuelResult.to_dict`."""
+
+    game: str
+    rules: str
+    names: tuple[str, str]
+    sides: tuple[str, str]
+    seed: int
+    a: tuple[_KeptRate, _KeptRate]
+    b: tuple[_KeptRate, _KeptRate]
+    points: _KeptPoints | None
+    times: tuple[DecisionTimes, DecisionTimes]
+    unit: str
+    arena: str
 
 
 def _pair(values: Sequence[T]) -> tuple[T, T]:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Protocol, TypedDict
 
 from qipai.bots.arena import DOUDIZHU, PairedDeal
 from qipai.bots.doudizhu import choose_play, make_bot
@@ -52,15 +52,67 @@ LANDLORD_SIDE, FARMERS_SIDE = 0, 1
 """The sides, indexed like :attr:`qipai.bots.arena.DOUDIZHU.sides`."""
 
 
+class RLCardState(TypedDict):
+    """What the match reads of RLCard's state of a deal for a player (its raw state)."""
+
+    current_hand: str
+    """The player's cards."""
+    self: int
+    """The player."""
+    trace: list[tuple[int, str]]
+    """The moves so far: each player and his move."""
+    actions: list[str]
+    """The legal moves."""
+
+
+class RLCardRound(Protocol):
+    """What the match reads of a deal's round."""
+
+    seen_cards: str
+    """The bottom cards 底牌, shown, until the landlord plays them."""
+
+
+class RLCardGame(Protocol):
+    """What the match uses of ``DoudizhuGame`` (RLCard ships no types)."""
+
+    np_random: object
+    round: RLCardRound
+    winner_id: int
+
+    def init_game(self) -> tuple[RLCardState, int]:
+        """Deal: the first player's state, and that player."""
+        ...
+
+    def is_over(self) -> bool:
+        """Whether the deal is over."""
+        ...
+
+    def get_state(self, player: int) -> RLCardState:
+        """``player``'s state now."""
+        ...
+
+    def step(self, move: str) -> tuple[RLCardState, int]:
+        """Play ``move``: the next player's state, and that player."""
+        ...
+
+
+class RLCardAgent(Protocol):
+    """What the match uses of ``DouDizhuRuleAgentV1``."""
+
+    def step(self, state: dict[str, RLCardState]) -> str:
+        """The agent's move for ``{"raw_obs": state}``."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class RLCard:
     """What the match uses of RLCard and numpy, imported when first needed."""
 
     numpy: ModuleType
     """The ``numpy`` module."""
-    game: Any
+    game: Callable[[], RLCardGame]
     """``rlcard.games.doudizhu.game.DoudizhuGame``."""
-    agent: Any
+    agent: Callable[[], RLCardAgent]
     """``rlcard.models.doudizhu_rule_models.DouDizhuRuleAgentV1``."""
 
 
@@ -163,7 +215,7 @@ class RLCardHand:
                 _, player = game.step(_checked(move, state["actions"]))
         return _side(game.winner_id) == side
 
-    def _choose(self, state: dict[str, Any], bottom: str) -> str:
+    def _choose(self, state: RLCardState, bottom: str) -> str:
         return choose_play(
             state["current_hand"],
             state["self"],
@@ -181,7 +233,7 @@ def _side(player: int) -> int:
     return LANDLORD_SIDE if player == LANDLORD else FARMERS_SIDE
 
 
-def _ordered(state: dict[str, Any]) -> dict[str, Any]:
+def _ordered(state: RLCardState) -> RLCardState:
     """The state with its legal moves sorted: RLCard lists them from a set of strings, in
     an order that changes with each process's string hashing (``PYTHONHASHSEED``), and
     the rule agent's choices depend on that order."""

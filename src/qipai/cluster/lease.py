@@ -29,7 +29,7 @@ resource, so that tokens only grow; the first is the time in microseconds).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, text_of
 from qipai.store.models import Fence
@@ -155,7 +155,7 @@ class Leases(Keyspace):
 
     async def holder(self, resource: str) -> Lease | None:
         """The lease on ``resource`` now, if any."""
-        held: Any = await self.redis.get(self.key(resource))
+        held: bytes | str | None = await self.redis.get(self.key(resource))
         if held is None:
             return None
         node, _, token = text_of(held).rpartition("|")

@@ -21,19 +21,40 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from redis.exceptions import RedisError
 
 from qipai.cluster.keyspace import Keyspace, text_of
+from qipai.jsontypes import Json
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
-Message = dict[str, Any]
+Message = dict[str, Json]
 """One message between nodes, JSON-able."""
+Entry: TypeAlias = "tuple[bytes | str, dict[bytes | str, bytes | str]]"
+"""An entry of an inbox as Redis gives it: its id and its fields (bytes, or text for a
+client that decodes responses)."""
+T = TypeVar("T", int, str)
+
+
+def field(message: Message, key: str, kind: type[T]) -> T:
+    """The ``kind`` value of ``message[key]``.
+
+    >>> field({"k": "moved", "u": 7}, "u", int)
+    7
+
+    :raises KeyError: the message has no ``key``; :raises TypeError: it is no ``kind``.
+    """
+    value = message[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise TypeError(f"the message's {key!r} is no {kind.__name__}: {value!r}")
+    return value
+
+
 Handler = Callable[[Message], None]
 """What a node does with each message it receives (must not block)."""
 
@@ -96,14 +117,15 @@ class Mailbox(Keyspace):
 
     async def _end(self) -> str:
         """The id of the inbox's last entry now (``0-0``: empty)."""
-        last: Any = await self.redis.xrevrange(self.key(self.node), count=1)
+        last = cast("list[Entry]", await self.redis.xrevrange(self.key(self.node), count=1))
         return text_of(last[0][0]) if last else "0-0"
 
     async def _read(self, last: str) -> None:
         key = self.key(self.node)
         while True:
             try:
-                reply: Any = await self.redis.xread({key: last}, count=READ_COUNT, block=BLOCK_MS)
+                found = await self.redis.xread({key: last}, count=READ_COUNT, block=BLOCK_MS)
+                reply = cast("list[tuple[bytes | str, list[Entry]]] | None", found)
             except (OSError, RedisError) as error:
                 log.warning("mailbox %s: Redis did not answer: %s", self.node, error)
                 await asyncio.sleep(RETRY_SECONDS)

@@ -15,9 +15,10 @@ when it was, not when Redis restarted empty and lost the list of nodes.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qipai.cluster.keyspace import Keyspace, nodes_key, text_of
+from qipai.jsontypes import Json
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -78,14 +79,14 @@ class Nodes(Keyspace):
             pipe.srem(self._members, node)
             await pipe.execute()
 
-    async def census(self) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    async def census(self) -> tuple[dict[str, dict[str, Json]], list[str]]:
         """The nodes alive now (with what each said of itself at its last beat), and
         those listed whose last beat lapsed: they stopped (one read)."""
         members = sorted(text_of(m) for m in await self.redis.smembers(self._members))
         if not members:
             return {}, []
         beats = await self.redis.mget([self.key(node) for node in members])
-        alive: dict[str, dict[str, Any]] = {}
+        alive: dict[str, dict[str, Json]] = {}
         stopped: list[str] = []
         for node, beat in zip(members, beats, strict=True):
             if beat is None:
@@ -94,7 +95,7 @@ class Nodes(Keyspace):
                 alive[node] = json.loads(text_of(beat))
         return alive, stopped
 
-    async def alive(self) -> dict[str, dict[str, Any]]:
+    async def alive(self) -> dict[str, dict[str, Json]]:
         """Every node alive now, with what it said of itself at its last beat."""
         return (await self.census())[0]
 

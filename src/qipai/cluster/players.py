@@ -19,7 +19,7 @@ taken, once, by whichever node he comes back to.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qipai.cluster.keyspace import DELETE_IF_EQUAL, Keyspace, nodes_key, text_of
 
@@ -90,7 +90,7 @@ class Players(Keyspace):
 
     async def where(self, user: int) -> str | None:
         """The node holding ``user``'s state, if any."""
-        node: Any = await self.redis.get(self.key(user))
+        node: bytes | str | None = await self.redis.get(self.key(user))
         return None if node is None else text_of(node)
 
     async def keep(self, user: int, frames: list[dict[str, object]]) -> None:

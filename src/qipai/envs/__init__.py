@@ -17,9 +17,8 @@ sits above the registry; nothing in the hall imports it.
 
 from __future__ import annotations
 
-from typing import Any
-
 import gymnasium
+from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from qipai.envs.aec import MAX_ACTIONS, STACK, QipaiAECEnv
@@ -32,15 +31,40 @@ if GYM_ID not in gymnasium.registry:
     gymnasium.register(id=GYM_ID, entry_point="qipai.envs.gym:QipaiSingleAgentEnv")
 
 
-def make_aec(game: str = "doudizhu", rules: str = "jj", **options: Any) -> Any:
-    """A :class:`QipaiAECEnv` (``options``: its ``seats``, ``seed``, ``stack``...) in
-    PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(QipaiAECEnv(game, rules, **options))
+def make_aec(
+    game: str = "doudizhu",
+    rules: str = "jj",
+    seats: int | None = None,
+    seed: int | None = None,
+    *,
+    stack: int = STACK,
+    max_actions: int = MAX_ACTIONS,
+    render_mode: str | None = None,
+) -> AECEnv:
+    """A :class:`QipaiAECEnv` (its ``seats``, ``seed``, ``stack``...) in PettingZoo's
+    order-enforcing wrapper."""
+    env = QipaiAECEnv(
+        game, rules, seats, seed, stack=stack, max_actions=max_actions, render_mode=render_mode
+    )
+    return wrappers.OrderEnforcingWrapper(env)
 
 
-def make_gym(game: str = "doudizhu", rules: str = "jj", **options: Any) -> QipaiSingleAgentEnv:
-    """A :class:`QipaiSingleAgentEnv` (``options``: ``seat``, ``opponent``, ``seats``...)."""
-    return QipaiSingleAgentEnv(game, rules, **options)
+def make_gym(
+    game: str = "doudizhu",
+    rules: str = "jj",
+    seat: int = 0,
+    opponent: str = "bot",
+    *,
+    seats: int | None = None,
+    stack: int = STACK,
+    max_actions: int = MAX_ACTIONS,
+    render_mode: str | None = None,
+) -> QipaiSingleAgentEnv:
+    """A :class:`QipaiSingleAgentEnv` (``seat``, ``opponent``, ``seats``...)."""
+    return QipaiSingleAgentEnv(
+        game, rules, seat, opponent,
+        seats=seats, stack=stack, max_actions=max_actions, render_mode=render_mode,
+    )  # fmt: skip
 
 
 __all__ = [

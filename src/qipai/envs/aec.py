@@ -40,8 +40,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from qipai.envs.encoding import HIGH, encode, observation_size
-from qipai.registry import HandSetup, game_type
+from qipai.envs.encoding import HIGH, SeatView, encode, observation_size
+from qipai.registry import GameState, HandSetup, game_type
 
 MAX_ACTIONS = 4096
 """The default size of the action space: more than any shipped game offers but a rare
@@ -93,7 +93,8 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(max_actions) for agent in self.possible_agents}
         self._rng = random.Random(seed)
-        self.state: Any = None
+        self.state: GameState[object, SeatView] | None = None
+        """The hand in play (``None`` until the first :meth:`reset`)."""
         self.hand_seed = 0
         self.acting: int | None = None
 
@@ -148,12 +149,12 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         """Apply the engine's ``action`` for ``seat`` (the acting seat), then run the
         dealer and set the rewards if the hand ended (the single-agent wrapper plays its
         bots through it)."""
-        self.state.apply(action, seat)
+        self._hand().apply(action, seat)
         self._advance()
 
     def _advance(self) -> None:
         """Deal the dealer's steps; select the seat to act, or end the episode."""
-        game, state = self.game, self.state
+        game, state = self.game, self._hand()
         while not state.is_terminal and not game.is_stalled(state):
             step = game.deal_step(state)
             if step is None:
@@ -172,6 +173,11 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         self.acting = game.seat_to_act(state)
         self.agent_selection = self.possible_agents[self._acting_seat()]
 
+    def _hand(self) -> GameState[object, SeatView]:
+        if self.state is None:
+            raise RuntimeError("no hand dealt: reset() first")
+        return self.state
+
     def _acting_seat(self) -> int:
         if self.acting is None:
             raise RuntimeError("no seat is to act")
@@ -183,7 +189,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
     def _legal(self) -> Sequence[object]:
         if self.acting is None:
             return ()
-        return self.game.actions(self.state, self.acting)[: self.max_actions]
+        return self.game.actions(self._hand(), self.acting)[: self.max_actions]
 
     def legal_actions(self) -> list[str]:
         """The texts of the acting seat's actions, in index order."""
@@ -193,7 +199,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         """Every seat to act now (several while they choose at the same time)."""
         if self.acting is None:
             return ()
-        return self.game.deciding(self.state) or (self.acting,)
+        return self.game.deciding(self._hand()) or (self.acting,)
 
     # --- what an agent sees ---
 
@@ -201,7 +207,7 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
         """The agent's vector and its action mask (zeros unless it is to act)."""
         seat = self._seat(agent)
         vector = encode(
-            self.game.name, self.state.view(seat), self.seats, self.acting_seats(), self.stack
+            self.game.name, self._hand().view(seat), self.seats, self.acting_seats(), self.stack
         )
         mask = np.zeros(self.max_actions, dtype=np.int8)
         if seat == self.acting:
@@ -210,8 +216,9 @@ class QipaiAECEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str:
         """The hand as text: the acting seat and its legal actions, or the returns."""
-        if self.state.is_terminal:
-            return f"{self.game.name} hand {self.hand_seed}: returns {self.state.returns()}"
+        state = self._hand()
+        if state.is_terminal:
+            return f"{self.game.name} hand {self.hand_seed}: returns {state.returns()}"
         head = f"{self.game.name} hand {self.hand_seed}: player_{self.acting} to act"
         return head + ": " + " | ".join(self.legal_actions()[:20])
 

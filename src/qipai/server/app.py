@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import json
 import logging
@@ -20,13 +19,14 @@ import os
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -42,10 +42,28 @@ from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.spectators import WatchSettings
 from qipai.hall.table import DEAL_STEP_SECONDS
+from qipai.jsontypes import Json
 from qipai.registry import Payout
 from qipai.store import MatchResultRow, Store
 
 from .accounts import Accounts, Session, SignedIn
+from .answers import (
+    ErrorAnswer,
+    HandAnswer,
+    HistoryAnswer,
+    JsonAnswer,
+    LeaderAnswer,
+    LevelAnswer,
+    MatchResult,
+    Me,
+    Ok,
+    Readiness,
+    RoomAnswer,
+    SessionAnswer,
+    SessionUser,
+    Stats,
+    from_row,
+)
 from .auth import Passwords
 from .bots import BotPool
 from .bus import LocalBus
@@ -62,9 +80,6 @@ from .metrics import CONTENT_TYPE, Metric, prometheus_text
 from .missed import KeptInRedis
 from .params import ascii_number, check_params, int_param
 from .privates import private_info, private_result
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
 log = logging.getLogger(__name__)
 
@@ -264,36 +279,37 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
 
     async def sign_out(request: Request) -> Response:
         await live().accounts.sign_out(_token(request))
-        return JSONResponse({"ok": True})
+        return JsonAnswer(Ok(ok=True))
 
     async def me(request: Request) -> Response:
         user = await _user(live(), request)
         profile = await live().db.run(live().db.store.profile, user.id)
         level = level_for(profile.wins)
-        return JSONResponse(
-            {
-                "id": profile.id,
-                "name": profile.name,
-                "coins": profile.coins,
-                "points": profile.points,
-                "hands": profile.hands,
-                "wins": profile.wins,
-                "level": {"title": level.title, "rank": level.rank, "next_wins": level.next_wins},
-            }
+        rank = LevelAnswer(title=level.title, rank=level.rank, next_wins=level.next_wins)
+        return JsonAnswer(
+            Me(
+                id=profile.id,
+                name=profile.name,
+                coins=profile.coins,
+                points=profile.points,
+                hands=profile.hands,
+                wins=profile.wins,
+                level=rank,
+            )
         )
 
     async def rooms(request: Request) -> Response:
-        return JSONResponse([_room_json(entry.room) for entry in live().hall.rooms.values()])
+        return JsonAnswer([_room_answer(entry.room) for entry in live().hall.rooms.values()])
 
     async def online(request: Request) -> Response:
-        return JSONResponse(live().hall.online())
+        return JsonAnswer(live().hall.online())
 
     async def history(request: Request) -> Response:
         user = await _user(live(), request)
         limit = int_param(request, "limit", 50, 1, 200)
         before = request.query_params.get("before")
         rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
-        return JSONResponse([_plain(row) for row in rows])
+        return JsonAnswer([from_row(row, HistoryAnswer) for row in rows])
 
     async def finished(hand_id: str) -> str:
         text = await live().db.run(live().db.store.hand_record, hand_id)
@@ -306,8 +322,10 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         text = await finished(hand_id)
         check = await asyncio.to_thread(verify, HandRecord.from_json(text))
         names = await live().db.run(live().db.store.hand_seats, hand_id)
-        verified = {"verified": check.ok, "reason": check.reason}
-        return JSONResponse({"record": json.loads(text), "seats": names, **verified})
+        record: Json = json.loads(text)
+        return JsonAnswer(
+            HandAnswer(record=record, seats=names, verified=check.ok, reason=check.reason)
+        )
 
     async def replay(request: Request) -> Response:
         text = await finished(request.path_params["hand"])
@@ -320,10 +338,10 @@ def _routes(live: Callable[[], _Services]) -> list[Route | WebSocketRoute | Moun
         by = request.query_params.get("by", "coins")
         limit = int_param(request, "limit", 20, 1, 100)
         rows = await live().db.run(live().db.store.leaderboard, by, limit=limit)
-        return JSONResponse([_plain(row) for row in rows])
+        return JsonAnswer([from_row(row, LeaderAnswer) for row in rows])
 
     async def stats(request: Request) -> Response:
-        return JSONResponse(_stats(live().hall))
+        return JsonAnswer(_stats(live().hall))
 
     async def websocket(socket: WebSocket) -> None:
         services = _peek(live).get("live")
@@ -407,7 +425,7 @@ _STATUS = {
 
 
 async def _unknown_path(request: Request) -> Response:
-    """Any other path under ``/api``: a JSON error like every answer of the API (not the
+    """Every other path under ``/api``: a JSON error like every answer of the API (not the
     static files' plain-text 404)."""
     raise InvalidActionError("unknown_path", f"no API endpoint {request.url.path!r}")
 
@@ -419,11 +437,13 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
             return await endpoint(request)
         except (RateLimitedError, BusyError) as error:
             status = 429 if isinstance(error, RateLimitedError) else 503
-            body = {"error": error.code, "message": error.message, "retry_after": error.retry_after}
-            return JSONResponse(body, status, headers={"Retry-After": str(error.retry_after)})
+            body = ErrorAnswer(
+                error=error.code, message=error.message, retry_after=error.retry_after
+            )
+            return JsonAnswer(body, status, headers={"Retry-After": str(error.retry_after)})
         except GameError as error:
             status = _STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
-            return JSONResponse({"error": error.code, "message": error.message}, status)
+            return JsonAnswer(ErrorAnswer(error=error.code, message=error.message), status)
         except ClientDisconnect:  # the body cut off: a line, no traceback, no answer read
             where = f"{request.method} {request.url.path} from {_address(request)}"
             log.info("%s: the client left before the end of its body", where)
@@ -432,7 +452,7 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
     return guarded
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, Json]:
     too_large = InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
     declared = ascii_number(request.headers.get("content-length", "0"))
     if declared is None or declared > MAX_BODY:
@@ -443,7 +463,7 @@ async def _body(request: Request) -> dict[str, Any]:
         if len(raw) > MAX_BODY:
             raise too_large
     try:
-        body = json.loads(raw)
+        body: Json = json.loads(raw)
     except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
         raise InvalidActionError("bad_json", "the body is not JSON") from None
     if not isinstance(body, dict):
@@ -478,7 +498,7 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
                 answer = await services.matches.serve(asked, user_id, name)
             else:
                 answer = await services.gateway.ask_matches(asked, user_id, name)
-            return JSONResponse(answer)
+            return JsonAnswer(answer)
 
         return endpoint
 
@@ -488,7 +508,7 @@ def _match_routes(live: Callable[[], _Services]) -> list[Route]:
         limit = int_param(request, "limit", 50, 1, 200)
         rows = await live().db.run(live().db.store.match_results, user.id, limit=limit)
         titles = {match.id: match.name for match in live().matches.matches}
-        return JSONResponse([_match_result(row, titles) for row in rows])
+        return JsonAnswer([_match_result(row, titles) for row in rows])
 
     return [
         _api("/api/me/matches", results, ["GET"]),
@@ -521,13 +541,13 @@ def _private_routes(live: Callable[[], _Services]) -> list[Route]:
         info = await (
             private_info(services.hall, code) if gateway is None else gateway.private_info(code)
         )
-        return JSONResponse(info)
+        return JsonAnswer(info)
 
     async def private_results(request: Request) -> Response:
         user = await _user(live(), request)
         limit = int_param(request, "limit", 50, 1, 200)
         rows = await live().db.run(live().db.store.private_results, user.id, limit=limit)
-        return JSONResponse([private_result(row) for row in rows])
+        return JsonAnswer([private_result(row) for row in rows])
 
     return [
         _api("/api/private/{code}", private_table, ["GET"]),
@@ -545,7 +565,7 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
 
     async def healthz(request: Request) -> Response:
         ready = "live" in _peek(live)
-        return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
+        return JsonAnswer(Ok(ok=ready), status_code=200 if ready else 503)
 
     async def readyz(request: Request) -> Response:
         services = _peek(live).get("live")
@@ -553,14 +573,14 @@ def _health_routes(live: Callable[[], _Services]) -> list[Route]:
         cluster = None if services is None else services.hall.cluster
         redis = None if cluster is None else await cluster.ping()
         ready = database and redis is not False
-        body = {"ok": ready, "database": database, "redis": redis}
-        return JSONResponse(body, status_code=200 if ready else 503)
+        body = Readiness(ok=ready, database=database, redis=redis)
+        return JsonAnswer(body, status_code=200 if ready else 503)
 
     async def metrics(request: Request) -> Response:
         services = live()
         hall, gateway = services.hall, services.gateway
         node = "single" if hall.cluster is None else hall.cluster.node_id
-        figures = _stats(hall)
+        figures = msgspec.structs.asdict(_stats(hall))
         if hall.bots is not None:
             figures["bot_decisions"] = hall.bots.answered
             figures["bot_fallbacks"] = hall.bot_fallbacks
@@ -590,16 +610,16 @@ async def _answers(call: Awaitable[object]) -> bool:
     return True
 
 
-def _stats(hall: HallService) -> dict[str, int]:
+def _stats(hall: HallService) -> Stats:
     """The hall's live figures (``/api/stats``; ``/metrics`` exports the same)."""
-    return {
-        "connections": hall.connections,
-        "players": len(hall.players),
-        "tables": hall.tables,
-        "hands_settled": hall.hands_settled,
-        "settle_transactions": hall.settle_transactions,
-        "rss_bytes": resident_bytes(),
-    }
+    return Stats(
+        connections=hall.connections,
+        players=len(hall.players),
+        tables=hall.tables,
+        hands_settled=hall.hands_settled,
+        settle_transactions=hall.settle_transactions,
+        rss_bytes=resident_bytes(),
+    )
 
 
 _METRICS: dict[str, tuple[str, str, str]] = {
@@ -652,44 +672,44 @@ async def _user(services: _Services, request: Request) -> SignedIn:
 
 
 def _session(session: Session) -> Response:
-    return JSONResponse(
-        {
-            "token": session.token,
-            "expires_at": session.expires_at.isoformat(),
-            "user": {"id": session.user.id, "name": session.user.name, "coins": session.user.coins},
-        }
+    user = session.user
+    return JsonAnswer(
+        SessionAnswer(
+            token=session.token,
+            expires_at=session.expires_at.isoformat(),
+            user=SessionUser(id=user.id, name=user.name, coins=user.coins),
+        )
     )
 
 
-def _room_json(room: Room) -> dict[str, object]:
+def _room_answer(room: Room) -> RoomAnswer:
     """A room of ``GET /api/rooms``: its fields, its game's browser module (``web_module``:
     the page loads ``js/games/<web_module>.js`` to play it), and whether its hands move no
     coin (``points_only``: the lobby tags it 积分场)."""
     points_only = room.payout is Payout.POINTS_ONLY
-    return {
-        **dataclasses.asdict(room),
-        "web_module": room.game_type.web_module,
-        "points_only": points_only,
-    }
+    return from_row(room, RoomAnswer, web_module=room.game_type.web_module, points_only=points_only)
 
 
-def _match_result(row: MatchResultRow, titles: dict[str, str]) -> dict[str, object]:
+def _match_result(row: MatchResultRow, titles: dict[str, str]) -> MatchResult:
     """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
     is configured with it), its state, the player's rank and prize, the field, the times."""
-    return {
-        "run": row.run_id,
-        "match": row.match_id,
-        "title": titles.get(row.match_id, row.match_id),
-        **{key: value for key, value in _plain(row).items() if key not in ("run_id", "match_id")},
-    }
+    return MatchResult(
+        run=row.run_id,
+        match=row.match_id,
+        title=titles.get(row.match_id, row.match_id),
+        state=row.state,
+        number=row.number,
+        entry_fee=row.entry_fee,
+        entrants=row.entrants,
+        rank=row.rank,
+        prize=row.prize,
+        started_at=_iso(row.started_at),
+        ended_at=_iso(row.ended_at),
+    )
 
 
-def _plain(row: DataclassInstance) -> dict[str, object]:
-    data = dataclasses.asdict(row)
-    return {
-        key: value.isoformat() if hasattr(value, "isoformat") else value
-        for key, value in data.items()
-    }
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 def resident_bytes() -> int:

@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, ParamSpec, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class Runner(Protocol):
+    """Awaits ``function(*args, **kwargs)`` in a database thread (``Database.run``)."""
+
+    def __call__(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """``function``'s result, once run."""
+        ...
+
 
 MAX_BATCH = 200
 """Most items in one transaction."""
@@ -35,7 +46,7 @@ class Batcher(Generic[Item, Result]):
 
     def __init__(
         self,
-        run: Callable[..., Any],
+        run: Runner,
         many: Callable[[Sequence[Item]], Sequence[Result] | None],
         one: Callable[[Item], Result],
     ) -> None:

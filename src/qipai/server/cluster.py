@@ -32,7 +32,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -44,6 +44,7 @@ from qipai.cluster.nodes import DEFAULT_TTL_MS as DEFAULT_BEAT_TTL_MS
 from qipai.cluster.placement import preferred
 from qipai.cluster.players import Players
 from qipai.errors import IllegalActionError
+from qipai.jsontypes import Json
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -94,7 +95,7 @@ class ClusterNode:
         """Codes whose lease was taken for a table being created here (kept meanwhile)."""
         self.alive: set[str] = {node_id}
         """The nodes alive at the last look."""
-        self.said: dict[str, dict[str, Any]] = {}
+        self.said: dict[str, dict[str, Json]] = {}
         """What each node alive at the last look said of itself (:attr:`info`) at its
         last beat: at most a beat old."""
         self.stopped: set[str] = set()
@@ -121,11 +122,10 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
-    def connect(cls, url: str, node_id: str, **options: Any) -> ClusterNode:
-        """A node on the Redis at ``url``."""
-        return cls(
-            Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2), node_id, **options
-        )
+    def connect(cls, url: str, node_id: str, *, prefix: str = "qipai") -> ClusterNode:
+        """A node on the Redis at ``url`` (what it says of itself: :attr:`info`)."""
+        redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        return cls(redis, node_id, prefix=prefix)
 
     async def start(self) -> None:
         """Beat once (Redis must answer), read the inbox, and keep beating and renewing."""

@@ -37,23 +37,23 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import msgspec
 
-from qipai.cluster.mailbox import Message
+from qipai.cluster.mailbox import Message, field
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
 from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
 from qipai.jsontypes import Json
 
 from . import protocol
+from .answers import PrivateInfo
 from .bus import Sink
 from .cluster import MATCHES, ClusterNode, private_resource
 from .hall import HallService
 from .links import Link, LocalLink
 from .logs import log_failure
-from .matches import MatchHall
+from .matches import MatchAnswer, MatchHall
 from .metrics import Histogram
 from .privates import private_info
 
@@ -245,7 +245,7 @@ class Gateway:
         db = self.hall.db
         return await db.run(db.store.open_private_node, code) is not None
 
-    async def private_info(self, code: str) -> dict[str, Json]:
+    async def private_info(self, code: str) -> PrivateInfo:
         """``GET /api/private/{code}``, answered by the node the table is open on (the
         store's last closed table of that code when none is).
 
@@ -258,8 +258,8 @@ class Gateway:
                 raise IllegalActionError("cluster_unavailable", f"table {code} is moving")
             await asyncio.sleep(WAIT_STEP)
         if node is not None and node != self.node:
-            info: dict[str, Json] = await self.call(node, {"k": "private", "c": 0, "code": code})
-            return info
+            info = await self.call(node, {"k": "private", "c": 0, "code": code})
+            return msgspec.convert(info, PrivateInfo)
         return await private_info(self.hall, code)
 
     async def _at(
@@ -320,7 +320,7 @@ class Gateway:
 
     # --- matches --------------------------------------------------------------------------
 
-    async def ask_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
+    async def ask_matches(self, request: MatchRequest, user: int | None, name: str) -> MatchAnswer:
         """One request of the match API (:meth:`MatchHall.serve`), answered by the node
         that holds the matches.
 
@@ -333,10 +333,12 @@ class Gateway:
         if holder is None or holder == self.node:
             raise IllegalActionError("cluster_unavailable", "the matches are moving: try again")
         op, arg = wire_of(request)
-        message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
+        message: Message = {"k": "match", "c": 0, "op": op, "u": user, "n": name, "a": arg}
         return await self.call(holder, message)
 
-    async def _serve_matches(self, request: MatchRequest, user: int | None, name: str) -> Any:
+    async def _serve_matches(
+        self, request: MatchRequest, user: int | None, name: str
+    ) -> MatchAnswer:
         """:meth:`MatchHall.serve` here; a player who registered is held here from now on,
         and his connections on every node are moved here."""
         if self.matches is None or not self.matches.active:
@@ -374,7 +376,7 @@ class Gateway:
         message["from"] = self.node
         self.cluster.mailbox.send(node, message)
 
-    async def call(self, node: str, message: Message) -> Any:
+    async def call(self, node: str, message: Message) -> Json:
         """Send ``message`` to ``node`` and wait for its answer.
 
         :raises GameError: the holder's refusal, or ``cluster_unavailable`` (no answer
@@ -401,13 +403,13 @@ class Gateway:
         """One message from another node."""
         kind = message["k"]
         if kind == "moved":
-            self._move(message["u"], message["from"])
+            self._move(field(message, "u", int), field(message, "from", str))
         elif kind == "frame":
-            link = self._links.get(message["c"])
+            link = self._links.get(field(message, "c", int))
             if link is not None:
                 link.deliver(from_json(message["f"]))
         elif kind == "reply":
-            future = self._calls.pop(message["i"], None)
+            future = self._calls.pop(field(message, "i", int), None)
             if future is not None and not future.done():
                 future.set_result(message)
         else:
@@ -418,13 +420,13 @@ class Gateway:
     async def _serve(self, message: Message) -> None:
         """One message of another gateway, after the earlier ones of its connection (an
         ``attach`` then a ``detach`` are done in that order, even if the first waits)."""
-        origin = message["from"]
-        connection = (origin, message["c"])
+        origin = field(message, "from", str)
+        connection = (origin, field(message, "c", int))
         lock = self._order.setdefault(connection, asyncio.Lock())
         reply: Message = {"k": "reply", "i": message.get("i")}
         try:
             async with lock:
-                reply["f"] = await self._serve_one(message["k"], connection, message)
+                reply["f"] = await self._serve_one(field(message, "k", str), connection, message)
         except GameError as error:
             kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
             reply.update(e=error.code, t=error.message, x=kind)
@@ -434,17 +436,19 @@ class Gateway:
         if reply["i"] is not None:
             self.send(origin, reply)
 
-    async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Any:
+    async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Json:
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
-            return await self._serve_matches(request, message["u"], message["n"])
+            user = None if message.get("u") is None else field(message, "u", int)
+            served = await self._serve_matches(request, user, field(message, "n", str))
+            return _plain(served)
         if kind == "private":
-            return await private_info(self.hall, message["code"])
+            return _plain(await private_info(self.hall, field(message, "code", str)))
         if kind == "attach":
-            player = self.hall.player(message["u"], message["n"])
+            player = self.hall.player(field(message, "u", int), field(message, "n", str))
             attached = LocalLink(self.hall, player, partial(self._forward, connection))
             self._served[connection] = attached
-            await attached.open(message["last"])
+            await attached.open(msgspec.convert(message["last"], dict[str, int]))
             return None
         if kind == "detach":
             self._order.pop(connection, None)
@@ -458,7 +462,7 @@ class Gateway:
         if kind == "release":
             await link.release()
             return None
-        answer = await link.handle(protocol.parse(message["m"]))
+        answer = await link.handle(protocol.parse(field(message, "m", str)))
         return None if answer is None else to_json(answer)
 
     def _forward(self, connection: tuple[str, int], frame: OutFrame) -> None:
@@ -515,7 +519,14 @@ class RemoteLink:
     async def open(self, last: dict[str, int]) -> None:
         """Attach to the holder: it sends what was missed, then every frame."""
         self.gateway._links[self.number] = self
-        attach = {"k": "attach", "c": self.number, "u": self.user, "n": self.name, "last": last}
+        seen: dict[str, Json] = {**last}
+        attach: Message = {
+            "k": "attach",
+            "c": self.number,
+            "u": self.user,
+            "n": self.name,
+            "last": seen,
+        }
         await self.gateway.call(self.node, attach)
 
     async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
@@ -532,7 +543,7 @@ class RemoteLink:
         """Asked of the holder."""
         await self._call({"k": "release", "c": self.number})
 
-    async def _call(self, message: Message) -> Any:
+    async def _call(self, message: Message) -> Json:
         try:
             return await self.gateway.call(self.node, message)
         except IllegalActionError as error:
@@ -562,10 +573,17 @@ class RemoteLink:
             self.on_lost(self, self.room)
 
 
-def _answer(reply: Message) -> Any:
+def _plain(answer: MatchAnswer | PrivateInfo) -> Json:
+    """An answer of the API as JSON, to cross to another node."""
+    plain: Json = msgspec.to_builtins(answer)
+    return plain
+
+
+def _answer(reply: Message) -> Json:
     """The answer of a ``reply`` (a frame, the match API's JSON), or its error raised."""
     code = reply.get("e")
     if code is None:
-        return reply.get("f")
+        answer: Json = reply.get("f")
+        return answer
     error = InvalidActionError if reply.get("x") == "invalid" else IllegalActionError
-    raise error(code, reply.get("t", ""))
+    raise error(str(code), str(reply.get("t", "")))

@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, assert_never
+from typing import TypeAlias, assert_never
 
 import msgspec
 
@@ -28,12 +28,18 @@ from qipai.hall.frames import MatchOver, OutFrame
 from qipai.hall.matchconfig import MatchConfig
 from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.matchruns import LiveRun, over, pid, shown
+from qipai.jsontypes import Json
 from qipai.store import MatchResultRow
 
+from .answers import Ok, Registered
 from .hall import HallService, Player
 from .matchsteps import MatchSteps
 
 log = logging.getLogger(__name__)
+
+MatchAnswer: TypeAlias = "Registered | Ok | list[dict[str, Json]] | Json"
+"""An answer of the match API: a registration, a withdrawal, or the JSON the core builds
+(the matches' list, a run's standings); from another node, JSON read back."""
 
 TICK = 0.5
 """Seconds between two looks at the runs (starts, scheduled times, bot waits)."""
@@ -116,7 +122,7 @@ class MatchHall:
 
     # --- the match API --------------------------------------------------------------
 
-    async def serve(self, request: MatchRequest, user: int | None, name: str) -> Any:
+    async def serve(self, request: MatchRequest, user: int | None, name: str) -> MatchAnswer:
         """One request of the match API, answered by kind.
 
         :raises GameError: the desk's refusal; ``bad_token`` for a registration or a
@@ -131,7 +137,7 @@ class MatchHall:
                 return await self.register(self._signed_in(user, name), match)
             case Unregister(match):
                 await self.unregister(self._signed_in(user, name), match)
-                return {"ok": True}
+                return Ok(ok=True)
             case _:
                 assert_never(request)
 
@@ -145,7 +151,7 @@ class MatchHall:
         self.desk.open_run(match_id)
         return self._sequences[match_id]
 
-    async def register(self, player: Player, match_id: str) -> dict[str, Any]:
+    async def register(self, player: Player, match_id: str) -> Registered:
         """Register ``player`` in the match's open run, holding the entry fee: his place
         (his lock, his claim in the cluster) taken first, then the run's."""
         sequence, places = self._sequence(match_id), self.hall.places
@@ -155,7 +161,7 @@ class MatchHall:
                 async with sequence:
                     command = mc.Register(player.user, player.name, match_id)
                     [held] = [e for e in await self._drive(command) if isinstance(e, me.HoldEntry)]
-                    return {"match": match_id, "run": held.run, "number": held.number}
+                    return Registered(match=match_id, run=held.run, number=held.number)
             finally:
                 await places.release(player.user)  # (refused: his claim given back)
 
@@ -166,7 +172,7 @@ class MatchHall:
             await self._drive(mc.Unregister(player.user, match_id))
             await places.release(player.user)
 
-    async def standings(self, run_id: str, user: int | None) -> dict[str, Any]:
+    async def standings(self, run_id: str, user: int | None) -> dict[str, Json]:
         """A run's standings, live while it plays, final once it ended (from the store).
 
         :raises InvalidActionError: ``unknown_run``.
@@ -177,8 +183,10 @@ class MatchHall:
         row = await self.hall.db.run(self.hall.db.store.match_run, run_id)
         if row is None or row.standings_json is None:
             raise InvalidActionError("unknown_run", f"no run {run_id!r}")
-        ended = {"match": row.match_id, "run": row.id, "state": row.state, "stage": None}
-        rows = json.loads(row.standings_json)
+        ended: dict[str, Json] = {
+            "match": row.match_id, "run": row.id, "state": row.state, "stage": None
+        }  # fmt: skip
+        rows: list[dict[str, Json]] = json.loads(row.standings_json)
         return {**ended, "stage_name": None, "players_left": 0, **shown(rows, user)}
 
     async def untold(self, user: int) -> list[OutFrame]:
@@ -221,7 +229,7 @@ class MatchHall:
 
 def _over_kept(result: MatchResultRow, standings_json: str, player: str) -> MatchOver:
     """``match_over`` from a result kept in the database."""
-    standings: list[dict[str, Any]] = json.loads(standings_json)
+    standings: list[dict[str, Json]] = json.loads(standings_json)
     frame = over(result.match_id, result.run_id, player, result.prize or 0, standings)
     return msgspec.structs.replace(frame, rank=result.rank)
 

@@ -26,6 +26,7 @@ from qipai.hall.privatetables import TableFullError
 from qipai.jsontypes import Json
 from qipai.store.privates import PrivateRow
 
+from .answers import PrivateInfo, PrivateResult
 from .hall import HallService, Player
 from .privatenodes import reserve_code
 from .protocol import (
@@ -105,7 +106,7 @@ async def _take_place(
             raise
 
 
-async def private_info(hall: HallService, code: str) -> dict[str, Json]:
+async def private_info(hall: HallService, code: str) -> PrivateInfo:
     """The body of ``GET /api/private/{code}``: an open table here, else the last closed
     one of that code in the store.
 
@@ -120,34 +121,47 @@ async def private_info(hall: HallService, code: str) -> dict[str, Json]:
     return _closed_info(row)
 
 
-def _open_info(hall: HallService, table: FriendsTable) -> dict[str, Json]:
+def _open_info(hall: HallService, table: FriendsTable) -> PrivateInfo:
     options = table.options
     watchers = hall.core.watch.watchers(table.code)
-    names: list[Json] = [None if u is None else hall.players[u].name for u in table.seats]
+    names = [None if u is None else hall.players[u].name for u in table.seats]
     board = table.sheet.frame(None if table.live is None else table.live.number, over=False)
-    return {
-        "code": table.code, "game": options.game, "rules": options.rules,
-        "hands": options.hands, "played": table.played, "stakes": options.stakes,
-        "base": stake_of(table.room), "state": table.state, "seats": names,
-        "spectators": options.spectators, "watchers": watchers, "full": None not in table.seats,
-        "scoreboard": to_json(board) if table.sheet.rows else None,
-    }  # fmt: skip
+    return PrivateInfo(
+        code=table.code, game=options.game, rules=options.rules,
+        hands=options.hands, played=table.played, stakes=options.stakes,
+        base=stake_of(table.room), state=table.state, seats=names,
+        spectators=options.spectators, watchers=watchers, full=None not in table.seats,
+        scoreboard=to_json(board) if table.sheet.rows else None,
+    )  # fmt: skip
 
 
-def _closed_info(row: PrivateRow) -> dict[str, Json]:
-    board = json.loads(row.scoreboard_json)
-    return {
-        "code": row.code, "game": row.game, "rules": row.rules, "hands": row.hands,
-        "played": len(board["rows"]), "stakes": row.stakes, "base": row.base, "state": "closed",
-        "seats": board["names"], "spectators": False, "watchers": 0, "full": False,
-        "scoreboard": board,
-    }  # fmt: skip
+class _KeptBoard(msgspec.Struct):
+    """What a closed table's answer reads of its kept scoreboard (the rest is passed on)."""
+
+    names: list[str | None]
+    rows: list[object]
 
 
-def private_result(row: PrivateRow) -> dict[str, Json]:
+def _closed_info(row: PrivateRow) -> PrivateInfo:
+    board = msgspec.json.decode(row.scoreboard_json, type=_KeptBoard)
+    return PrivateInfo(
+        code=row.code, game=row.game, rules=row.rules, hands=row.hands,
+        played=len(board.rows), stakes=row.stakes, base=row.base, state="closed",
+        seats=board.names, spectators=False, watchers=0, full=False,
+        scoreboard=_scoreboard(row),
+    )  # fmt: skip
+
+
+def private_result(row: PrivateRow) -> PrivateResult:
     """One closed private table in a player's 战绩 (``GET /api/me/private``)."""
-    return {
-        "code": row.code, "game": row.game, "rules": row.rules, "stakes": row.stakes,
-        "base": row.base, "hands": row.hands, "closed_at": row.closed_at.isoformat(),
-        "scoreboard": json.loads(row.scoreboard_json),
-    }  # fmt: skip
+    return PrivateResult(
+        code=row.code, game=row.game, rules=row.rules, stakes=row.stakes,
+        base=row.base, hands=row.hands, closed_at=row.closed_at.isoformat(),
+        scoreboard=_scoreboard(row),
+    )  # fmt: skip
+
+
+def _scoreboard(row: PrivateRow) -> Json:
+    """The table's final scoreboard frame, as it was kept."""
+    board: Json = json.loads(row.scoreboard_json)
+    return board

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import NoReturn
 
 import msgspec
 from msgspec import UNSET
@@ -335,11 +335,11 @@ def _holds_surrogate(data: bytes) -> bool:
     return True
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
-def _has_lone_surrogate(value: Any) -> bool:
+def _has_lone_surrogate(value: object) -> bool:
     """Whether a string of ``value`` (a key or a value, at any depth) holds a surrogate."""
     stack = [value]
     while stack:

@@ -16,7 +16,8 @@ database.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import TypeAlias
 
 from sqlalchemy import (
     Column,
@@ -33,19 +34,21 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.types import TypeEngine
 
-Source = Mapping[str, ColumnElement[Any]]
+ValueType: TypeAlias = "TypeEngine[int] | TypeEngine[str] | TypeEngine[bool] | TypeEngine[datetime]"
+"""The SQL type of a row's value: a number, a text, a flag, a time."""
+Source = Mapping[str, ColumnElement[object]]
 """The per-row values, by name, as SQL expressions to use in ``where`` and ``set``."""
 
 
 def update_rows(
     connection: Connection,
     table: Table,
-    types: Mapping[str, TypeEngine[Any]],
+    types: Mapping[str, ValueType],
     rows: Sequence[Mapping[str, object]],
     *,
     match: Callable[[Source], Sequence[ColumnElement[bool]]],
     changes: Callable[[Source], Mapping[str, object]],
-    lock: tuple[Column[Any], str] | None = None,
+    lock: tuple[Column[object], str] | None = None,
 ) -> None:
     """``UPDATE table SET changes(row) WHERE match(row)`` for every row.
 

@@ -16,7 +16,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -31,12 +30,11 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.types import TypeEngine
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.store import accounts as players
 from qipai.store import ledger
-from qipai.store.bulk import update_rows
+from qipai.store.bulk import ValueType, update_rows
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
 from qipai.store.models import HandSettlement, HandStart, HistoryRow, check_aware
 from qipai.store.schema import UTCDateTime, accounts, hand_seats, hands, users
@@ -304,7 +302,7 @@ def _finish(connection: Connection, settled: Sequence[HandSettlement]) -> None:
         changes=lambda row: {"status": "settled", "ended_at": row["b_end"],
                              "record_json": row["b_rec"]},
     )  # fmt: skip
-    seat_types: dict[str, TypeEngine[Any]] = {
+    seat_types: dict[str, ValueType] = {
         "b_id": String(), "b_seat": Integer(), "b_net": BigInteger(), "b_points": BigInteger(),
         "b_won": Boolean(), "b_role": String(),
     }  # fmt: skip

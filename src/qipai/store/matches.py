@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypeAlias
 
 from sqlalchemy import Connection, Select, func, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
@@ -73,6 +73,17 @@ OPEN_STATES = ("registering", "running")
 STEPS = ("transaction", "entries", "balances", "match")
 """The steps of a call that moves coins, as its fault hook sees them: the ledger's three
 (:func:`qipai.store.ledger.post`), then ``match`` (the registration or the run's state)."""
+
+ResultsQuery: TypeAlias = (
+    "Select[str, str, str, int, int, int, int | None, int | None, datetime | None, datetime | None]"
+)
+"""A user's results: the run, its match and state, his number, the fee, the entrants, his
+rank and prize, the times (:class:`~qipai.store.models.MatchResultRow`)."""
+RunsQuery: TypeAlias = (
+    "Select[str, str, str, int, int, datetime, datetime | None, datetime | None, str | None]"
+)
+"""Runs: id, match, state, fee, registered, the times, the final standings
+(:class:`~qipai.store.models.MatchRunRow`)."""
 
 
 def escrow_name(run_id: str) -> str:
@@ -358,7 +369,7 @@ def mark_told(
     return marked
 
 
-def _results_query() -> Select[Any]:
+def _results_query() -> ResultsQuery:
     """A user's registrations in runs that started (not withdrawn), as result rows."""
     others = match_entries.alias("others")
     entrants = (
@@ -502,7 +513,7 @@ def run_rows(
     return [MatchRunRow(*row) for row in connection.execute(query)]
 
 
-def _rows_query() -> Select[Any]:
+def _rows_query() -> RunsQuery:
     registered = (
         select(func.count())
         .where(match_entries.c.run_id == match_runs.c.id, match_entries.c.withdrawn_at.is_(None))

@@ -265,7 +265,7 @@ class Auction(Hand):
     @property
     def deciding(self) -> tuple[int, ...]:
         """The seats still to choose 加倍 or not while they choose at the same time
-        (``Rules.doubling_at_once``); ``()`` otherwise.  Any of them may act;
+        (``Rules.doubling_at_once``); ``()`` otherwise.  Each of them may act;
         :attr:`current_player` is the first of them, for loops that act in turn."""
         if self.phase is Phase.DOUBLE and self.rules.doubling_at_once:
             return tuple(self._queue)

@@ -1,0 +1,280 @@
+"""The HTTP API's answers: :class:`msgspec.Struct` s, like the frames of the WebSocket.
+
+Each answer of ``docs/protocol.md``'s "HTTP API" table that the server builds is a struct
+here, named in that table; its fields are written in the order declared (the order on
+the wire), ``None`` as ``null``, and a field an answer carries only sometimes is
+:data:`~msgspec.UNSET` otherwise, then absent.  :class:`JsonAnswer` turns one (or a list
+of them) into the response.  What the hall's core builds as JSON (the people online, the
+matches' list, a run's standings) and the records inside answers (a hand's record, a
+scoreboard) stay plain JSON values (:data:`~qipai.jsontypes.Json`).
+
+>>> JsonAnswer(Ok(ok=True)).body
+b'{"ok":true}'
+>>> JsonAnswer(ErrorAnswer(error="bad_token", message="sign in")).body
+b'{"error":"bad_token","message":"sign in"}'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
+
+import msgspec
+from msgspec import UNSET, UnsetType
+from starlette.responses import Response
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    from qipai.jsontypes import Json as JsonValue
+else:  # msgspec cannot read the recursive alias: any JSON value, unchecked, at run time
+    JsonValue = object
+
+Number: TypeAlias = int | float
+"""A number kept as it was given (an int stays an int, as the rooms file wrote it)."""
+AnswerT = TypeVar("AnswerT", bound=msgspec.Struct)
+
+_ENCODER = msgspec.json.Encoder()
+
+
+class JsonAnswer(Response):
+    """An answer of the API as JSON (UTF-8 kept, no spaces: what Starlette's
+    ``JSONResponse`` wrote of the same values)."""
+
+    media_type = "application/json"
+
+    def render(self, content: object) -> bytes:
+        """``content`` (a struct, a list of them, a JSON value) as JSON."""
+        return _ENCODER.encode(content)
+
+
+class _Answer(msgspec.Struct, forbid_unknown_fields=True):
+    """What every answer shares: read back (from another node, a row), a key too many is
+    an error, not a key silently dropped."""
+
+
+# --- every answer's -------------------------------------------------------------------
+
+
+class Ok(_Answer):
+    """``{"ok": true}``: done (``/api/logout``, ``/healthz``, a withdrawal)."""
+
+    ok: bool
+
+
+class ErrorAnswer(_Answer):
+    """Every refusal: ``{"error": CODE, "message": TEXT}``, with ``retry_after`` (whole
+    seconds) for a refusal by the limits (429, ``503 busy``)."""
+
+    error: str
+    message: str
+    retry_after: int | UnsetType = UNSET
+
+
+class Readiness(_Answer):
+    """``GET /readyz``: whether the database answers now, and Redis (``None``: alone)."""
+
+    ok: bool
+    database: bool
+    redis: bool | None
+
+
+# --- accounts -------------------------------------------------------------------------
+
+
+class SessionUser(_Answer):
+    """The user of a :class:`SessionAnswer`."""
+
+    id: int
+    name: str
+    coins: int
+
+
+class SessionAnswer(_Answer):
+    """``POST /api/register``, ``/api/login``, ``/api/guest``: the session's token, when
+    it expires (ISO 8601) and its user."""
+
+    token: str
+    expires_at: str
+    user: SessionUser
+
+
+class LevelAnswer(_Answer):
+    """The level 等级 of a :class:`Me`: its title, rank and the wins to the next one."""
+
+    title: str
+    rank: int
+    next_wins: int | None
+
+
+class Me(_Answer):
+    """``GET /api/me``: the player's profile."""
+
+    id: int
+    name: str
+    coins: int
+    points: int
+    hands: int
+    wins: int
+    level: LevelAnswer
+
+
+# --- the hall -------------------------------------------------------------------------
+
+
+class RoomAnswer(_Answer):
+    """A room of ``GET /api/rooms``: the fields of :class:`~qipai.hall.rooms.Room`, its
+    game's browser module and whether its hands move no coin."""
+
+    id: str
+    name: str
+    game: str
+    rules: str
+    level: str
+    seats: int
+    coefficient: int
+    base: int
+    ante: int | None
+    top_bet: int | None
+    cap: int | None
+    rake_percent: int
+    fee: int
+    doubling_threshold: int | None
+    min_coins: int
+    decision_seconds: Number
+    grace_seconds: Number
+    bots: bool
+    bot_wait: Number
+    regroup: bool
+    escape_before_start: bool
+    trustee: str
+    card_counter: bool
+    tasks: list[str]
+    web_module: str
+    points_only: bool
+
+
+class Stats(_Answer):
+    """``GET /api/stats``: the hall's live figures (``/metrics`` exports the same)."""
+
+    connections: int
+    players: int
+    tables: int
+    hands_settled: int
+    settle_transactions: int
+    rss_bytes: int
+
+
+# --- the store's rows -----------------------------------------------------------------
+
+
+class HistoryAnswer(_Answer):
+    """A hand of ``GET /api/history`` (:class:`~qipai.store.HistoryRow`)."""
+
+    hand_id: str
+    room_id: str
+    game: str
+    rules: str
+    seat: int
+    net: int | None
+    points: int | None
+    started_at: str
+    ended_at: str | None
+    status: str
+    won: bool | None
+    role: str | None
+    match_points: int | None
+
+
+class LeaderAnswer(_Answer):
+    """A row of ``GET /api/leaderboard``."""
+
+    rank: int
+    user_id: int
+    name: str
+    value: int
+
+
+class HandAnswer(_Answer):
+    """``GET /api/hands/{hand}``: the finished hand's record, who sat where, and the
+    server's own check of the record."""
+
+    record: JsonValue
+    seats: list[str | None]
+    verified: bool
+    reason: str | None
+
+
+class MatchResult(_Answer):
+    """A run of ``GET /api/me/matches`` (战绩 of matches)."""
+
+    run: str
+    match: str
+    title: str
+    state: str
+    number: int
+    entry_fee: int
+    entrants: int
+    rank: int | None
+    prize: int | None
+    started_at: str | None
+    ended_at: str | None
+
+
+# --- matches and private tables --------------------------------------------------------
+
+
+class Registered(_Answer):
+    """``POST /api/matches/{name}/register``: the run and the registration number."""
+
+    match: str
+    run: str
+    number: int
+
+
+class PrivateInfo(_Answer):
+    """``GET /api/private/{code}``: a private table 好友房, open or closed."""
+
+    code: str
+    game: str
+    rules: str
+    hands: int
+    played: int
+    stakes: str
+    base: int | None
+    state: str
+    seats: list[str | None]
+    spectators: bool
+    watchers: int
+    full: bool
+    scoreboard: JsonValue
+
+
+class PrivateResult(_Answer):
+    """A closed table of ``GET /api/me/private`` (战绩 of private tables)."""
+
+    code: str
+    game: str
+    rules: str
+    stakes: str
+    base: int | None
+    hands: int
+    closed_at: str
+    scoreboard: JsonValue
+
+
+def from_row(row: DataclassInstance, answer: type[AnswerT], **more: object) -> AnswerT:
+    """The answer ``answer`` of a row (a dataclass: the store's, a room), its times as
+    ISO 8601 text, with the fields ``more`` added.
+
+    :raises msgspec.ValidationError: the row and the answer disagree (a field of one the
+        other lacks).
+    """
+    fields = dataclasses.asdict(row) | more
+    plain = {key: _iso(value) for key, value in fields.items()}
+    return msgspec.convert(plain, answer)
+
+
+def _iso(value: object) -> object:
+    return value.isoformat() if isinstance(value, datetime) else value
