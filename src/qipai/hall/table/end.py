@@ -19,6 +19,7 @@ from qipai.hall.table.state import TableState
 from qipai.hall.table.values import HandOutcome
 from qipai.hall.wire import reveal_json
 from qipai.jsontypes import Json
+from qipai.registry import GameState
 
 
 def hand_outcome(table: TableState) -> HandOutcome:
@@ -55,7 +56,7 @@ def hand_outcome(table: TableState) -> HandOutcome:
     )
 
 
-def shown_of(table: TableState, state: object) -> dict[str, Json]:
+def shown_of(table: TableState, state: GameState[object, object]) -> dict[str, Json]:
     """:attr:`HandOutcome.shown` of the finished ``state``."""
     return {"cards": reveal_json(table.room.game, state), "explain": table.engine.explain(state)}
 

@@ -13,7 +13,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.table.asks import answer_for, offloaded
 from qipai.hall.table.clock import GRACE_END
 from qipai.hall.table.state import TableState
-from qipai.registry import BASIC_TRUSTEE
+from qipai.registry import BASIC_TRUSTEE, GameState
 
 
 def deal(table: TableState, now: float) -> None:
@@ -21,7 +21,7 @@ def deal(table: TableState, now: float) -> None:
     dealt(table, table.engine.new_hand(table.terms.rules, table.hand.deal_setup()), now)
 
 
-def dealt(table: TableState, state: object, now: float) -> None:
+def dealt(table: TableState, state: GameState[object, object], now: float) -> None:
     """``state`` is the hand now: 托管 seats entered, the decision clock started."""
     table.hand.dealt(state)
     table.asked.moved()

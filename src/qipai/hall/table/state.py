@@ -16,7 +16,7 @@ from qipai.hall.rooms import Room
 from qipai.hall.table.hand import TableHand
 from qipai.hall.table.seats import SeatStatus
 from qipai.hall.table.values import HandTerms, SeatInfo
-from qipai.registry import SomeGame
+from qipai.registry import GameRules, GameState, GameType
 
 AnswerKey = tuple[str, int, int, str]
 """What an answer is for: (hand, position, seat, policy)."""
@@ -68,7 +68,7 @@ class TableState(Protocol):
     commitment: str | None
     hands_started: int
     terms: HandTerms
-    engine: SomeGame
+    engine: GameType[GameRules, GameState[object, object], object, object]
     seat_status: tuple[SeatStatus, ...]
     hand: TableHand
     clock: TurnClock
