@@ -17,8 +17,8 @@ import argparse
 import statistics
 import time
 
-from qipai.hall.matchconfig import default_matches, match_by_id
-from qipai.hall.matchsim import simulate
+from qipai.hall.match.config import default_matches, match_by_id
+from qipai.hall.match.sim import simulate
 
 
 def main() -> None:

@@ -16,9 +16,9 @@ import random
 import statistics
 import time
 
-from qipai.hall.match import MatchRun
-from qipai.hall.matchconfig import default_matches
-from qipai.hall.matchparts import Seating
+from qipai.hall.match.config import default_matches
+from qipai.hall.match.match import MatchRun
+from qipai.hall.match.parts import Seating
 
 
 def _points(seating: Seating) -> tuple[int, ...]:

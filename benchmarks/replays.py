@@ -1,9 +1,9 @@
 """What a replay and a finished table cost: time, bytes and memory, per shipped room.
 
-For each room, hands are played at a pure :class:`qipai.hall.table.Table` (seat 0 a
+For each room, hands are played at a pure :class:`qipai.hall.table.table.Table` (seat 0 a
 player in 托管, the others bots, acting at once), then
 
-- the replay of each hand (:func:`qipai.hall.replays.replay_json`, what
+- the replay of each hand (:func:`qipai.hall.watch.replays.replay_json`, what
   ``GET /api/hands/{id}/replay`` serves) is built and timed, and its JSON measured as sent
   and gzipped (the hall gzips answers over 1 KiB);
 - the memory of a finished table and of its ending for an absent player
@@ -27,9 +27,9 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
+from qipai.hall.watch.replays import replay_json
 
 
 def finished_table(room: Room, seed: int) -> Table:

@@ -242,7 +242,7 @@ def test_serve_runs_the_shipped_matches_or_none(
     argv: list[str], count: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import qipai.server.serve  # noqa: PLC0415
-    from qipai.hall.matchconfig import default_matches  # noqa: PLC0415
+    from qipai.hall.match.config import default_matches  # noqa: PLC0415
 
     served: list[object] = []
     monkeypatch.setattr(qipai.server.serve, "serve", lambda config, *a, **k: served.append(config))

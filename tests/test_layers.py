@@ -186,12 +186,12 @@ def test_engines_are_pure(name: str) -> None:
 LIVE_HALL = {name: path for name, path in ALL.items() if layer_of(name) == "hall"}
 """The live hall's rules (:mod:`qipai.hall.core` and what it drives): pure like the
 engines; the time comes in its commands, the world's answers too."""
-READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.matchconfig"}
+READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.match.config"}
 """Hall modules that load their shipped TOML (``importlib.resources``): no other impurity."""
 
 
 def test_the_live_hall_core_is_covered() -> None:
-    assert {"qipai.hall.core", "qipai.hall.livetables", "qipai.hall.cashrooms"} <= set(LIVE_HALL)
+    assert {"qipai.hall.core", "qipai.hall.table.live", "qipai.hall.cash.rooms"} <= set(LIVE_HALL)
 
 
 @pytest.mark.parametrize("name", sorted(LIVE_HALL))
@@ -200,6 +200,150 @@ def test_the_live_hall_is_pure(name: str) -> None:
     if name in READS_SHIPPED_FILES:
         found = [error for error in found if not error.endswith("imports importlib")]
     assert found == []
+
+
+HALL = SRC / PACKAGE / "hall"
+HALL_CORE_LIMIT = 15
+"""At most this many modules (``__init__`` included) in ``hall/`` beside the wings."""
+HALL_STRATA: tuple[tuple[str, frozenset[str]], ...] = (
+    ("values", frozenset({"qipai.hall.*", "qipai.hall.cash.matchmaking"})),
+    ("table", frozenset({"qipai.hall.table.*"})),
+    (
+        "messages",
+        frozenset(
+            {
+                "qipai.hall.commands", "qipai.hall.effects", "qipai.hall.table.live",
+                "qipai.hall.match.commands", "qipai.hall.match.config",
+                "qipai.hall.match.effects", "qipai.hall.match.prizes",
+                "qipai.hall.private.options", "qipai.hall.private.saves",
+                "qipai.hall.private.scores", "qipai.hall.private.state",
+            }
+        ),
+    ),
+    ("watch", frozenset({"qipai.hall.watch.*"})),
+    ("places", frozenset({"qipai.hall.cash.*", "qipai.hall.match.*", "qipai.hall.private.*"})),
+    ("core", frozenset({"qipai.hall.core"})),
+)  # fmt: skip
+"""The hall's layers, low to high (``docs/architecture.md``, "The hall's wings"): the
+core's values (with the rooms' seating rule); one table; the messages (the closed unions of
+commands and effects, the wings' own ones they name, and the live-table flow that speaks
+them); watching; the places (cash rooms, matches, friends' tables: none imports another);
+the core that dispatches to them.  A name is a module, or ``package.*`` for the package
+and its modules; the exact name wins over a pattern, the longer pattern over the shorter."""
+
+
+def hall_stratum(name: str) -> int:
+    """The index in :data:`HALL_STRATA` of the hall module ``name``."""
+    found: tuple[int, int] | None = None  # (specificity, stratum)
+    for rank, (_, names) in enumerate(HALL_STRATA):
+        for pattern in names:
+            package = pattern.removesuffix(".*")
+            if pattern == name:
+                specific = 1000
+            elif pattern.endswith(".*") and (name == package or name.startswith(package + ".")):
+                specific = len(package)
+                if "." in name.removeprefix(package + ".") and name != package:
+                    continue  # ``qipai.hall.*`` is the modules directly in hall/
+            else:
+                continue
+            if found is None or specific > found[0]:
+                found = (specific, rank)
+    if found is None:
+        raise KeyError(name)
+    return found[1]
+
+
+def wing_of(name: str) -> str:
+    """``qipai.hall.cash.rooms`` → ``cash``; a module of the core → ``""``."""
+    parts = name.split(".")
+    if len(parts) > 3 or (len(parts) == 3 and (HALL / parts[2]).is_dir()):
+        return parts[2]
+    return ""
+
+
+def hall_imports(name: str, path: Path) -> list[tuple[int, str]]:
+    """The hall modules that the hall module ``name`` imports, with their lines."""
+    return [
+        (imp.line, target)
+        for imp in imports_of(name, path)
+        for target in imported_modules(imp)
+        if target.startswith("qipai.hall.") and target != name
+    ]
+
+
+def stratum_errors(name: str, path: Path) -> list[str]:
+    """The imports of a hall module that go up the hall's layers, or across places."""
+    errors = []
+    own = hall_stratum(name)
+    for line, target in hall_imports(name, path):
+        theirs = hall_stratum(target)
+        if theirs > own:
+            errors.append(
+                f"line {line}: {target} ({HALL_STRATA[theirs][0]}) is above "
+                f"{name} ({HALL_STRATA[own][0]})"
+            )
+        elif HALL_STRATA[own][0] == "places" == HALL_STRATA[theirs][0] and (
+            wing_of(target) != wing_of(name)
+        ):
+            errors.append(f"line {line}: {target} is another place's")
+    return errors
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` with more than one node, or one that
+    imports itself (Tarjan's algorithm), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1 or node in graph.get(node, ()):
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+HALL_MODULES = {name: path for name, path in ALL.items() if name.startswith("qipai.hall")}
+
+
+def test_the_hall_core_is_small() -> None:
+    beside = sorted(path.name for path in HALL.glob("*.py"))
+    assert len(beside) <= HALL_CORE_LIMIT, beside
+    assert {"table", "cash", "private", "watch", "match"} <= {
+        path.name for path in HALL.iterdir() if (path / "__init__.py").exists()
+    }
+
+
+@pytest.mark.parametrize("name", sorted(HALL_MODULES))
+def test_the_hall_wings_follow_their_order(name: str) -> None:
+    assert stratum_errors(name, HALL_MODULES[name]) == []
+
+
+def test_no_circle_inside_the_hall() -> None:
+    graph = {
+        name: {target for _, target in hall_imports(name, path)}
+        for name, path in HALL_MODULES.items()
+    }
+    assert circles(graph) == []
 
 
 def test_nothing_imports_the_command_line() -> None:
@@ -276,3 +420,26 @@ def test_checker_sees_impurities(tmp_path: Path) -> None:
         "line 5: uses the global random.shuffle",
         "line 6: calls print()",
     ]
+
+
+def test_checker_sees_hall_layers_and_places(tmp_path: Path) -> None:
+    assert hall_stratum("qipai.hall.frames") == 0
+    assert hall_stratum("qipai.hall.cash.matchmaking") == 0
+    assert hall_stratum("qipai.hall.table.live") == hall_stratum("qipai.hall.effects")
+    assert hall_stratum("qipai.hall.cash.rooms") == hall_stratum("qipai.hall.private.tables")
+    path = write(tmp_path, "from qipai.hall import core\nfrom qipai.hall.cash import rooms\n")
+    assert stratum_errors("qipai.hall.table.table", path) == [
+        "line 1: qipai.hall.core (core) is above qipai.hall.table.table (table)",
+        "line 2: qipai.hall.cash.rooms (places) is above qipai.hall.table.table (table)",
+    ]
+    source = "from qipai.hall.match.desk import x\nimport qipai.hall.watch.spectators\n"
+    path = write(tmp_path, source)
+    assert stratum_errors("qipai.hall.private.tables", path) == [
+        "line 1: qipai.hall.match.desk is another place's"
+    ]
+
+
+def test_checker_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert circles(graph) == [["a", "b", "c"], ["e"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

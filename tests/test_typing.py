@@ -58,7 +58,7 @@ def lines_naming_an_existential(path: Path) -> list[int]:
 
 
 def module_path(module: str) -> Path:
-    """``qipai.hall.table`` → ``src/qipai/hall/table.py`` (or the package's ``__init__``)."""
+    """``qipai.hall.core`` → ``src/qipai/hall/core.py`` (or the package's ``__init__``)."""
     base = SRC.joinpath(*module.split("."))
     return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 

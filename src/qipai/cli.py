@@ -28,7 +28,7 @@ from qipai.errors import GameError, InvalidActionError
 if TYPE_CHECKING:
     from qipai.bots.duel import DuelResult
     from qipai.games.doudizhu import Move
-    from qipai.hall.matchconfig import MatchConfig
+    from qipai.hall.match.config import MatchConfig
 
 USAGE_ERROR = 2
 """Exit status of a malformed command or an engine error."""
@@ -426,7 +426,7 @@ def run_match_list(args: argparse.Namespace) -> int:
     """Print the matches."""
     import json  # noqa: PLC0415
 
-    from qipai.hall.matchconfig import describe  # noqa: PLC0415
+    from qipai.hall.match.config import describe  # noqa: PLC0415
 
     matches = _matches(args)
     described = [describe(match) for match in matches]
@@ -469,8 +469,8 @@ def run_match_simulate(args: argparse.Namespace) -> int:
     import json  # noqa: PLC0415
     import time  # noqa: PLC0415
 
-    from qipai.hall.matchconfig import match_by_id  # noqa: PLC0415
-    from qipai.hall.matchsim import simulate  # noqa: PLC0415
+    from qipai.hall.match.config import match_by_id  # noqa: PLC0415
+    from qipai.hall.match.sim import simulate  # noqa: PLC0415
 
     match = match_by_id(_matches(args), args.match)
     start = time.perf_counter()

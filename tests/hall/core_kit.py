@@ -20,7 +20,7 @@ from qipai.hall import effects as e
 from qipai.hall.core import HallCore
 from qipai.hall.frames import to_json
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import HandOutcome
+from qipai.hall.table.table import HandOutcome
 
 ROOMS = {room.id: room for room in default_rooms()}
 START = 1_000_000.0

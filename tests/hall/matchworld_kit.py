@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from core_kit import ROOMS, World
 
 from qipai.hall import effects as e
-from qipai.hall import matchcommands as mc
-from qipai.hall import matcheffects as me
-from qipai.hall.matchconfig import load_matches
-from qipai.hall.matchdesk import DIVERGED
-from qipai.hall.matchparts import RunState
+from qipai.hall.match import commands as mc
+from qipai.hall.match import effects as me
+from qipai.hall.match.config import load_matches
+from qipai.hall.match.desk import DIVERGED
+from qipai.hall.match.parts import RunState
 from qipai.hall.rooms import Room
 
 MATCH = "core-trio"

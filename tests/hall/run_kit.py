@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import textwrap
 
-from qipai.hall.match import MatchRun
-from qipai.hall.matchconfig import MatchConfig, load_matches
+from qipai.hall.match.config import MatchConfig, load_matches
+from qipai.hall.match.match import MatchRun
 
 KNOCKOUT_HEAD = """
 [[match]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qipai.hall.table import Table
+from qipai.hall.table.table import Table
 
 
 def run_out(table: Table, limit: int = 10_000) -> None:

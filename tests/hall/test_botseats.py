@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from qipai.hall.botseats import (
+from qipai.hall.rooms import Room, default_rooms
+from qipai.hall.table.botseats import (
     BOT_NAMES,
     HIGH_FACTOR,
     HIGH_FLOOR,
@@ -16,7 +17,6 @@ from qipai.hall.botseats import (
     LOW_FLOOR,
     bot_seats,
 )
-from qipai.hall.rooms import Room, default_rooms
 from qipai.server.auth import check_name
 
 ROOMS = default_rooms()

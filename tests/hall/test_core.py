@@ -9,8 +9,8 @@ from core_kit import World, room
 
 from qipai.hall import commands as c
 from qipai.hall import effects as e
-from qipai.hall.livetables import Phase
-from qipai.hall.table import Table
+from qipai.hall.table.live import Phase
+from qipai.hall.table.table import Table
 
 YIFA = room("doudizhu-yifa")
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on, like 征途

@@ -1,7 +1,7 @@
 """The matches driven through the live hall's core with plain calls (no event loop): a
 registration or a withdrawal refused changes nothing, a store step refused is taken back
 or retried, and a run starts, plays its hands at the core's tables with bots, and pays
-its prizes (:mod:`qipai.hall.matchdesk`)."""
+its prizes (:mod:`qipai.hall.match.desk`)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from matchworld_kit import FIRST, MATCH, MATCHES, SECOND, MatchWorld
 from qipai.errors import GameError
 from qipai.hall import commands as c
 from qipai.hall import effects as e
-from qipai.hall import matchcommands as mc
-from qipai.hall import matcheffects as me
-from qipai.hall.matchdesk import START_TRIES
-from qipai.hall.matchparts import RunState
+from qipai.hall.match import commands as mc
+from qipai.hall.match import effects as me
+from qipai.hall.match.desk import START_TRIES
+from qipai.hall.match.parts import RunState
 
 
 def _refused(world: MatchWorld, command: c.Command) -> str:

@@ -11,9 +11,9 @@ from matchworld_kit import FIRST, MATCH, MatchWorld
 
 from qipai.errors import GameError
 from qipai.hall import commands as c
-from qipai.hall import matchcommands as mc
+from qipai.hall.match import commands as mc
 from qipai.hall.place import Place, PlaceKind
-from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.private.options import PrivateOptions
 
 CASH = next(iter(ROOMS))
 FRIENDS = PrivateOptions("doudizhu", "huanle")

@@ -33,10 +33,10 @@ from qipai.games.events import SPECTATOR
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall import frames
-from qipai.hall import matchcommands as mc
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
-from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.match import commands as mc
+from qipai.hall.private.options import PrivateOptions
 
 ROOMS = [
     room("doudizhu-yifa"),

@@ -16,7 +16,7 @@ from table_kit import run_out
 from qipai.hall import frames
 from qipai.hall.frames import OutFrame, encode_frame, from_json, to_json
 from qipai.hall.rooms import default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 from qipai.server import protocol
 
 ROOMS = {room.id: room for room in default_rooms()}

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from qipai.hall.matchmaking import Lobby, Seating
+from qipai.hall.cash.matchmaking import Lobby, Seating
 
 
 def listed(lobby: Lobby) -> int:

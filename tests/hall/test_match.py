@@ -13,11 +13,11 @@ from run_kit import started
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.doudizhu.rules import AllPass
-from qipai.hall.match import MatchRun
-from qipai.hall.matchcoins import match_points
-from qipai.hall.matchconfig import MatchConfig, load_matches
-from qipai.hall.matchparts import Eliminated, Finished, RunState, StageStarted
-from qipai.hall.standings import LastHand, rank_players
+from qipai.hall.match.coins import match_points
+from qipai.hall.match.config import MatchConfig, load_matches
+from qipai.hall.match.match import MatchRun
+from qipai.hall.match.parts import Eliminated, Finished, RunState, StageStarted
+from qipai.hall.match.standings import LastHand, rank_players
 
 HEADER = """
 [[match]]

@@ -12,10 +12,10 @@ import pytest
 from run_kit import knockout, started
 
 from qipai.errors import InvalidActionError
-from qipai.hall.match import MatchRun
-from qipai.hall.matchconfig import default_matches, match_by_id
-from qipai.hall.matchparts import Eliminated, EndedBy, Seating
-from qipai.hall.matchsim import simulate
+from qipai.hall.match.config import default_matches, match_by_id
+from qipai.hall.match.match import MatchRun
+from qipai.hall.match.parts import Eliminated, EndedBy, Seating
+from qipai.hall.match.sim import simulate
 
 
 def landlord_wins(seating: Seating) -> tuple[int, ...]:

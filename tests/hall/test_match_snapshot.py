@@ -14,9 +14,9 @@ import random
 import pytest
 
 from qipai.errors import InvalidActionError
-from qipai.hall.match import MatchRun
-from qipai.hall.matchconfig import MatchConfig, MatchKind, StageKind, default_matches
-from qipai.hall.matchparts import Seating, Standing
+from qipai.hall.match.config import MatchConfig, MatchKind, StageKind, default_matches
+from qipai.hall.match.match import MatchRun
+from qipai.hall.match.parts import Seating, Standing
 
 
 def _points(seating: Seating) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""A match run's postings, built pure (:mod:`qipai.hall.matchcoins`): each transaction
+"""A match run's postings, built pure (:mod:`qipai.hall.match.coins`): each transaction
 balanced, nothing of zero moved, and a run's coins conserved: what the escrow held is what
 it refunded plus what it paid into the prizes, and the prizes are that plus the house's
 guarantee less its surplus."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qipai.hall.matchcoins import (
+from qipai.hall.match.coins import (
     Entrant,
     Escrow,
     MatchPosting,

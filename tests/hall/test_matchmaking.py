@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.matchmaking import Lobby, MatchedTable, Seating, Waiting, plan_tables
+from qipai.hall.cash.matchmaking import Lobby, MatchedTable, Seating, Waiting, plan_tables
 
 Conflicts = Mapping[str, set[str]]
 

@@ -9,8 +9,8 @@ import pytest
 
 from qipai.cli import main
 from qipai.games.doudizhu.rules import RULES
-from qipai.hall.matchconfig import default_matches, match_by_id
-from qipai.hall.matchsim import simulate
+from qipai.hall.match.config import default_matches, match_by_id
+from qipai.hall.match.sim import simulate
 from qipai.registry import HandSetup, game_type
 
 SHIPPED = {"tiyan-9": 9, "dingju-30": 30, "zhengdian": 45}

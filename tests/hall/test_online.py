@@ -1,11 +1,11 @@
-"""Who is in the hall (:mod:`qipai.hall.headcounts`): people and bots, in all and per
+"""Who is in the hall (:mod:`qipai.hall.cash.headcounts`): people and bots, in all and per
 room, on one node and added up over a cluster's beats."""
 
 from __future__ import annotations
 
 from core_kit import World, room
 
-from qipai.hall.headcounts import here, merged
+from qipai.hall.cash.headcounts import here, merged
 
 YIFA = room("doudizhu-yifa")
 OTHER = room("zhajinhua-yifa")

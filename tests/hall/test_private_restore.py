@@ -14,8 +14,8 @@ from test_private_tables import ROOMS, create, join, last, refused
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.frames import to_json
-from qipai.hall.privateoptions import PrivateOptions
-from qipai.hall.privatesaves import SavedPrivate, decode_saved, encode_saved
+from qipai.hall.private.options import PrivateOptions
+from qipai.hall.private.saves import SavedPrivate, decode_saved, encode_saved
 
 
 def _after_hands(count: int) -> tuple[World, str, SavedPrivate]:

@@ -13,10 +13,10 @@ from core_kit import World, room
 from qipai.errors import GameError
 from qipai.hall import commands as c
 from qipai.hall import effects as e
-from qipai.hall.livetables import Phase
-from qipai.hall.privateoptions import PrivateOptions, load_private
-from qipai.hall.privatetables import TableFullError
+from qipai.hall.private.options import PrivateOptions, load_private
+from qipai.hall.private.tables import TableFullError
 from qipai.hall.rooms import load_rooms
+from qipai.hall.table.live import Phase
 
 HUANLE = room("doudizhu-huanle")
 YIFA = room("doudizhu-yifa")

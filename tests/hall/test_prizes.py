@@ -12,8 +12,8 @@ import pytest
 
 from qipai.cli import main
 from qipai.errors import InvalidActionError
-from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches, match_by_id
-from qipai.hall.prizes import Prize, house_cost, paid_prizes
+from qipai.hall.match.config import MatchConfig, default_matches, load_matches, match_by_id
+from qipai.hall.match.prizes import Prize, house_cost, paid_prizes
 
 TABLE = (Prize(1, 1, 20000), Prize(2, 3, 8000), Prize(4, 10, 2000))
 """``zhengdian``'s prize table: 50,000 for a full field."""

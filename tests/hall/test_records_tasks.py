@@ -16,10 +16,10 @@ from json_kit import wire
 from qipai.errors import InvalidActionError
 from qipai.games.doudizhu.tasks import Task, draw_task
 from qipai.hall.records import HandRecord, record_hand, verify
-from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, load_rooms
 from qipai.hall.seeds import deal_seed
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
+from qipai.hall.watch.replays import replay_json
 from qipai.registry import HandSetup, game_type
 
 TASKS = ("bomb_finish", "chain", "pair_chain", "plane", "bomb", "rocket_win", "spring")

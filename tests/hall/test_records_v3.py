@@ -27,8 +27,8 @@ from qipai.hall.records import (
     replay_steps,
     verify,
 )
-from qipai.hall.replays import replay_json
 from qipai.hall.seeds import commitment, deal_seed
+from qipai.hall.watch.replays import replay_json
 
 HOUSE = 0xD1CE_5EED_0BAD_F00D_1234_5678_9ABC_DEF0
 ENTROPY = ("0f" * 16, None, "a5" * 64)

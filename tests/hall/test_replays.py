@@ -17,8 +17,8 @@ from qipai.errors import InvalidActionError
 from qipai.games.showhand import hands as sh_hands
 from qipai.games.zhajinhua import hands as zjh_hands
 from qipai.hall.records import record_hand
-from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
+from qipai.hall.watch.replays import replay_json
 from qipai.hall.wire import view_json
 from qipai.jsontypes import Json
 from qipai.registry import HandSetup

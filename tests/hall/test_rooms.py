@@ -12,7 +12,7 @@ from qipai.games.showhand.rules import RULES as SHOWHAND
 from qipai.games.showhand.rules import Rules as ShowhandRules
 from qipai.games.zhajinhua.rules import RULES as ZHAJINHUA
 from qipai.games.zhajinhua.rules import Rules as ZhajinhuaRules
-from qipai.hall.matchmaking import Lobby
+from qipai.hall.cash.matchmaking import Lobby
 from qipai.hall.rooms import LEVELS, Room, check_join, default_rooms, load_rooms, may_join
 from qipai.registry import Payout
 

@@ -12,10 +12,10 @@ from itertools import combinations
 
 import pytest
 
-from qipai.hall.match import MatchRun
-from qipai.hall.matchconfig import MatchConfig, load_matches
-from qipai.hall.matchparts import Seating
-from qipai.hall.swiss import swiss_tables
+from qipai.hall.match.config import MatchConfig, load_matches
+from qipai.hall.match.match import MatchRun
+from qipai.hall.match.parts import Seating
+from qipai.hall.match.swiss import swiss_tables
 
 Pair = frozenset[str]
 

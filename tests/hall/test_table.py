@@ -17,8 +17,8 @@ from qipai.games.doudizhu.scoring import escape_points
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment
-from qipai.hall.table import HISTORY_LIMIT, SeatInfo, Table
-from qipai.hall.tableclock import RECONNECT_GRACE
+from qipai.hall.table.clock import RECONNECT_GRACE
+from qipai.hall.table.table import HISTORY_LIMIT, SeatInfo, Table
 from qipai.hall.wire import parse_action, view_json
 from qipai.registry import EscapeCost, game_type
 from qipai.registry.doudizhu import MAX_DEALS

@@ -15,7 +15,7 @@ from qipai.games.doudizhu.actions import Trustee
 from qipai.games.doudizhu.hand import Step
 from qipai.hall.frames import OutFrame, Turn, to_json
 from qipai.hall.rooms import Room, applicable, default_rooms
-from qipai.hall.table import BOT_POLICY, BotTurn, SeatInfo, Table
+from qipai.hall.table.table import BOT_POLICY, BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, game_type
 
 ROOMS = {room.id: room for room in default_rooms()}

@@ -19,7 +19,7 @@ from qipai.errors import GameError
 from qipai.hall.records import FORMAT, FORMAT_V3, HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment, deal_seed
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}
 RICH = 10**6

@@ -35,7 +35,7 @@ from hidden_kit import CARD_TEXTS, HIDDEN
 from json_kit import Wire, strings, wire, wires
 from qipai.errors import GameError
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 from qipai.hall.wire import action_text, event_json, to_json, view_json
 from qipai.registry import game_type
 

@@ -1,7 +1,7 @@
 """A table over several hands and a table before its hand starts, at the pure level.
 
 - 征途 keeps its tables: the lobby seats the first to enter at seat 0, and one
-  :class:`~qipai.hall.table.Table` deals hand after hand, the first bidder turning round the
+  :class:`~qipai.hall.table.table.Table` deals hand after hand, the first bidder turning round the
   table in play order.
 - 欢乐斗地主: leaving before the hand starts (while the first deal is dealt) is an escape,
   priced by the engine; :attr:`Table.is_dealing` tells when that is.
@@ -13,9 +13,9 @@ import random
 
 from json_kit import Wire, wire
 from qipai.games.doudizhu.scoring import escape_points
-from qipai.hall.matchmaking import Lobby
+from qipai.hall.cash.matchmaking import Lobby
 from qipai.hall.rooms import default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 
 ROOMS = {room.id: room for room in default_rooms()}
 RICH = 10**6

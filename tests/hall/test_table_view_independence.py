@@ -48,7 +48,7 @@ from qipai.games.doudizhu import hand as doudizhu_hand
 from qipai.games.showhand import state as showhand_state
 from qipai.games.zhajinhua import state as zhajinhua_state
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 from qipai.hall.wire import action_text, event_json
 
 PRESETS = {(room.game, room.rules): room for room in reversed(default_rooms())}

@@ -11,7 +11,7 @@ from core_kit import World, room
 
 from json_kit import strings
 from qipai.hall import commands as c
-from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.private.options import PrivateOptions
 
 HUANLE = room("doudizhu-huanle")
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on

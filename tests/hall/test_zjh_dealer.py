@@ -3,7 +3,7 @@ the previous winner afterwards at a table that stays together.
 
 易发棋牌's rules page: "第一次开局的话，随机选择一个用户为庄家先发牌" and
 "所有牌局在一局结束后会按照系统的分组规则重新将玩家打乱分组".  The hall regroups after
-every hand, so each hand is a new :class:`~qipai.hall.table.Table` and its dealer is drawn
+every hand, so each hand is a new :class:`~qipai.hall.table.table.Table` and its dealer is drawn
 from the hand's seed; a second hand on the same ``Table`` (a table kept together) is dealt
 by the previous hand's winner.
 """
@@ -14,7 +14,7 @@ import random
 
 from qipai.games.zhajinhua import State
 from qipai.hall.rooms import default_rooms
-from qipai.hall.table import SeatInfo, Table
+from qipai.hall.table.table import SeatInfo, Table
 
 ROOM = {room.id: room for room in default_rooms()}["zhajinhua-yifa"]
 RICH = 10**6

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from wire_kit import guests, of_type
 
 from qipai.client.connection import HallClient
-from qipai.hall.matchconfig import load_matches
+from qipai.hall.match.config import load_matches
 from qipai.store import Store
 from qipai.store.schema import hands
 

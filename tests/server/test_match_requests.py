@@ -1,4 +1,4 @@
-"""The match API's requests are typed (:mod:`qipai.hall.matchrequests`): each kind is
+"""The match API's requests are typed (:mod:`qipai.hall.match.requests`): each kind is
 carried between nodes and back unchanged, and a request the holder of the matches does not
 know is refused with ``bad_request`` — never taken for an unregistration (the old ``op``
 string fell through to one)."""
@@ -12,7 +12,7 @@ import pytest
 
 from qipai.cluster.mailbox import Message
 from qipai.errors import InvalidActionError
-from qipai.hall.matchrequests import (
+from qipai.hall.match.requests import (
     ListMatches,
     MatchRequest,
     Register,

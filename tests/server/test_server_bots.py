@@ -23,10 +23,10 @@ from qipai.client.connection import HallClient
 from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
-from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.private.options import PrivateOptions
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.table import BotTurn, SeatInfo, Table
+from qipai.hall.table.table import BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, HandSetup
 from qipai.server import bots
 from qipai.server.bots import BotPool, BotRequest, Decide, decide

@@ -19,7 +19,7 @@ from server_kit import running_hall
 from wire_kit import WAIT, Frame, Player, config_with, guests
 
 from qipai.client.connection import ClientSession, HallClient
-from qipai.hall.matchconfig import load_matches
+from qipai.hall.match.config import load_matches
 
 MATCHES = load_matches(
     level_match(

@@ -23,9 +23,9 @@ from gate_kit import GatedDatabase
 from places_kit import MATCH, MATCHES
 
 from qipai.errors import IllegalActionError
-from qipai.hall import matchdesk
-from qipai.hall.matchconfig import load_matches
-from qipai.hall.matchparts import RunState
+from qipai.hall.match import desk as matchdesk
+from qipai.hall.match.config import load_matches
+from qipai.hall.match.parts import RunState
 from qipai.server import matches as matches_module
 from qipai.server.bus import LocalBus
 from qipai.server.hall import HallService, Player

@@ -19,7 +19,7 @@ from wire_kit import WAIT, Frame, Player, config_with, guests
 
 from qipai.client.connection import HallClient
 from qipai.client.loadtest import LoadConfig, run
-from qipai.hall.matchconfig import load_matches
+from qipai.hall.match.config import load_matches
 from qipai.store import Store
 from qipai.store.audit import audit
 

@@ -15,7 +15,7 @@ from server_kit import running_hall
 from wire_kit import WAIT, Frame, config_with, of_type, until
 
 from qipai.client.connection import Connection, HallClient
-from qipai.hall.matchconfig import load_matches
+from qipai.hall.match.config import load_matches
 from qipai.hall.rooms import load_rooms
 
 ROOMS = ("places-a", "places-b")

@@ -11,10 +11,10 @@ import pytest
 from server_kit import RunningHall, fast_config, play_hand, running_hall
 
 from qipai.client.connection import HallClient, HallError
-from qipai.hall.botseats import BOT_NAMES, HIGH_FACTOR, HIGH_FLOOR, LOW_FACTOR, LOW_FLOOR
 from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import default_rooms
 from qipai.hall.seeds import commitment
+from qipai.hall.table.botseats import BOT_NAMES, HIGH_FACTOR, HIGH_FLOOR, LOW_FACTOR, LOW_FLOOR
 from qipai.store import Store
 from qipai.store.audit import audit
 

@@ -17,7 +17,7 @@ from server_kit import RunningHall, fast_config, running_hall
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient, HallError
 from qipai.client.privateload import PrivateLoad, run_private
-from qipai.hall.privateoptions import PrivateOptions
+from qipai.hall.private.options import PrivateOptions
 from qipai.server.limits import Limits, Rate
 from qipai.server.protocol import PrivateCreate
 from qipai.store import Store

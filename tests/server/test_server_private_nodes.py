@@ -26,7 +26,7 @@ from wire_kit import ws_url
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import ClientSession, Connection, HallClient
-from qipai.hall.privatesaves import decode_saved
+from qipai.hall.private.saves import decode_saved
 from qipai.store import Store
 from qipai.store.schema import open_private_tables
 

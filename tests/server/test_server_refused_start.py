@@ -24,7 +24,7 @@ from sqlalchemy import select
 from wire_kit import room_like
 
 from qipai.hall.frames import to_json
-from qipai.hall.table import Table
+from qipai.hall.table.table import Table
 from qipai.server.bus import LocalBus
 from qipai.server.hall import Database, HallService
 from qipai.store import HandStart, Store

@@ -20,7 +20,7 @@ from web_kit import (
     running_hall,
 )
 
-from qipai.hall.matchconfig import load_matches
+from qipai.hall.match.config import load_matches
 from qipai.hall.rooms import default_rooms
 
 

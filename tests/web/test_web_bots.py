@@ -9,8 +9,8 @@ from typing import Any
 
 from web_kit import join, next_decision, screenshot, sign_up, trustee_to_result
 
-from qipai.hall.botseats import BOT_NAMES, HIGH_FACTOR, HIGH_FLOOR, LOW_FACTOR, LOW_FLOOR
 from qipai.hall.rooms import default_rooms
+from qipai.hall.table.botseats import BOT_NAMES, HIGH_FACTOR, HIGH_FLOOR, LOW_FACTOR, LOW_FLOOR
 
 Page = Any
 ROOMS = {room.id: room for room in default_rooms()}

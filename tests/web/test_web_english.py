@@ -33,7 +33,7 @@ from web_kit import (
     table_data,
 )
 
-from qipai.hall.botseats import BOT_NAMES
+from qipai.hall.table.botseats import BOT_NAMES
 
 Page = Any
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -26,7 +26,7 @@ from web_kit import (
     wait_coins,
 )
 
-from qipai.hall.matchconfig import DEFAULT_START_SCORE
+from qipai.hall.match.config import DEFAULT_START_SCORE
 
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 START_COINS = 10_000

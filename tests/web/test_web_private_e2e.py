@@ -29,7 +29,7 @@ import pytest
 from process_kit import audit_cli
 from web_kit import WAIT_MS, RunningHall, button, fast_config, me, running_hall, screenshot, sign_up
 
-from qipai.hall.privateoptions import PrivateSettings
+from qipai.hall.private.options import PrivateSettings
 
 SHOTS = Path("/work/notes/shots")
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}

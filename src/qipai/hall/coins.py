@@ -57,7 +57,7 @@ Escapes are priced by the engines (their ``returns()`` then give the penalty), a
 like any other points.
 
 A match run's coins (entry fees held, refunds, prizes and the house's guarantee) are built
-beside this module, by :mod:`qipai.hall.matchcoins`.
+beside this module, by :mod:`qipai.hall.match.coins`.
 
 >>> s = settle_raked((12, -6, -6), coefficient=10, rake=Fraction(5, 100))
 >>> s.net, s.rake, s.stakes

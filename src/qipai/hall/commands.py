@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qipai.hall.matchcommands import MatchCommand
-from qipai.hall.privateoptions import PrivateOptions
-from qipai.hall.privatesaves import SavedPrivate
-from qipai.hall.table import BotTurn
+from qipai.hall.match.commands import MatchCommand
+from qipai.hall.private.options import PrivateOptions
+from qipai.hall.private.saves import SavedPrivate
+from qipai.hall.table.values import BotTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,7 @@ class Shutdown:
     forget: bool = False
 
 
-# --- spectators 观战 (issue 26: qipai.hall.spectators) ------------------------------------
+# --- spectators 观战 (issue 26: qipai.hall.watch.spectators) ------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +218,7 @@ class WatchByName:
     allow: bool | None
 
 
-# --- private tables 好友房 (qipai.hall.privatetables) ---------------------------------------
+# --- private tables 好友房 (qipai.hall.private.tables) ---------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +291,7 @@ Command = (
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | HandRecorded
     | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
     | WatchByName
-    | MatchCommand  # the matches' (hall/matchcommands.py)
-    | Private | RestorePrivate  # the private tables' (hall/privatetables.py)
+    | MatchCommand  # the matches' (hall/match/commands.py)
+    | Private | RestorePrivate  # the private tables' (hall/private/tables.py)
 )  # fmt: skip
 """Everything the live hall is told."""

@@ -1,9 +1,10 @@
 """The live hall as a pure core: commands in, effects out.
 
 :class:`HallCore` holds the live hall's state in plain objects: the players it holds
-(:mod:`.players`), the cash rooms and their queues (:mod:`.cashrooms`), the matches' runs
-(:mod:`.matchdesk`), the tables in play (:mod:`.livetables`).  Its one entry point that
-changes anything is :meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
+(:mod:`.players`), the cash rooms and their queues (:mod:`~qipai.hall.cash.rooms`), the
+matches' runs (:mod:`~qipai.hall.match.desk`), the tables in play
+(:mod:`~qipai.hall.table.live`).  Its one entry point that changes anything is
+:meth:`HallCore.handle`: a :data:`~qipai.hall.commands.Command` and
 the time it is handled at, and the :data:`~qipai.hall.effects.Effect` list the world must
 carry out, in order.  It reads no clock, no store, no socket, no unseeded randomness: the
 time comes with each command, what the store holds comes in commands (a balance in
@@ -25,22 +26,22 @@ from typing import assert_never
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
-from qipai.hall import matchcommands as mc
 from qipai.hall import notices
-from qipai.hall.cashrooms import CashRooms, Seated
+from qipai.hall.cash.matchmaking import MatchedTable
+from qipai.hall.cash.rooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
 from qipai.hall.effects import Effect, ReleasePlace, Reply, Send, VoidHand
 from qipai.hall.frames import OutFrame
-from qipai.hall.livetables import LiveTable, Out, Posted, TableFlow, ending
-from qipai.hall.matchdesk import Done, MatchDesk
-from qipai.hall.matchmaking import MatchedTable
+from qipai.hall.match import commands as mc
+from qipai.hall.match.desk import Done, MatchDesk
 from qipai.hall.place import Place, PlaceKind, check_free
 from qipai.hall.players import Player
-from qipai.hall.privateoptions import PrivateSettings
-from qipai.hall.privatetables import PrivateTables
+from qipai.hall.private.options import PrivateSettings
+from qipai.hall.private.tables import PrivateTables
 from qipai.hall.rooms import Room
-from qipai.hall.spectators import Spectators, WatchSettings
-from qipai.hall.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
+from qipai.hall.table.live import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.table.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
+from qipai.hall.watch.spectators import Spectators, WatchSettings
 
 HAND_PAUSE = 3.0
 """Seconds between two hands of a table that plays on (a room with ``regroup = false``):
@@ -93,7 +94,7 @@ class HallCore:
         )  # fmt: skip
         """The private tables 好友房."""
         self.matches = MatchDesk(self, fresh)
-        """The matches' runs (:mod:`.matchdesk`)."""
+        """The matches' runs (:mod:`~qipai.hall.match.desk`)."""
         self._match_tables: dict[int, Done] = {}
         """What each match table's end moves on (its run), by table number."""
         self._fresh = fresh
@@ -211,7 +212,7 @@ class HallCore:
                 self.private.handle(self._known(command.user), command, out, now)
             case c.RestorePrivate():
                 self._restore(command, out, now)
-            # --- matches (hall/matchdesk.py) ---
+            # --- matches (hall/match/desk.py) ---
             case (
                 mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
                 | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
@@ -469,7 +470,7 @@ class HallCore:
         out: Out,
         now: float,
     ) -> None:
-        """A match's table (:mod:`.matchdesk`): one hand by ``terms``, then ``done``."""
+        """A match's table (:mod:`~qipai.hall.match.desk`): one hand by ``terms``, then ``done``."""
         rng = random.Random(self._fresh(64))
         self._open(
             room, users, seats, None, terms=terms, rng=rng, out=out, now=now, done=done

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qipai.hall.frames import OutFrame, Scoreboard
-from qipai.hall.matcheffects import MatchEffect
-from qipai.hall.table import BotTurn, HandOutcome
+from qipai.hall.match.effects import MatchEffect
+from qipai.hall.table.values import BotTurn, HandOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +145,7 @@ class KeepScoreboard:
 @dataclass(frozen=True, slots=True)
 class SavePrivate:
     """Keep open private table ``code`` in the store as it is now
-    (:meth:`.privatetables.PrivateTables.saved`; none: it closed, forget it there), for
+    (:meth:`~qipai.hall.private.tables.PrivateTables.saved`; none: it closed, forget it there), for
     the node that would take it over."""
 
     code: str
@@ -162,6 +162,6 @@ class Log:
 Effect = (
     Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
     | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard | SavePrivate
-    | MatchEffect  # the matches' store steps (hall/matcheffects.py)
+    | MatchEffect  # the matches' store steps (hall/match/effects.py)
 )  # fmt: skip
 """Everything the live hall asks of the world."""

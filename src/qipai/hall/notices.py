@@ -1,4 +1,4 @@
-"""The live hall's own frames to a player (beside a table's: :mod:`qipai.hall.table`):
+"""The live hall's own frames to a player (beside a table's: :mod:`qipai.hall.table.table`):
 where he waits, why he was refused or his hand voided, what escaping would cost."""
 
 from __future__ import annotations

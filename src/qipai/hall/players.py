@@ -16,7 +16,8 @@ class Player:
     room: str | None = None
     """The room he waits or plays in (a cash room), if any."""
     private: str | None = None
-    """The code of the private table he holds a seat at (:mod:`.privatetables`), if any."""
+    """The code of the private table he holds a seat at (:mod:`~qipai.hall.private.tables`),
+    if any."""
     table: int | None = None
     """The number of the table he sits at (a cash room's or a match's), if any."""
     leaving: bool = False
@@ -43,5 +44,5 @@ class Player:
 
     @property
     def pid(self) -> str:
-        """His id in a room's queue (:mod:`qipai.hall.matchmaking`)."""
+        """His id in a room's queue (:mod:`qipai.hall.cash.matchmaking`)."""
         return str(self.user)

@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.matchmaking import DEFAULT_BOT_WAIT, Seating
+from qipai.hall.cash.matchmaking import DEFAULT_BOT_WAIT, Seating
 from qipai.registry import (
     BASIC_TRUSTEE,
     GameRules,
@@ -189,7 +189,7 @@ class Room:
 
     @property
     def seating(self) -> Seating:
-        """The room's table size and bot policy, for :class:`~qipai.hall.matchmaking.Lobby`."""
+        """The room's table size and bot policy, for :class:`~qipai.hall.cash.matchmaking.Lobby`."""
         try:
             return Seating.for_game(
                 self.game,
@@ -302,15 +302,15 @@ def load_rooms(text: str) -> tuple[Room, ...]:
 
     :raises InvalidActionError: ``bad_room`` for text that is not TOML, a document without
         rooms or with other top-level keys (``[watch]`` is read by
-        :func:`~qipai.hall.spectators.watch_settings`, ``[private]`` by
-        :func:`~qipai.hall.privateoptions.load_private`), a duplicate id, or any room :class:`Room`
+        :func:`~qipai.hall.watch.spectators.watch_settings`, ``[private]`` by
+        :func:`~qipai.hall.private.options.load_private`), a duplicate id, or any room :class:`Room`
         refuses (the message names the room and the field).
     """
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    extra = set(document) - {"room", "watch", "private"}  # hall.spectators, hall.privateoptions
+    extra = set(document) - {"room", "watch", "private"}  # watch.spectators, private.options
     if extra:
         raise InvalidActionError("bad_room", f"unknown top-level keys: {sorted(extra)}")
     tables = document.get("room")

@@ -34,14 +34,14 @@ from starlette.websockets import WebSocket
 from qipai.cluster.buckets import HallBuckets, RedisBuckets
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.levels import level_for
-from qipai.hall.matchconfig import MatchConfig, default_matches
-from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
-from qipai.hall.privateoptions import PrivateSettings
+from qipai.hall.match.config import MatchConfig, default_matches
+from qipai.hall.match.requests import ListMatches, MatchRequest, Register, Standings, Unregister
+from qipai.hall.private.options import PrivateSettings
 from qipai.hall.records import HandRecord, verify
-from qipai.hall.replays import replay_json
 from qipai.hall.rooms import Room, default_rooms
-from qipai.hall.spectators import WatchSettings
-from qipai.hall.table import DEAL_STEP_SECONDS
+from qipai.hall.table.table import DEAL_STEP_SECONDS
+from qipai.hall.watch.replays import replay_json
+from qipai.hall.watch.spectators import WatchSettings
 from qipai.jsontypes import Json
 from qipai.registry import Payout
 from qipai.store import MatchResultRow, Store

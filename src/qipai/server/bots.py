@@ -1,13 +1,13 @@
 """Bots decide in worker processes, off the hall's event loop (``docs/bots.md``, "Bots off
 the event loop").
 
-A table run with a ``bot_wait`` (:class:`~qipai.hall.table.Table`) does not compute a
+A table run with a ``bot_wait`` (:class:`~qipai.hall.table.table.Table`) does not compute a
 bot's move inside its tick: it says which decision it needs next
-(:meth:`~qipai.hall.table.Table.bot_turn`: the game, the policy, the seat's view).  The
+(:meth:`~qipai.hall.table.table.Table.bot_turn`: the game, the policy, the seat's view).  The
 table's runner hands it to the :class:`BotPool` (the *AskBot* effect), whose worker
 processes compute :func:`decide` (the very policy call the table would make inline, so the
 same move: the shipped bots draw no randomness), and the answer comes back to the table
-through its inbox (the *BotDecided* command, :meth:`~qipai.hall.table.Table.decided`).
+through its inbox (the *BotDecided* command, :meth:`~qipai.hall.table.table.Table.decided`).
 When no answer has come :data:`BOT_DEADLINE` seconds after the move was due (a slow
 worker, a crashed one, a pool that is being replaced), the table plays the basic 托管
 action instead: a table never waits on a worker.
@@ -33,7 +33,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from qipai.hall.table import BOT_POLICY, BotTurn
+from qipai.hall.table.table import BOT_POLICY, BotTurn
 from qipai.registry import game_names, game_type
 
 from .heap import freeze_start_up_heap
@@ -62,13 +62,13 @@ class BotRequest:
     game: str
     """The game's name in the registry."""
     policy: str
-    """:data:`~qipai.hall.table.BOT_POLICY`, or a 托管 style of the game."""
+    """:data:`~qipai.hall.table.table.BOT_POLICY`, or a 托管 style of the game."""
     view: object
     """The seat's view of the hand."""
 
     @classmethod
     def of(cls, turn: BotTurn) -> BotRequest:
-        """The request for a table's :class:`~qipai.hall.table.BotTurn`."""
+        """The request for a table's :class:`~qipai.hall.table.table.BotTurn`."""
         return cls(turn.game, turn.policy, turn.view)
 
 

@@ -22,8 +22,8 @@ from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
 from qipai.hall.frames import OutFrame, encode_frame
-from qipai.hall.matcheffects import MatchEffect
-from qipai.hall.table import BotTurn, HandOutcome
+from qipai.hall.match.effects import MatchEffect
+from qipai.hall.table.table import BotTurn, HandOutcome
 from qipai.store import Fence, HandSettlement, HandStart
 from qipai.store.privates import PrivateRow
 
@@ -223,7 +223,8 @@ class Executor:
             self._feed(c.BalancesRead(effect.seating, tuple(balances)))
 
     def _balances(self, users: tuple[int | None, ...]) -> list[int]:
-        """Each player's coins (0 for a bot: :func:`.botseats.bot_seats` draws its own)."""
+        """Each player's coins (0 for a bot: :func:`~qipai.hall.table.botseats.bot_seats` draws its
+        own)."""
         return [0 if user is None else self.db.store.balance(user) for user in users]
 
     def void_soon(self, hand_id: str) -> None:

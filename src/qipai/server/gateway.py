@@ -43,7 +43,7 @@ import msgspec
 from qipai.cluster.mailbox import Message, field
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
-from qipai.hall.matchrequests import MatchRequest, Register, parse_request, wire_of
+from qipai.hall.match.requests import MatchRequest, Register, parse_request, wire_of
 from qipai.jsontypes import Json
 
 from . import protocol

@@ -22,15 +22,15 @@ from typing import Protocol
 
 from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
-from qipai.hall import headcounts
-from qipai.hall.cashrooms import CashRoom
+from qipai.hall.cash import headcounts
+from qipai.hall.cash.rooms import CashRoom
 from qipai.hall.core import ENTROPY_WINDOW, HAND_PAUSE, HallCore
 from qipai.hall.frames import EscapeCost, OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
-from qipai.hall.privateoptions import PrivateSettings
+from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room
-from qipai.hall.table import DEAL_STEP_SECONDS
+from qipai.hall.table.table import DEAL_STEP_SECONDS
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
@@ -316,7 +316,7 @@ class HallService:
         return self.core.cash.room_idle(room_id)
 
     def online(self) -> dict[str, Json]:
-        """Who is in the hall (:mod:`qipai.hall.headcounts`): people and bots, in all and
+        """Who is in the hall (:mod:`qipai.hall.cash.headcounts`): people and bots, in all and
         per room; in a cluster the other nodes as they said at their last beat."""
         if self.cluster is None:
             return self.online_here()

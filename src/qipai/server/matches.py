@@ -1,8 +1,8 @@
 """Matches in the running hall: the edge of the core's match desk.
 
 The runs, their registrations, their passes and their play live in the pure core
-(:mod:`qipai.hall.matchdesk`, ``docs/matches.md``).  :class:`MatchHall` answers the match
-API (:mod:`qipai.hall.matchrequests`), looks at the runs every :data:`TICK`, and has the
+(:mod:`qipai.hall.match.desk`, ``docs/matches.md``).  :class:`MatchHall` answers the match
+API (:mod:`qipai.hall.match.requests`), looks at the runs every :data:`TICK`, and has the
 desk's store steps carried out (:mod:`.matchsteps`), each outcome fed back as a command.
 A registration, a withdrawal and each pass are one ordered sequence per match (its lock):
 each store step of the sequence is awaited before the next, so that the memory and the
@@ -21,13 +21,13 @@ from typing import TypeAlias, assert_never
 import msgspec
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall import matchcommands as mc
-from qipai.hall import matcheffects as me
 from qipai.hall.effects import Effect
 from qipai.hall.frames import MatchOver, OutFrame
-from qipai.hall.matchconfig import MatchConfig
-from qipai.hall.matchrequests import ListMatches, MatchRequest, Register, Standings, Unregister
-from qipai.hall.matchruns import LiveRun, over, pid, shown
+from qipai.hall.match import commands as mc
+from qipai.hall.match import effects as me
+from qipai.hall.match.config import MatchConfig
+from qipai.hall.match.requests import ListMatches, MatchRequest, Register, Standings, Unregister
+from qipai.hall.match.runs import LiveRun, over, pid, shown
 from qipai.jsontypes import Json
 from qipai.store import MatchResultRow
 

@@ -1,5 +1,5 @@
-"""The matches' store steps: what the core's match desk asks (:mod:`qipai.hall.matcheffects`)
-carried out on the store, each answered by its command (:mod:`qipai.hall.matchcommands`).
+"""The matches' store steps: what the core's match desk asks (:mod:`qipai.hall.match.effects`)
+carried out on the store, each answered by its command (:mod:`qipai.hall.match.commands`).
 
 A registration's write refused takes the registration back in memory at once and is raised
 to the asker; a pass's step refused is answered ``StepFailed`` (the desk retries it, then
@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 from typing import assert_never
 
 from qipai.errors import GameError, IllegalActionError
-from qipai.hall import matchcommands as mc
-from qipai.hall import matcheffects as me
 from qipai.hall.core import HallCore
-from qipai.hall.matchdesk import DIVERGED
+from qipai.hall.match import commands as mc
+from qipai.hall.match import effects as me
+from qipai.hall.match.desk import DIVERGED
 from qipai.jsontypes import Json
 from qipai.store import Fence
 

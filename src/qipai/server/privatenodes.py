@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from qipai.errors import GameError, IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall.core import HallCore
-from qipai.hall.privatesaves import SavedPrivate, decode_saved, encode_saved
+from qipai.hall.private.saves import SavedPrivate, decode_saved, encode_saved
 
 from .cluster import ClusterNode, private_resource
 from .database import Database

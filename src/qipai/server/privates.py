@@ -1,5 +1,5 @@
 """Private tables 好友房 at the edge: their client messages become the core's commands
-(:mod:`qipai.hall.privatetables`), and ``GET /api/private/{code}`` is answered here.
+(:mod:`qipai.hall.private.tables`), and ``GET /api/private/{code}`` is answered here.
 
 Creating or joining takes the player's place as joining a room does (under his lock, a
 match registration refused, his claim taken in the cluster), his coins read first.  A
@@ -20,9 +20,9 @@ from qipai.errors import GameError, IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall import frames
 from qipai.hall.frames import OutFrame, to_json
-from qipai.hall.privateoptions import PrivateOptions, stake_of
-from qipai.hall.privatestate import FriendsTable
-from qipai.hall.privatetables import TableFullError
+from qipai.hall.private.options import PrivateOptions, stake_of
+from qipai.hall.private.state import FriendsTable
+from qipai.hall.private.tables import TableFullError
 from qipai.jsontypes import Json
 from qipai.store.privates import PrivateRow
 

@@ -4,7 +4,7 @@ Every client message is one JSON object with a ``type``; :func:`parse` turns the
 into exactly one of the :data:`ClientMessage` structs or raises
 :class:`~qipai.errors.InvalidActionError` (``too_large``, ``bad_json``, ``bad_message``).
 Nothing past this module ever sees unparsed input.  Messages the server sends are plain
-JSON objects built by the tables (frames, see :mod:`qipai.hall.table`) and by
+JSON objects built by the tables (frames, see :mod:`qipai.hall.table.table`) and by
 :func:`ack`, :func:`error` and friends here.  ``docs/protocol.md`` is the client authors'
 reference.
 

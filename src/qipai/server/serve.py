@@ -20,10 +20,10 @@ from pathlib import Path
 import uvicorn
 
 from qipai.errors import InvalidActionError
-from qipai.hall.matchconfig import MatchConfig, default_matches, load_matches
-from qipai.hall.privateoptions import load_private
+from qipai.hall.match.config import MatchConfig, default_matches, load_matches
+from qipai.hall.private.options import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
-from qipai.hall.spectators import watch_settings
+from qipai.hall.watch.spectators import watch_settings
 
 from .app import ServerConfig, create_app
 

@@ -1,7 +1,7 @@
 """Spectators 观战 at the edge: the ``spectate``, ``stop_spectating`` and ``watch_by_name``
 messages.
 
-The rules are the hall's core's (:mod:`qipai.hall.spectators`); here a message becomes its
+The rules are the hall's core's (:mod:`qipai.hall.watch.spectators`); here a message becomes its
 command: a private table's ``code`` goes to the core as it is (its spectator watches the
 private table, waiting while it has no live table), a player named by ``player`` is looked
 up by the core among the tables of this process (only if he lets others watch him by his

@@ -12,7 +12,7 @@ ways, each one ledger transaction that leaves the escrow at exactly zero:
   registering or running): ``match_cancel:<run>`` (kind ``match_refund``) returns every
   current registration's fee.
 
-Every one of those transactions is built by the pure :mod:`qipai.hall.matchcoins` (what
+Every one of those transactions is built by the pure :mod:`qipai.hall.match.coins` (what
 moves between which accounts, and why); this module locks the run, checks its state and
 registrations, reads the accounts and the escrow's balance, and writes what it is given.
 
@@ -48,8 +48,8 @@ from sqlalchemy import Connection, Select, func, insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall import matchcoins
-from qipai.hall.matchcoins import Entrant, Escrow, MatchPosting
+from qipai.hall.match import coins as matchcoins
+from qipai.hall.match.coins import Entrant, Escrow, MatchPosting
 from qipai.store import accounts as players
 from qipai.store import fences, hands, ledger
 from qipai.store.ledger import Entry, Fault, Posting, SystemAccounts
@@ -103,7 +103,7 @@ class _Run:
 
     @property
     def escrow(self) -> Escrow:
-        """The run's escrow, as :mod:`qipai.hall.matchcoins` builds its postings."""
+        """The run's escrow, as :mod:`qipai.hall.match.coins` builds its postings."""
         return Escrow(self.id, self.account, self.entry_fee)
 
 
@@ -117,7 +117,7 @@ class _Registration:
 
     @property
     def entrant(self) -> Entrant:
-        """The registration as :mod:`qipai.hall.matchcoins` builds its postings."""
+        """The registration as :mod:`qipai.hall.match.coins` builds its postings."""
         return Entrant(self.number, self.account)
 
 
@@ -565,7 +565,7 @@ def _post(connection: Connection, posting: MatchPosting, now: datetime, fault: F
 def _post_all(
     connection: Connection, postings: Sequence[MatchPosting], now: datetime, fault: Fault
 ) -> None:
-    """Write the run's transactions as :mod:`qipai.hall.matchcoins` built them, at ``now``;
+    """Write the run's transactions as :mod:`qipai.hall.match.coins` built them, at ``now``;
     their keys must be new: the run's lock and state say they are.
 
     :raises RuntimeError: a key already in the ledger (a ledger edited behind the store's

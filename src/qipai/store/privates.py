@@ -2,7 +2,7 @@
 final scoreboards for the players' 战绩.
 
 One row of ``open_private_tables`` per open table (the node it is open on, the table as
-:mod:`qipai.hall.privatesaves` keeps it), written only by that node (:func:`save_open`,
+:mod:`qipai.hall.private.saves` keeps it), written only by that node (:func:`save_open`,
 :func:`drop_open`) and handed to another one in one statement (:func:`adopt_open`); one
 row of ``private_tables`` per closed table (its ``scoreboard`` frame as JSON) and one row
 of ``private_players`` per person who played at it (:mod:`qipai.store.schema`).

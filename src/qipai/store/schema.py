@@ -249,7 +249,7 @@ open_private_tables = Table(
 )
 """Open private tables 好友房 (migration ``0011``), one row each while it is open: the
 node it is open on (``""``: a hall alone) and the table as it is kept
-(:mod:`qipai.hall.privatesaves`, JSON), so that the node that takes that node over (or
+(:mod:`qipai.hall.private.saves`, JSON), so that the node that takes that node over (or
 the node itself, started again) opens it again.  Its row goes when it closes."""
 
 private_players = Table(

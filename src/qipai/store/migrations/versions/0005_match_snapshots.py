@@ -1,7 +1,7 @@
 """Matches carried on: each running match run keeps its last saved state.
 
 Adds ``match_runs.snapshot_json`` (nullable text): the run's state after its last finished
-hand (:meth:`qipai.hall.match.MatchRun.snapshot`, with the players' names), written by the
+hand (:meth:`qipai.hall.match.match.MatchRun.snapshot`, with the players' names), written by the
 hall process that runs the matches, under the matches' fence when several processes share
 the database.  The process that runs the matches next (the same hall started again, or
 another node that took over) carries the run on from it instead of cancelling it.

@@ -1,0 +1,1 @@
+"""The cash wing: the rooms with stakes, their matchmaking and their head counts."""

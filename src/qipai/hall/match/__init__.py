@@ -1,0 +1,1 @@
+"""The match wing: tournaments (config, runs, desk, Swiss pairing, standings, prizes)."""

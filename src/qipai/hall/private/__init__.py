@@ -1,0 +1,1 @@
+"""The private wing: friends' tables (options, scores, saves, their state and flow)."""

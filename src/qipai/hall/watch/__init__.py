@@ -1,0 +1,1 @@
+"""The watch wing: spectators at live tables, and replays of recorded hands."""
