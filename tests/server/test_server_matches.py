@@ -19,6 +19,7 @@ from wire_kit import WAIT, Frame, Player, config_with, guests
 
 from qipai.client.connection import HallClient
 from qipai.client.loadtest import LoadConfig, run
+from qipai.errors import IllegalActionError
 from qipai.hall.match.config import load_matches
 from qipai.store import Store
 from qipai.store.audit import audit
@@ -176,6 +177,36 @@ async def _scored(client: HallClient, player: Player) -> list[Frame]:
             if all(row["match_points"] is not None for row in hands):
                 return hands
             await asyncio.sleep(0.05)
+
+
+def test_a_registration_the_store_refuses_is_taken_back_and_told(
+    hall: RunningHall, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desk holds the registration at once and the store writes it; refused there
+    (his coins spent meanwhile), the executor takes it back in memory before the asker
+    hears the store's refusal: he is not registered, and may register once he can."""
+    store = hall.app.state.hall.db.store
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise IllegalActionError("not_enough_coins", "his coins went elsewhere")
+
+    async def scenario() -> tuple[httpx.Response, bool, httpx.Response]:
+        async with HallClient(hall.url) as client, guests(client, 1) as (ann,):
+            with monkeypatch.context() as patch:
+                patch.setattr(store, "register_for_match", refused)
+                first = await _post(hall.url, "/api/matches/trio/register", ann)
+            listed = httpx.get(
+                f"{hall.url}/api/matches", headers={"authorization": f"Bearer {ann.session.token}"}
+            ).json()
+            again = await _post(hall.url, "/api/matches/trio/register", ann)
+            await _post(hall.url, "/api/matches/trio/unregister", ann)
+            return first, bool(listed[0]["run"]["me"]), again
+
+    first, registered, again = asyncio.run(scenario())
+    assert (first.status_code, first.json()["error"]) == (409, "not_enough_coins"), first.text
+    assert not registered
+    assert again.status_code == 200, again.text
+    assert _audit_problems(hall) == []
 
 
 def _audit_problems(hall: RunningHall) -> list[Any]:

@@ -81,13 +81,16 @@ class HallCore:
     ) -> None:
         self.players: dict[int, Player] = {}
         """The players it holds, by user id."""
-        self.flow = TableFlow(self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None)
+        tables: dict[int, LiveTable] = {}
+        self.watch = Spectators(self.players, tables, watch)
+        """Who watches which table (spectators 观战)."""
+        self.flow = TableFlow(
+            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None,
+            tables=tables, spectators=self.watch.frames,
+        )  # fmt: skip
         """The tables in play."""
         self.cash = CashRooms(rooms, self.players, self.flow, fresh)
         """The cash rooms."""
-        self.watch = Spectators(self.players, self.flow.tables, watch)
-        """Who watches which table (spectators 观战)."""
-        self.flow.spectators = self.watch.frames
         self.private = PrivateTables(
             rooms, self.players, self.flow, fresh, opener=self._open_private,
             settings=private, spectators=self.watch,

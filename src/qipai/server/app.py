@@ -75,9 +75,8 @@ from .headers import SecurityHeaders
 from .heap import freeze_start_up_heap
 from .limits import BusyError, Gate, HashGate, Limits, MemoryBuckets, RateLimitedError
 from .logs import quiet_client_noise
-from .matches import MatchHall
+from .matches import MatchHall, untold
 from .metrics import CONTENT_TYPE, Metric, prometheus_text
-from .missed import KeptInRedis
 from .params import ascii_number, check_params, int_param
 from .privates import private_info, private_result
 
@@ -189,7 +188,6 @@ def _cluster_gateway(
     cluster.on_matches = matches.start
     cluster.room_idle = hall.room_idle
     cluster.private_codes = hall.core.private.tables.keys
-    hall.missed = KeptInRedis(cluster.players)
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
     matches.steps.hold = gateway.hold_here
@@ -219,10 +217,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             cluster=cluster,
             bots=bots,
             private=config.private,
+            watch=config.watch,
+            notices=functools.partial(untold, db),
         )
-        hall.core.watch.settings = config.watch
         matches = MatchHall(hall, config.matches)
-        hall.notices = matches.untold
         gateway = _cluster_gateway(cluster, hall, matches)
         await hall.start()  # its own hands left in play voided first
         if cluster is None:

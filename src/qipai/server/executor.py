@@ -22,7 +22,8 @@ from qipai.hall import commands as c
 from qipai.hall import effects as e
 from qipai.hall.core import HallCore
 from qipai.hall.frames import OutFrame, encode_frame
-from qipai.hall.match.effects import MatchEffect
+from qipai.hall.match import effects as me
+from qipai.hall.match.commands import MatchCommand
 from qipai.hall.table.table import BotTurn, HandOutcome
 from qipai.store import Fence, HandSettlement, HandStart
 from qipai.store.privates import PrivateRow
@@ -32,6 +33,7 @@ from .bots import BotPool
 from .bus import Bus
 from .cluster import ClusterNode
 from .database import Database
+from .matchsteps import MatchSteps, UndoneError
 from .missed import MissedFrames, RecentEndings
 from .places import Places
 from .privatenodes import ALONE, PrivateSaves
@@ -56,8 +58,11 @@ class Executor:
         clock: Callable[[], float] = time.time,
         cluster: ClusterNode | None = None,
         bots: BotPool | None = None,
+        steps: MatchSteps | None = None,
     ) -> None:
         self.core = core
+        self.steps = steps
+        """Carries out the matches' store steps (``None``: a hall without matches)."""
         self.bots = bots
         self.db = db
         self.bus = bus
@@ -70,8 +75,6 @@ class Executor:
         self._starts = Batcher(db.run, store.start_hands, store.start_hand)
         self._settles = Batcher(db.run, store.settle_hands, store.settle_hand)
         self._fences: dict[int, Fence] = {}
-        self.on_match: Callable[[MatchEffect], None] | None = None
-        """Carries out the matches' store steps (set by ``qipai.server.matches``)."""
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -145,9 +148,47 @@ class Executor:
                 case e.Log(level, text):
                     log.log(logging.ERROR if level == "error" else logging.WARNING, text)
                 case _:  # the matches' store steps
-                    if self.on_match is not None:
-                        self.on_match(effect)
+                    self._match_step_later(effect)
         return tuple(replies)
+
+    # --- the matches' store steps -------------------------------------------------------
+
+    async def drive(self, command: MatchCommand, *, strict: bool = False) -> list[e.Effect]:
+        """Handle ``command`` now and carry out its effects in order, each match store step
+        awaited and the command that answers it handled in turn; the effects.
+
+        :param strict: a failed step raises (at start) instead of being answered.
+        :raises GameError: the core refused ``command`` (nothing changed).
+        """
+        effects = self.core.handle(command, self.clock())
+        for effect in effects:
+            if isinstance(effect, me.MatchEffect) and self.steps is not None:
+                try:
+                    answer = await self.steps.carry(effect, strict)
+                except UndoneError as undone:
+                    self.run(undone.undo)  # the memory taken back at once
+                    raise undone.error from None
+                if answer is not None:
+                    await self.drive(answer, strict=strict)
+            else:
+                self.carry([effect])
+        return effects
+
+    def _match_step_later(self, effect: me.MatchEffect) -> None:
+        """A store step asked outside a sequence (a hand's end): carried out soon."""
+        if self.steps is None:
+            return
+        if isinstance(effect, me.SaveRun):
+            self.steps.save(effect.run)
+            return
+        steps = self.steps
+
+        async def carry() -> None:
+            answer = await steps.carry(effect)
+            if answer is not None:
+                await self.drive(answer)
+
+        self._spawn(carry())
 
     def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

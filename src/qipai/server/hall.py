@@ -31,6 +31,7 @@ from qipai.hall.players import Player
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room
 from qipai.hall.table.table import DEAL_STEP_SECONDS
+from qipai.hall.watch.spectators import WatchSettings
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
 from qipai.server.cluster import ClusterNode
@@ -39,8 +40,9 @@ from .bots import BOT_DEADLINE, BotPool
 from .bus import Bus
 from .database import Database
 from .executor import Executor, fresh_bits
+from .matchsteps import MatchSteps
 from .metrics import Histogram
-from .missed import KeptHere, MissedFrames, RecentEndings
+from .missed import KeptHere, KeptInRedis, MissedFrames, RecentEndings
 from .places import Places
 from .privatenodes import ALONE, reopen
 
@@ -79,6 +81,8 @@ class HallService:
         cluster: ClusterNode | None = None,
         bots: BotPool | None = None,
         private: PrivateSettings | None = None,
+        watch: WatchSettings | None = None,
+        notices: Callable[[int], Awaitable[list[OutFrame]]] | None = None,
     ) -> None:
         self.db = db
         self.bots = bots
@@ -90,24 +94,28 @@ class HallService:
         self.core = HallCore(
             rooms, fresh=fresh_bits, bot_delay=bot_delay, deal_step=deal_step,
             entropy_window=entropy_window, hand_pause=hand_pause,
-            bot_wait=None if bots is None else BOT_DEADLINE, private=private,
+            bot_wait=None if bots is None else BOT_DEADLINE, private=private, watch=watch,
         )  # fmt: skip
         """The live hall's rules and state."""
         self.places = Places(cluster, self.holds)
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
-        self.notices: Callable[[int], Awaitable[list[OutFrame]]] = _no_notices
+        self.notices = _no_notices if notices is None else notices
         """What a user is told when he connects beyond :attr:`missed`: the ends of his
-        matches he was away for (set by the match hall: kept in the database)."""
+        matches he was away for (:func:`~qipai.server.matches.untold`: kept in the
+        database)."""
         self.recent = RecentEndings()
         """How each connected player's last hand ended, for a client that comes back
         without having had it (:mod:`.missed`)."""
-        self.missed: MissedFrames = KeptHere(clock)
+        self.missed: MissedFrames = (
+            KeptHere(clock) if cluster is None else KeptInRedis(cluster.players)
+        )
         """How the hand ended for each player who was away then, and other frames for the
         absent (:mod:`.missed`): sent when he returns.  A node of a cluster keeps them in
         Redis."""
+        steps = MatchSteps(self.core, db, bus, clock=clock, cluster=cluster)
         self.executor = Executor(
             self.core, db, bus, places=self.places, recent=self.recent,
-            missed=lambda: self.missed, clock=clock, cluster=cluster, bots=bots,
+            missed=lambda: self.missed, clock=clock, cluster=cluster, bots=bots, steps=steps,
         )  # fmt: skip
         """Carries out what the core asks."""
         self._matcher: asyncio.Task[None] | None = None

@@ -32,6 +32,7 @@ from qipai.jsontypes import Json
 from qipai.store import MatchResultRow
 
 from .answers import Ok, Registered
+from .database import Database
 from .hall import HallService, Player
 from .matchsteps import MatchSteps
 
@@ -55,11 +56,10 @@ class MatchHall:
         self._sequences = {match.id: asyncio.Lock() for match in self.matches}
         self._ticker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.steps = MatchSteps(
-            hall.core, hall.db, hall.bus, clock=hall.clock, cluster=hall.cluster
-        )
-        """Carries out the desk's store steps."""
-        hall.executor.on_match = self._later
+        steps = hall.executor.steps
+        assert steps is not None, "a hall with matches carries out their store steps"
+        self.steps: MatchSteps = steps
+        """Carries out the desk's store steps (the executor's)."""
 
     @property
     def live(self) -> dict[str, LiveRun]:
@@ -99,7 +99,7 @@ class MatchHall:
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
-        self.hall.core.handle(mc.StopMatches(), self.hall.clock())
+        self.hall.executor.run(mc.StopMatches())
         await self.steps.stop()
 
     def run_of(self, user: int) -> LiveRun | None:
@@ -189,42 +189,19 @@ class MatchHall:
         rows: list[dict[str, Json]] = json.loads(row.standings_json)
         return {**ended, "stage_name": None, "players_left": 0, **shown(rows, user)}
 
-    async def untold(self, user: int) -> list[OutFrame]:
-        """The ``match_over`` of each run that ended while ``user`` was away, once."""
-        store = self.hall.db.store
-        found = await self.hall.db.run(store.take_untold_match_results, user, _utcnow())
-        return [_over_kept(result, text, pid(user)) for result, text in found]
-
     # --- the desk's effects -----------------------------------------------------------
 
     async def _drive(self, command: mc.MatchCommand, *, strict: bool = False) -> list[Effect]:
-        """Handle ``command`` now and carry out its effects in order, each store step
-        awaited and its outcome handled in turn; the effects.  ``strict``: a failed step
-        raises (at start)."""
-        effects = self.hall.core.handle(command, self.hall.clock())
-        for effect in effects:
-            if isinstance(effect, me.MatchEffect):
-                answer = await self.steps.carry(effect, strict)
-                if answer is not None:
-                    await self._drive(answer, strict=strict)
-            else:
-                self.hall.executor.carry([effect])
-        return effects
+        """:meth:`~qipai.server.executor.Executor.drive`: ``command`` handled, its store
+        steps carried out in order; the effects."""
+        return await self.hall.executor.drive(command, strict=strict)
 
-    def _later(self, effect: me.MatchEffect) -> None:
-        """A store step asked outside a sequence (a hand's end): carried out soon."""
-        if isinstance(effect, me.SaveRun):
-            self.steps.save(effect.run)
-            return
 
-        async def carry() -> None:
-            answer = await self.steps.carry(effect)
-            if answer is not None:
-                await self._drive(answer)
-
-        task = asyncio.get_running_loop().create_task(carry())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+async def untold(db: Database, user: int) -> list[OutFrame]:
+    """The ``match_over`` of each run that ended while ``user`` was away, once (the
+    hall's :attr:`~qipai.server.hall.HallService.notices`)."""
+    found = await db.run(db.store.take_untold_match_results, user, _utcnow())
+    return [_over_kept(result, text, pid(user)) for result, text in found]
 
 
 def _over_kept(result: MatchResultRow, standings_json: str, player: str) -> MatchOver:

@@ -33,6 +33,16 @@ from .database import Database
 log = logging.getLogger(__name__)
 
 
+class UndoneError(Exception):
+    """A registration's write failed: the command that takes it back in memory, and the
+    failure (raised on to the asker once the command is handled)."""
+
+    def __init__(self, undo: mc.MatchCommand, error: BaseException) -> None:
+        super().__init__(f"{type(undo).__name__} after {error!r}")
+        self.undo = undo
+        self.error = error
+
+
 class MatchSteps:
     """Carries out the match desk's store steps for one hall process."""
 
@@ -100,16 +110,19 @@ class MatchSteps:
                 assert_never(effect)
         return None
 
+    @staticmethod
     async def _both(
-        self, work: Awaitable[object], done: mc.MatchCommand, undo: mc.MatchCommand
+        work: Awaitable[object], done: mc.MatchCommand, undo: mc.MatchCommand
     ) -> mc.MatchCommand:
-        """A registration's write: ``done`` once written; ``undo`` at once (the memory
-        taken back) if it failed, and the failure raised to the asker."""
+        """A registration's write: ``done`` once written.
+
+        :raises UndoneError: it failed: ``undo`` (the memory taken back, by the executor at
+            once) and the failure, raised on to the asker.
+        """
         try:
             await work
-        except BaseException:
-            self.core.handle(undo, self.clock())
-            raise
+        except BaseException as error:
+            raise UndoneError(undo, error) from error
         return done
 
     @staticmethod

@@ -152,6 +152,9 @@ class TableFlow:
         entropy: :func:`secrets.randbits` in the server, a seeded generator in tests).
     :param pause: seconds between two hands of a table that plays on.
     :param asks_bots: whether its bots decide in the bots' worker pool (``AskBot``).
+    :param tables: the dict it keeps the tables in play in, by number (one its caller
+        shares with whoever reads them: the spectators); a new one by default.
+    :param spectators: where the frames a table makes for its spectators go.
     """
 
     def __init__(
@@ -162,8 +165,10 @@ class TableFlow:
         pause: float,
         *,
         asks_bots: bool = False,
+        tables: dict[int, LiveTable] | None = None,
+        spectators: Spectated | None = None,
     ) -> None:
-        self.tables: dict[int, LiveTable] = {}
+        self.tables: dict[int, LiveTable] = {} if tables is None else tables
         self.bot_fallbacks = 0
         """Bots' moves the basic 托管 played, the pool's answer late (tables closed)."""
         self._asks_bots = asks_bots
@@ -172,7 +177,7 @@ class TableFlow:
         self._fresh = fresh
         self._pause = pause
         self._wakes: list[tuple[float, int]] = []
-        self.spectators: Spectated | None = None
+        self.spectators = spectators
         """Where the frames a table makes for its spectators go (the hall's
         :class:`~qipai.hall.watch.spectators.Spectators`)."""
 
