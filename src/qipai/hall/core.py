@@ -33,13 +33,13 @@ from qipai.hall.chat import chat_frame, check_phrase
 from qipai.hall.effects import Effect, ReleasePlace, Reply, Send, VoidHand
 from qipai.hall.frames import OutFrame
 from qipai.hall.match import commands as mc
-from qipai.hall.match.desk import Done, MatchDesk
+from qipai.hall.match.desk import Done, MatchDesk, MatchTable
 from qipai.hall.place import Place, PlaceKind, check_free
 from qipai.hall.players import Player
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.private.tables import PrivateTables
 from qipai.hall.rooms import Room
-from qipai.hall.table.live import LiveTable, Out, Posted, TableFlow, ending
+from qipai.hall.table.live import LiveTable, Out, Owner, Posted, TableFlow
 from qipai.hall.table.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 from qipai.hall.watch.spectators import Spectators, WatchSettings
 
@@ -85,11 +85,11 @@ class HallCore:
         self.watch = Spectators(self.players, tables, watch)
         """Who watches which table (spectators 观战)."""
         self.flow = TableFlow(
-            self.players, self, fresh, hand_pause, asks_bots=bot_wait is not None,
+            self.players, fresh, hand_pause, asks_bots=bot_wait is not None,
             tables=tables, spectators=self.watch.frames,
         )  # fmt: skip
         """The tables in play."""
-        self.cash = CashRooms(rooms, self.players, self.flow, fresh)
+        self.cash = CashRooms(rooms, self.players, self.flow, fresh, self.watch)
         """The cash rooms."""
         self.private = PrivateTables(
             rooms, self.players, self.flow, fresh, opener=self._open_private,
@@ -98,8 +98,6 @@ class HallCore:
         """The private tables 好友房."""
         self.matches = MatchDesk(self, fresh)
         """The matches' runs (:mod:`~qipai.hall.match.desk`)."""
-        self._match_tables: dict[int, Done] = {}
-        """What each match table's end moves on (its run), by table number."""
         self._fresh = fresh
         self._pace = (bot_delay, deal_step, entropy_window)
         self._bot_wait = bot_wait
@@ -408,11 +406,11 @@ class HallCore:
         seats: Sequence[SeatInfo],
         seating: MatchedTable | None,
         *,
+        owner: Owner,
         terms: HandTerms | None,
         rng: random.Random,
         out: Out,
         now: float,
-        done: Done | None = None,
     ) -> LiveTable | None:
         """Seat ``users`` at a new table and record its first hand; ``None`` if it was
         refused at once."""
@@ -422,9 +420,7 @@ class HallCore:
             deal_step=deal_step, entropy_window=entropy_window, rng=rng, terms=terms,
             bot_wait=self._bot_wait,
         )  # fmt: skip
-        live = LiveTable(table, users, seating)
-        if done is not None:
-            self._match_tables[live.number] = done
+        live = LiveTable(table, users, seating, owner)
         for _, user in live.humans():
             self.players[user].table = live.number
             self.watch.moved(user, out, now)  # seated: he watches no more
@@ -443,7 +439,7 @@ class HallCore:
             return
         live = self._open(
             seated.room, seated.users, seated.seats, seated.seating,
-            terms=None, rng=seated.rng, out=out, now=now,
+            owner=self.cash, terms=None, rng=seated.rng, out=out, now=now,
         )  # fmt: skip
         if live is not None:
             self.cash.opened(live, out, now)
@@ -460,7 +456,9 @@ class HallCore:
         now: float,
     ) -> LiveTable | None:
         """A private table's live table: it plays on while its people stay."""
-        return self._open(room, users, seats, None, terms=terms, rng=rng, out=out, now=now)
+        return self._open(
+            room, users, seats, None, owner=self.private, terms=terms, rng=rng, out=out, now=now
+        )
 
     def open_match_table(
         self,
@@ -475,43 +473,10 @@ class HallCore:
     ) -> None:
         """A match's table (:mod:`~qipai.hall.match.desk`): one hand by ``terms``, then ``done``."""
         rng = random.Random(self._fresh(64))
+        owner = MatchTable(self.players, self.watch, done)
         self._open(
-            room, users, seats, None, terms=terms, rng=rng, out=out, now=now, done=done
+            room, users, seats, None, owner=owner, terms=terms, rng=rng, out=out, now=now
         )  # fmt: skip
-
-    def plays_on(self, live: LiveTable) -> bool:
-        """Whether ``live`` deals its next hand to the same players (a cash table's room
-        decides; a match's table plays one hand)."""
-        private = self.private.of(live)
-        if private is not None:
-            return self.private.plays_on(private, live)
-        return live.seating is not None and self.cash.plays_on(live)
-
-    def closed(self, live: LiveTable, out: Out, now: float) -> None:
-        """``live`` closed: its room takes its players (a cash table), its private table
-        hears it, or its match moves on (:meth:`.MatchDesk.hand_done`) unless the hall
-        stopped it; its spectators are told."""
-        private = self.private.of(live)
-        if private is not None:  # its last scoreboard to its spectators too
-            self.private.table_closed(private, live, out, now)
-        self.watch.closed(live, out, now)
-        if private is not None:
-            if not private.closed:  # its spectators wait for its next live table
-                self.private.tell_watchers(private, out)
-                if live.unsettled and not live.stopped:  # voided: on with the next hand
-                    self.private.deal_again(private, out, now)
-            return
-        if live.seating is not None:
-            self.cash.closed(live, out, now)
-            return
-        for _, user in live.humans():
-            player = self.players.get(user)
-            if player is not None and player.table == live.number:
-                player.table = None
-                out.extend(ending(live, player))
-        done = self._match_tables.pop(live.number, None)
-        if done is not None and not live.stopped:
-            done(live, out, now)
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:
         """Stop every table and void their hands; with ``forget``, drop every queue and

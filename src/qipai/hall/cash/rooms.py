@@ -25,6 +25,7 @@ from qipai.hall.rooms import Room, check_join
 from qipai.hall.table.botseats import bot_seats
 from qipai.hall.table.live import LiveTable, Out, Posted, TableFlow, ending
 from qipai.hall.table.table import SeatInfo
+from qipai.hall.watch.spectators import Spectators
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +60,11 @@ class CashRooms:
         players: dict[int, Player],
         flow: TableFlow,
         fresh: Callable[[int], int],
+        watch: Spectators,
     ) -> None:
         self.rooms = {room.id: CashRoom(room, Lobby(room.seating)) for room in rooms}
         self._players = players
+        self._watch = watch
         self._flow = flow
         self._fresh = fresh
         self._rng = random.Random(fresh(64))
@@ -238,8 +241,10 @@ class CashRooms:
         return lobby.plays_on(live.seating, leaving=leaving)
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
-        """``live`` closed: its players wait again (regrouped), or leave the room."""
+        """``live`` closed (the :class:`~qipai.hall.table.live.Owner` of the cash tables):
+        its spectators told; its players wait again (regrouped), or leave the room."""
         assert live.seating is not None
+        self._watch.closed(live, out, now)
         entry = self.rooms[live.table.room.id]
         players = [p for _, user in live.humans() if (p := self._players.get(user)) is not None]
         leaving = self.leavers(live)

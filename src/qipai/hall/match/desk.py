@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Protocol, assert_never
 
@@ -49,8 +50,9 @@ from qipai.hall.match.parts import Eliminated, Finished, Notice, RunState, Seati
 from qipai.hall.match.runs import LiveRun, match_room, next_start, over, pid
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room
-from qipai.hall.table.live import LiveTable, Out
+from qipai.hall.table.live import LiveTable, Out, ending
 from qipai.hall.table.table import HandTerms, SeatInfo
+from qipai.hall.watch.spectators import Spectators
 from qipai.jsontypes import Json
 from qipai.registry import Payout
 
@@ -67,6 +69,33 @@ registration whose outcome was lost); it is cancelled at once, every fee refunde
 
 Done = Callable[[LiveTable, Out, float], None]
 """Called by the core with a match table once its hand is over (its ``LiveTable``)."""
+
+
+@dataclass(frozen=True)
+class MatchTable:
+    """The :class:`~qipai.hall.table.live.Owner` of a match's table: one hand, then its
+    players are freed (told how it ended) and its run moves on (``done``), unless the
+    hall stopped it; its spectators are told it closed."""
+
+    players: dict[int, Player]
+    watch: Spectators
+    done: Done
+
+    def plays_on(self, live: LiveTable) -> bool:
+        """Never: a match table plays one hand (its run seats the next)."""
+        return False
+
+    def closed(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` closed: its watchers told, its players freed, its run moved on."""
+        self.watch.closed(live, out, now)
+        for _, user in live.humans():
+            player = self.players.get(user)
+            if player is not None and player.table == live.number:
+                player.table = None
+                out.extend(ending(live, player))
+        if not live.stopped:
+            self.done(live, out, now)
+
 
 
 class Host(Protocol):

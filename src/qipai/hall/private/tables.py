@@ -428,7 +428,28 @@ class PrivateTables:
 
     # --- the live table -----------------------------------------------------------------
 
-    def plays_on(self, table: FriendsTable, live: LiveTable) -> bool:
+    def plays_on(self, live: LiveTable) -> bool:
+        """Whether ``live`` deals its next hand (the :class:`~qipai.hall.table.live.Owner`
+        of a private table's live tables): :meth:`deals_on`."""
+        table = self.of(live)
+        return table is not None and self.deals_on(table, live)
+
+    def closed(self, live: LiveTable, out: Out, now: float) -> None:
+        """``live`` closed (the :class:`~qipai.hall.table.live.Owner`): its last
+        scoreboard to its spectators too (:meth:`table_closed`), its spectators told; while
+        the table stays open they wait for its next live table, dealt at once if this
+        hand could not be settled (voided)."""
+        table = self.of(live)
+        if table is not None:
+            self.table_closed(table, live, out, now)
+        self._watch.closed(live, out, now)
+        if table is None or table.closed:
+            return
+        self.tell_watchers(table, out)
+        if live.unsettled and not live.stopped:
+            self.deal_again(table, out, now)
+
+    def deals_on(self, table: FriendsTable, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand: nobody leaves or came, hands remain, not
         closing, everyone's coins enough, somebody connected."""
         if table.closing or table.over or tuple(table.seats) != live.users:

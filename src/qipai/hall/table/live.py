@@ -82,6 +82,9 @@ class LiveTable:
     """The user at each seat, ``None`` for a bot."""
     seating: MatchedTable | None
     """Its room's matchmaking table (a cash table), ``None`` for a match's."""
+    owner: Owner
+    """The place it plays for (a cash room, a private table, a match): decides after each
+    hand whether it plays on, and takes its players back when it closes."""
     phase: Phase = Phase.RECORDING
     hand: str = ""
     """The id of the hand being recorded (:attr:`Phase.RECORDING`)."""
@@ -128,7 +131,10 @@ class LiveTable:
 
 
 class Owner(Protocol):
-    """What a table's room decides: whether it plays on, and what follows its close."""
+    """The place a live table plays for (each wing's: :class:`~qipai.hall.cash.rooms.CashRooms`,
+    :class:`~qipai.hall.private.tables.PrivateTables`, a match's
+    :class:`~qipai.hall.match.desk.MatchTable`): whether it plays on, and what follows its
+    close.  The table holds it (:attr:`LiveTable.owner`): the flow asks it, never the hall."""
 
     def plays_on(self, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand to the same players."""
@@ -147,7 +153,6 @@ class TableFlow:
     """The tables in play, each moved by commands and wake-ups.
 
     :param players: the hall's players (whom to tell, whether they are connected).
-    :param owner: what decides after a hand (the cash rooms, or a match's).
     :param fresh: ``fresh(bits)`` random bits for hand ids and seeds (the caller's
         entropy: :func:`secrets.randbits` in the server, a seeded generator in tests).
     :param pause: seconds between two hands of a table that plays on.
@@ -160,7 +165,6 @@ class TableFlow:
     def __init__(
         self,
         players: dict[int, Player],
-        owner: Owner,
         fresh: Callable[[int], int],
         pause: float,
         *,
@@ -173,7 +177,6 @@ class TableFlow:
         """Bots' moves the basic 托管 played, the pool's answer late (tables closed)."""
         self._asks_bots = asks_bots
         self._players = players
-        self._owner = owner
         self._fresh = fresh
         self._pause = pause
         self._wakes: list[tuple[float, int]] = []
@@ -356,7 +359,7 @@ class TableFlow:
             return
         self.drain(live, out, now)
         self._answer_resyncs(live, out)
-        if self._owner.plays_on(live):
+        if live.owner.plays_on(live):
             live.phase, live.resume_at = Phase.PAUSED, now + self._pause
             self._schedule(live, out)
         else:
@@ -368,7 +371,7 @@ class TableFlow:
 
     def leaving(self, live: LiveTable, out: Out, now: float) -> None:
         """A player leaves the room after his hand: a pausing table breaks up now."""
-        if live.phase is Phase.PAUSED and not self._owner.plays_on(live):
+        if live.phase is Phase.PAUSED and not live.owner.plays_on(live):
             self.close(live, out, now)
 
     def refuse(self, live: LiveTable, error: GameError, out: Out, now: float) -> None:
@@ -403,7 +406,7 @@ class TableFlow:
         del self.tables[live.number]
         self.bot_fallbacks += live.table.unanswered
         out.append(Release(live.number))
-        self._owner.closed(live, out, now)
+        live.owner.closed(live, out, now)
 
     def stop_all(self, out: Out, now: float) -> list[str]:
         """Stop every table (their players told their hand is voided); the hands to void:
@@ -459,7 +462,7 @@ class TableFlow:
 
     def _resume(self, live: LiveTable, out: Out, now: float) -> None:
         """The pause is over: the next hand, unless somebody leaves."""
-        if self._owner.plays_on(live):
+        if live.owner.plays_on(live):
             self.start(live, out, now)
         else:
             self.close(live, out, now)
