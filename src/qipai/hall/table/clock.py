@@ -18,9 +18,10 @@ TURN = 1
 """A kind of timer (:func:`next_due`): the hand in progress has a move due (:func:`turn_due`)."""
 
 RECONNECT_GRACE = 5.0
-"""Seconds a player of a game that plays the absent by 托管 (Dou Dizhu) may be away before
-托管 takes his seat: a reload or a phone's dropped socket is back well within it (under
-half a second measured), so it is not 断线; a seat still away after it is (the room's
+"""Seconds a player of a game that plays the absent by 托管 rather than folding him
+(:attr:`~qipai.registry.GameType.folds_absent` false) may be away before 托管 takes his
+seat: a reload or a phone's dropped socket is back well within it (under half a second
+measured), so it is not 断线; a seat still away after it is (the room's
 ``grace_seconds`` when shorter)."""
 
 
