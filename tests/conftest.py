@@ -25,6 +25,8 @@ SLOW = (
     "tests/server/test_server_partition.py",
     "tests/server/test_server_proxy.py",
     "tests/server/test_server_three_nodes.py",
+    "tests/server/test_server_match_crash.py",
+    "tests/server/test_server_match_takeover.py",
     "tests/server/test_server_redis_down.py",
     "tests/bots/test_strong.py",
     "tests/server/test_shuffle_uniform.py",

@@ -155,19 +155,27 @@ def test_a_hand_recorded_before_the_table_fails_to_start_it_is_voided(
 def test_a_table_stopped_while_its_start_is_written_leaves_no_hand_playing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    recorded = asyncio.Event()
+    recorded, release = asyncio.Event(), asyncio.Event()
 
     async def scenario(hall: HallService) -> None:
         starts = hall.executor._starts
         write = starts._run
+        stop = hall.stop
 
         async def slow_write(*args: Any) -> Any:
             answer = await write(*args)  # recorded; the table waits on, and is stopped
             recorded.set()
-            await asyncio.sleep(60)
+            await release.wait()  # still being written when the hall begins to stop
             return answer
 
+        async def stopping() -> None:
+            stopped = asyncio.ensure_future(stop())
+            await asyncio.sleep(0)  # the stop has begun (its tables stopped)
+            release.set()
+            await stopped
+
         monkeypatch.setattr(starts, "_run", slow_write)
+        monkeypatch.setattr(hall, "stop", stopping)
         user, _ = await _join(hall, 100_000)
         hall.match_once()
         await asyncio.wait_for(recorded.wait(), WAIT)
