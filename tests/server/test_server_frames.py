@@ -90,6 +90,7 @@ async def _binary_at_the_table(url: str) -> None:
         assert await view_now(ann.conn) == before  # still seated, connected, not in 托管
         assert before["players"][ann.seat]["connected"]
         assert not before["players"][ann.seat]["trustee"]
+        await ann.conn.send({"type": "resync"})  # her turn again, to play (not time out)
         over = await ann.play_out()
         assert not over["voided"]
         turns = [f for f in ann.frames if f["type"] == "turn"]
@@ -225,6 +226,8 @@ async def _flood_at_the_table(url: str) -> tuple[list[Frame], int | None]:
             back = Player(ann.session, conn)
             seat = ann.seat
             await back.until(lambda f: f["type"] == "turn" and f["players"][seat]["connected"])
+            for player in (back, bob):  # whose turn it is plays it (not after its time)
+                await player.conn.send({"type": "resync"})
             overs = await play_all([back, bob])
         assert overs[0] == overs[1] and not overs[0]["voided"]
         return told, ann.conn.socket.close_code
