@@ -5,10 +5,10 @@ compression **off** (its defaults hold a zlib context of hundreds of KiB per con
 the frames are small JSON), protocol-level pings every 20 s to find dead peers, and frames
 larger than :data:`WS_MAX_SIZE` refused by closing the connection (code 1009).
 
-The client's address (what the limits of :mod:`.limits` count) is the TCP peer's, or, for
-a peer in ``forwarded_allow_ips`` (uvicorn's default: ``$FORWARDED_ALLOW_IPS``, else
-``127.0.0.1,::1``), the last address of its ``X-Forwarded-For`` that is not itself a
-trusted proxy.
+The client's address (what the limits of :mod:`qipai.server.edge.limits` count) is the TCP
+peer's, or, for a peer in ``forwarded_allow_ips`` (uvicorn's default:
+``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1,::1``), the last address of its
+``X-Forwarded-For`` that is not itself a trusted proxy.
 """
 
 from __future__ import annotations
