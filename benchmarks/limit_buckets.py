@@ -6,7 +6,7 @@ memory (a hall of one process).
 ``--takes`` attempts one after the other, each on a key of its own, counted in one bucket
 (a sign-in's address) and in two (a code try's address and account), by
 :class:`qipai.cluster.buckets.RedisBuckets` (one Lua script, one round trip) and by
-:class:`qipai.server.limits.MemoryBuckets`.  Prints microseconds per attempt.  The keys
+:class:`qipai.server.edge.limits.MemoryBuckets`.  Prints microseconds per attempt.  The keys
 are under a prefix of the run's own, deleted at the end.
 """
 
@@ -20,7 +20,7 @@ import uuid
 from redis.asyncio import Redis
 
 from qipai.cluster.buckets import Bucket, Buckets, RedisBuckets
-from qipai.server.limits import MemoryBuckets
+from qipai.server.edge.limits import MemoryBuckets
 
 
 async def _per_take(buckets: Buckets, takes: int, *, pair: bool) -> float:

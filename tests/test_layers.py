@@ -346,6 +346,90 @@ def test_no_circle_inside_the_hall() -> None:
     assert circles(graph) == []
 
 
+
+SERVER = SRC / PACKAGE / "server"
+SERVER_STRATA = ("api", "run", "edge", "serve")
+"""The server's parts, low to high (``docs/architecture.md``, "The server's parts"): the
+client API's shapes (``server/api/``); the running hall, its executor and what carries
+effects out (``server/run/``); what faces clients, HTTP and the WebSocket
+(``server/edge/``); ``qipai serve`` and the package itself (``server/*.py``) on top."""
+MODULE_LINES = 600
+"""At most this many lines in a module of ``hall/`` or ``server/`` (issue 34's measure)."""
+
+
+def server_stratum(name: str) -> int:
+    """The index in :data:`SERVER_STRATA` of the server module ``name``: its sub-package's,
+    or the top for the modules directly in ``server/``."""
+    parts = name.split(".")
+    if len(parts) > 3 or (len(parts) == 3 and (SERVER / parts[2]).is_dir()):
+        return SERVER_STRATA.index(parts[2])
+    return len(SERVER_STRATA) - 1
+
+
+def server_imports(name: str, path: Path) -> list[tuple[int, str]]:
+    """The server modules that the server module ``name`` imports, with their lines."""
+    return [
+        (imp.line, target)
+        for imp in imports_of(name, path)
+        for target in imported_modules(imp)
+        if target.startswith("qipai.server.") and target != name
+    ]
+
+
+def server_errors(name: str, path: Path) -> list[str]:
+    """The imports of a server module that go up the server's parts."""
+    own = server_stratum(name)
+    return [
+        f"line {line}: {target} ({SERVER_STRATA[server_stratum(target)]}) is above "
+        f"{name} ({SERVER_STRATA[own]})"
+        for line, target in server_imports(name, path)
+        if server_stratum(target) > own
+    ]
+
+
+SERVER_MODULES = {name: path for name, path in ALL.items() if name.startswith("qipai.server")}
+
+
+def test_every_server_module_is_in_a_part() -> None:
+    parts = {path.name for path in SERVER.iterdir() if (path / "__init__.py").exists()}
+    assert parts == set(SERVER_STRATA) - {"serve"}
+    assert sorted(path.name for path in SERVER.glob("*.py")) == ["__init__.py", "serve.py"]
+
+
+@pytest.mark.parametrize("name", sorted(SERVER_MODULES))
+def test_the_server_parts_follow_their_order(name: str) -> None:
+    assert server_errors(name, SERVER_MODULES[name]) == []
+
+
+def test_no_circle_inside_the_server() -> None:
+    graph = {
+        name: {target for _, target in server_imports(name, path)}
+        for name, path in SERVER_MODULES.items()
+    }
+    assert circles(graph) == []
+
+
+HALL_OVER_THE_LIMIT = (
+    "hall/match/match.py 615, hall/private/tables.py 691, hall/watch/spectators.py 604"
+)
+"""The hall's modules still over :data:`MODULE_LINES` (issue 34: to be split)."""
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        pytest.param("hall", marks=pytest.mark.xfail(strict=True, reason=HALL_OVER_THE_LIMIT)),
+        "server",
+    ],
+)
+def test_no_module_is_over_the_line_limit(folder: str) -> None:
+    long = {
+        str(path.relative_to(SRC)): lines
+        for path in sorted((SRC / PACKAGE / folder).rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    }
+    assert long == {}
+
 def test_nothing_imports_the_command_line() -> None:
     importers = [
         name
@@ -401,7 +485,7 @@ def test_checker_allows_lower_layers_and_own_game(tmp_path: Path) -> None:
     assert upward_imports("qipai.games.doudizhu.state", path) == []
     assert impurities("qipai.games.doudizhu.state", path) == []
     path = write(tmp_path, "from qipai.games import doudizhu\nimport qipai.games.doudizhu.wild\n")
-    assert upward_imports("qipai.server.app", path) == []
+    assert upward_imports("qipai.server.edge.app", path) == []
 
 
 def test_checker_sees_impurities(tmp_path: Path) -> None:
@@ -443,3 +527,14 @@ def test_checker_finds_circles() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
     assert circles(graph) == [["a", "b", "c"], ["e"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_checker_sees_server_parts(tmp_path: Path) -> None:
+    assert server_stratum("qipai.server.api.protocol") == 0
+    assert server_stratum("qipai.server.run.executor") == 1
+    assert server_stratum("qipai.server.edge") == 2
+    assert server_stratum("qipai.server.serve") == server_stratum("qipai.server") == 3
+    path = write(tmp_path, "from qipai.server.edge import links\nfrom . import executor\n")
+    assert server_errors("qipai.server.run.hall", path) == [
+        "line 1: qipai.server.edge.links (edge) is above qipai.server.run.hall (run)"
+    ]

@@ -1,7 +1,7 @@
 """``docs/protocol.md`` documents the protocol the code speaks, and the web client follows it.
 
 Read from the code, not from a list kept by hand: the messages a client may send are the
-structs of :data:`qipai.server.protocol.ClientMessage`; the frames the server sends are the
+structs of :data:`qipai.server.api.protocol.ClientMessage`; the frames the server sends are the
 structs of :data:`qipai.hall.frames.OutFrame`.  Each must be in ``docs/protocol.md`` as
 ``"type": "…"``, each frame with every field it may carry (``{"type": "queued", "room"}``:
 the keys of the page's objects of that type), and no field it does not; every type the
@@ -23,7 +23,7 @@ from qipai.errors import InvalidActionError
 from qipai.hall.frames import OutFrame
 from qipai.hall.wire import parse_action
 from qipai.registry import game_names
-from qipai.server import answers, protocol
+from qipai.server.api import answers, protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "qipai"
@@ -191,7 +191,7 @@ HTTP = DOC[DOC.index("## HTTP API") : DOC.index("## WebSocket")]
 
 
 def answer_structs() -> dict[str, type[msgspec.Struct]]:
-    """Each answer of the HTTP API (:mod:`qipai.server.answers`), by its name."""
+    """Each answer of the HTTP API (:mod:`qipai.server.api.answers`), by its name."""
     return {
         name: value
         for name, value in vars(answers).items()

@@ -23,9 +23,9 @@ CEILING = 50
 """Lines of ``src/`` naming ``Any`` (``grep -rwn Any src --include=*.py | wc -l``): 120
 once the registry was generic, four more with the matches' results (a stage report and
 the standings read back from their JSON, a frame beside its siblings in
-``server/protocol.py``, SQLAlchemy's ``Select[Any]``), 107 once the frames the server
+``server/api/protocol.py``, SQLAlchemy's ``Select[Any]``), 107 once the frames the server
 sends were typed (:mod:`qipai.hall.frames`), then 43 once the HTTP answers were structs
-(:mod:`qipai.server.answers`) and the server, the cluster's Redis replies and messages,
+(:mod:`qipai.server.api.answers`) and the server, the cluster's Redis replies and messages,
 the store's queries, RLCard, the environments and the duels' results were typed (issue
 34, whose ceiling is 50)."""
 EXISTENTIAL_CEILING = 27

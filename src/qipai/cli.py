@@ -583,8 +583,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import dataclasses  # noqa: PLC0415
 
-    from qipai.server.bots import default_workers  # noqa: PLC0415
-    from qipai.server.limits import Limits  # noqa: PLC0415
+    from qipai.server.edge.limits import Limits  # noqa: PLC0415
+    from qipai.server.run.bots import default_workers  # noqa: PLC0415
     from qipai.server.serve import matches_from, rooms_from, serve  # noqa: PLC0415
 
     config = dataclasses.replace(

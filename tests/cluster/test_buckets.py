@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from qipai.cluster.buckets import ALONE_SECONDS, Bucket, HallBuckets, RedisBuckets, Refusal
-from qipai.server.limits import MemoryBuckets
+from qipai.server.edge.limits import MemoryBuckets
 
 
 def run(scenario: Callable[[RedisBuckets], Awaitable[None]]) -> None:

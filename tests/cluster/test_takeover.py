@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cluster_kit import lapse, run_with
 
-from qipai.server.cluster import BEAT_TTL_MS, MATCHES, ClusterNode, room_resource
+from qipai.server.run.node import BEAT_TTL_MS, MATCHES, ClusterNode, room_resource
 
 
 def test_taking_over_a_stopped_node_keeps_the_takers_own_leases() -> None:

@@ -17,7 +17,7 @@ from qipai.hall.table.botseats import (
     LOW_FLOOR,
     bot_seats,
 )
-from qipai.server.auth import check_name
+from qipai.server.edge.auth import check_name
 
 ROOMS = default_rooms()
 

@@ -17,7 +17,7 @@ from qipai.hall import frames
 from qipai.hall.frames import OutFrame, encode_frame, from_json, to_json
 from qipai.hall.rooms import default_rooms
 from qipai.hall.table.table import SeatInfo, Table
-from qipai.server import protocol
+from qipai.server.api import protocol
 
 ROOMS = {room.id: room for room in default_rooms()}
 MATCH_UPDATE = frames.MatchUpdate(

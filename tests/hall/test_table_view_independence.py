@@ -20,7 +20,7 @@ out), nothing the seat may ask can differ:
   may differ: a compare's loser is decided by the cards).
 
 These are every answer the hall draws from a hand in play.  Of the client messages
-(``qipai.server.protocol``): ``hello`` is answered by the welcome (the player's own account)
+(``qipai.server.api.protocol``): ``hello`` is answered by the welcome (the player's own account)
 then ``frames_since`` or a ``snapshot``; ``resync`` by a ``snapshot``; ``escape_cost`` by
 the price; ``act`` by ``ack`` or the refusal; ``trustee``, ``escape``, ``entropy``,
 ``chat``, ``join``, ``leave`` and ``ping`` by ``ack`` or an error from the seat's own state,

@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from qipai.server.bots import BotRequest, decide
+from qipai.server.run.bots import BotRequest, decide
 
 MARK = "QIPAI_TEST_BOT_MARK"
 """The environment variable naming the mark file."""

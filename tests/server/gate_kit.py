@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from qipai.server.hall import Database
+from qipai.server.run.hall import Database
 from qipai.store import Store
 
 T = TypeVar("T")

@@ -1,6 +1,6 @@
 """One place per player, raced: the same account joins rooms from several sockets and
 registers for a match at the same moment, again and again; exactly one of them may
-succeed each time (``server/places.py``).  Used on one process
+succeed each time (``server/run/places.py``).  Used on one process
 (``test_server_places.py``) and on three nodes (``test_server_three_nodes.py``)."""
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import uvicorn
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.hall.rooms import default_rooms
-from qipai.server.app import ServerConfig, create_app
-from qipai.server.auth import Passwords
-from qipai.server.limits import Limits
+from qipai.server.edge.app import ServerConfig, create_app
+from qipai.server.edge.auth import Passwords
+from qipai.server.edge.limits import Limits
 from qipai.server.serve import WS_MAX_SIZE
 
 ENTROPY_WINDOW = 0.25
@@ -39,7 +39,7 @@ class RunningHall:
 
     @property
     def hall(self) -> Any:
-        """The live :class:`~qipai.server.hall.HallService`."""
+        """The live :class:`~qipai.server.run.hall.HallService`."""
         return self.app.state.hall
 
 

@@ -1,4 +1,4 @@
-"""The HTTP API's answers (:mod:`qipai.server.answers`) are the bytes the plain JSON was.
+"""The HTTP API's answers (:mod:`qipai.server.api.answers`) are the bytes the plain JSON was.
 
 Before the answers were structs, the server wrote dicts with Starlette's
 ``JSONResponse``: ``json.dumps`` with UTF-8 kept and no spaces, the dataclass rows'
@@ -17,7 +17,7 @@ import pytest
 
 from qipai.hall.rooms import Room, default_rooms
 from qipai.registry import Payout
-from qipai.server.answers import (
+from qipai.server.api.answers import (
     ErrorAnswer,
     HistoryAnswer,
     JsonAnswer,

@@ -1,4 +1,4 @@
-"""The limits of ``qipai.server.limits`` without a hall: token buckets on a clock passed in,
+"""The limits of ``qipai.server.edge.limits`` without a hall: token buckets on a clock passed in,
 their memory bound, the gate of each endpoint, keys of addresses and names, the hash gate."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Awaitable
 
 import pytest
 
-from qipai.server.limits import (
+from qipai.server.edge.limits import (
     GUEST,
     BusyError,
     Gate,

@@ -21,10 +21,10 @@ from qipai.hall.match.requests import (
     parse_request,
     wire_of,
 )
-from qipai.server.cluster import ClusterNode
-from qipai.server.gateway import Gateway
-from qipai.server.hall import HallService
-from qipai.server.matches import MatchHall
+from qipai.server.edge.gateway import Gateway
+from qipai.server.run.hall import HallService
+from qipai.server.run.matches import MatchHall
+from qipai.server.run.node import ClusterNode
 
 REQUESTS: list[MatchRequest] = [
     ListMatches(),

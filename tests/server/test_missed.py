@@ -1,4 +1,4 @@
-"""Frames kept for absent players (:mod:`qipai.server.missed`): what a returning client
+"""Frames kept for absent players (:mod:`qipai.server.run.missed`): what a returning client
 is sent, once."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 from qipai.cluster.players import MISSED_FRAMES
 from qipai.hall.frames import HandOver, HandVoided, OutFrame, Snapshot
-from qipai.server.missed import MISSED_SECONDS, KeptHere, RecentEndings
+from qipai.server.run.missed import MISSED_SECONDS, KeptHere, RecentEndings
 
 
 def _ending(table: int, n: int) -> list[OutFrame]:

@@ -8,8 +8,8 @@ import pytest
 
 from json_kit import wire
 from qipai.errors import InvalidActionError
-from qipai.server.connection import FLOOD_WINDOWS, WINDOW, RateLimit, Verdict
-from qipai.server.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES, Act, parse, rate_limited
+from qipai.server.api.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES, Act, parse, rate_limited
+from qipai.server.edge.connection import FLOOD_WINDOWS, WINDOW, RateLimit, Verdict
 
 TRUNCATED = "the JSON text ends too soon (truncated)"
 REFUSED = [

@@ -26,7 +26,7 @@ from wire_kit import config_with, of_type, room_like, signed_in_refused, until
 
 from qipai.client.connection import HallClient
 from qipai.hall.levels import level_for
-from qipai.server.auth import NAME_PATTERN, Passwords
+from qipai.server.edge.auth import NAME_PATTERN, Passwords
 from qipai.store import Store
 from qipai.store.schema import sessions
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from qipai.errors import IllegalActionError
-from qipai.server.batching import MAX_BATCH, Batcher
+from qipai.server.run.batching import MAX_BATCH, Batcher
 
 
 class FakeStore:

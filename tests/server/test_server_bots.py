@@ -28,8 +28,8 @@ from qipai.hall.records import HandRecord, verify
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table.table import BotTurn, SeatInfo, Table
 from qipai.registry import BASIC_TRUSTEE, HandSetup
-from qipai.server import bots
-from qipai.server.bots import BotPool, BotRequest, Decide, decide
+from qipai.server.run import bots
+from qipai.server.run.bots import BotPool, BotRequest, Decide, decide
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ from refusal_kit import hello_refusal
 from server_kit import RunningHall, fast_config, running_hall
 
 from qipai.client.connection import HallClient, HallError
-from qipai.server.limits import Limits, Rate
+from qipai.server.edge.limits import Limits, Rate
 
 PER_ADDRESS = 4
 PER_ACCOUNT = 2

@@ -27,7 +27,7 @@ def test_a_message_that_fails_is_answered_and_the_connection_stays(tmp_path: Pat
     config = fast_config(f"sqlite:///{tmp_path / 'hall.db'}")
     with running_hall(config) as hall, hall_log() as records:
         asyncio.run(_join_while_down(hall))
-    failed = [r for r in records if r.name == "qipai.server.connection"]
+    failed = [r for r in records if r.name == "qipai.server.edge.connection"]
     assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
     assert "failed: ConnectionError" in failed[0].getMessage()
     assert problems(records) == []  # an outage: one line, no traceback
@@ -89,7 +89,7 @@ def test_a_postgresql_that_really_stops_is_a_line_per_message_and_the_hall_comes
         config = fast_config(postgres.create_database("qipai_outage"))
         with running_hall(config) as hall, hall_log() as records:
             asyncio.run(_join_through_an_outage(hall, postgres))
-    failed = [r for r in records if r.name == "qipai.server.connection"]
+    failed = [r for r in records if r.name == "qipai.server.edge.connection"]
     assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
     assert "Join of user" in failed[0].getMessage()
     assert problems(records) == []

@@ -39,8 +39,8 @@ from wire_kit import (
 )
 
 from qipai.client.connection import HallClient
-from qipai.server import connection as connection_module
-from qipai.server.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES
+from qipai.server.api.protocol import LONE_SURROGATE, MAX_MESSAGE_BYTES
+from qipai.server.edge import connection as connection_module
 
 ALONE = room_like("doudizhu-yifa", "fr-alone")
 """A player and two bots."""

@@ -41,8 +41,8 @@ from wire_kit import (
 )
 
 from qipai.client.connection import HallClient
-from qipai.server import connection as connection_module
-from qipai.server.protocol import MAX_MESSAGE_BYTES
+from qipai.server.api.protocol import MAX_MESSAGE_BYTES
+from qipai.server.edge import connection as connection_module
 from qipai.store import Store
 from qipai.store.audit import audit
 

@@ -38,7 +38,7 @@ from server_kit import fast_config, running_hall
 from wire_kit import WAIT
 
 from qipai.client.connection import Connection, HallClient, HallError
-from qipai.server.limits import Limits, Rate
+from qipai.server.edge.limits import Limits, Rate
 
 pytestmark = pytest.mark.postgres
 

@@ -12,7 +12,7 @@ import pytest
 from server_kit import fast_config, running_hall
 
 from qipai.games.doudizhu.moves import tables
-from qipai.server.heap import freeze_start_up_heap
+from qipai.server.run.heap import freeze_start_up_heap
 
 
 class _Node:

@@ -30,8 +30,8 @@ from server_kit import RunningHall, running_hall
 from wire_kit import Player, config_with, guests, my_turn, next_frame, room_like
 
 from qipai.client.connection import HallClient
-from qipai.server.auth import Passwords
-from qipai.server.limits import Limits
+from qipai.server.edge.auth import Passwords
+from qipai.server.edge.limits import Limits
 
 PASSWORD = "correct horse"
 FLOOD_ROOM = room_like("doudizhu-yifa", "lim-flood")

@@ -1,5 +1,5 @@
 """Registration, withdrawal and the start of a run are one ordered sequence per match, and
-a step that fails is an alarm, not a loop (``server/matches.py``).
+a step that fails is an alarm, not a loop (``server/run/matches.py``).
 
 The match hall runs here in the test's own event loop on an SQLite store, with a database
 whose calls can be held at a gate: the start of a run is held in the middle (its row
@@ -26,10 +26,10 @@ from qipai.errors import IllegalActionError
 from qipai.hall.match import desk as matchdesk
 from qipai.hall.match.config import load_matches
 from qipai.hall.match.parts import RunState
-from qipai.server import matches as matches_module
-from qipai.server.bus import LocalBus
-from qipai.server.hall import HallService, Player
-from qipai.server.matches import MatchHall
+from qipai.server.run import matches as matches_module
+from qipai.server.run.bus import LocalBus
+from qipai.server.run.hall import HallService, Player
+from qipai.server.run.matches import MatchHall
 from qipai.store import Store
 from qipai.store.audit import audit
 

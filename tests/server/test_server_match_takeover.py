@@ -28,7 +28,7 @@ from wire_kit import guests, of_type
 
 from qipai.client.connection import HallClient
 from qipai.cluster.placement import preferred
-from qipai.server.cluster import MATCHES as MATCHES_LEASE
+from qipai.server.run.node import MATCHES as MATCHES_LEASE
 
 pytestmark = pytest.mark.postgres
 

@@ -224,7 +224,7 @@ def test_a_call_that_fails_on_the_holder_is_answered_at_once_and_logged_in_a_lin
     with hall_log() as records:
         answer = asyncio.run(_join_while_a_is_down(pair, room))
     assert answer["code"] == "server_error", answer
-    failed = [r for r in records if r.name == "qipai.server.gateway"]
+    failed = [r for r in records if r.name == "qipai.server.edge.gateway"]
     assert [r.levelname for r in failed] == ["WARNING"], [r.getMessage() for r in failed]
     assert "call for node b failed: ConnectionError" in failed[0].getMessage()
     assert problems(records) == []  # no traceback, no error
@@ -263,7 +263,7 @@ def test_a_hello_whose_holder_fails_is_answered_at_once_and_logged_in_a_line(pai
         finally:
             holder.notices = working
     assert (frame["code"], code) == ("server_error", 1012), (frame, code)
-    failed = [r for r in records if r.name == "qipai.server.gateway"]
+    failed = [r for r in records if r.name == "qipai.server.edge.gateway"]
     assert [r.getMessage()[:22] for r in failed] == ["attach for node b fail"], failed
     assert problems(records) == []
 

@@ -18,8 +18,8 @@ from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient, HallError
 from qipai.client.privateload import PrivateLoad, run_private
 from qipai.hall.private.options import PrivateOptions
-from qipai.server.limits import Limits, Rate
-from qipai.server.protocol import PrivateCreate
+from qipai.server.api.protocol import PrivateCreate
+from qipai.server.edge.limits import Limits, Rate
 from qipai.store import Store
 from qipai.store.audit import audit
 

@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed
 from wire_kit import fresh_postgres
 
 from qipai.client.connection import Connection, HallClient, HallError
-from qipai.server.limits import Limits
+from qipai.server.edge.limits import Limits
 
 pytestmark = pytest.mark.postgres
 

@@ -25,7 +25,7 @@ from server_kit import fast_config, running_hall
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
 from qipai.hall.rooms import default_rooms
-from qipai.server.app import ServerConfig
+from qipai.server.edge.app import ServerConfig
 from qipai.store import Store
 from qipai.store.audit import audit
 

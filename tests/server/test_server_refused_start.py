@@ -25,8 +25,8 @@ from wire_kit import room_like
 
 from qipai.hall.frames import to_json
 from qipai.hall.table.table import Table
-from qipai.server.bus import LocalBus
-from qipai.server.hall import Database, HallService
+from qipai.server.run.bus import LocalBus
+from qipai.server.run.hall import Database, HallService
 from qipai.store import HandStart, Store
 from qipai.store.audit import audit
 from qipai.store.schema import hands

@@ -24,8 +24,8 @@ from wire_kit import room_like
 
 from json_kit import wire
 from qipai.hall.frames import OutFrame
-from qipai.server.bus import LocalBus
-from qipai.server.hall import Database, HallService
+from qipai.server.run.bus import LocalBus
+from qipai.server.run.hall import Database, HallService
 from qipai.store import HandStart, Store
 from qipai.store.schema import hands
 

@@ -6,7 +6,7 @@
   times);
 - one account with a socket on each node joins a room of another node from each and
   registers for a match at the same moment, a hundred times: exactly one of the four
-  succeeds each time (its claim in Redis: ``server/places.py``).
+  succeeds each time (its claim in Redis: ``server/run/places.py``).
 """
 
 from __future__ import annotations

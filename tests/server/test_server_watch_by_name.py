@@ -15,7 +15,7 @@ from wire_kit import Frame, Player, config_with, guests, of_type, room_like
 
 from json_kit import strings
 from qipai.client.connection import HallClient
-from qipai.server.limits import Limits, Rate
+from qipai.server.edge.limits import Limits, Rate
 
 ROOM = room_like("doudizhu-yifa", "watched-by-name")
 NAMES = 4

@@ -31,8 +31,8 @@ from wire_kit import (
 )
 
 from qipai.client.connection import HallClient
-from qipai.server import connection as connection_module
-from qipai.server import protocol
+from qipai.server.api import protocol
+from qipai.server.edge import connection as connection_module
 from qipai.store import Store
 from qipai.store.audit import audit
 

@@ -43,7 +43,7 @@ from server_kit import RunningHall, fast_config, play_hand, running_hall
 from qipai.client.connection import HallClient
 from qipai.games import doudizhu, zhajinhua
 from qipai.hall.seeds import SEED_BITS, commitment
-from qipai.server import executor as executor_module
+from qipai.server.run import executor as executor_module
 
 DEALS = 20_000
 """Hands dealt for each game."""
@@ -211,7 +211,7 @@ def test_a_biased_shuffle_is_caught(broken: str) -> None:
 
 
 class _Recording:
-    """Stands for the ``secrets`` module in :mod:`qipai.server.executor` (the hall core's
+    """Stands for the ``secrets`` module in :mod:`qipai.server.run.executor` (the hall core's
     ``fresh`` bits): draws what it draws,
     and remembers the seeds (the 128-bit draws)."""
 

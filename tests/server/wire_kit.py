@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import ClientSession, Connection, HallClient
 from qipai.hall.rooms import Room, default_rooms
-from qipai.server.app import ServerConfig
+from qipai.server.edge.app import ServerConfig
 
 Frame = dict[str, Any]
 """One frame, as the client decodes it."""

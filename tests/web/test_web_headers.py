@@ -7,7 +7,7 @@ from typing import Any
 
 from web_kit import ddz_act, ddz_choice, join, play_to_result, sign_up
 
-from qipai.server.headers import CONTENT_SECURITY_POLICY
+from qipai.server.edge.headers import CONTENT_SECURITY_POLICY
 
 WATCH = """
 window.__violations = [];

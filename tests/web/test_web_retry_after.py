@@ -15,7 +15,7 @@ from typing import Any
 
 from web_kit import hall_with, sign_up
 
-from qipai.server.limits import Limits, Rate
+from qipai.server.edge.limits import Limits, Rate
 
 REFUSED_WAIT_S = 4.0
 """How long the test watches after the refusal: the page's own back-off would have tried

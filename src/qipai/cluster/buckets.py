@@ -2,7 +2,7 @@
 
 A *bucket* holds up to ``count`` tokens and gets one back every ``seconds / count``
 seconds; an attempt spends one, and waits when there is none (the limits of
-:mod:`qipai.server.limits`: code tries, sign-ins, new accounts, connections).  A hall of
+:mod:`qipai.server.edge.limits`: code tries, sign-ins, new accounts, connections).  A hall of
 several nodes keeps its buckets here, so that an address or an account has the same
 allowance however its attempts are spread over the nodes.
 

@@ -4,7 +4,7 @@ Every node computes the same answer from the same list of nodes alive, with no
 coordination: for each room, the node whose ``SHA-256(room | node)`` is largest.  When a
 node stops, only its rooms move (each to its next choice); when one starts, it is the first
 choice of about ``1/n`` of the rooms, which it takes as they fall idle
-(:class:`qipai.server.cluster.ClusterNode`): a room in play is never moved.
+(:class:`qipai.server.run.node.ClusterNode`): a room in play is never moved.
 """
 
 from __future__ import annotations

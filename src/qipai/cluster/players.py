@@ -2,7 +2,7 @@
 
 A player who joins a room is *placed* on the node that owns the room: his queue entry, his
 table and his 托管 live there, and a socket of his on any other node sends his messages
-there (:mod:`qipai.server.links`); a player registered in a match is placed on the node
+there (:mod:`qipai.server.edge.links`); a player registered in a match is placed on the node
 that runs the matches.  ``<prefix>:player:<user>`` names that node while it holds him: it
 is the player's one *claim* (one place at a time: a queue, a table or a match, on one
 node).  :meth:`Players.claim` takes it in one script, refused while another node listed

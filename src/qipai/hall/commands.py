@@ -6,7 +6,7 @@ sent (:class:`Join`, :class:`Act`, ...), what the outside world found (a balance
 the store comes *in* :class:`Join`; :class:`HandRecorded`, :class:`HandSettled`,
 :class:`StoreFailed` answer the store's effects), and the passing of time (:class:`Tick`,
 :class:`Matchmake`).  The core reads no clock and no store: the executor
-(``qipai.server.executor``) reads them first and then sends the command.
+(``qipai.server.run.executor``) reads them first and then sends the command.
 """
 
 from __future__ import annotations

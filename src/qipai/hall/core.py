@@ -13,7 +13,7 @@ seeds, the tables' generators) come from the ``fresh`` source it is given
 (:func:`secrets.randbits` in the server).
 
 A refused command raises its :class:`~qipai.errors.GameError` (a stable code) and changes
-nothing: the caller answers it to the sender.  The driver is ``qipai.server.executor``.
+nothing: the caller answers it to the sender.  The driver is ``qipai.server.run.executor``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the live hall asks of the world: the closed union of :data:`Effect`.
 
 :meth:`~qipai.hall.core.HallCore.handle` returns these, in order; the one executor
-(``qipai.server.executor``) carries them out: frames onto the players' connections, the
+(``qipai.server.run.executor``) carries them out: frames onto the players' connections, the
 store's writes on its threads (answered back as commands: ``HandRecorded``,
 ``HandSettled``, ``StoreFailed``, ``BalancesRead``), one timer for the earliest
 :class:`WakeAt`, the cluster's leases and claims.

@@ -5,10 +5,10 @@ compression **off** (its defaults hold a zlib context of hundreds of KiB per con
 the frames are small JSON), protocol-level pings every 20 s to find dead peers, and frames
 larger than :data:`WS_MAX_SIZE` refused by closing the connection (code 1009).
 
-The client's address (what the limits of :mod:`.limits` count) is the TCP peer's, or, for
-a peer in ``forwarded_allow_ips`` (uvicorn's default: ``$FORWARDED_ALLOW_IPS``, else
-``127.0.0.1,::1``), the last address of its ``X-Forwarded-For`` that is not itself a
-trusted proxy.
+The client's address (what the limits of :mod:`qipai.server.edge.limits` count) is the TCP
+peer's, or, for a peer in ``forwarded_allow_ips`` (uvicorn's default:
+``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1,::1``), the last address of its
+``X-Forwarded-For`` that is not itself a trusted proxy.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from qipai.hall.match.config import MatchConfig, default_matches, load_matches
 from qipai.hall.private.options import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
 from qipai.hall.watch.spectators import watch_settings
-
-from .app import ServerConfig, create_app
+from qipai.server.edge.app import ServerConfig, create_app
 
 WS_MAX_SIZE = 16 * 1024
 """The largest WebSocket frame uvicorn reads; messages above 4 KiB get ``too_large``."""

@@ -2,7 +2,7 @@
 confusable skeletons, case, digits that read as letters.
 
 A name is stored as the player chose it (the server has already put it in NFKC form and
-checked its characters, :mod:`qipai.server.auth`).  What makes it unique are its *keys*
+checked its characters, :mod:`qipai.server.edge.auth`).  What makes it unique are its *keys*
 (:func:`name_keys`), kept in the table ``name_keys`` whose primary key is the key: a new
 name whose keys meet any key of an existing name is refused by the database itself, in the
 same transaction as the insert.

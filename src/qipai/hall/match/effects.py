@@ -4,7 +4,7 @@
 Part of :data:`~qipai.hall.effects.Effect`.  Each is one write of the store
 (:mod:`qipai.store.matches`, its money posted by :mod:`~qipai.hall.match.coins`), answered by a
 command of :mod:`~qipai.hall.match.commands` where the desk needs the outcome; the server carries
-them out (``qipai.server.matches``) under the matches' lease fence where it has one.
+them out (``qipai.server.run.matches``) under the matches' lease fence where it has one.
 """
 
 from __future__ import annotations

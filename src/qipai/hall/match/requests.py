@@ -3,7 +3,7 @@
 The HTTP routes build them (``GET /api/matches``, ``POST /api/matches/<id>/register`` and
 ``/unregister``, ``GET /api/runs/<run>``), the cluster carries them to the node that holds
 the matches as ``{"op": <name>, "a": <argument>}``, and :meth:`MatchHall.serve
-<qipai.server.matches.MatchHall.serve>` answers each kind exhaustively.  A name that is
+<qipai.server.run.matches.MatchHall.serve>` answers each kind exhaustively.  A name that is
 not one of the four is refused (``bad_request``), so nothing unknown is ever taken for
 another request (an unregistration least of all).
 

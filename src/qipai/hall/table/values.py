@@ -59,7 +59,7 @@ class Outbound:
 class BotTurn:
     """A decision the table needs from a bot's policy
     (:meth:`~qipai.hall.table.table.Table.bot_turn`): the position it is for and what the policy
-    reads.  Hand it to whoever decides (a worker process, ``server/bots.py``) and give the
+    reads.  Hand it to whoever decides (a worker process, ``server/run/bots.py``) and give the
     answer back with :meth:`~qipai.hall.table.table.Table.decided`."""
 
     hand: str

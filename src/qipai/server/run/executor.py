@@ -31,10 +31,10 @@ from qipai.store.privates import PrivateRow
 from .batching import Batcher
 from .bots import BotPool
 from .bus import Bus
-from .cluster import ClusterNode
 from .database import Database
 from .matchsteps import MatchSteps, UndoneError
 from .missed import MissedFrames, RecentEndings
+from .node import ClusterNode
 from .places import Places
 from .privatenodes import ALONE, PrivateSaves
 

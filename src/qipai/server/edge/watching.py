@@ -6,7 +6,7 @@ command: a private table's ``code`` goes to the core as it is (its spectator wat
 private table, waiting while it has no live table), a player named by ``player`` is looked
 up by the core among the tables of this process (only if he lets others watch him by his
 name: ``watch_by_name``).  Both a code and a name tried are limited
-(:meth:`~qipai.server.limits.Gate.code_try`, :meth:`~qipai.server.limits.Gate.name_try`)
+(:meth:`~qipai.server.edge.limits.Gate.code_try`, :meth:`~qipai.server.edge.limits.Gate.name_try`)
 by the connection before they come here.
 """
 
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from qipai.errors import InvalidActionError
 from qipai.hall import commands as c
-
-from .hall import HallService, Player
-from .protocol import Spectate, WatchByName
+from qipai.server.api.protocol import Spectate, WatchByName
+from qipai.server.run.hall import HallService, Player
 
 
 def spectate(hall: HallService, player: Player, message: Spectate) -> None:

@@ -1,8 +1,8 @@
 """One WebSocket connection: sign in, then messages in, frames out.
 
-The connection parses every message at the edge (:mod:`.protocol`), answers each with an
-``ack`` or an ``error`` carrying its stable code, and never lets one client slow anybody
-else:
+The connection parses every message at the edge (:mod:`qipai.server.api.protocol`),
+answers each with an ``ack`` or an ``error`` carrying its stable code, and never lets one
+client slow anybody else:
 
 - frames that wait together are sent as one message, a JSON array of frames;
 - frames to the client wait in a bounded queue (:data:`SEND_QUEUE` frames); a client that
@@ -15,12 +15,12 @@ else:
   refused in :data:`FLOOD_WINDOWS` windows in a row is cut off (close code 1008), his seat
   left as after any disconnect;
 - every WebSocket message is read, whatever it holds: a binary one is refused
-  (``binary_not_supported``), text goes to :func:`.protocol.parse` (``bad_json``,
+  (``binary_not_supported``), text goes to :func:`qipai.server.api.protocol.parse` (``bad_json``,
   ``bad_message``, ``too_large``); no client input raises past this module;
 - the first message must be ``hello`` with a valid session token, within
   :data:`HELLO_SECONDS` (else close code 4001);
 - new connections are limited per address (before ``hello``) and per account (before
-  ``welcome``: :class:`~qipai.server.limits.Gate`): one over the rate gets an ``error``
+  ``welcome``: :class:`~qipai.server.edge.limits.Gate`): one over the rate gets an ``error``
   ``too_many_connections`` with ``retry_after`` and is closed (4029); a ``hello`` the hall
   cannot check (its database does not answer) gets ``database_unavailable`` with
   ``retry_after`` and a close 1013 (try again later); a message whose handling fails for
@@ -43,15 +43,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, InvalidActionError
 from qipai.hall.frames import OutFrame
+from qipai.server.api import protocol
+from qipai.server.api.protocol import Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
+from qipai.server.run.hall import HallService
 
-from . import protocol
 from .accounts import Accounts, SignedIn
 from .gateway import Client, Gateway
-from .hall import HallService
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
 from .logs import log_failure
-from .protocol import Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ class PlayerSocket:
         self.hall = hall
         self._sessions = sessions
         self._gate = gate or Gate()
-        """The limits on new connections (:class:`~qipai.server.limits.Gate`)."""
+        """The limits on new connections (:class:`~qipai.server.edge.limits.Gate`)."""
         self._gateway = gateway
         """This node's way to players held by other nodes (a node of a cluster)."""
         self._link: Link | None = None
@@ -258,9 +258,10 @@ class PlayerSocket:
 
     @staticmethod
     def _parse(raw: str | bytes) -> protocol.ClientMessage:
-        """:func:`.protocol.parse` for a text message; a binary one is refused.
+        """:func:`qipai.server.api.protocol.parse` for a text message; a binary one is refused.
 
-        :raises InvalidActionError: ``binary_not_supported``, or :func:`.protocol.parse`'s.
+        :raises InvalidActionError: ``binary_not_supported``, or
+            :func:`qipai.server.api.protocol.parse`'s.
         """
         if isinstance(raw, bytes):
             raise InvalidActionError(

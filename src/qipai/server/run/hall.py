@@ -34,7 +34,7 @@ from qipai.hall.table.table import DEAL_STEP_SECONDS
 from qipai.hall.watch.spectators import WatchSettings
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
-from qipai.server.cluster import ClusterNode
+from qipai.server.run.node import ClusterNode
 
 from .bots import BOT_DEADLINE, BotPool
 from .bus import Bus
@@ -101,7 +101,7 @@ class HallService:
         """One place per player (:mod:`.places`): his lock, and his claim in the cluster."""
         self.notices = _no_notices if notices is None else notices
         """What a user is told when he connects beyond :attr:`missed`: the ends of his
-        matches he was away for (:func:`~qipai.server.matches.untold`: kept in the
+        matches he was away for (:func:`~qipai.server.run.matches.untold`: kept in the
         database)."""
         self.recent = RecentEndings()
         """How each connected player's last hand ended, for a client that comes back

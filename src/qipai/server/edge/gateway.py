@@ -4,7 +4,7 @@ A player's state (queue entry, table, 托管) lives on one node, the one that ow
 he joined (:mod:`qipai.cluster.players` names it; :mod:`qipai.cluster.placement` says which
 node owns a room).  His socket may reach any node.  The node of the socket, his
 *gateway*, holds a :class:`RemoteLink` to the node that holds him; that node serves the
-link with a :class:`~qipai.server.links.LocalLink` of its own, exactly as if the socket
+link with a :class:`~qipai.server.edge.links.LocalLink` of its own, exactly as if the socket
 were there, and sends his frames back.  Messages travel in the nodes' inboxes
 (:class:`qipai.cluster.mailbox.Mailbox`), in order, each kind one small JSON object:
 
@@ -45,16 +45,16 @@ from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
 from qipai.hall.match.requests import MatchRequest, Register, parse_request, wire_of
 from qipai.jsontypes import Json
+from qipai.server.api import protocol
+from qipai.server.api.answers import PrivateInfo
+from qipai.server.run.bus import Sink
+from qipai.server.run.hall import HallService
+from qipai.server.run.matches import MatchAnswer, MatchHall
+from qipai.server.run.metrics import Histogram
+from qipai.server.run.node import MATCHES, ClusterNode, private_resource
 
-from . import protocol
-from .answers import PrivateInfo
-from .bus import Sink
-from .cluster import MATCHES, ClusterNode, private_resource
-from .hall import HallService
 from .links import Link, LocalLink
 from .logs import log_failure
-from .matches import MatchAnswer, MatchHall
-from .metrics import Histogram
 from .privates import private_info
 
 log = logging.getLogger(__name__)
@@ -350,7 +350,7 @@ class Gateway:
 
     async def hold_here(self, user: int) -> None:
         """``user``'s player is held by this node from now on (his claim:
-        :mod:`.places`): his connections on every node are moved here (a player
+        :mod:`qipai.server.run.places`): his connections on every node are moved here (a player
         registered for a match, or in a run this node carries on).
 
         :raises IllegalActionError: ``already_in_room`` (another node holds him),

@@ -27,8 +27,8 @@ from qipai.jsontypes import Json
 from qipai.store import Fence
 
 from .bus import Bus
-from .cluster import MATCHES, ClusterNode
 from .database import Database
+from .node import MATCHES, ClusterNode
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ Creating or joining takes the player's place as joining a room does (under his l
 match registration refused, his claim taken in the cluster), his coins read first.  A
 ``table_full`` refusal says whether the table may be watched instead (``watch``).  The
 limits on trying codes (``private_join``, ``GET /api/private/{code}``) are the
-:class:`~qipai.server.limits.Gate`'s.
+:class:`~qipai.server.edge.limits.Gate`'s.
 """
 
 from __future__ import annotations
@@ -24,12 +24,8 @@ from qipai.hall.private.options import PrivateOptions, stake_of
 from qipai.hall.private.state import FriendsTable
 from qipai.hall.private.tables import TableFullError
 from qipai.jsontypes import Json
-from qipai.store.privates import PrivateRow
-
-from .answers import PrivateInfo, PrivateResult
-from .hall import HallService, Player
-from .privatenodes import reserve_code
-from .protocol import (
+from qipai.server.api.answers import PrivateInfo, PrivateResult
+from qipai.server.api.protocol import (
     PrivateClose,
     PrivateCreate,
     PrivateJoin,
@@ -37,6 +33,9 @@ from .protocol import (
     PrivateStart,
     Ready,
 )
+from qipai.server.run.hall import HallService, Player
+from qipai.server.run.privatenodes import reserve_code
+from qipai.store.privates import PrivateRow
 
 PrivateMessage = PrivateCreate | PrivateJoin | Ready | PrivateStart | PrivateKick | PrivateClose
 """The private tables' client messages."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from qipai.errors import IllegalActionError
+from qipai.server.run.database import Database
 
 from .auth import (
     GUEST_PREFIX,
@@ -27,7 +28,6 @@ from .auth import (
     sign_in_names,
     token_hash,
 )
-from .database import Database
 from .limits import HashGate
 
 STARTING_COINS = 10_000

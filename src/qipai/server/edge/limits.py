@@ -4,14 +4,14 @@ and per account, hashes in flight.
 Signing in, registering and guest accounts are the HTTP API's costly and abusable calls: a
 sign-in is a password guess and an Argon2 hash (about 0.2 s of CPU and 64 MiB), and every
 new account or guest receives the starting grant.  This module decides who may try now;
-:mod:`qipai.server.app` asks it before doing any work and answers a refusal with ``429``.
+:mod:`qipai.server.edge.app` asks it before doing any work and answers a refusal with ``429``.
 
 - :class:`Limiter` is a token bucket per key (an address, a name).  It is pure: the time is
   passed in with every call (``now``, seconds on any monotonic clock), and it does no I/O.
   Its memory is bounded: a key whose bucket has filled up again is forgotten (it is then
   the same as a key never seen), and past ``max_keys`` the key touched longest ago goes
   first, so a client rotating names or addresses cannot grow it without bound.
-- :class:`Limits` is the configuration (:class:`~qipai.server.app.ServerConfig.limits`),
+- :class:`Limits` is the configuration (:class:`~qipai.server.edge.app.ServerConfig.limits`),
   :class:`Limit` one kind of limit (the buckets of one rate of :class:`Limits`), and
   :class:`Gate` the limits of one hall, with one method per endpoint, and two for new
   WebSocket connections (per address, before ``hello``; per account, after it), so that a

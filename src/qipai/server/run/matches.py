@@ -29,9 +29,9 @@ from qipai.hall.match.config import MatchConfig
 from qipai.hall.match.requests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.match.runs import LiveRun, over, pid, shown
 from qipai.jsontypes import Json
+from qipai.server.api.answers import Ok, Registered
 from qipai.store import MatchResultRow
 
-from .answers import Ok, Registered
 from .database import Database
 from .hall import HallService, Player
 from .matchsteps import MatchSteps
@@ -192,14 +192,14 @@ class MatchHall:
     # --- the desk's effects -----------------------------------------------------------
 
     async def _drive(self, command: mc.MatchCommand, *, strict: bool = False) -> list[Effect]:
-        """:meth:`~qipai.server.executor.Executor.drive`: ``command`` handled, its store
+        """:meth:`~qipai.server.run.executor.Executor.drive`: ``command`` handled, its store
         steps carried out in order; the effects."""
         return await self.hall.executor.drive(command, strict=strict)
 
 
 async def untold(db: Database, user: int) -> list[OutFrame]:
     """The ``match_over`` of each run that ended while ``user`` was away, once (the
-    hall's :attr:`~qipai.server.hall.HallService.notices`)."""
+    hall's :attr:`~qipai.server.run.hall.HallService.notices`)."""
     found = await db.run(db.store.take_untold_match_results, user, _utcnow())
     return [_over_kept(result, text, pid(user)) for result, text in found]
 

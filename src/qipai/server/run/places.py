@@ -3,7 +3,7 @@
 The ledger covers a hand's losses with the coins of a player who sits at one table only,
 so a player is in one place at a time, whatever he sends at once and to whichever nodes:
 
-- **In one process** his place is his room (:attr:`~qipai.server.hall.Player.room`: its
+- **In one process** his place is his room (:attr:`~qipai.server.run.hall.Player.room`: its
   queue or a table) or his match (registered or playing).  Whatever takes or gives back a
   place (a join, a match registration or withdrawal, the release of his claim) runs under
   his lock (:meth:`Places.lock`) and checks that he is free in the same turn as it takes
@@ -28,7 +28,7 @@ from redis.exceptions import RedisError
 
 from qipai.errors import IllegalActionError
 
-from .cluster import ClusterNode
+from .node import ClusterNode
 
 log = logging.getLogger(__name__)
 

@@ -1,10 +1,10 @@
 """A connection's link to the hall that holds its player: here, or on another node.
 
-A :class:`~qipai.server.connection.PlayerSocket` reads and writes one WebSocket; what
+A :class:`~qipai.server.edge.connection.PlayerSocket` reads and writes one WebSocket; what
 its messages do is the business of the hall that holds the player's state (his queue
 entry, his table).  In a hall alone that is always this process: a :class:`LocalLink`.
 On a node of a cluster it may be another node, which the connection reaches through
-:class:`qipai.server.gateway.RemoteLink` (same interface, messages over Redis); the node
+:class:`qipai.server.edge.gateway.RemoteLink` (same interface, messages over Redis); the node
 that holds the player serves that remote connection with a :class:`LocalLink` of its own,
 whose frames it sends back.
 """
@@ -16,12 +16,8 @@ from typing import Protocol
 
 from qipai.errors import InvalidActionError
 from qipai.hall.frames import OutFrame
-
-from . import protocol, watching
-from .bus import Sink
-from .hall import HallService, Player
-from .privates import private_message
-from .protocol import (
+from qipai.server.api import protocol
+from qipai.server.api.protocol import (
     Act,
     Chat,
     Entropy,
@@ -41,6 +37,11 @@ from .protocol import (
     TrusteeSwitch,
     WatchByName,
 )
+from qipai.server.run.bus import Sink
+from qipai.server.run.hall import HallService, Player
+
+from . import watching
+from .privates import private_message
 
 
 class Link(Protocol):
@@ -108,8 +109,8 @@ class LocalLink:
 
     async def release(self) -> None:
         """Refused while the player is in a room, at a private table or in a match here;
-        else his claim on this node is given back (:mod:`.places`), for the node he moves
-        to."""
+        else his claim on this node is given back (:mod:`qipai.server.run.places`), for the
+        node he moves to."""
         places, user = self.hall.places, self.player.user
         async with places.lock(user):
             self.hall.core.check_free(user)

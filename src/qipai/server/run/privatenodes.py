@@ -3,12 +3,13 @@ table reached from any node.
 
 A private table is open on one node, the one it was created on (or the one that took it
 over: below).  Its code is the hall's, not the node's: before a table is created, its
-code is drawn here and its lease (``private:<code>``, :func:`.cluster.private_resource`)
+code is drawn here and its lease (``private:<code>``, :func:`.node.private_resource`)
 taken in Redis; a code another node holds is drawn again.  The node keeps the lease of
 each table open there, renewed with its others at every beat, so the lease's holder names
 the table's node to every other node: a ``private_join`` or a ``spectate`` by code is
 carried to it (the connection linked there, as a ``join`` is to its room's node:
-:meth:`.gateway.Gateway.at_private`), and ``GET /api/private/{code}`` is asked of it.
+:meth:`qipai.server.edge.gateway.Gateway.at_private`), and ``GET /api/private/{code}`` is
+asked of it.
 
 Each open table is kept in the store as it is after every change (``SavePrivate``:
 :class:`PrivateSaves`, one writer per table, each write the table as it is then) in
@@ -24,7 +25,7 @@ import asyncio
 import logging
 import secrets
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import msgspec
 from redis.exceptions import RedisError
@@ -32,15 +33,48 @@ from redis.exceptions import RedisError
 from qipai.errors import GameError, IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall.core import HallCore
+from qipai.hall.frames import OutFrame
 from qipai.hall.private.saves import SavedPrivate, decode_saved, encode_saved
 
-from .cluster import ClusterNode, private_resource
 from .database import Database
-
-if TYPE_CHECKING:
-    from .hall import HallService
+from .node import ClusterNode, private_resource
 
 log = logging.getLogger(__name__)
+
+
+class Runs(Protocol):
+    """What carries a command out: the running hall's :class:`~.executor.Executor`."""
+
+    def run(self, command: c.Command) -> tuple[OutFrame, ...]:
+        """Handle ``command`` now and carry out its effects; the frames it answers with."""
+        ...
+
+
+class PrivateHall(Protocol):
+    """What the private tables of a node need of the running hall
+    (:class:`~.hall.HallService`, which imports this module: so a protocol, not an import).
+    """
+
+    @property
+    def cluster(self) -> ClusterNode | None:
+        """This process as a node (``None``: a hall alone)."""
+        ...
+
+    @property
+    def core(self) -> HallCore:
+        """The live hall's core."""
+        ...
+
+    @property
+    def db(self) -> Database:
+        """The store, on its threads."""
+        ...
+
+    @property
+    def executor(self) -> Runs:
+        """The one effect executor."""
+        ...
+
 
 ALONE = ""
 """The node id of a hall alone in ``open_private_tables``."""
@@ -50,9 +84,9 @@ CODE_TRIES = 20
 million codes, so one is almost always enough)."""
 
 
-async def reserve_code(hall: HallService) -> str | None:
+async def reserve_code(hall: PrivateHall) -> str | None:
     """A new table's code, its lease taken for this node (``None``: a hall alone, where
-    the core draws it).  Give it back with :meth:`.cluster.ClusterNode.unreserve` once
+    the core draws it).  Give it back with :meth:`.node.ClusterNode.unreserve` once
     the table was created or refused.
 
     :raises IllegalActionError: ``cluster_unavailable`` (Redis does not answer, or no
@@ -109,7 +143,7 @@ class PrivateSaves:
         self._writers.pop(code, None)
 
 
-async def reopen(hall: HallService, gone: str) -> list[str]:
+async def reopen(hall: PrivateHall, gone: str) -> list[str]:
     """Open here the private tables node ``gone`` kept open (another node that stopped,
     or this node's id before it started again); their codes.  A table that cannot be
     opened again (its room gone from the rooms file, its lease held elsewhere) is logged
@@ -139,7 +173,7 @@ def _unavailable(error: Exception) -> bool:
     return isinstance(error, GameError) and error.code == "cluster_unavailable"
 
 
-async def _reopen_one(hall: HallService, cluster: ClusterNode | None, gone: str, text: str) -> None:
+async def _reopen_one(hall: PrivateHall, cluster: ClusterNode | None, gone: str, text: str) -> None:
     """One kept table opened here: its lease and its people's claims taken (several
     nodes), their coins read, then the core's ``RestorePrivate``.
 
