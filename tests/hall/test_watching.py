@@ -20,7 +20,7 @@ from qipai.hall import effects as e
 from qipai.hall.chat import PHRASES
 from qipai.hall.frames import to_json
 from qipai.hall.rooms import load_rooms
-from qipai.hall.watch.spectators import TableWatch, WatchSettings, watch_settings
+from qipai.hall.watch.settings import TableWatch, WatchSettings, watch_settings
 
 YIFA = room("doudizhu-yifa")  # its table closes after each hand
 KEEPS = room("doudizhu-yifa", id="keeps-tables", regroup=False)  # plays on

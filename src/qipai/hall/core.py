@@ -41,7 +41,8 @@ from qipai.hall.private.tables import PrivateTables
 from qipai.hall.rooms import Room
 from qipai.hall.table.live import LiveTable, Out, Owner, Posted, TableFlow
 from qipai.hall.table.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
-from qipai.hall.watch.spectators import Spectators, WatchSettings
+from qipai.hall.watch.settings import WatchSettings
+from qipai.hall.watch.spectators import Spectators
 
 HAND_PAUSE = 3.0
 """Seconds between two hands of a table that plays on (a room with ``regroup = false``):

@@ -302,7 +302,7 @@ def load_rooms(text: str) -> tuple[Room, ...]:
 
     :raises InvalidActionError: ``bad_room`` for text that is not TOML, a document without
         rooms or with other top-level keys (``[watch]`` is read by
-        :func:`~qipai.hall.watch.spectators.watch_settings`, ``[private]`` by
+        :func:`~qipai.hall.watch.settings.watch_settings`, ``[private]`` by
         :func:`~qipai.hall.private.options.load_private`), a duplicate id, or any room :class:`Room`
         refuses (the message names the room and the field).
     """

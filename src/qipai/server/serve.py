@@ -23,7 +23,7 @@ from qipai.errors import InvalidActionError
 from qipai.hall.match.config import MatchConfig, default_matches, load_matches
 from qipai.hall.private.options import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
-from qipai.hall.watch.spectators import watch_settings
+from qipai.hall.watch.settings import watch_settings
 from qipai.server.edge.app import ServerConfig, create_app
 
 WS_MAX_SIZE = 16 * 1024

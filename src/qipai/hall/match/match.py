@@ -58,7 +58,7 @@ from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.match.coins import match_points
-from qipai.hall.match.config import MatchConfig, MatchKind, Stage, StageKind
+from qipai.hall.match.config import MatchConfig, MatchKind, StageKind
 from qipai.hall.match.parts import (
     Eliminated,
     Finished,
@@ -72,6 +72,15 @@ from qipai.hall.match.parts import (
     Standing,
     rng_data,
     rng_of,
+)
+from qipai.hall.match.stages import (
+    base_and_line,
+    carried,
+    final_standings,
+    fixed_tables,
+    round_over,
+    seating_over,
+    stage_keeps,
 )
 from qipai.hall.match.standings import LastHand, rank_players
 from qipai.hall.match.swiss import swiss_tables
@@ -223,7 +232,7 @@ class MatchRun:
 
     def base(self) -> int:
         """The current stage's base (the knockout schedule's, now)."""
-        return self._base_and_line(self._running())[0]
+        return base_and_line(self._running())[0]
 
     def moved(self, player: str, hand: int) -> int | None:
         """What the scored hand ``hand`` moved ``player``'s score by (``None``: that is not
@@ -243,7 +252,7 @@ class MatchRun:
 
     def line(self) -> int:
         """The current stage's elimination line (knockout; 0 otherwise)."""
-        return self._base_and_line(self._running())[1]
+        return base_and_line(self._running())[1]
 
     def round(self) -> int:
         """The current stage's round: knockout, the round being played (rounds played plus
@@ -309,7 +318,7 @@ class MatchRun:
             return list(self._final)
         run = self._stage
         alive = [] if run is None else self._ranked(run.players)
-        return self._standings(alive)
+        return self._order(alive)
 
     def prizes(self) -> dict[str, int]:
         """Coins per prize-winning player, by final rank and the run's field (bots
@@ -403,10 +412,7 @@ class MatchRun:
         for player in players:
             self._scores[player] = stage.start_score + carried.get(player, 0)
             self._reached[player] = index
-        keeps = stage.advance if stage.advance is not None else len(players)
-        if stage.kind is StageKind.KNOCKOUT:
-            seats = self.config.table_seats
-            keeps = min(keeps, len(players) // 2 // seats * seats)
+        keeps = stage_keeps(stage, len(players), self.config.table_seats)
         run = StageRun(index, stage, dict.fromkeys(players), keeps, dict.fromkeys(players, 0))
         self._met = set()
         if stage.kind is StageKind.KNOCKOUT:
@@ -414,17 +420,10 @@ class MatchRun:
         elif stage.kind is StageKind.FIXED:
             shuffled = list(players)
             self._rng.shuffle(shuffled)
-            run.tables = self._tables(shuffled)
+            run.tables = fixed_tables(shuffled, self.config.table_seats)
         else:
             run.tables = self._swiss_tables(run)
         self._stage = run
-
-    def _tables(self, players: Sequence[str]) -> list[StageTable]:
-        seats = self.config.table_seats
-        return [
-            StageTable(n + 1, tuple(players[n * seats : (n + 1) * seats]))
-            for n in range(len(players) // seats)
-        ]
 
     def _ranked(self, players: Iterable[str]) -> list[str]:
         return rank_players(
@@ -435,30 +434,19 @@ class MatchRun:
             last_hand_rule=not self.config.swiss_final,
         )
 
-    @staticmethod
-    def _base_and_line(run: StageRun) -> tuple[int, int]:
-        if run.stage.kind is not StageKind.KNOCKOUT:
-            return run.stage.base, 0
-        return run.stage.schedule(run.rounds)
-
     def _deal(
         self, run: StageRun, players: tuple[str, ...], round_: int, table: int, *, forced: bool
     ) -> Seating:
         self.hands += 1
         run.in_play[self.hands] = players
-        base = self._base_and_line(run)[0]
+        base = base_and_line(run)[0]
         run.bases[self.hands] = base
         if forced:
             run.forced.add(self.hands)
         return Seating(self.hands, run.index, round_, table, players, base, forced)
 
-    def _seating_over(self, run: StageRun) -> bool:
-        """knockout: no new hand (the players it keeps are left, or its rounds are up)."""
-        limit = run.stage.max_rounds
-        return len(run.players) <= run.keeps or (limit is not None and run.rounds >= limit)
-
     def _seat_knockout(self, run: StageRun) -> list[Seating]:
-        if self._seating_over(run):
+        if seating_over(run):
             return []
         seatings = [self._deal_knockout(run, players, forced=True) for players in run.again]
         run.again = []
@@ -491,7 +479,7 @@ class MatchRun:
         if run.stage.kind is not StageKind.KNOCKOUT:
             table = next(t for t in run.tables if t.players == players and t.in_play)
             table.in_play, table.forced = False, True
-        elif self._seating_over(run):
+        elif seating_over(run):
             run.free += players  # nothing more to play: they wait for the stage's end
         else:
             run.again.append(players)
@@ -533,14 +521,14 @@ class MatchRun:
         reached = run.alive_played // len(run.players)
         if reached <= run.rounds:
             return False
-        line = self._base_and_line(run)[1]
+        line = base_and_line(run)[1]
         run.rounds = reached
-        return self._base_and_line(run)[1] > line
+        return base_and_line(run)[1] > line
 
     def _cut(self, run: StageRun, candidates: Sequence[str]) -> list[Notice]:
         """The ``candidates`` below the line are out, lowest first, while more than the
         stage keeps are left."""
-        line = self._base_and_line(run)[1]
+        line = base_and_line(run)[1]
         below = [p for p in candidates if self._scores[p] < line]
         room = len(run.players) - run.keeps
         if not below or room <= 0:
@@ -559,13 +547,9 @@ class MatchRun:
         table.in_play, table.forced = False, False
         table.played += 1
         swiss = run.stage.kind is StageKind.SWISS
-        if swiss and self._round_over(run) and run.round < run.stage.rounds:
+        if swiss and round_over(run) and run.round < run.stage.rounds:
             run.round += 1
             run.tables = self._swiss_tables(run)
-
-    @staticmethod
-    def _round_over(run: StageRun) -> bool:
-        return all(t.played >= run.stage.hands and not t.in_play for t in run.tables)
 
     def _swiss_tables(self, run: StageRun) -> list[StageTable]:
         """The round's tables: :func:`~qipai.hall.match.swiss.swiss_tables` of the ranking."""
@@ -577,8 +561,8 @@ class MatchRun:
         if run.in_play:
             return False
         if run.stage.kind is StageKind.KNOCKOUT:
-            return self._seating_over(run)
-        return run.round >= run.stage.rounds and self._round_over(run)
+            return seating_over(run)
+        return run.round >= run.stage.rounds and round_over(run)
 
     def _maybe_end_stage(self, run: StageRun) -> list[Notice]:
         if not self._stage_done(run):
@@ -589,7 +573,7 @@ class MatchRun:
         notices: list[Notice] = []
         if run.index == len(self.config.stages) - 1:
             self._stage = None
-            self._final = tuple(self._standings(ranked))
+            self._final = tuple(self._order(ranked))
             self.state = RunState.FINISHED
             return [Finished(self._final)]
         if staying_out:
@@ -597,19 +581,10 @@ class MatchRun:
             self._out_set.update(staying_out)
             notices.append(Eliminated(run.index, tuple(staying_out), run.keeps + 1))
         following = self.config.stages[run.index + 1]
-        carried = {p: self._carry(following, self._scores[p]) for p in going}
-        self._begin(run.index + 1, going, carried)
+        carry = {p: carried(following, self._scores[p]) for p in going}
+        self._begin(run.index + 1, going, carry)
         return [*notices, StageStarted(run.index + 1, tuple(going))]
 
-    @staticmethod
-    def _carry(stage: Stage, score: int) -> int:
-        carry = score * stage.carry_percent // 100
-        return carry if stage.carry_cap is None else min(carry, stage.carry_cap)
-
-    def _standings(self, ranked: list[str]) -> list[Standing]:
+    def _order(self, ranked: list[str]) -> list[Standing]:
         """``ranked`` (the players still in), then those out, later ones first."""
-        order = ranked + [p for batch in reversed(self._out) for p in batch]
-        return [
-            Standing(n, p, self._scores.get(p, 0), self._reached.get(p, 0), p in self._out_set)
-            for n, p in enumerate(order, 1)
-        ]
+        return final_standings(ranked, self._out, self._scores, self._reached)

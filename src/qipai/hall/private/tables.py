@@ -52,7 +52,8 @@ from qipai.hall.rooms import Room
 from qipai.hall.table.botseats import bot_seats
 from qipai.hall.table.live import LiveTable, Out, TableFlow, ending
 from qipai.hall.table.table import HandTerms, SeatInfo
-from qipai.hall.watch.spectators import Spectators, TableWatch
+from qipai.hall.watch.settings import TableWatch
+from qipai.hall.watch.spectators import Spectators
 
 PREFIX = "private:"
 """What a private table's room id starts with (then its opaque id, never its code)."""

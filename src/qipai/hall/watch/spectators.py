@@ -13,11 +13,13 @@ holds unseen), then every frame of the table that the public may see, made for
 placeholder for one a spectator may not see), ``turn`` without ``legal``/``options``,
 ``hand_over``, ``chat``.
 
-A table may hold its spectators' frames back (:attr:`TableWatch.delay`, a private table's
-option: a cash table's is 0): they are released that many seconds later
-(:class:`~qipai.hall.effects.WakeAt`, then ``Tick``), with the spectators' snapshot of
-that moment.  The frames released to a spectator at once are bounded
-(:attr:`WatchSettings.backlog`): more, and he gets that one snapshot instead.  The players
+A table may hold its spectators' frames back (:attr:`TableWatch.delay
+<qipai.hall.watch.settings.TableWatch.delay>`, a private table's option: a cash table's is
+0): they are released that many seconds later (:class:`~qipai.hall.effects.WakeAt`, then
+``Tick``), with the spectators' snapshot of that moment.  The frames released to a
+spectator at once are bounded (:attr:`WatchSettings.backlog
+<qipai.hall.watch.settings.WatchSettings.backlog>`): more, and he gets that one snapshot
+instead.  The players
 and spectators of a table are told how many watch (``spectator_count``) when the number
 changes, at most once a second.  A spectator stops watching when he asks
 (``spectate_ended`` ``stopped``), when he goes anywhere else (``moved``), when his last
@@ -40,8 +42,8 @@ it he is attached to it (a ``snapshot``); when that live table closes and the pr
 goes on he waits again; only the private table's close (:meth:`Spectators.ended`) ends
 his watch (``spectate_ended`` ``table_closed``, ``table`` ``null`` while he waited).
 
-The hall's settings (:class:`WatchSettings`) come from the rooms file's ``[watch]``
-section (:func:`watch_settings`).
+The hall's settings (:class:`~qipai.hall.watch.settings.WatchSettings`) and a table's own
+(:class:`~qipai.hall.watch.settings.TableWatch`) are :mod:`~qipai.hall.watch.settings`'s.
 """
 
 from __future__ import annotations
@@ -57,59 +59,12 @@ from qipai.hall.effects import Effect, Reply, Send, WakeAt
 from qipai.hall.frames import OutFrame, Snapshot, SpectateEnded, SpectatorCount
 from qipai.hall.players import Player
 from qipai.hall.table.live import LiveTable
+from qipai.hall.watch.settings import TableWatch, WatchSettings
 
 Out = list[Effect]
 
-DEFAULT_BACKLOG = 64
-"""The most frames released to one spectator at once (:attr:`WatchSettings.backlog`)."""
 COUNT_INTERVAL = 1.0
 """Seconds between two ``spectator_count`` frames of one table, at least."""
-
-
-@dataclass(frozen=True, slots=True)
-class WatchSettings:
-    """The hall's rules for spectators (the rooms file's ``[watch]`` section)."""
-
-    cash_tables: bool = True
-    """Whether a cash room's table may be watched (``watch_cash_tables``)."""
-    backlog: int = DEFAULT_BACKLOG
-    """The most frames released to one spectator at once (``spectator_backlog``): more,
-    and he gets one fresh snapshot instead."""
-
-    def __post_init__(self) -> None:
-        if type(self.cash_tables) is not bool:
-            raise InvalidActionError("bad_room", "[watch] watch_cash_tables: true or false")
-        if type(self.backlog) is not int or self.backlog < 1:
-            raise InvalidActionError("bad_room", "[watch] spectator_backlog: an integer >= 1")
-
-
-def watch_settings(document: Mapping[str, object]) -> WatchSettings:
-    """The ``[watch]`` section of a rooms file read as TOML (absent: the defaults):
-    ``watch_cash_tables`` (default true) and ``spectator_backlog`` (default
-    :data:`DEFAULT_BACKLOG`).
-
-    :raises InvalidActionError: ``bad_room`` (not a table, an unknown key, a bad value).
-    """
-    section = document.get("watch", {})
-    if not isinstance(section, dict):
-        raise InvalidActionError("bad_room", "[watch] must be a table")
-    names = {"watch_cash_tables": "cash_tables", "spectator_backlog": "backlog"}
-    unknown = set(section) - set(names)
-    if unknown:
-        raise InvalidActionError("bad_room", f"[watch]: unknown keys {sorted(unknown)}")
-    cash_tables = section.get("watch_cash_tables", True)
-    backlog = section.get("spectator_backlog", DEFAULT_BACKLOG)
-    return WatchSettings(cash_tables, backlog)
-
-
-@dataclass(frozen=True, slots=True)
-class TableWatch:
-    """One table's own spectator options (a private table's; others have none)."""
-
-    allowed: bool = True
-    """Whether it may be watched."""
-    delay: float = 0.0
-    """Seconds its spectators' frames are held back."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from qipai.hall.match.config import MatchConfig, default_matches
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room, default_rooms
 from qipai.hall.table.table import DEAL_STEP_SECONDS
-from qipai.hall.watch.spectators import WatchSettings
+from qipai.hall.watch.settings import WatchSettings
 from qipai.server.run.bots import BotPool
 from qipai.server.run.bus import LocalBus
 from qipai.server.run.hall import ENTROPY_WINDOW, HAND_PAUSE, Database, HallService

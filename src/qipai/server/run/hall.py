@@ -31,7 +31,7 @@ from qipai.hall.players import Player
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room
 from qipai.hall.table.table import DEAL_STEP_SECONDS
-from qipai.hall.watch.spectators import WatchSettings
+from qipai.hall.watch.settings import WatchSettings
 from qipai.jsontypes import Json
 from qipai.registry import game_names, game_type
 from qipai.server.run.node import ClusterNode
