@@ -409,19 +409,7 @@ def test_no_circle_inside_the_server() -> None:
     assert circles(graph) == []
 
 
-HALL_OVER_THE_LIMIT = (
-    "hall/match/match.py 615, hall/private/tables.py 691, hall/watch/spectators.py 604"
-)
-"""The hall's modules still over :data:`MODULE_LINES` (issue 34: to be split)."""
-
-
-@pytest.mark.parametrize(
-    "folder",
-    [
-        pytest.param("hall", marks=pytest.mark.xfail(strict=True, reason=HALL_OVER_THE_LIMIT)),
-        "server",
-    ],
-)
+@pytest.mark.parametrize("folder", ["hall", "server"])
 def test_no_module_is_over_the_line_limit(folder: str) -> None:
     long = {
         str(path.relative_to(SRC)): lines

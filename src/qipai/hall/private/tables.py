@@ -30,13 +30,21 @@ import random
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from functools import partial
-from typing import Protocol, assert_never
+from typing import assert_never
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
 from qipai.hall import frames, notices
 from qipai.hall.effects import KeepScoreboard, ReleasePlace, SavePrivate, Send, WakeAt
 from qipai.hall.players import Player
+from qipai.hall.private.book import TableBook
+from qipai.hall.private.dealing import (
+    Opener,
+    can_deal,
+    check_coins,
+    deals_on,
+    live_seats,
+)
 from qipai.hall.private.options import (
     PrivateOptions,
     PrivateSettings,
@@ -49,35 +57,9 @@ from qipai.hall.private.saves import SavedPrivate, saved_of
 from qipai.hall.private.scores import ScoreSheet
 from qipai.hall.private.state import FriendsTable, table_frame
 from qipai.hall.rooms import Room
-from qipai.hall.table.botseats import bot_seats
 from qipai.hall.table.live import LiveTable, Out, TableFlow, ending
-from qipai.hall.table.table import HandTerms, SeatInfo
 from qipai.hall.watch.settings import TableWatch
 from qipai.hall.watch.spectators import Spectators
-
-PREFIX = "private:"
-"""What a private table's room id starts with (then its opaque id, never its code)."""
-ID_BITS = 48
-"""The random bits of a private table's opaque id (12 hex digits)."""
-KEPT_CLOSED = 10_000
-"""Closed tables remembered (their last ``scoreboard``) so that their code answers
-``table_closed``, not ``unknown_code``; the store keeps them all."""
-
-
-class Opener(Protocol):
-    """Opens a live table (the core's): ``None`` if it was refused at once."""
-
-    def __call__(
-        self,
-        room: Room,
-        users: tuple[int | None, ...],
-        seats: list[SeatInfo],
-        *,
-        terms: HandTerms | None,
-        rng: random.Random,
-        out: Out,
-        now: float,
-    ) -> LiveTable | None: ...
 
 
 class TableFullError(IllegalActionError):
@@ -88,7 +70,7 @@ class TableFullError(IllegalActionError):
         self.watch = watch
 
 
-class PrivateTables:
+class PrivateTables(TableBook):
     """The private tables of one hall process.
 
     :param rooms: the hall's rooms (the templates).
@@ -109,27 +91,16 @@ class PrivateTables:
         settings: PrivateSettings | None = None,
         spectators: Spectators | None = None,
     ) -> None:
+        super().__init__(fresh)
         self.rooms = tuple(rooms)
         self.settings = settings or PrivateSettings()
-        self.tables: dict[str, FriendsTable] = {}
-        """The open tables, by code."""
-        self.finished: dict[str, frames.Scoreboard] = {}
-        """The last :data:`KEPT_CLOSED` closed tables' final scoreboards, by code."""
-        self.codes: dict[str, str] = {}
-        """The code of each open table, by its room id (``private:<id>``)."""
         self._players = players
         self._flow = flow
-        self._fresh = fresh
         self._open = opener
         self._watch = spectators or Spectators(players, flow.tables)
         self._watch.greet = self._greet
 
     # --- queries ------------------------------------------------------------------------
-
-    def of(self, live: LiveTable) -> FriendsTable | None:
-        """The private table ``live`` plays for, if any."""
-        code = self.codes.get(live.table.room.id)
-        return None if code is None else self.tables.get(code)
 
     def spectate(self, user: int, code: str, out: Out, now: float) -> None:
         """``user`` watches private table ``code``: its live table now, or, while it has
@@ -235,7 +206,7 @@ class PrivateTables:
         template = template_of(self.rooms, options)
         coins = options.stakes == "coins"
         if coins:
-            _check_coins(template, balance)
+            check_coins(template, balance)
         if code is None:
             code = self._new_code()
         elif not self.is_free(code):
@@ -245,8 +216,7 @@ class PrivateTables:
         sheet = ScoreSheet(code, [""] * room.seats, coins)
         table = FriendsTable(code, player.user, options, room, terms, seats, sheet)
         table.balances[player.user] = balance
-        self.tables[code] = table
-        self.codes[room.id] = code
+        self._add(table)
         player.private = code
         self._tell(table, out)
         return table
@@ -290,9 +260,7 @@ class PrivateTables:
             closing=saved.closing, members=dict.fromkeys(saved.members),
         )  # fmt: skip
         table.balances.update((user, balances.get(user, 0)) for user in people)
-        self.tables[code] = table
-        self.codes[room.id] = code  # (a new opaque id: its spectators come back by code)
-        self.finished.pop(code, None)
+        self._add(table)  # (a new opaque id: its spectators come back by code)
         for user in people:
             self._players[user].private = code
         if table.closing:
@@ -318,7 +286,7 @@ class PrivateTables:
         if None not in table.seats:
             raise TableFullError(code, table.options.spectators)
         if table.coins:
-            _check_coins(table.room, balance)
+            check_coins(table.room, balance)
         table.seats[table.seats.index(None)] = player.user
         table.balances[player.user] = balance
         player.private = code
@@ -361,7 +329,7 @@ class PrivateTables:
             raise IllegalActionError("no_bots", "the table has empty seats and no bots")
         if table.coins:
             for _, user in table.people():
-                _check_coins(table.room, table.balances[user])
+                check_coins(table.room, table.balances[user])
         table.ready.add(player.user)
         self._deal(table, out, now)
 
@@ -431,9 +399,9 @@ class PrivateTables:
 
     def plays_on(self, live: LiveTable) -> bool:
         """Whether ``live`` deals its next hand (the :class:`~qipai.hall.table.live.Owner`
-        of a private table's live tables): :meth:`deals_on`."""
+        of a private table's live tables): :func:`~qipai.hall.private.dealing.deals_on`."""
         table = self.of(live)
-        return table is not None and self.deals_on(table, live)
+        return table is not None and deals_on(table, live, self._players)
 
     def closed(self, live: LiveTable, out: Out, now: float) -> None:
         """``live`` closed (the :class:`~qipai.hall.table.live.Owner`): its last
@@ -449,18 +417,6 @@ class PrivateTables:
         self.tell_watchers(table, out)
         if live.unsettled and not live.stopped:
             self.deal_again(table, out, now)
-
-    def deals_on(self, table: FriendsTable, live: LiveTable) -> bool:
-        """Whether ``live`` deals its next hand: nobody leaves or came, hands remain, not
-        closing, everyone's coins enough, somebody connected."""
-        if table.closing or table.over or tuple(table.seats) != live.users:
-            return False
-        if any(self._players[user].leaving for _, user in live.humans()):
-            return False
-        if not any(self._players[user].connected for _, user in live.humans()):
-            return False
-        least = table.room.min_coins
-        return not table.coins or all(s.balance >= least for s in live.table.seats)
 
     def scored(self, number: int, hand: str) -> tuple[FriendsTable, LiveTable] | None:
         """The hand ``hand`` at table ``number`` is settled: its row (before the table
@@ -529,20 +485,7 @@ class PrivateTables:
                     self._flow.leaving(table.live, out, now)
         self._wake(out)
 
-    def reset(self) -> None:
-        """Drop every table (the hall was taken over)."""
-        self.tables.clear()
-        self.codes.clear()
-
     # --- inside -------------------------------------------------------------------------
-
-    def _find(self, code: str) -> FriendsTable:
-        table = self.tables.get(code)
-        if table is not None:
-            return table
-        if code in self.finished:
-            raise IllegalActionError("table_closed", f"table {code} is closed")
-        raise IllegalActionError("unknown_code", f"no table {code!r}")
 
     def _mine(self, player: Player) -> FriendsTable:
         table = None if player.private is None else self.tables.get(player.private)
@@ -555,24 +498,6 @@ class PrivateTables:
         if table.owner != player.user:
             raise IllegalActionError("not_owner", "only the table's owner may")
         return table
-
-    def is_free(self, code: str) -> bool:
-        """Whether ``code`` names no table here, open or closed."""
-        return code not in self.tables and code not in self.finished
-
-    def _new_code(self) -> str:
-        while True:
-            code = f"{self._fresh(30) % 1_000_000:06d}"
-            if self.is_free(code):
-                return code
-
-    def _new_id(self) -> str:
-        """A table's opaque id (its room is ``private:<id>``): 48 random bits in hex, drawn
-        apart from its code, so that nothing a spectator sees leads to the code."""
-        while True:
-            table_id = f"{self._fresh(ID_BITS):0{ID_BITS // 4}x}"
-            if f"{PREFIX}{table_id}" not in self.codes:
-                return table_id
 
     def _number(self, table: FriendsTable) -> int | None:
         return None if table.live is None else table.live.number
@@ -616,27 +541,17 @@ class PrivateTables:
 
     def _deal(self, table: FriendsTable, out: Out, now: float) -> bool:
         """Open its live table (bots in its empty seats); whether it opened."""
-        users = tuple(table.seats)
-        room = table.room
-        if table.coins and any(table.balances[u] < room.min_coins for _, u in table.people()):
+        if not can_deal(table):
             return False
         rng = random.Random(self._fresh(64))
-        names = [self._players[u].name for _, u in table.people()]
-        bots = iter(bot_seats(rng, min_coins=room.min_coins, count=users.count(None), taken=names))
-        seats = []
-        for user in users:
-            if user is None:
-                bot = next(bots)
-                seats.append(
-                    SeatInfo(None, bot.name, bot.balance if table.coins else room.min_coins)
-                )
-            else:
-                balance = table.balances[user] if table.coins else room.min_coins
-                seats.append(SeatInfo(str(user), self._players[user].name, balance))
+        seats = live_seats(table, self._players, rng)
         for _, user in table.people():
             self._players[user].leaving = False
             table.members[user] = None
-        table.live = self._open(room, users, seats, terms=table.terms, rng=rng, out=out, now=now)
+        users = tuple(table.seats)
+        table.live = self._open(
+            table.room, users, seats, terms=table.terms, rng=rng, out=out, now=now
+        )
         if table.live is None:
             return False
         watch = TableWatch(table.options.spectators, float(table.options.delay))
@@ -670,12 +585,8 @@ class PrivateTables:
             table.seats[table.seats.index(user)] = None
             player.private = None
             out.append(ReleasePlace(user))
-        del self.tables[table.code]
-        self.codes.pop(table.room.id, None)
+        self._closed(table, final)
         out.append(SavePrivate(table.code))  # (forgotten there)
-        self.finished[table.code] = final
-        while len(self.finished) > KEPT_CLOSED:
-            del self.finished[next(iter(self.finished))]
         options = table.options
         users = tuple({**table.members, **{user: None for _, user in people}})
         keep = KeepScoreboard(
@@ -683,10 +594,3 @@ class PrivateTables:
             users, final, stake_of(table.room),
         )  # fmt: skip
         out.append(keep)
-
-
-def _check_coins(room: Room, balance: int) -> None:
-    """:raises IllegalActionError: ``insufficient_coins``."""
-    if balance < room.min_coins:
-        message = f"the table needs {room.min_coins} coins, the player holds {balance}"
-        raise IllegalActionError("insufficient_coins", message)
