@@ -117,7 +117,10 @@ def test_the_card_lifted_is_the_card_played_at_a_real_table(hall: Any, new_page:
     for _ in range(4):
         if page.locator("[data-testid=table]").count() == 0:
             join(page, "doudizhu-yifa")
-        play_to_result(page, lambda p, legal: ddz_act(p, ddz_choice(legal)), on_turn=on_turn)
+        # (twice in full runs a decision was not seen as new for 20 s, the turn's time:
+        # waited past it, 托管 then plays; not understood yet, see docs/web.md)
+        act = lambda p, legal: ddz_act(p, ddz_choice(legal))  # noqa: E731
+        play_to_result(page, act, on_turn=on_turn, wait_ms=40_000)
         if done:
             return
         button(page, "again").click()

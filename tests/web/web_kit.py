@@ -93,9 +93,9 @@ _NEXT = """([last]) => {
 }"""
 
 
-def next_decision(page: Page, last: str | None) -> dict[str, Any]:
+def next_decision(page: Page, last: str | None, *, wait_ms: int = WAIT_MS) -> dict[str, Any]:
     """Wait for the result panel or a new decision of the player: ``{"kind", "legal"…}``."""
-    handle = page.wait_for_function(_NEXT, arg=[last or ""], timeout=WAIT_MS)
+    handle = page.wait_for_function(_NEXT, arg=[last or ""], timeout=wait_ms)
     value: dict[str, Any] = handle.json_value()
     return value
 
@@ -307,6 +307,7 @@ def play_to_result(
     *,
     limit: float = 60.0,
     on_turn: Callable[[Page, list[str]], bool] | None = None,
+    wait_ms: int = WAIT_MS,
 ) -> int:
     """Answer every decision with ``act(page, legal)`` until the result panel shows;
     ``on_turn`` (if given) runs first and returns True when it took the decision itself.
@@ -315,7 +316,7 @@ def play_to_result(
     taken = 0
     give_up = time.monotonic() + limit
     while time.monotonic() < give_up:
-        decision = next_decision(page, last)
+        decision = next_decision(page, last, wait_ms=wait_ms)
         if decision["kind"] == "result":
             return taken
         last = decision["decision"]
