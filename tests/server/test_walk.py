@@ -14,7 +14,6 @@ the walk may only get shorter (docs/architecture.md draws it; issue 34 asks for 
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -118,7 +117,3 @@ async def _next_frames(players: list[Player]) -> list[Frame]:
 
 def _turn_or_over(frame: Frame) -> bool:
     return frame["type"] in ("turn", "hand_over")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(pytest.main([__file__, "-s", "-q"]))

@@ -4,26 +4,5 @@ the live-table flow that the places share (:mod:`~qipai.hall.table.live`) and bo
 The table's public names stay importable from here (``from qipai.hall.table import
 Table``), as they were when the table was one module."""
 
-from qipai.hall.table.table import (
-    BOT_POLICY,
-    DEAL_STEP_SECONDS,
-    HISTORY_LIMIT,
-    BotTurn,
-    HandOutcome,
-    HandTerms,
-    Outbound,
-    SeatInfo,
-    Table,
-)
-
-__all__ = [
-    "BOT_POLICY",
-    "DEAL_STEP_SECONDS",
-    "HISTORY_LIMIT",
-    "BotTurn",
-    "HandOutcome",
-    "HandTerms",
-    "Outbound",
-    "SeatInfo",
-    "Table",
-]
+from qipai.hall.table.table import *  # noqa: F403 (its __all__, kept in one place)
+from qipai.hall.table.table import __all__ as __all__

@@ -55,7 +55,6 @@ class MatchHall:
         self.desk = hall.core.matches
         self._sequences = {match.id: asyncio.Lock() for match in self.matches}
         self._ticker: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         steps = hall.executor.steps
         assert steps is not None, "a hall with matches carries out their store steps"
         self.steps: MatchSteps = steps
