@@ -14,6 +14,7 @@ the walk may only get shorter (docs/architecture.md draws it; issue 34 asks for 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,10 +42,15 @@ class Walk:
 
     steps: list[str] = field(default_factory=list)
     recording: bool = False
+    done: bool = False
+    """The test is over: a thread still running with the hook takes it off itself."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
         """The profile function: note the module of each Python call while recording."""
+        if self.done:
+            sys.setprofile(None)  # a thread started while tracing outlives the test
+            return
         if event != "call" or not self.recording:
             return
         module = frame.f_globals.get("__name__", "")
@@ -74,6 +80,7 @@ def traced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningHa
             yield hall, walk
     finally:
         threading.setprofile(None)
+        walk.done = True
 
 
 def test_one_play_walks_through_few_modules(traced: tuple[RunningHall, Walk]) -> None:
