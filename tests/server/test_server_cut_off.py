@@ -80,6 +80,6 @@ def test_a_body_cut_off_is_one_line_in_the_log_and_no_traceback(tmp_path: Path) 
             assert log.done.wait(20), [r.getMessage() for r in log.records]
     lines = [r.getMessage() for r in log.ends()]
     assert len(lines) == REQUESTS and all(CUT_OFF in line for line in lines), lines
-    routes = "qipai.server.edge.routes"
+    routes = "qipai.server.edge.endpoints"
     assert all(r.levelno == logging.INFO and r.name == routes for r in log.ends())
     assert problems(log.records) == []  # no traceback, no error

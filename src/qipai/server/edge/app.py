@@ -4,7 +4,7 @@
 the store (creating and migrating the database), voids the hands a crash interrupted, and
 starts matchmaking; ``GET /healthz`` answers 200 from then on.  The routes, listed in
 ``docs/protocol.md``, are :mod:`.routes`'s (:func:`~.routes.http_routes`), over the running
-hall's :class:`~.routes.Services` built here.
+hall's :class:`~.endpoints.Services` built here.
 """
 
 from __future__ import annotations
@@ -39,11 +39,12 @@ from qipai.store import Store
 
 from .accounts import Accounts
 from .auth import Passwords
+from .endpoints import Services
 from .gateway import Gateway
 from .headers import SecurityHeaders
 from .limits import Gate, HashGate, Limits, MemoryBuckets
 from .logs import quiet_client_noise
-from .routes import Services, http_routes
+from .routes import http_routes
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,10 @@
 and replays, the leaderboard, the matches, private tables, health and metrics; and the
 WebSocket endpoint, which hands each socket to a :class:`~.connection.PlayerSocket`.
 
-:func:`http_routes` builds them over the running hall's :class:`Services`
-(:func:`~.app.create_app` starts it).  Every error is ``{"error": CODE, "message": TEXT}``
-with a 4xx status (a refusal by the limits of :mod:`.limits`: ``429``, or ``503 busy``,
-with ``retry_after`` and ``Retry-After``).
+:func:`http_routes` builds them over the running hall's :class:`~.endpoints.Services`
+(:func:`~.app.create_app` starts it), each with :func:`~.endpoints.api` (errors answered as
+JSON); a feature's routes may live in a module of their own built from :mod:`.endpoints`
+and be gathered here.
 """
 
 from __future__ import annotations
@@ -16,17 +16,16 @@ import json
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.errors import GameError, InvalidActionError
 from qipai.hall.levels import level_for
 from qipai.hall.match.requests import ListMatches, MatchRequest, Register, Standings, Unregister
 from qipai.hall.records import HandRecord, verify
@@ -35,7 +34,6 @@ from qipai.hall.watch.replays import replay_json
 from qipai.jsontypes import Json
 from qipai.registry import Payout
 from qipai.server.api.answers import (
-    ErrorAnswer,
     HandAnswer,
     HistoryAnswer,
     JsonAnswer,
@@ -51,46 +49,30 @@ from qipai.server.api.answers import (
     Stats,
     from_row,
 )
-from qipai.server.run.hall import Database, HallService
-from qipai.server.run.matches import MatchHall
+from qipai.server.run.hall import HallService
 from qipai.server.run.metrics import CONTENT_TYPE, Metric, prometheus_text
 from qipai.store import MatchResultRow
 
-from .accounts import Accounts, Session, SignedIn
+from .accounts import Session
 from .connection import PlayerSocket
-from .gateway import Gateway
-from .limits import BusyError, Gate, RateLimitedError
-from .params import ascii_number, check_params, int_param
+from .endpoints import (
+    Endpoint,
+    Services,
+    api,
+    bearer_token,
+    client_address,
+    maybe_signed_in,
+    read_body,
+    signed_in,
+)
+from .limits import BusyError
+from .params import int_param
 from .privates import private_info, private_result
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 4096
-"""Largest request body accepted by the JSON API."""
 REPLAYS_CACHED = 128
 """Replays kept built (per hand and seat), the most recently asked for."""
-
-
-@dataclass
-class Services:
-    """What the routes use of the running hall, once it has started."""
-
-    db: Database
-    """The store, on its threads."""
-    hall: HallService
-    """The running hall."""
-    accounts: Accounts
-    """Accounts and sessions."""
-    gate: Gate
-    """The limits on the account endpoints and on trying codes and names."""
-    matches: MatchHall
-    """The matches."""
-    gateway: Gateway | None = None
-    """This node's gateway to the players other nodes hold (``None``: a hall alone)."""
-
-
-Endpoint = Callable[[Request], Awaitable[Response]]
-"""An HTTP endpoint."""
 
 
 def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | Mount]:
@@ -104,15 +86,15 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
 
     async def guest(request: Request) -> Response:
         services = live()
-        await services.gate.guest(_address(request))
+        await services.gate.guest(client_address(request))
         return _session(await services.accounts.guest())
 
     async def sign_out(request: Request) -> Response:
-        await live().accounts.sign_out(_token(request))
+        await live().accounts.sign_out(bearer_token(request))
         return JsonAnswer(Ok(ok=True))
 
     async def me(request: Request) -> Response:
-        user = await _user(live(), request)
+        user = await signed_in(live(), request)
         profile = await live().db.run(live().db.store.profile, user.id)
         level = level_for(profile.wins)
         rank = LevelAnswer(title=level.title, rank=level.rank, next_wins=level.next_wins)
@@ -135,7 +117,7 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         return JsonAnswer(live().hall.online())
 
     async def history(request: Request) -> Response:
-        user = await _user(live(), request)
+        user = await signed_in(live(), request)
         limit = int_param(request, "limit", 50, 1, 200)
         before = request.query_params.get("before")
         rows = await live().db.run(live().db.store.history, user.id, limit=limit, before=before)
@@ -181,7 +163,6 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         gate = services.gate
         await PlayerSocket(socket, services.hall, services.accounts, services.gateway, gate).serve()
 
-    api = _api
     return [
         *_health_routes(live),
         api("/api/register", register, ["POST"]),
@@ -210,14 +191,14 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
 
 
 async def _register(services: Services, request: Request) -> Session:
-    await services.gate.register(_address(request))
-    body = await _body(request)
+    await services.gate.register(client_address(request))
+    body = await read_body(request)
     return await services.accounts.register(body.get("name"), body.get("password"))
 
 
 async def _sign_in(services: Services, request: Request) -> Session:
-    await services.gate.sign_in(_address(request))
-    body = await _body(request)
+    await services.gate.sign_in(client_address(request))
+    body = await read_body(request)
     name = body.get("name")
     await services.gate.sign_in_name(name)  # a try spent, given back on success
     try:
@@ -244,84 +225,20 @@ def _peek(live: Callable[[], Services]) -> dict[str, Services]:
         return {}
 
 
-_STATUS = {
-    "bad_token": 401,
-    "bad_credentials": 401,
-    "not_ready": 503,
-    "unknown_hand": 404,
-    "unknown_code": 404,
-    "unknown_path": 404,
-}
-
-
 async def _unknown_path(request: Request) -> Response:
     """Every other path under ``/api``: a JSON error like every answer of the API (not the
     static files' plain-text 404)."""
     raise InvalidActionError("unknown_path", f"no API endpoint {request.url.path!r}")
 
 
-def _errors_as_json(endpoint: Endpoint) -> Endpoint:
-    async def guarded(request: Request) -> Response:
-        try:
-            check_params(request)
-            return await endpoint(request)
-        except (RateLimitedError, BusyError) as error:
-            status = 429 if isinstance(error, RateLimitedError) else 503
-            body = ErrorAnswer(
-                error=error.code, message=error.message, retry_after=error.retry_after
-            )
-            return JsonAnswer(body, status, headers={"Retry-After": str(error.retry_after)})
-        except GameError as error:
-            status = _STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
-            return JsonAnswer(ErrorAnswer(error=error.code, message=error.message), status)
-        except ClientDisconnect:  # the body cut off: a line, no traceback, no answer read
-            where = f"{request.method} {request.url.path} from {_address(request)}"
-            log.info("%s: the client left before the end of its body", where)
-            return Response(status_code=400)
-
-    return guarded
-
-
-async def _body(request: Request) -> dict[str, Json]:
-    too_large = InvalidActionError("too_large", f"a request body is at most {MAX_BODY} bytes")
-    declared = ascii_number(request.headers.get("content-length", "0"))
-    if declared is None or declared > MAX_BODY:
-        raise too_large  # refused before reading: nobody makes the hall buffer a huge body
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise too_large
-    try:
-        body: Json = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
-        raise InvalidActionError("bad_json", "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise InvalidActionError("bad_json", "the body is a JSON object")
-    return body
-
-
-def _address(request: Request) -> str | None:
-    """The client's address (``None``: unknown, e.g. a Unix socket)."""
-    return request.client.host if request.client is not None else None
-
-
-def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise IllegalActionError("bad_token", "send Authorization: Bearer TOKEN")
-    return token.strip()
-
-
 def _match_routes(live: Callable[[], Services]) -> list[Route]:
     """The matches' API: the list, register / unregister, a run's standings (answered by
     the node that holds the matches, in a cluster)."""
 
-    def asking(ask: Callable[[Request], MatchRequest], signed_in: bool) -> Endpoint:
+    def asking(ask: Callable[[Request], MatchRequest], needs_user: bool) -> Endpoint:
         async def endpoint(request: Request) -> Response:
             services = live()
-            user = await (_user if signed_in else _maybe_user)(services, request)
+            user = await (signed_in if needs_user else maybe_signed_in)(services, request)
             user_id, name = (None, "") if user is None else (user.id, user.name)
             asked = ask(request)
             if services.gateway is None:
@@ -334,26 +251,26 @@ def _match_routes(live: Callable[[], Services]) -> list[Route]:
 
     async def results(request: Request) -> Response:
         """战绩 of matches: every run the player played, with his rank and prize."""
-        user = await _user(live(), request)
+        user = await signed_in(live(), request)
         limit = int_param(request, "limit", 50, 1, 200)
         rows = await live().db.run(live().db.store.match_results, user.id, limit=limit)
         titles = {match.id: match.name for match in live().matches.matches}
         return JsonAnswer([_match_result(row, titles) for row in rows])
 
     return [
-        _api("/api/me/matches", results, ["GET"]),
-        _api("/api/matches", asking(lambda _: ListMatches(), False), ["GET"]),
-        _api(
+        api("/api/me/matches", results, ["GET"]),
+        api("/api/matches", asking(lambda _: ListMatches(), False), ["GET"]),
+        api(
             "/api/matches/{match}/register",
             asking(lambda r: Register(r.path_params["match"]), True),
             ["POST"],
         ),
-        _api(
+        api(
             "/api/matches/{match}/unregister",
             asking(lambda r: Unregister(r.path_params["match"]), True),
             ["POST"],
         ),
-        _api("/api/runs/{run}", asking(lambda r: Standings(r.path_params["run"]), False), ["GET"]),
+        api("/api/runs/{run}", asking(lambda r: Standings(r.path_params["run"]), False), ["GET"]),
     ]
 
 
@@ -363,9 +280,9 @@ def _private_routes(live: Callable[[], Services]) -> list[Route]:
 
     async def private_table(request: Request) -> Response:
         services = live()
-        user = await _maybe_user(services, request)
+        user = await maybe_signed_in(services, request)
         user_id = None if user is None else user.id
-        await services.gate.code_try(_address(request), user_id)
+        await services.gate.code_try(client_address(request), user_id)
         code = request.path_params["code"]
         gateway = services.gateway  # a node of several: asked of the table's node
         info = await (
@@ -374,19 +291,15 @@ def _private_routes(live: Callable[[], Services]) -> list[Route]:
         return JsonAnswer(info)
 
     async def private_results(request: Request) -> Response:
-        user = await _user(live(), request)
+        user = await signed_in(live(), request)
         limit = int_param(request, "limit", 50, 1, 200)
         rows = await live().db.run(live().db.store.private_results, user.id, limit=limit)
         return JsonAnswer([private_result(row) for row in rows])
 
     return [
-        _api("/api/private/{code}", private_table, ["GET"]),
-        _api("/api/me/private", private_results, ["GET"]),
+        api("/api/private/{code}", private_table, ["GET"]),
+        api("/api/me/private", private_results, ["GET"]),
     ]
-
-
-def _api(path: str, endpoint: Endpoint, methods: list[str]) -> Route:
-    return Route(path, _errors_as_json(endpoint), methods=methods)
 
 
 def _health_routes(live: Callable[[], Services]) -> list[Route]:
@@ -427,7 +340,7 @@ def _health_routes(live: Callable[[], Services]) -> list[Route]:
     return [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
-        _api("/metrics", metrics, ["GET"]),
+        api("/metrics", metrics, ["GET"]),
     ]
 
 
@@ -485,20 +398,6 @@ _METRICS: dict[str, tuple[str, str, str]] = {
     ),
 }
 """Each figure of :func:`_stats` as a Prometheus metric: name, kind, help."""
-
-
-async def _maybe_user(services: Services, request: Request) -> SignedIn | None:
-    """The signed-in user, if the request names a session at all."""
-    if "authorization" not in request.headers:
-        return None
-    return await _user(services, request)
-
-
-async def _user(services: Services, request: Request) -> SignedIn:
-    user = await services.accounts.user_for_token(_token(request))
-    if user is None:
-        raise IllegalActionError("bad_token", "unknown or expired session")
-    return user
 
 
 def _session(session: Session) -> Response:
