@@ -28,7 +28,7 @@ PACKAGE = "qipai"
 
 LAYERS = (
     "errors", "jsontypes", "cards", "chance", "games", "bots", "registry", "hall", "store",
-    "cluster", "server", "client", "web", "envs", "console", "cli",
+    "cluster", "server", "client", "web", "envs", "console", "admin_cli", "cli",
 )  # fmt: skip
 """The first component under ``qipai`` of every module, low layer to high."""
 RANK = {name: rank for rank, name in enumerate(LAYERS)}

@@ -24,6 +24,7 @@ from qipai.hall.frames import OutFrame
 from qipai.hall.wire import parse_action
 from qipai.registry import game_names
 from qipai.server.api import answers, protocol
+from qipai.server.api import console as console_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "qipai"
@@ -191,13 +192,15 @@ HTTP = DOC[DOC.index("## HTTP API") : DOC.index("## WebSocket")]
 
 
 def answer_structs() -> dict[str, type[msgspec.Struct]]:
-    """Each answer of the HTTP API (:mod:`qipai.server.api.answers`), by its name."""
+    """Each answer of the HTTP API (:mod:`qipai.server.api.answers`, and the console's
+    :mod:`qipai.server.api.console`), by its name."""
     return {
         name: value
-        for name, value in vars(answers).items()
+        for module in (answers, console_answers)
+        for name, value in vars(module).items()
         if isinstance(value, type)
-        and issubclass(value, answers._Answer)
-        and value is not answers._Answer
+        and issubclass(value, answers.Answer)
+        and value is not answers.Answer
     }
 
 

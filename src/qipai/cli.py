@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from qipai import __version__
+from qipai.admin_cli import add_admin
 from qipai.client.backoff import RECONNECT_SECONDS
 from qipai.errors import GameError, InvalidActionError
 
@@ -783,7 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game(games, "match", "matches 比赛: list them, simulate one", MATCH_COMMANDS)
     add_arena(games)
     add_verify_hand(games)
-    for add_command in (add_serve, add_loadtest, add_audit):
+    for add_command in (add_serve, add_loadtest, add_audit, add_admin):
         add_command(games)
     return parser
 

@@ -34,6 +34,8 @@ ENDPOINTS = (
     ("GET", "/api/leaderboard"),
     ("GET", "/api/stats"),
     ("GET", "/healthz"),
+    ("GET", "/api/admin/players"),
+    ("POST", "/api/admin/players/{}/grant"),
 )
 """Every HTTP endpoint (``{}``: a path parameter the fuzzer fills)."""
 CODES = documented_codes()

@@ -121,6 +121,51 @@ sessions = Table(
 )
 """Sign-in sessions, by a hash of the token (the token itself is never stored)."""
 
+ROLES = ("viewer", "moderator", "admin")
+"""The operator's console's roles, least first (each may do what those before it may)."""
+SANCTION_KINDS = ("ban", "mute")
+"""What an operator may impose on a player: no sign-in, or no chat (migration ``0015``)."""
+
+roles = Table(
+    "roles",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("role", String(16), nullable=False),
+    Column("granted_at", UTCDateTime, nullable=False),
+    Column("granted_by", String(64), nullable=False),
+    CheckConstraint(_in("role", ROLES), name="role"),
+)
+"""Who may use the operator's console, and how far (migration ``0015``)."""
+
+admin_log = Table(
+    "admin_log",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("at", UTCDateTime, nullable=False, index=True),
+    Column("actor", String(64), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("target", String(64)),
+    Column("reason", Text, nullable=False),
+    Column("detail_json", Text, nullable=False),
+)
+"""Every action of the operator's console, append-only: who (a user's name, or
+``cli:<login>`` from the command line), when, what, on whom, why (migration ``0015``)."""
+
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("kind", String(8), nullable=False),
+    Column("starts_at", UTCDateTime, nullable=False),
+    Column("until", UTCDateTime),
+    Column("reason", Text, nullable=False),
+    Column("lifted_at", UTCDateTime),
+    CheckConstraint(_in("kind", SANCTION_KINDS), name="kind"),
+)
+"""Bans and mutes (migration ``0015``): in force from ``starts_at`` until ``until``
+(``NULL``: for good) unless ``lifted_at``; rows are kept when they end."""
+
 accounts = Table(
     "accounts",
     metadata,

@@ -87,6 +87,11 @@ class Store:
         return cls(normalized, engine, system)
 
     @property
+    def system(self) -> SystemAccounts:
+        """The ids of the system accounts (``system:grants``…)."""
+        return self._system
+
+    @property
     def display_url(self) -> str:
         """The URL with any password hidden."""
         return database.display(self.url)

@@ -54,6 +54,10 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True):
     an error, not a key silently dropped."""
 
 
+Answer = _Answer
+"""The base of every answer, for the answers kept in modules of their own."""
+
+
 # --- every answer's -------------------------------------------------------------------
 
 
@@ -65,11 +69,13 @@ class Ok(_Answer):
 
 class ErrorAnswer(_Answer):
     """Every refusal: ``{"error": CODE, "message": TEXT}``, with ``retry_after`` (whole
-    seconds) for a refusal by the limits (429, ``503 busy``)."""
+    seconds) for a refusal by the limits (429, ``503 busy``), ``until`` for ``banned`` (the
+    ban's end, ``null``: for good)."""
 
     error: str
     message: str
     retry_after: int | UnsetType = UNSET
+    until: str | UnsetType | None = UNSET
 
 
 class Readiness(_Answer):

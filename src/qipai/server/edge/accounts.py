@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from qipai.errors import IllegalActionError
 from qipai.server.run.database import Database
+from qipai.store.console import Console
 
 from .auth import (
     GUEST_PREFIX,
@@ -34,6 +35,16 @@ STARTING_COINS = 10_000
 """Coins a new account starts with (enough for every shipped room)."""
 GUEST_NAME_TRIES = 5
 """Draws of a guest name before giving up."""
+
+
+class BannedError(IllegalActionError):
+    """``banned``: an operator banned the account (until :attr:`until`, or for good)."""
+
+    def __init__(self, until: datetime | None, reason: str) -> None:
+        end = "for good" if until is None else f"until {until.isoformat()}"
+        super().__init__("banned", f"this account is banned {end}: {reason}")
+        self.until = until
+        """When the ban ends (``None``: for good)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,7 @@ class Accounts:
 
         :raises InvalidActionError: ``bad_name`` (not a string), ``bad_password``.
         :raises IllegalActionError: ``bad_credentials`` (the same for an unknown name).
+        :raises BannedError: ``banned``, with the ban's end.
         """
         name, password = check_sign_in(name, password)
         self.hashing.admit()  # a full gate refuses before the database is asked anything
@@ -120,6 +132,9 @@ class Accounts:
         matches = await self.hashing.run(self.passwords.verify, encoded or self._dummy, password)
         if user is None or encoded is None or not matches:
             raise IllegalActionError("bad_credentials", "wrong name or password")
+        ban = await self.db.run(Console(self.db.store).in_force, user.id, "ban", _now())
+        if ban is not None:  # told only with the right password: a ban is nobody else's
+            raise BannedError(ban.until, ban.reason)
         return await self._session(user.id)
 
     async def sign_out(self, token: str) -> None:

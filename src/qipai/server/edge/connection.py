@@ -36,16 +36,18 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from functools import partial
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from qipai.errors import GameError, InvalidActionError
+from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import OutFrame
 from qipai.server.api import protocol
-from qipai.server.api.protocol import Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
+from qipai.server.api.protocol import Chat, Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
 from qipai.server.run.hall import HallService
+from qipai.store.console import Console
 
 from .accounts import Accounts, SignedIn
 from .gateway import Client, Gateway
@@ -82,6 +84,8 @@ CLOSE_RESTART = 1012
 """Close code: the node was taken over while away; connect again (service restart)."""
 CLOSE_TOO_MANY = 4029
 """Close code: too many new connections from this address or for this account."""
+CLOSE_SESSION_ENDED = 4003
+"""Close code: an operator ended the player's sessions (a ban); do not connect again."""
 CLOSE_TRY_LATER = 1013
 """Close code: the hall cannot serve the connection now (its database does not answer)."""
 UNAVAILABLE_RETRY = 5.0
@@ -185,6 +189,10 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
+        self.user_id: int | None = None
+        """The signed-in player's id (once ``hello`` is accepted)."""
+        self._session_ended: str | None = None
+        """Why an operator ended the player's sessions (the connection closes)."""
         self._watch_choice: WatchByName | None = None
         """The player's last ``watch_by_name`` on this connection: told again to each
         hall it links to later (a room on another node holds him then)."""
@@ -199,6 +207,7 @@ class PlayerSocket:
         user = await self._sign_in()
         if user is None:
             return
+        self.user_id = user.id
         try:
             await self._open_link(user)
         except GameError as error:  # the cluster does not answer: come back later
@@ -226,7 +235,10 @@ class PlayerSocket:
             async with self._linking:  # (a relink or a move under way finishes first)
                 if self._link is not None:
                     await self._link.close()
-        if self._too_slow.is_set() or self._flooding or self._cut.is_set():
+        if self._session_ended is not None:
+            text = f"your session was ended: {self._session_ended}"
+            await self._close(protocol.error("session_ended", text), CLOSE_SESSION_ENDED)
+        elif self._too_slow.is_set() or self._flooding or self._cut.is_set():
             # the close frame waits behind what the client has not read: it may never go
             code, reason = (
                 (CLOSE_TOO_SLOW, "too slow to read") if self._too_slow.is_set()
@@ -240,6 +252,12 @@ class PlayerSocket:
     def cut(self) -> None:
         """Close the connection (code 1012): the client connects again, to a hall that
         knows where its player is (this node was taken over while away)."""
+        self._cut.set()
+
+    def end_session(self, why: str) -> None:
+        """Close the connection for good (code 4003) after an ``error`` ``session_ended``
+        that says ``why``: an operator ended the player's sessions (a ban)."""
+        self._session_ended = why
         self._cut.set()
 
     async def _receive(self) -> str | bytes:
@@ -535,11 +553,22 @@ class PlayerSocket:
                         )
             case WatchByName():  # kept for the halls it links to later
                 self._watch_choice = message
+            case Chat():  # an operator's mute is the store's (any node may have set it)
+                await self._check_not_muted(user)
             case Join() if self._gateway is not None:  # the room may be on another node
                 async with self._linking:  # no relink meanwhile
                     link = self._linked()
                     return await self._gateway.join(link, message, self._client(user))
         return await self._linked().handle(message)
+
+    async def _check_not_muted(self, user: SignedIn) -> None:
+        """:raises IllegalActionError: ``muted`` (until when), while an operator's mute
+        holds."""
+        db = self.hall.db
+        mute = await db.run(Console(db.store).in_force, user.id, "mute", datetime.now(UTC))
+        if mute is not None:
+            until = "for good" if mute.until is None else f"until {mute.until.isoformat()}"
+            raise IllegalActionError("muted", f"you may not chat {until}: {mute.reason}")
 
     def _linked(self) -> Link:
         assert self._link is not None  # linked before reading

@@ -25,7 +25,7 @@ from qipai.server.api.answers import ErrorAnswer, JsonAnswer
 from qipai.server.run.hall import Database, HallService
 from qipai.server.run.matches import MatchHall
 
-from .accounts import Accounts, SignedIn
+from .accounts import Accounts, BannedError, SignedIn
 from .gateway import Gateway
 from .limits import BusyError, Gate, RateLimitedError
 from .params import ascii_number, check_params
@@ -63,6 +63,8 @@ Live = Callable[[], Services]
 STATUS = {
     "bad_token": 401,
     "bad_credentials": 401,
+    "banned": 403,
+    "cross_site": 403,
     "forbidden": 403,
     "not_ready": 503,
     "unknown_hand": 404,
@@ -91,7 +93,10 @@ def _errors_as_json(endpoint: Endpoint) -> Endpoint:
             return JsonAnswer(body, status, headers={"Retry-After": str(error.retry_after)})
         except GameError as error:
             status = STATUS.get(error.code, 400 if isinstance(error, InvalidActionError) else 409)
-            return JsonAnswer(ErrorAnswer(error=error.code, message=error.message), status)
+            answer = ErrorAnswer(error=error.code, message=error.message)
+            if isinstance(error, BannedError):
+                answer.until = None if error.until is None else error.until.isoformat()
+            return JsonAnswer(answer, status)
         except ClientDisconnect:  # the body cut off: a line, no traceback, no answer read
             where = f"{request.method} {request.url.path} from {client_address(request)}"
             log.info("%s: the client left before the end of its body", where)

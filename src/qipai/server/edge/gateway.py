@@ -363,6 +363,13 @@ class Gateway:
             self.send(node, {"k": "moved", "u": user})
         self._move(user, self.node)
 
+    def end_sessions(self, user: int, why: str) -> None:
+        """Close every connection of ``user`` on every node (an operator ended his
+        sessions: a ban): here at once, on the others as their inbox is read."""
+        self.hall.end_sessions(user, why)
+        for node in self.cluster.alive - {self.node}:
+            self.send(node, {"k": "ended", "u": user, "why": why})
+
     def _move(self, user: int, node: str) -> None:
         """``user`` is held by ``node`` now: move this node's connections of his."""
         target = None if node == self.node else node
@@ -404,6 +411,8 @@ class Gateway:
         kind = message["k"]
         if kind == "moved":
             self._move(field(message, "u", int), field(message, "from", str))
+        elif kind == "ended":
+            self.hall.end_sessions(field(message, "u", int), field(message, "why", str))
         elif kind == "frame":
             link = self._links.get(field(message, "c", int))
             if link is not None:

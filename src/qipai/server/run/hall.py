@@ -59,8 +59,15 @@ HOUSEKEEPING_PASSES = 36_000
 class Cuttable(Protocol):
     """A connection the hall may close."""
 
+    user_id: int | None
+    """Whose connection it is (``None``: not signed in yet)."""
+
     def cut(self) -> None:
         """Close it (its client connects again)."""
+        ...
+
+    def end_session(self, why: str) -> None:
+        """Close it for good: its session was ended (a ban); the client is told ``why``."""
         ...
 
 
@@ -210,6 +217,14 @@ class HallService:
         for socket in list(self.sockets):
             socket.cut()
         await self.executor.stop(forget=True)
+
+    def end_sessions(self, user: int, why: str) -> int:
+        """Close every connection of ``user`` on this process (his sessions were ended by
+        an operator: a ban); how many there were."""
+        ended = [socket for socket in self.sockets if socket.user_id == user]
+        for socket in ended:
+            socket.end_session(why)
+        return len(ended)
 
     def _owns(self, room_id: str) -> bool:
         """Whether this process seats ``room_id``'s players (always, alone)."""

@@ -1,0 +1,78 @@
+"""The answers of the operator's console's API (``/api/admin/…``, ``docs/operations.md``,
+"The console"), msgspec structs like every answer (:mod:`.answers`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .answers import Answer, HistoryAnswer
+
+if TYPE_CHECKING:
+    from qipai.jsontypes import Json as JsonValue
+else:  # msgspec cannot read the recursive alias: any JSON value, unchecked, at run time
+    JsonValue = object
+
+
+class StaffAnswer(Answer):
+    """``GET /api/admin/me``: the signed-in operator and his role."""
+
+    name: str
+    role: str
+
+
+class PlayerFound(Answer):
+    """A player of ``GET /api/admin/players?q=``."""
+
+    id: int
+    name: str
+    created_at: str
+    hands: int
+
+
+class SanctionAnswer(Answer):
+    """A ban or a mute in force: until when (``None``: for good), and why."""
+
+    kind: str
+    until: str | None
+    reason: str
+
+
+class PostingAnswer(Answer):
+    """One ledger entry of a player's account."""
+
+    at: str
+    key: str
+    kind: str
+    amount: int
+    reason: str
+
+
+class PlayerAnswer(Answer):
+    """``GET /api/admin/players/{name}``: his account, role, ban and mute, live sessions,
+    his newest ledger entries and hands (his history's rows, each with its replay)."""
+
+    id: int
+    name: str
+    created_at: str
+    coins: int
+    hands: int
+    wins: int
+    role: str | None
+    ban: SanctionAnswer | None
+    mute: SanctionAnswer | None
+    sessions: int
+    postings: list[PostingAnswer]
+    recent_hands: list[HistoryAnswer]
+
+
+class LogLineAnswer(Answer):
+    """A line of ``GET /api/admin/log`` (and the answer of every console action: the
+    line it wrote)."""
+
+    id: int
+    at: str
+    actor: str
+    action: str
+    target: str | None
+    reason: str
+    detail: dict[str, JsonValue]

@@ -1,0 +1,259 @@
+"""The operator's console's API, ``/api/admin/…`` (``docs/operations.md``, "The console").
+
+Every route names the least role it needs (:data:`~qipai.store.schema.ROLES`: ``viewer``
+reads, ``moderator`` bans and mutes, ``admin`` moves coins and grants roles) and answers
+``403 forbidden`` to anybody else — no session, a guest, a player, a lesser role — before
+it reads anything.  A console action is a POST with a JSON body (``Content-Type:
+application/json``) and the session in ``Authorization: Bearer``; a browser sends neither
+across sites by itself, so a page of another site cannot act through an operator's
+browser (a POST of another type, or whose ``Origin`` is another host, is refused
+``403 cross_site``).  Every action is written to the admin log with its reason, in the
+same transaction as the action (:mod:`qipai.store.console`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.jsontypes import Json
+from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
+from qipai.server.api.console import (
+    LogLineAnswer,
+    PlayerAnswer,
+    PlayerFound,
+    PostingAnswer,
+    SanctionAnswer,
+    StaffAnswer,
+)
+from qipai.store.console import Act, Console, LogLine, Sanction
+from qipai.store.schema import ROLES
+
+from .endpoints import Live, Services, api, bearer_token, read_body
+from .params import int_param
+
+MAX_MUTE_MINUTES = 60 * 24 * 30
+"""The longest mute (30 days): a longer silence is a ban."""
+SEARCH_LIMIT = 50
+"""Players one search lists at most."""
+
+
+@dataclass(frozen=True)
+class Staff:
+    """The operator behind a console request."""
+
+    id: int
+    """His user id."""
+    name: str
+    """His name (the admin log's ``actor``)."""
+    role: str
+    """His role."""
+
+
+Serve = Callable[[Services, Staff, Request], Awaitable[object]]
+"""A console endpoint's work, once its operator is known: its answer."""
+
+
+def admin_routes(live: Live) -> list[Route]:
+    """The console's routes, each behind its least role (:data:`LEAST_ROLE`)."""
+
+    def route(method: str, path: str, least: str, serve: Serve) -> Route:
+        async def endpoint(request: Request) -> Response:
+            services = live()
+            operator = await staff(services, request, least)
+            return JsonAnswer(await serve(services, operator, request))
+
+        return api(path, endpoint, [method])
+
+    return [route(method, path, least, serve) for (method, path), (least, serve) in _ROUTES.items()]
+
+
+def forbidden(why: str = "the operator's console needs a role") -> IllegalActionError:
+    """``403 forbidden``."""
+    return IllegalActionError("forbidden", why)
+
+
+async def staff(services: Services, request: Request, least: str) -> Staff:
+    """The operator of ``request`` if his role is ``least`` or above (and a POST of his is
+    no cross-site one); else ``forbidden`` (``cross_site``) before anything is read."""
+    if request.method == "POST":
+        _same_site(request)
+    try:
+        user = await services.accounts.user_for_token(bearer_token(request))
+    except IllegalActionError:
+        user = None
+    if user is None:
+        raise forbidden()
+    role = await services.db.run(Console(services.db.store).role_of, user.id)
+    if role is None or ROLES.index(role) < ROLES.index(least):
+        raise forbidden(f"this needs the role {least}")
+    return Staff(user.id, user.name, role)
+
+
+def _same_site(request: Request) -> None:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    origin = request.headers.get("origin")
+    if kind != "application/json":
+        raise IllegalActionError("cross_site", "a console action is a JSON POST")
+    if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+        raise IllegalActionError("cross_site", "a console action comes from the console's page")
+
+
+def _console(services: Services) -> Console:
+    return Console(services.db.store)
+
+
+def _act(operator: Staff, request: Request, reason: Json) -> Act:
+    if not isinstance(reason, str):
+        raise InvalidActionError("bad_reason", "say why: a reason is text")
+    return Act(operator.name, request.path_params.get("name"), reason, _now())
+
+
+async def _me(services: Services, operator: Staff, request: Request) -> object:
+    return StaffAnswer(name=operator.name, role=operator.role)
+
+
+async def _find(services: Services, operator: Staff, request: Request) -> object:
+    text = request.query_params.get("q", "").strip()
+    if not text:
+        raise InvalidActionError("bad_query", "q: a part of a name")
+    rows = await services.db.run(_console(services).find, text[:64], limit=SEARCH_LIMIT)
+    return [from_row(row, PlayerFound) for row in rows]
+
+
+async def _player(services: Services, operator: Staff, request: Request) -> object:
+    name = request.path_params["name"]
+    db = services.db
+    page = await db.run(_console(services).player, name, _now())
+    profile = await db.run(db.store.profile, page.id)
+    hands = await db.run(db.store.history, page.id, limit=int_param(request, "hands", 20, 1, 200))
+    return PlayerAnswer(
+        id=page.id, name=page.name, created_at=page.created_at.isoformat(),
+        coins=profile.coins, hands=profile.hands, wins=profile.wins, role=page.role,
+        ban=_sanction(page.ban), mute=_sanction(page.mute), sessions=page.sessions,
+        postings=[from_row(posting, PostingAnswer) for posting in page.postings],
+        recent_hands=[from_row(row, HistoryAnswer) for row in hands],
+    )  # fmt: skip
+
+
+async def _grant(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    amount = _whole(body.get("amount"), "bad_amount", "amount: whole coins, negative to deduct")
+    act = _act(operator, request, body.get("reason"))
+    return _line(await services.db.run(_console(services).adjust_coins, amount, act))
+
+
+async def _ban(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    until = _until(body.get("until"))
+    user, line = await services.db.run(_console(services).impose, "ban", until, act)
+    _end_sessions(services, user, line.reason)
+    return _line(line)
+
+
+async def _mute(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    minutes = _whole(body.get("minutes"), "bad_minutes", f"minutes: 1..{MAX_MUTE_MINUTES}")
+    if not 1 <= minutes <= MAX_MUTE_MINUTES:
+        raise InvalidActionError("bad_minutes", f"minutes: 1..{MAX_MUTE_MINUTES}")
+    act = _act(operator, request, body.get("reason"))
+    until = act.now + timedelta(minutes=minutes)
+    _, line = await services.db.run(_console(services).impose, "mute", until, act)
+    return _line(line)
+
+
+def _lifting(kind: str) -> Serve:
+    async def serve(services: Services, operator: Staff, request: Request) -> object:
+        body = await read_body(request)
+        act = _act(operator, request, body.get("reason"))
+        return _line(await services.db.run(_console(services).lift, kind, act))
+
+    return serve
+
+
+async def _role(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    role = body.get("role")
+    if role is not None and not isinstance(role, str):
+        raise InvalidActionError("bad_role", f"role: one of {', '.join(ROLES)}, or null")
+    act = _act(operator, request, body.get("reason"))
+    return _line(await services.db.run(_console(services).set_role, role, act))
+
+
+async def _log(services: Services, operator: Staff, request: Request) -> object:
+    limit = int_param(request, "limit", 100, 1, 500)
+    before = request.query_params.get("before")
+    start = int(before) if before is not None and before.isdigit() else None
+    lines = await services.db.run(_console(services).log, limit=limit, before=start)
+    return [_line(line) for line in lines]
+
+
+_ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
+    ("GET", "/api/admin/me"): ("viewer", _me),
+    ("GET", "/api/admin/players"): ("viewer", _find),
+    ("GET", "/api/admin/players/{name}"): ("viewer", _player),
+    ("POST", "/api/admin/players/{name}/grant"): ("admin", _grant),
+    ("POST", "/api/admin/players/{name}/ban"): ("moderator", _ban),
+    ("POST", "/api/admin/players/{name}/unban"): ("moderator", _lifting("ban")),
+    ("POST", "/api/admin/players/{name}/mute"): ("moderator", _mute),
+    ("POST", "/api/admin/players/{name}/unmute"): ("moderator", _lifting("mute")),
+    ("POST", "/api/admin/players/{name}/role"): ("admin", _role),
+    ("GET", "/api/admin/log"): ("viewer", _log),
+}
+
+LEAST_ROLE: dict[tuple[str, str], str] = {where: least for where, (least, _) in _ROUTES.items()}
+"""The least role of each console route (method, path): ``viewer`` reads, ``moderator``
+moderates players, ``admin`` moves coins and gives roles."""
+
+
+def _end_sessions(services: Services, user: int, why: str) -> None:
+    """Close the banned player's connections, on every node."""
+    if services.gateway is None:
+        services.hall.end_sessions(user, why)
+    else:
+        services.gateway.end_sessions(user, why)
+
+
+def _whole(value: Json, code: str, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidActionError(code, what)
+    return value
+
+
+def _until(value: Json) -> datetime | None:
+    """A ban's end: ISO 8601 with its zone, or ``null`` for good."""
+    if value is None:
+        return None
+    try:
+        until = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        until = None
+    if until is None or until.tzinfo is None:
+        raise InvalidActionError("bad_until", "until: an ISO 8601 time with its zone, or null")
+    return until
+
+
+def _sanction(sanction: Sanction | None) -> SanctionAnswer | None:
+    if sanction is None:
+        return None
+    until = None if sanction.until is None else sanction.until.isoformat()
+    return SanctionAnswer(kind=sanction.kind, until=until, reason=sanction.reason)
+
+
+def _line(line: LogLine) -> LogLineAnswer:
+    return LogLineAnswer(
+        id=line.id, at=line.at.isoformat(), actor=line.actor, action=line.action,
+        target=line.target, reason=line.reason, detail=line.detail,
+    )  # fmt: skip
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,394 @@
+"""The operator's console in the store: roles, the append-only admin log, bans and mutes,
+and coins given or taken by an operator.
+
+Every action is one database transaction that does it *and* writes its line of the admin
+log (who, when, what, on whom, why), so the log never misses an action that happened nor
+lists one that did not.  Coins move through the ledger like every other coin: a grant is a
+``grant`` transaction from ``system:grants`` keyed ``grant:admin:<log id>``, a deduction a
+``penalty`` transaction back into it keyed ``penalty:admin:<log id>``; a deduction that
+would take the account below zero is refused (``insufficient_coins``) and nothing is
+written.  A ban ends every session of the account in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, or_, select, update
+
+from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.jsontypes import Json
+from qipai.store import ledger
+from qipai.store.accounts import account_of
+from qipai.store.ledger import Entry, Posting, SystemAccounts
+from qipai.store.models import check_aware, check_text
+
+if TYPE_CHECKING:
+    from qipai.store.store import Store
+from qipai.store.schema import (
+    ROLES,
+    SANCTION_KINDS,
+    admin_log,
+    entries,
+    roles,
+    sanctions,
+    sessions,
+    transactions,
+    users,
+)
+
+MAX_REASON = 500
+"""The longest reason an operator may give."""
+MAX_ADJUSTMENT = 100_000_000
+"""The most coins one grant or deduction moves (a typo's guard)."""
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the admin log."""
+
+    id: int
+    """Its number, in the order written."""
+    at: datetime
+    """When (aware, UTC)."""
+    actor: str
+    """Who: an operator's name, or ``cli:<login>`` from the command line."""
+    action: str
+    """What: ``role``, ``grant``, ``deduct``, ``ban``, ``unban``, ``mute``, ``unmute``…"""
+    target: str | None
+    """On whom (a player's name), or what (a table), if anyone."""
+    reason: str
+    """Why, as the operator wrote it."""
+    detail: dict[str, Json]
+    """The action's figures (amount, until, role…)."""
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A ban or a mute in force."""
+
+    kind: str
+    """``ban`` or ``mute``."""
+    until: datetime | None
+    """When it ends (``None``: for good)."""
+    reason: str
+    """Why, as the operator wrote it."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """Who does a console action on whom, when and why: what its log line says."""
+
+    actor: str
+    """An operator's name, or ``cli:<login>`` from the command line."""
+    target: str | None
+    """On whom (a player's name), or what (a table), if anyone."""
+    reason: str
+    """Why (1..:data:`MAX_REASON` characters)."""
+    now: datetime
+    """When (aware)."""
+
+
+def role_of(connection: Connection, user_id: int) -> str | None:
+    """The console role of ``user_id`` (``None``: a player, no console)."""
+    found: str | None = connection.execute(
+        select(roles.c.role).where(roles.c.user_id == user_id)
+    ).scalar()
+    return found
+
+
+def set_role(connection: Connection, user_id: int, role: str | None, act: Act) -> LogLine:
+    """Give ``user_id`` the console role ``role`` (``None``: take it away), logged.
+
+    :raises InvalidActionError: ``bad_role``, ``bad_reason``.
+    """
+    if role is not None and role not in ROLES:
+        raise InvalidActionError("bad_role", f"a role is one of {', '.join(ROLES)}, not {role!r}")
+    line = log_action(connection, "role", {"role": role}, act)
+    connection.execute(delete(roles).where(roles.c.user_id == user_id))
+    if role is not None:
+        row = {"user_id": user_id, "role": role, "granted_at": act.now, "granted_by": act.actor}
+        connection.execute(insert(roles).values(row))
+    return line
+
+
+def log_action(connection: Connection, action: str, detail: dict[str, Json], act: Act) -> LogLine:
+    """Write a line of the admin log (in the caller's transaction, beside the action).
+
+    :raises InvalidActionError: ``bad_reason`` (empty or over :data:`MAX_REASON`),
+        ``naive_datetime``.
+    """
+    reason = act.reason.strip()
+    check_text(reason, "reason", "bad_reason", limit=MAX_REASON)
+    check_aware(act.now, "now")
+    values = {
+        "at": act.now, "actor": act.actor, "action": action, "target": act.target,
+        "reason": reason, "detail_json": json.dumps(detail, ensure_ascii=False),
+    }  # fmt: skip
+    line_id = connection.execute(insert(admin_log).values(values)).inserted_primary_key
+    assert line_id is not None
+    return LogLine(int(line_id[0]), act.now, act.actor, action, act.target, reason, detail)
+
+
+def log_lines(connection: Connection, *, limit: int, before: int | None = None) -> list[LogLine]:
+    """The newest ``limit`` lines of the admin log (before line ``before``), newest first."""
+    query = select(admin_log).order_by(admin_log.c.id.desc()).limit(limit)
+    if before is not None:
+        query = query.where(admin_log.c.id < before)
+    return [
+        LogLine(row.id, row.at, row.actor, row.action, row.target, row.reason,
+                json.loads(row.detail_json))
+        for row in connection.execute(query)
+    ]  # fmt: skip
+
+
+def adjust_coins(
+    connection: Connection, system: SystemAccounts, user_id: int, amount: int, act: Act
+) -> LogLine:
+    """Give (``amount`` > 0) or take (< 0) coins, logged; never below zero.
+
+    :raises InvalidActionError: ``bad_amount``, ``bad_reason``, ``unknown_user``.
+    :raises IllegalActionError: ``insufficient_coins`` (a deduction beyond the balance).
+    """
+    if amount == 0 or abs(amount) > MAX_ADJUSTMENT:
+        raise InvalidActionError(
+            "bad_amount", f"an adjustment is 1..{MAX_ADJUSTMENT} coins either way, not {amount}"
+        )
+    account = account_of(connection, user_id)
+    line = log_action(connection, "grant" if amount > 0 else "deduct", {"amount": amount}, act)
+    kind = "grant" if amount > 0 else "penalty"
+    moves = (Entry(system.grants, -amount, "grant"), Entry(account, amount, "grant"))
+    ledger.post(connection, [Posting(f"{kind}:admin:{line.id}", kind, moves, act.now)])
+    return line
+
+
+def impose(
+    connection: Connection, user_id: int, kind: str, until: datetime | None, act: Act
+) -> LogLine:
+    """Ban or mute ``user_id`` until ``until`` (``None``: for good), logged; a ban ends
+    every session of the account at once.  One in force of the same kind is replaced.
+
+    :raises InvalidActionError: ``bad_sanction``, ``bad_until`` (not after now),
+        ``bad_reason``.
+    """
+    if kind not in SANCTION_KINDS:
+        raise InvalidActionError("bad_sanction", f"a sanction is one of {SANCTION_KINDS}")
+    if until is not None:
+        check_aware(until, "until")
+        if until <= act.now:
+            raise InvalidActionError("bad_until", "a ban or mute ends after now")
+    detail: dict[str, Json] = {"until": None if until is None else until.isoformat()}
+    line = log_action(connection, kind, detail, act)
+    _lift(connection, user_id, kind, act.now)
+    row = {
+        "user_id": user_id, "kind": kind, "starts_at": act.now, "until": until,
+        "reason": line.reason,
+    }  # fmt: skip
+    connection.execute(insert(sanctions).values(row))
+    if kind == "ban":
+        connection.execute(delete(sessions).where(sessions.c.user_id == user_id))
+    return line
+
+
+def lift(connection: Connection, user_id: int, kind: str, act: Act) -> LogLine:
+    """End ``user_id``'s ``kind`` (ban or mute) now, logged.
+
+    :raises IllegalActionError: ``not_banned`` / ``not_muted`` (none in force).
+    """
+    if in_force(connection, user_id, kind, act.now) is None:
+        code = "not_banned" if kind == "ban" else "not_muted"
+        raise IllegalActionError(code, f"no {kind} in force")
+    line = log_action(connection, f"un{kind}", {}, act)
+    _lift(connection, user_id, kind, act.now)
+    return line
+
+
+def _lift(connection: Connection, user_id: int, kind: str, now: datetime) -> None:
+    connection.execute(update(sanctions).where(_current(user_id, kind, now)).values(lifted_at=now))
+
+
+def _current(user_id: int, kind: str, now: datetime) -> ColumnElement[bool]:
+    return and_(
+        sanctions.c.user_id == user_id,
+        sanctions.c.kind == kind,
+        sanctions.c.lifted_at.is_(None),
+        or_(sanctions.c.until.is_(None), sanctions.c.until > now),
+    )
+
+
+def in_force(connection: Connection, user_id: int, kind: str, now: datetime) -> Sanction | None:
+    """``user_id``'s ban or mute in force at ``now``, if any."""
+    row = connection.execute(
+        select(sanctions.c.kind, sanctions.c.until, sanctions.c.reason)
+        .where(_current(user_id, kind, now))
+        .order_by(sanctions.c.id.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else Sanction(row.kind, row.until, row.reason)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player as the console's search lists him."""
+
+    id: int
+    """The user id."""
+    name: str
+    """His name."""
+    created_at: datetime
+    """When the account was made."""
+    hands: int
+    """Hands settled."""
+
+
+def find_players(connection: Connection, text: str, *, limit: int) -> list[PlayerRow]:
+    """Players whose name contains ``text`` (case-insensitive), the closest first: the
+    exact name, then the names that begin with it, then the rest by name."""
+    pattern = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    lowered = func.lower(users.c.name)
+    rank = (lowered == text.lower()).desc(), lowered.like(text.lower() + "%", escape="\\").desc()
+    rows = connection.execute(
+        select(users.c.id, users.c.name, users.c.created_at, users.c.hands)
+        .where(lowered.like(pattern, escape="\\"))
+        .order_by(*rank, users.c.name)
+        .limit(limit)
+    )
+    return [PlayerRow(row.id, row.name, row.created_at, row.hands) for row in rows]
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One ledger entry of a player's account, as the console lists it."""
+
+    at: datetime
+    """When."""
+    key: str
+    """The transaction's key (``settle:<hand>``, ``grant:admin:7``…)."""
+    kind: str
+    """The transaction's kind."""
+    amount: int
+    """Coins in (+) or out (−)."""
+    reason: str
+    """The entry's reason."""
+
+
+def postings(connection: Connection, user_id: int, *, limit: int) -> list[LedgerLine]:
+    """The newest ``limit`` ledger entries of ``user_id``'s account, newest first."""
+    account = account_of(connection, user_id)
+    rows = connection.execute(
+        select(transactions.c.created_at, transactions.c.key, transactions.c.kind,
+               entries.c.amount, entries.c.reason)
+        .join(transactions, transactions.c.id == entries.c.transaction_id)
+        .where(entries.c.account_id == account)
+        .order_by(entries.c.id.desc())
+        .limit(limit)
+    )  # fmt: skip
+    return [LedgerLine(r.created_at, r.key, r.kind, r.amount, r.reason) for r in rows]
+
+
+def session_count(connection: Connection, user_id: int, now: datetime) -> int:
+    """Sessions of ``user_id`` alive at ``now``."""
+    count: int = connection.execute(
+        select(func.count())
+        .select_from(sessions)
+        .where(sessions.c.user_id == user_id, sessions.c.expires_at > now)
+    ).scalar_one()
+    return count
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What the console shows of one player (never his cards: only what the ledger, his
+    hands' records and his sessions say)."""
+
+    id: int
+    """The user id."""
+    name: str
+    """His name."""
+    created_at: datetime
+    """When the account was made."""
+    role: str | None
+    """His console role, if any."""
+    ban: Sanction | None
+    """A ban in force."""
+    mute: Sanction | None
+    """A mute in force."""
+    sessions: int
+    """Sessions alive now."""
+    postings: list[LedgerLine]
+    """His account's newest ledger entries."""
+
+
+class Console:
+    """The console's store calls, each one transaction (an action with its log line); a
+    player is named as the console names him, by his name (``unknown_player``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def role_of(self, user_id: int) -> str | None:
+        """The console role of ``user_id`` (``None``: none)."""
+        with self.store.read() as connection:
+            return role_of(connection, user_id)
+
+    def in_force(self, user_id: int, kind: str, now: datetime) -> Sanction | None:
+        """``user_id``'s ban or mute in force at ``now``."""
+        with self.store.read() as connection:
+            return in_force(connection, user_id, kind, now)
+
+    def set_role(self, role: str | None, act: Act) -> LogLine:
+        """:func:`set_role` for the player ``act.target``."""
+        with self.store.write() as connection:
+            return set_role(connection, _user_id(connection, act.target), role, act)
+
+    def adjust_coins(self, amount: int, act: Act) -> LogLine:
+        """:func:`adjust_coins` for the player ``act.target``."""
+        with self.store.write() as connection:
+            user = _user_id(connection, act.target)
+            return adjust_coins(connection, self.store.system, user, amount, act)
+
+    def impose(self, kind: str, until: datetime | None, act: Act) -> tuple[int, LogLine]:
+        """:func:`impose` on the player ``act.target``: his user id and the log line."""
+        with self.store.write() as connection:
+            user = _user_id(connection, act.target)
+            return user, impose(connection, user, kind, until, act)
+
+    def lift(self, kind: str, act: Act) -> LogLine:
+        """:func:`lift` for the player ``act.target``."""
+        with self.store.write() as connection:
+            return lift(connection, _user_id(connection, act.target), kind, act)
+
+    def log(self, *, limit: int, before: int | None = None) -> list[LogLine]:
+        """:func:`log_lines`."""
+        with self.store.read() as connection:
+            return log_lines(connection, limit=limit, before=before)
+
+    def find(self, text: str, *, limit: int) -> list[PlayerRow]:
+        """:func:`find_players`."""
+        with self.store.read() as connection:
+            return find_players(connection, text, limit=limit)
+
+    def player(self, name: str, now: datetime, *, limit: int = 50) -> PlayerPage:
+        """The console's page of the player called ``name``."""
+        with self.store.read() as connection:
+            user = _user_id(connection, name)
+            row = connection.execute(
+                select(users.c.name, users.c.created_at).where(users.c.id == user)
+            ).one()
+            return PlayerPage(
+                id=user, name=row.name, created_at=row.created_at,
+                role=role_of(connection, user), ban=in_force(connection, user, "ban", now),
+                mute=in_force(connection, user, "mute", now),
+                sessions=session_count(connection, user, now),
+                postings=postings(connection, user, limit=limit),
+            )  # fmt: skip
+
+
+def _user_id(connection: Connection, name: str | None) -> int:
+    found: int | None = connection.execute(select(users.c.id).where(users.c.name == name)).scalar()
+    if found is None:
+        raise InvalidActionError("unknown_player", f"no player called {name!r}")
+    return found

@@ -1,0 +1,73 @@
+"""The operator's console: roles, the admin log, bans and mutes.
+
+Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``),
+``admin_log`` (every console action, append-only: who, when, what, on whom, why) and
+``sanctions`` (bans and mutes, kept when they end).
+
+Revision ID: 0015
+Revises: 0012
+Create Date: 2026-12-07
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+from qipai.store.schema import UTCDateTime
+
+revision: str = "0015"
+down_revision: str | None = "0012"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+
+def upgrade() -> None:
+    """Create ``roles``, ``admin_log`` and ``sanctions``."""
+    op.create_table(
+        "roles",
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("role", sa.String(16), nullable=False),
+        sa.Column("granted_at", UTCDateTime(), nullable=False),
+        sa.Column("granted_by", sa.String(64), nullable=False),
+        sa.CheckConstraint("role IN ('viewer', 'moderator', 'admin')", name=op.f("ck_roles_role")),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_roles_user_id_users"),
+        sa.PrimaryKeyConstraint("user_id", name="pk_roles"),
+    )
+    op.create_table(
+        "admin_log",
+        sa.Column("id", ID, autoincrement=True, nullable=False),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("actor", sa.String(64), nullable=False),
+        sa.Column("action", sa.String(32), nullable=False),
+        sa.Column("target", sa.String(64), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("detail_json", sa.Text(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_admin_log"),
+    )
+    op.create_index("ix_admin_log_at", "admin_log", ["at"])
+    op.create_table(
+        "sanctions",
+        sa.Column("id", ID, autoincrement=True, nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("starts_at", UTCDateTime(), nullable=False),
+        sa.Column("until", UTCDateTime(), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("lifted_at", UTCDateTime(), nullable=True),
+        sa.CheckConstraint("kind IN ('ban', 'mute')", name=op.f("ck_sanctions_kind")),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_sanctions_user_id_users"),
+        sa.PrimaryKeyConstraint("id", name="pk_sanctions"),
+    )
+    op.create_index("ix_sanctions_user_id", "sanctions", ["user_id"])
+
+
+def downgrade() -> None:
+    """Drop them."""
+    op.drop_index("ix_sanctions_user_id", "sanctions")
+    op.drop_table("sanctions")
+    op.drop_index("ix_admin_log_at", "admin_log")
+    op.drop_table("admin_log")
+    op.drop_table("roles")

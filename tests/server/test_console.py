@@ -1,0 +1,263 @@
+"""The operator's console's API on a running hall (``/api/admin/…``): every route refuses
+whoever lacks its role (walked from the app's own route table, so that a new route cannot
+be forgotten), a cross-site POST is refused, coins given and taken through the ledger
+(never below zero, the audit exact), a ban closes the player's open socket at once and
+refuses his sign-in with its end, a mute refuses his chat, and the admin log says who did
+what, when and why.  The first admin is made by ``qipai admin add``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+from server_kit import RunningHall, running_hall
+from starlette.routing import Route
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from wire_kit import config_with, ws_url
+
+from qipai.cli import main
+from qipai.server.edge.console import LEAST_ROLE
+from qipai.store import Store
+from qipai.store.audit import audit
+from qipai.store.console import Act, Console
+from qipai.store.schema import ROLES
+
+PASSWORD = "a fine password"
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('console') / 'hall.db'}"
+    with running_hall(config_with(url)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def http(hall: RunningHall) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=hall.url, timeout=10) as client:
+        yield client
+
+
+def _register(http: httpx.Client, name: str) -> dict[str, str]:
+    answer = http.post("/api/register", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return {"authorization": f"Bearer {answer.json()['token']}"}
+
+
+def _role(hall: RunningHall, name: str, role: str) -> None:
+    """Give ``name`` a role the way the first admin gets his: ``qipai admin add``."""
+    assert main(["admin", "add", name, "--role", role, "--db", str(hall.db_url)]) == 0
+
+
+@pytest.fixture(scope="module")
+def staff(hall: RunningHall, http: httpx.Client) -> dict[str, dict[str, str]]:
+    """Headers of a guest, a player, and one operator of each role."""
+    headers = {"guest": {"authorization": f"Bearer {http.post('/api/guest').json()['token']}"}}
+    headers["player"] = _register(http, "console-player")
+    for role in ROLES:
+        headers[role] = _register(http, f"console-{role}")
+        _role(hall, f"console-{role}", role)
+    return headers
+
+
+def _admin_routes(hall: RunningHall) -> set[tuple[str, str]]:
+    found = set()
+    for route in hall.app.routes:
+        if isinstance(route, Route) and route.path.startswith("/api/admin"):
+            found |= {(method, route.path) for method in route.methods or () if method != "HEAD"}
+    return found
+
+
+def _call(
+    http: httpx.Client, method: str, path: str, headers: dict[str, str], body: Any = None
+) -> httpx.Response:
+    url = path.replace("{name}", "console-player")
+    if method == "GET":
+        return http.get(url, headers=headers, params={"q": "console"})
+    return http.post(url, headers=headers, json=body if body is not None else {"reason": "x"})
+
+
+def test_every_console_route_refuses_who_lacks_its_role(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    routes = _admin_routes(hall)
+    assert routes == set(LEAST_ROLE)  # a route under /api/admin without a role would fail here
+    for method, path in sorted(routes):
+        least = ROLES.index(LEAST_ROLE[method, path])
+        lacking = [{}, staff["guest"], staff["player"], *(staff[r] for r in ROLES[:least])]
+        for headers in [*lacking, {"authorization": "Bearer not-a-token"}]:
+            answer = _call(http, method, path, headers)
+            assert (answer.status_code, answer.json()["error"]) == (403, "forbidden"), (
+                method, path, headers, answer.text
+            )
+    assert _call(http, "GET", "/api/admin/me", staff["viewer"]).json() == {
+        "name": "console-viewer", "role": "viewer"
+    }  # fmt: skip
+
+
+def test_a_cross_site_post_is_refused_and_changes_nothing(
+    http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    before = http.get("/api/me", headers=staff["player"]).json()["coins"]
+    path = "/api/admin/players/console-player/grant"
+    form = http.post(path, headers=staff["admin"], data={"amount": "5", "reason": "form"})
+    foreign = http.post(
+        path, headers={**staff["admin"], "origin": "https://evil.example"},
+        json={"amount": 5, "reason": "from elsewhere"},
+    )  # fmt: skip
+    for answer in (form, foreign):
+        assert (answer.status_code, answer.json()["error"]) == (403, "cross_site")
+    assert http.get("/api/me", headers=staff["player"]).json()["coins"] == before
+
+
+def test_coins_given_and_taken_never_below_zero_with_the_audit_exact(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    target = _register(http, "console-grantee")
+    path = "/api/admin/players/console-grantee/grant"
+    coins = http.get("/api/me", headers=target).json()["coins"]
+    given = http.post(path, headers=staff["admin"], json={"amount": 500, "reason": "a prize"})
+    assert given.status_code == 200 and given.json()["detail"] == {"amount": 500}
+    taken = http.post(path, headers=staff["admin"], json={"amount": -200, "reason": "a fix"})
+    assert taken.json()["action"] == "deduct"
+    assert http.get("/api/me", headers=target).json()["coins"] == coins + 300
+    lines = len(http.get("/api/admin/log", headers=staff["viewer"]).json())
+    too_much = http.post(
+        path, headers=staff["admin"], json={"amount": -(coins + 301), "reason": "too much"}
+    )
+    assert (too_much.status_code, too_much.json()["error"]) == (409, "insufficient_coins")
+    assert http.get("/api/me", headers=target).json()["coins"] == coins + 300
+    assert len(http.get("/api/admin/log", headers=staff["viewer"]).json()) == lines  # no line
+    for body in ({"amount": 0, "reason": "x"}, {"amount": 5, "reason": " "}, {"amount": "5"}):
+        assert http.post(path, headers=staff["admin"], json=body).status_code == 400
+    page = http.get("/api/admin/players/console-grantee", headers=staff["viewer"]).json()
+    assert [p["amount"] for p in page["postings"][:2]] == [-200, 500]
+    assert page["coins"] == coins + 300
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []
+
+
+async def _socket_closed_by_ban(
+    hall: RunningHall, http: httpx.Client, admin: dict[str, str]
+) -> tuple[dict[str, Any], int | None, float]:
+    token = _register(http, "console-cheat")["authorization"].split()[1]
+    async with connect(ws_url(hall.url), compression=None) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(await socket.recv())
+        assert welcome["type"] == "welcome"
+        until = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+        body = {"reason": "bots at the table", "until": until}
+        ban = await asyncio.to_thread(
+            http.post, "/api/admin/players/console-cheat/ban", headers=admin, json=body
+        )
+        assert ban.status_code == 200, ban.text
+        banned_at = asyncio.get_running_loop().time()
+        frame: dict[str, Any] = {}
+        with contextlib.suppress(ConnectionClosed):
+            async with asyncio.timeout(5):
+                while True:
+                    for one in _frames(await socket.recv()):
+                        frame = one if one.get("type") == "error" else frame
+        took = asyncio.get_running_loop().time() - banned_at
+        return frame, socket.close_code, took
+
+
+def _frames(text: str | bytes) -> list[dict[str, Any]]:
+    value = json.loads(text)
+    return value if isinstance(value, list) else [value]
+
+
+def test_a_ban_closes_the_players_socket_and_refuses_his_sign_in_until_unbanned(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    frame, code, took = asyncio.run(_socket_closed_by_ban(hall, http, staff["moderator"]))
+    assert (frame["code"], code) == ("session_ended", 4003) and took < 1.0
+    assert "bots at the table" in frame["message"]
+    sign_in = http.post("/api/login", json={"name": "console-cheat", "password": PASSWORD})
+    assert (sign_in.status_code, sign_in.json()["error"]) == (403, "banned")
+    assert sign_in.json()["until"] is not None
+    wrong = http.post("/api/login", json={"name": "console-cheat", "password": "not his"})
+    assert wrong.json()["error"] == "bad_credentials"  # a ban is told to the account only
+    unban = http.post(
+        "/api/admin/players/console-cheat/unban", headers=staff["moderator"],
+        json={"reason": "appeal granted"},
+    )  # fmt: skip
+    assert unban.status_code == 200
+    again = http.post("/api/login", json={"name": "console-cheat", "password": PASSWORD})
+    assert again.status_code == 200
+    log = http.get("/api/admin/log", headers=staff["viewer"]).json()
+    mine = [(e["actor"], e["action"], e["reason"]) for e in log if e["target"] == "console-cheat"]
+    assert mine == [
+        ("console-moderator", "unban", "appeal granted"),
+        ("console-moderator", "ban", "bots at the table"),
+    ]
+
+
+async def _chat(hall: RunningHall, token: str) -> str:
+    async with connect(ws_url(hall.url), compression=None) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        await socket.send(json.dumps({"type": "chat", "id": 7, "phrase": "hurry"}))
+        async with asyncio.timeout(5):
+            while True:
+                for frame in _frames(await socket.recv()):
+                    if frame.get("id") == 7:
+                        return str(frame.get("code", frame["type"]))
+
+
+def test_a_muted_player_may_not_chat_until_unmuted(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    token = _register(http, "console-loud")["authorization"].split()[1]
+    mute = http.post(
+        "/api/admin/players/console-loud/mute", headers=staff["moderator"],
+        json={"minutes": 10, "reason": "spam"},
+    )  # fmt: skip
+    assert mute.status_code == 200
+    assert asyncio.run(_chat(hall, token)) == "muted"
+    page = http.get("/api/admin/players/console-loud", headers=staff["viewer"]).json()
+    assert page["mute"]["reason"] == "spam" and page["ban"] is None
+    http.post(
+        "/api/admin/players/console-loud/unmute", headers=staff["moderator"],
+        json={"reason": "served"},
+    )  # fmt: skip
+    assert asyncio.run(_chat(hall, token)) == "not_seated"  # heard by the hall again
+
+
+def test_roles_are_given_by_admins_only_and_players_are_found_by_name(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    body = {"role": "viewer", "reason": "helps"}
+    path = "/api/admin/players/console-player/role"
+    assert http.post(path, headers=staff["moderator"], json=body).status_code == 403
+    assert http.post(path, headers=staff["admin"], json=body).json()["detail"] == {"role": "viewer"}
+    assert http.get("/api/admin/me", headers=staff["player"]).json()["role"] == "viewer"
+    http.post(path, headers=staff["admin"], json={"role": None, "reason": "done"})
+    assert http.get("/api/admin/me", headers=staff["player"]).status_code == 403
+    found = http.get("/api/admin/players", headers=staff["viewer"], params={"q": "CONSOLE-p"})
+    assert [p["name"] for p in found.json()] == ["console-player"]
+    missing = http.get("/api/admin/players/nobody-here", headers=staff["viewer"])
+    assert (missing.status_code, missing.json()["error"]) == (404, "unknown_player")
+
+
+def test_the_store_writes_each_action_with_its_log_line_or_neither(tmp_path: Any) -> None:
+    now = datetime(2026, 12, 7, 12, tzinfo=UTC)
+    with Store.open(f"sqlite:///{tmp_path / 'c.db'}") as store:
+        store.register("ann", "h", grant=100, now=now)
+        console = Console(store)
+        act = Act("op", "ann", "why", now)
+        with pytest.raises(ValueError, match="insufficient_coins"):
+            console.adjust_coins(-101, act)
+        with pytest.raises(ValueError, match="bad_until"):
+            console.impose("ban", now, act)
+        assert console.log(limit=10) == []
+        console.impose("mute", now + timedelta(minutes=5), act)
+        assert console.in_force(1, "mute", now + timedelta(minutes=4)) is not None
+        assert console.in_force(1, "mute", now + timedelta(minutes=5)) is None  # it ended
+        assert [line.action for line in console.log(limit=10)] == ["mute"]
