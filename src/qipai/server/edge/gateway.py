@@ -34,7 +34,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -42,7 +42,7 @@ import msgspec
 
 from qipai.cluster.mailbox import Message, field
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
-from qipai.hall.frames import Left, OutFrame, Queued, from_json, to_json
+from qipai.hall.frames import OutFrame, from_json, to_json
 from qipai.hall.match.requests import MatchRequest, Register, parse_request, wire_of
 from qipai.jsontypes import Json
 from qipai.server.api import protocol
@@ -56,12 +56,10 @@ from qipai.server.run.node import MATCHES, ClusterNode, private_resource
 from .links import Link, LocalLink
 from .logs import log_failure
 from .privates import private_info
+from .remote import NOT_ATTACHED, LostHandler, RemoteLink, answer_of
 
 log = logging.getLogger(__name__)
 
-LostHandler = Callable[["Link", str | None], None]
-"""Told that the node holding a connection's player stopped and was taken over: the link
-lost, and the room the player was in there."""
 
 CALL_SECONDS = 3.0
 """How long a gateway waits for the holder's answer to a call."""
@@ -70,9 +68,6 @@ WAIT_STEP = 0.25
 MOVE_SECONDS = 8.0
 """The longest a join waits for its room to have a live owner (a stopped node is seen
 within a beat's time to live, and its rooms move at once)."""
-NOT_ATTACHED = "not_attached"
-"""Between nodes only: the holder does not serve this link (it dropped it while this node
-seemed gone, or it restarted); the gateway links the connection again."""
 TAKEOVER_SECONDS = 15.0
 """The longest a signing-in player waits for his stopped node to be taken over."""
 
@@ -106,9 +101,10 @@ class Gateway:
         self.hall = hall
         self.cluster = cluster
         self.node = cluster.node_id
-        self._numbers = itertools.count(1)
+        self.numbers: Iterator[int] = itertools.count(1)
+        """Numbers of this node's calls and links (each used once)."""
         self._calls: dict[int, asyncio.Future[Message]] = {}
-        self._links: dict[int, RemoteLink] = {}
+        self.links: dict[int, RemoteLink] = {}
         """This node's connections to players held elsewhere, by connection number."""
         self._served: dict[tuple[str, int], LocalLink] = {}
         """The connections of other gateways to players held here."""
@@ -389,7 +385,7 @@ class Gateway:
         :raises GameError: the holder's refusal, or ``cluster_unavailable`` (no answer
             within :data:`CALL_SECONDS`).
         """
-        number = message["i"] = next(self._numbers)
+        number = message["i"] = next(self.numbers)
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._calls[number] = future
         self.send(node, message)
@@ -402,7 +398,7 @@ class Gateway:
         finally:
             self._calls.pop(number, None)
         self.call_seconds.observe(time.perf_counter() - started)
-        return _answer(reply)
+        return answer_of(reply)
 
     # --- the inbox ------------------------------------------------------------------------
 
@@ -414,7 +410,7 @@ class Gateway:
         elif kind == "ended":
             self.hall.end_sessions(field(message, "u", int), field(message, "why", str))
         elif kind == "frame":
-            link = self._links.get(field(message, "c", int))
+            link = self.links.get(field(message, "c", int))
             if link is not None:
                 link.deliver(from_json(message["f"]))
         elif kind == "reply":
@@ -488,7 +484,7 @@ class Gateway:
                 del self._served[connection]
                 self._order.pop(connection, None)
                 self._spawn(served.close())
-        for link in list(self._links.values()):
+        for link in list(self.links.values()):
             if link.node not in alive and link.node not in stopped:
                 link.lost()
 
@@ -498,101 +494,7 @@ class Gateway:
         task.add_done_callback(self._serving.discard)
 
 
-class RemoteLink:
-    """A connection of this node to a player held by ``node``."""
-
-    def __init__(self, gateway: Gateway, node: str, user: int, name: str, sink: Sink) -> None:
-        self.gateway = gateway
-        self.node = node
-        self.user = user
-        self.name = name
-        self.sink = sink
-        """Where the player's frames go (the connection)."""
-        self.number = next(gateway._numbers)
-        self.room: str | None = None
-        """The room the player is in (from the frames that say so)."""
-        self.on_lost: LostHandler | None = None
-        """Called when the holder stopped and was taken over, with the room the player was
-        in there."""
-        self.on_forgotten: Callable[[Link], None] | None = None
-        """Called when the holder, alive, no longer serves this link."""
-
-    def deliver(self, frame: OutFrame) -> None:
-        """A frame from the holder, to the connection (noting the player's room)."""
-        if isinstance(frame, Queued):
-            self.room = frame.room
-        elif isinstance(frame, Left):
-            self.room = None
-        self.sink(frame)
-
-    async def open(self, last: dict[str, int]) -> None:
-        """Attach to the holder: it sends what was missed, then every frame."""
-        self.gateway._links[self.number] = self
-        seen: dict[str, Json] = {**last}
-        attach: Message = {
-            "k": "attach",
-            "c": self.number,
-            "u": self.user,
-            "n": self.name,
-            "last": seen,
-        }
-        await self.gateway.call(self.node, attach)
-
-    async def handle(self, message: protocol.ClientMessage) -> OutFrame | None:
-        """The message, done by the holder.
-
-        :raises GameError: the holder's refusal; ``cluster_unavailable`` when it does not
-            answer, or no longer serves this link (the connection links again).
-        """
-        text = msgspec.json.encode(message).decode()
-        answer = await self._call({"k": "call", "c": self.number, "m": text})
-        return None if answer is None else from_json(answer)
-
-    async def release(self) -> None:
-        """Asked of the holder."""
-        await self._call({"k": "release", "c": self.number})
-
-    async def _call(self, message: Message) -> Json:
-        try:
-            return await self.gateway.call(self.node, message)
-        except IllegalActionError as error:
-            if error.code != NOT_ATTACHED:
-                raise
-            self._forgotten()
-            raise IllegalActionError("cluster_unavailable", "linking again: try again") from None
-
-    async def close(self) -> None:
-        """Detach from the holder."""
-        if self.gateway._links.pop(self.number, None) is not None:
-            self.gateway.send(self.node, {"k": "detach", "c": self.number})
-
-    def _forgotten(self) -> None:
-        """The holder, alive, forgot this link: drop it, and tell the connection, which
-        attaches to the holder again."""
-        self.gateway._links.pop(self.number, None)
-        if self.on_forgotten is not None:
-            self.on_forgotten(self)
-
-    def lost(self) -> None:
-        """The holder stopped and was taken over, or forgot this link: detach (read if it
-        ever comes back) and tell the connection, which links again."""
-        self.gateway._links.pop(self.number, None)
-        self.gateway.send(self.node, {"k": "detach", "c": self.number})
-        if self.on_lost is not None:
-            self.on_lost(self, self.room)
-
-
 def _plain(answer: MatchAnswer | PrivateInfo) -> Json:
     """An answer of the API as JSON, to cross to another node."""
     plain: Json = msgspec.to_builtins(answer)
     return plain
-
-
-def _answer(reply: Message) -> Json:
-    """The answer of a ``reply`` (a frame, the match API's JSON), or its error raised."""
-    code = reply.get("e")
-    if code is None:
-        answer: Json = reply.get("f")
-        return answer
-    error = InvalidActionError if reply.get("x") == "invalid" else IllegalActionError
-    raise error(str(code), str(reply.get("t", "")))

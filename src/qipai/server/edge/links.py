@@ -4,7 +4,7 @@ A :class:`~qipai.server.edge.connection.PlayerSocket` reads and writes one WebSo
 its messages do is the business of the hall that holds the player's state (his queue
 entry, his table).  In a hall alone that is always this process: a :class:`LocalLink`.
 On a node of a cluster it may be another node, which the connection reaches through
-:class:`qipai.server.edge.gateway.RemoteLink` (same interface, messages over Redis); the node
+:class:`qipai.server.edge.remote.RemoteLink` (same interface, messages over Redis); the node
 that holds the player serves that remote connection with a :class:`LocalLink` of its own,
 whose frames it sends back.
 """
