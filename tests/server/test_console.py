@@ -20,9 +20,10 @@ from server_kit import RunningHall, running_hall
 from starlette.routing import Route
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-from wire_kit import config_with, ws_url
+from wire_kit import Frame, config_with, guests, of_type, ws_url
 
 from qipai.cli import main
+from qipai.client.connection import HallClient
 from qipai.server.edge.console import LEAST_ROLE
 from qipai.store import Store
 from qipai.store.audit import audit
@@ -261,3 +262,46 @@ def test_the_store_writes_each_action_with_its_log_line_or_neither(tmp_path: Any
         assert console.in_force(1, "mute", now + timedelta(minutes=4)) is not None
         assert console.in_force(1, "mute", now + timedelta(minutes=5)) is None  # it ended
         assert [line.action for line in console.log(limit=10)] == ["mute"]
+
+
+async def _closed_by_operator(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> tuple[Frame, int, int, list[dict[str, Any]]]:
+    async with HallClient(hall.url) as client, guests(client, 1) as [player]:
+        coins = player.session.coins
+        await player.conn.send({"type": "join", "room": "doudizhu-yifa"})
+        dealt = await player.until(of_type("hand_start"))
+        tables = await asyncio.to_thread(http.get, "/api/admin/tables", headers=staff["viewer"])
+        name = player.session.name
+        mine = [t for t in tables.json() if name in [seat["name"] for seat in t["seats"]]]
+        assert [t["hand"] for t in mine] == [dealt["hand"]]
+        assert sum(seat["bot"] for seat in mine[0]["seats"]) == 2
+        close = await asyncio.to_thread(
+            http.post, f"/api/admin/tables/{mine[0]['id']}/close", headers=staff["moderator"],
+            json={"reason": "stuck: restarting it"},
+        )  # fmt: skip
+        assert close.status_code == 200, close.text
+        voided = await player.until(of_type("hand_voided"))
+        again = await asyncio.to_thread(
+            http.post, f"/api/admin/tables/{mine[0]['id']}/close", headers=staff["moderator"],
+            json={"reason": "twice"},
+        )  # fmt: skip
+        me = await asyncio.to_thread(
+            http.get, "/api/me", headers={"authorization": f"Bearer {player.session.token}"}
+        )
+        log = await asyncio.to_thread(http.get, "/api/admin/log", headers=staff["viewer"])
+        return voided, coins, me.json()["coins"], [again.json(), log.json()[0]]
+
+
+def test_an_operator_closes_a_live_table_its_hand_voided_and_its_players_told(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    voided, before, after, (again, line) = asyncio.run(_closed_by_operator(hall, http, staff))
+    assert (voided["reason"], voided["message"]) == ("closed", "stuck: restarting it")
+    assert after == before  # a voided hand moves no coin
+    assert again["error"] == "unknown_table"
+    assert (line["action"], line["actor"], line["reason"]) == (
+        "close_table", "console-moderator", "stuck: restarting it"
+    )
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []

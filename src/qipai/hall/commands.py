@@ -192,6 +192,15 @@ class Shutdown:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseTable:
+    """An operator closes table ``table`` (the console): its hand voided as on a crash (no
+    coin moves), its players told ``reason``."""
+
+    table: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Spectate:
     """``user`` watches table number ``table``, the table the player named ``player``
     sits at, or the private table of code ``code`` (exactly one of the three)."""
@@ -289,7 +298,7 @@ Private = CreatePrivate | JoinPrivate | Ready | StartPrivate | KickPrivate | Clo
 Command = (
     Join | Leave | Act | Contribute | Trustee | Escape | EscapeCost | Presence | Chat | Resync
     | Resume | Tick | Matchmake | BalancesRead | SeatingFailed | HandRecorded
-    | HandSettled | StoreFailed | BotDecided | Shutdown | Spectate | StopSpectating
+    | HandSettled | StoreFailed | BotDecided | Shutdown | CloseTable | Spectate | StopSpectating
     | WatchByName
     | MatchCommand  # the matches' (hall/match/commands.py)
     | Private | RestorePrivate  # the private tables' (hall/private/tables.py)

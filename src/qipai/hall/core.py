@@ -40,6 +40,7 @@ from qipai.hall.private.options import PrivateSettings
 from qipai.hall.private.tables import PrivateTables
 from qipai.hall.rooms import Room
 from qipai.hall.table.live import LiveTable, Out, Owner, Posted, TableFlow
+from qipai.hall.table.summary import TableSummary, summarize
 from qipai.hall.table.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
 from qipai.hall.watch.settings import WatchSettings
 from qipai.hall.watch.spectators import Spectators
@@ -143,6 +144,10 @@ class HallCore:
         """
         check_free(self.place_of(user))
 
+    def tables(self) -> list[TableSummary]:
+        """The tables in play here, as the operator's console lists them (no card)."""
+        return [summarize(live.table) for live in self.flow.tables.values()]
+
     def table_of(self, user: int) -> LiveTable | None:
         """The table ``user`` sits at, if any."""
         player = self.players.get(user)
@@ -205,8 +210,8 @@ class HallCore:
                 self.flow.store_failed(table, hand, error, out, now)
             case c.BotDecided(table, turn, action):
                 self.flow.decided(table, turn, action, out, now)
-            case c.Shutdown(forget):
-                self._shutdown(forget, out, now)
+            case c.Shutdown() | c.CloseTable():
+                self._stop(command, out, now)
             case (
                 c.CreatePrivate() | c.JoinPrivate() | c.Ready() | c.StartPrivate()
                 | c.KickPrivate() | c.ClosePrivate()
@@ -226,6 +231,18 @@ class HallCore:
                 assert_never(command)
 
     # --- players ----------------------------------------------------------------------
+
+    def _stop(self, command: c.Shutdown | c.CloseTable, out: Out, now: float) -> None:
+        """The hall stops (:class:`~qipai.hall.commands.Shutdown`), or an operator closes
+        one table: it fails as on a crash, its players told why."""
+        if isinstance(command, c.Shutdown):
+            self._shutdown(command.forget, out, now)
+            return
+        number, reason = command.table, command.reason
+        live = self.flow.tables.get(number)
+        if live is None:
+            raise IllegalActionError("unknown_table", f"no table {number} in play here")
+        self.flow.fail(live, out, now, reason=("closed", reason))
 
     def _check_moves(self, command: c.Command) -> None:
         """The one check of every command that gives a person a new place: he holds none

@@ -206,11 +206,13 @@ class EscapeCost(_Frame, tag="escape_cost"):
 
 
 class HandVoided(_Frame, tag="hand_voided"):
-    """Hand ``hand`` at ``table`` is void, no coin moved."""
+    """Hand ``hand`` at ``table`` is void, no coin moved (``message``: an operator's
+    reason, when he closed the table)."""
 
     hand: str
     table: int
     reason: str
+    message: str | UnsetType = UNSET
 
 
 class Chat(_Frame, tag="chat"):

@@ -45,11 +45,15 @@ def chat_too_fast(retry_after: float, message_id: int | None = None) -> frames.E
     return retry_later("chat_too_fast", text, retry_after, message_id)
 
 
-def voided(hand_id: str, table: int, reason: str) -> frames.HandVoided:
+def voided(
+    hand_id: str, table: int, reason: str, message: str | None = None
+) -> frames.HandVoided:
     """His hand was voided: cancelled, no coin moved (the stakes are only taken at
-    settlement); ``reason`` ``restart`` (the hall stopped during the hand) or
-    ``table_failed``."""
-    return frames.HandVoided(hand=hand_id, table=table, reason=reason)
+    settlement); ``reason`` ``restart`` (the hall stopped during the hand),
+    ``table_failed``, or ``closed`` (an operator closed the table, saying ``message``)."""
+    if message is None:
+        return frames.HandVoided(hand=hand_id, table=table, reason=reason)
+    return frames.HandVoided(hand=hand_id, table=table, reason=reason, message=message)
 
 
 def escape_cost(table: int, cost: tuple[EscapeCost, EscapeCost] | None) -> frames.EscapeCost:

@@ -361,6 +361,12 @@ class Console:
         with self.store.write() as connection:
             return lift(connection, _user_id(connection, act.target), kind, act)
 
+    def note(self, action: str, detail: dict[str, Json], act: Act) -> LogLine:
+        """Write the log line of an action done outside the database (a table closed in a
+        hall's memory), once it was done."""
+        with self.store.write() as connection:
+            return log_action(connection, action, detail, act)
+
     def log(self, *, limit: int, before: int | None = None) -> list[LogLine]:
         """:func:`log_lines`."""
         with self.store.read() as connection:

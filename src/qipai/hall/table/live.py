@@ -386,12 +386,16 @@ class TableFlow:
         live.refusal = error
         self.close(live, out, now)
 
-    def fail(self, live: LiveTable, out: Out, now: float, *, stopped: bool = False) -> None:
+    def fail(
+        self, live: LiveTable, out: Out, now: float, *, stopped: bool = False,
+        reason: tuple[str, str | None] = ("table_failed", None),
+    ) -> None:
         """The table stops without settling: its hand is voided (by the caller when
-        ``stopped``), its players told now or when they come back."""
+        ``stopped``), its players told now or when they come back (``reason``: the
+        ``hand_voided`` frame's code and message)."""
         hand, live.failed, live.stopped = live.table.hand_id, True, stopped
         if hand is not None:
-            frame = notices.voided(hand, live.number, "table_failed")
+            frame = notices.voided(hand, live.number, *reason)
             for _, user in live.humans():
                 player = self._players.get(user)
                 connected = player is not None and player.connected

@@ -76,3 +76,30 @@ class LogLineAnswer(Answer):
     target: str | None
     reason: str
     detail: dict[str, JsonValue]
+
+
+class SeatAnswer(Answer):
+    """A seat of a table in play, as a spectator sees it."""
+
+    name: str
+    bot: bool
+    coins: int
+    trustee: bool
+    connected: bool
+
+
+class TableAnswer(Answer):
+    """A table of ``GET /api/admin/tables``: ``id`` (``node:number``: what closing it
+    names), its node, number, room, game, rules, stake, hand in play, hands dealt, seats."""
+
+    id: str
+    node: str
+    number: int
+    room: str
+    room_name: str
+    game: str
+    rules: str
+    base: int
+    hand: str | None
+    hands: int
+    seats: list[SeatAnswer]

@@ -32,6 +32,7 @@ from qipai.server.api.console import (
     PostingAnswer,
     SanctionAnswer,
     StaffAnswer,
+    TableAnswer,
 )
 from qipai.store.console import Act, Console, LogLine, Sanction
 from qipai.store.schema import ROLES
@@ -43,6 +44,8 @@ MAX_MUTE_MINUTES = 60 * 24 * 30
 """The longest mute (30 days): a longer silence is a ban."""
 SEARCH_LIMIT = 50
 """Players one search lists at most."""
+ALONE = "hall"
+"""The node name of a hall of one process, in a table's id (``hall:17``)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,8 @@ def _console(services: Services) -> Console:
 def _act(operator: Staff, request: Request, reason: Json) -> Act:
     if not isinstance(reason, str):
         raise InvalidActionError("bad_reason", "say why: a reason is text")
-    return Act(operator.name, request.path_params.get("name"), reason, _now())
+    target = request.path_params.get("name", request.path_params.get("id"))
+    return Act(operator.name, target, reason, _now())
 
 
 async def _me(services: Services, operator: Staff, request: Request) -> object:
@@ -196,6 +200,32 @@ async def _log(services: Services, operator: Staff, request: Request) -> object:
     return [_line(line) for line in lines]
 
 
+async def _tables(services: Services, operator: Staff, request: Request) -> object:
+    gateway = services.gateway
+    found = {ALONE: services.hall.live_tables()} if gateway is None else await gateway.live_tables()
+    return [
+        from_row(table, TableAnswer, id=f"{node}:{table.number}", node=node)
+        for node, tables in found.items()
+        for table in tables
+    ]
+
+
+async def _close_table(services: Services, operator: Staff, request: Request) -> object:
+    node, _, number = str(request.path_params["id"]).rpartition(":")
+    if not number.isascii() or not number.isdigit() or len(number) > 9:
+        raise IllegalActionError("unknown_table", "a table is named node:number")
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    gateway = services.gateway
+    if gateway is not None:
+        await gateway.close_table(node, int(number), act.reason)
+    elif node == ALONE:
+        services.hall.close_table(int(number), act.reason)
+    else:
+        raise IllegalActionError("unknown_table", f"no node {node} in this hall")
+    return _line(await services.db.run(_console(services).note, "close_table", {}, act))
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
@@ -207,6 +237,8 @@ _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("POST", "/api/admin/players/{name}/unmute"): ("moderator", _lifting("mute")),
     ("POST", "/api/admin/players/{name}/role"): ("admin", _role),
     ("GET", "/api/admin/log"): ("viewer", _log),
+    ("GET", "/api/admin/tables"): ("viewer", _tables),
+    ("POST", "/api/admin/tables/{id}/close"): ("moderator", _close_table),
 }
 
 LEAST_ROLE: dict[tuple[str, str], str] = {where: least for where, (least, _) in _ROUTES.items()}

@@ -31,6 +31,7 @@ live of the stop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
@@ -44,6 +45,7 @@ from qipai.cluster.mailbox import Message, field
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
 from qipai.hall.frames import OutFrame, from_json, to_json
 from qipai.hall.match.requests import MatchRequest, Register, parse_request, wire_of
+from qipai.hall.table.summary import TableSummary
 from qipai.jsontypes import Json
 from qipai.server.api import protocol
 from qipai.server.api.answers import PrivateInfo
@@ -366,6 +368,27 @@ class Gateway:
         for node in self.cluster.alive - {self.node}:
             self.send(node, {"k": "ended", "u": user, "why": why})
 
+    async def live_tables(self) -> dict[str, list[TableSummary]]:
+        """The tables in play on every node that answers, by node (the console)."""
+        found = {self.node: self.hall.live_tables()}
+        for node in sorted(self.cluster.alive - {self.node}):
+            with contextlib.suppress(GameError):  # a node that does not answer: left out
+                tables = await self.call(node, {"k": "tables", "c": 0})
+                found[node] = msgspec.convert(tables, list[TableSummary])
+        return found
+
+    async def close_table(self, node: str, number: int, reason: str) -> None:
+        """Close table ``number`` of ``node`` (an operator's close).
+
+        :raises GameError: ``unknown_table``, ``unknown_node``, ``cluster_unavailable``.
+        """
+        if node == self.node:
+            self.hall.close_table(number, reason)
+        elif node in self.cluster.alive:
+            await self.call(node, {"k": "close_table", "c": 0, "t": number, "why": reason})
+        else:
+            raise IllegalActionError("unknown_table", f"no node {node} in the hall")
+
     def _move(self, user: int, node: str) -> None:
         """``user`` is held by ``node`` now: move this node's connections of his."""
         target = None if node == self.node else node
@@ -449,6 +472,12 @@ class Gateway:
             return _plain(served)
         if kind == "private":
             return _plain(await private_info(self.hall, field(message, "code", str)))
+        if kind == "tables":
+            tables: Json = msgspec.to_builtins(self.hall.live_tables())
+            return tables
+        if kind == "close_table":
+            self.hall.close_table(field(message, "t", int), field(message, "why", str))
+            return None
         if kind == "attach":
             player = self.hall.player(field(message, "u", int), field(message, "n", str))
             attached = LocalLink(self.hall, player, partial(self._forward, connection))

@@ -30,6 +30,7 @@ from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room
+from qipai.hall.table.summary import TableSummary
 from qipai.hall.table.table import DEAL_STEP_SECONDS
 from qipai.hall.watch.settings import WatchSettings
 from qipai.jsontypes import Json
@@ -217,6 +218,18 @@ class HallService:
         for socket in list(self.sockets):
             socket.cut()
         await self.executor.stop(forget=True)
+
+    def live_tables(self) -> list[TableSummary]:
+        """The tables in play on this process, as the operator's console lists them."""
+        return self.core.tables()
+
+    def close_table(self, number: int, reason: str) -> None:
+        """An operator closes table ``number`` here: its hand voided, its players told
+        ``reason``.
+
+        :raises IllegalActionError: ``unknown_table``.
+        """
+        self.executor.run(c.CloseTable(number, reason))
 
     def end_sessions(self, user: int, why: str) -> int:
         """Close every connection of ``user`` on this process (his sessions were ended by

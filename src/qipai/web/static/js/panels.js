@@ -102,6 +102,7 @@ export function result(T, onClose) {
       [
         h("h2", { text: t("table.voidedTitle") }),
         over.reason === "restart" ? h("p", { "data-testid": "voided-reason", text: t("table.voidedRestart") }) : null,
+        over.reason === "closed" ? h("p", { "data-testid": "voided-reason", text: t("table.voidedClosed", { why: over.message || "" }) }) : null,
         h("p", { text: t("table.voided") }),
         h("div", { class: "buttons" }, h("button", { class: "btn primary", "data-testid": "action-again", onclick: () => T.again(), text: t("table.again") }), h("button", { class: "btn", "data-testid": "action-lobby", onclick: () => T.toLobby(), text: t("nav.lobby") })),
       ],

@@ -97,6 +97,7 @@ export const STRINGS = {
   "table.over": ["本局结束", "Hand over"],
   "table.voided": ["本局游戏将自动取消，输赢结果无效", "This hand is cancelled: no result, no coins moved"],
   "table.voidedTitle": ["牌局取消", "Hand cancelled"],
+  "table.voidedClosed": ["管理员关闭了这张牌桌：{why}", "An operator closed this table: {why}"],
   "table.voidedRestart": ["服务器重新启动，你的上一局已取消：输赢无效，游戏币未动", "The server restarted: your last hand was cancelled, no coins moved"],
   "table.won": ["胜利！", "You won!"],
   "table.lost": ["失败", "You lost"],

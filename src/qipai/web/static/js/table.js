@@ -326,7 +326,7 @@ export class Table {
 
   on_hand_voided(frame) {
     const s = this.state;
-    s.over = { hand: frame.hand, voided: true, reason: frame.reason || null, result: s.players.map(() => 0), points: s.players.map(() => 0), winners: [] };
+    s.over = { hand: frame.hand, voided: true, reason: frame.reason || null, message: frame.message || null, result: s.players.map(() => 0), points: s.players.map(() => 0), winners: [] };
     Object.assign(s, { legal: [], options: [], turnSeat: null, deciding: [], deadline: null });
     this.justEnded = true;
   }
