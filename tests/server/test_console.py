@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import match_kit
+import places_kit
 import pytest
 from server_kit import RunningHall, running_hall
 from starlette.routing import Route
@@ -24,6 +27,7 @@ from wire_kit import Frame, config_with, guests, of_type, ws_url
 
 from qipai.cli import main
 from qipai.client.connection import HallClient
+from qipai.hall.match.config import load_matches
 from qipai.server.edge.console import LEAST_ROLE
 from qipai.store import Store
 from qipai.store.audit import audit
@@ -35,8 +39,12 @@ PASSWORD = "a fine password"
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
+    """A hall with two matches: one that bots fill and start, one that never starts."""
     url = f"sqlite:///{tmp_path_factory.mktemp('console') / 'hall.db'}"
-    with running_hall(config_with(url)) as running:
+    config = dataclasses.replace(
+        config_with(url), matches=load_matches(match_kit.MATCHES + places_kit.MATCHES)
+    )
+    with running_hall(config) as running:
         yield running
 
 
@@ -305,3 +313,61 @@ def test_an_operator_closes_a_live_table_its_hand_voided_and_its_players_told(
     )
     with Store.open(hall.db_url) as store:
         assert audit(store, allow_playing=True) == []
+
+
+async def _cancelled_in_play(
+    hall: RunningHall, http: httpx.Client, admin: dict[str, str]
+) -> tuple[list[str], int, int]:
+    async with HallClient(hall.url) as client, guests(client, 1) as [player]:
+        token = player.session.token
+        before: int = (await client.me(token))["coins"]
+        registered = await match_kit.post_as(hall.url, "/api/matches/crash-trio/register", token)
+        assert registered.status_code == 200, registered.text
+        run = registered.json()["run"]
+        await player.until(of_type("hand_start"))
+        runs = await asyncio.to_thread(http.get, "/api/admin/matches", headers=admin)
+        assert {r["run"]: r["state"] for r in runs.json()}[run] == "running"
+        cancel = await asyncio.to_thread(
+            http.post, f"/api/admin/matches/{run.replace('#', '%23')}/cancel", headers=admin,
+            json={"reason": "a bad schedule"},
+        )  # fmt: skip
+        assert cancel.status_code == 200, cancel.text
+        await player.until(of_type("match_cancelled"))
+        told = [f["type"] for f in player.frames if f["type"] in ("hand_voided", "match_cancelled")]
+        after: int = (await client.me(token))["coins"]
+        return told, before, after
+
+
+def test_an_admin_cancels_a_run_in_play_and_every_fee_comes_back(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    told, before, after = asyncio.run(_cancelled_in_play(hall, http, staff["admin"]))
+    assert told == ["hand_voided", "match_cancelled"]
+    assert after == before  # the fee refunded, the voided hand moved nothing
+    assert match_kit.run_state(str(hall.db_url)) == "cancelled"
+    refused = http.post(
+        "/api/admin/matches/crash-trio%231/cancel", headers=staff["admin"],
+        json={"reason": "again"},
+    )  # fmt: skip
+    assert refused.json()["error"] == "unknown_run"
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []
+
+
+def test_an_admin_cancels_a_registering_run_and_the_fee_comes_back(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    player = _register(http, "console-entrant")
+    before = http.get("/api/me", headers=player).json()["coins"]
+    path = f"/api/matches/{places_kit.MATCH}/register"
+    run = http.post(path, headers=player).json()["run"]
+    assert http.get("/api/me", headers=player).json()["coins"] == before - 10
+    cancel = http.post(
+        f"/api/admin/matches/{run.replace('#', '%23')}/cancel", headers=staff["admin"],
+        json={"reason": "nobody came"},
+    )  # fmt: skip
+    assert cancel.status_code == 200, cancel.text
+    assert http.get("/api/me", headers=player).json()["coins"] == before
+    runs = http.get("/api/admin/matches", headers=staff["viewer"]).json()
+    assert run not in [r["run"] for r in runs]  # cancelled: the next run takes registrations
+    assert f"{places_kit.MATCH}#2" in [r["run"] for r in runs]

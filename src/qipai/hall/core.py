@@ -224,7 +224,7 @@ class HallCore:
                 mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
                 | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
                 | mc.RefundFailed() | mc.RunOpened() | mc.RunStarted() | mc.RunCancelled()
-                | mc.StepFailed() | mc.RunFinished()
+                | mc.StepFailed() | mc.RunFinished() | mc.CancelMatch()
             ):  # fmt: skip
                 self.matches.handle(command, out, now)
             case _:
@@ -486,15 +486,23 @@ class HallCore:
         *,
         terms: HandTerms,
         done: Done,
+        run: str,
         out: Out,
         now: float,
     ) -> None:
-        """A match's table (:mod:`~qipai.hall.match.desk`): one hand by ``terms``, then ``done``."""
+        """A match's table (:mod:`~qipai.hall.match.desk`): one hand of ``run`` by
+        ``terms``, then ``done``."""
         rng = random.Random(self._fresh(64))
-        owner = MatchTable(self.players, self.watch, done)
+        owner = MatchTable(self.players, self.watch, done, run)
         self._open(
             room, users, seats, None, owner=owner, terms=terms, rng=rng, out=out, now=now
         )  # fmt: skip
+
+    def close_run_tables(self, run: str, reason: str, out: Out, now: float) -> None:
+        """Close every table of the match run ``run`` (an operator cancelled it)."""
+        for live in list(self.flow.tables.values()):
+            if isinstance(live.owner, MatchTable) and live.owner.run == run:
+                self.flow.fail(live, out, now, reason=("closed", reason))
 
     def _shutdown(self, forget: bool, out: Out, now: float) -> None:
         """Stop every table and void their hands; with ``forget``, drop every queue and

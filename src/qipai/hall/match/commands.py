@@ -111,6 +111,15 @@ class RunCancelled:
 
 
 @dataclass(frozen=True, slots=True)
+class CancelMatch:
+    """An operator cancels ``run`` (registering or in play), saying ``reason``: its tables
+    closed (their hands voided), every fee refunded, its players told."""
+
+    run: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class StepFailed:
     """The step of ``match``'s open run (``OpenRun``, ``StartRun``, ``CancelRun``) failed:
     ``code`` and ``message`` say why."""
@@ -132,6 +141,6 @@ class RunFinished:
 MatchCommand = (
     StartMatches | StopMatches | Register | Unregister | MatchTick | EntryHeld | EntryFailed
     | EntryRefunded | RefundFailed | RunOpened | RunStarted | RunCancelled | StepFailed
-    | RunFinished
+    | RunFinished | CancelMatch
 )  # fmt: skip
 """Everything the match desk is told."""

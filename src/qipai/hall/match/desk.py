@@ -80,6 +80,8 @@ class MatchTable:
     players: dict[int, Player]
     watch: Spectators
     done: Done
+    run: str
+    """The run it plays a hand of."""
 
     def plays_on(self, live: LiveTable) -> bool:
         """Never: a match table plays one hand (its run seats the next)."""
@@ -113,10 +115,17 @@ class Host(Protocol):
         *,
         terms: HandTerms,
         done: Done,
+        run: str,
         out: Out,
         now: float,
     ) -> None:
-        """Seat ``users`` at a new table for one hand by ``terms``; ``done`` once over."""
+        """Seat ``users`` at a new table for one hand of ``run`` by ``terms``; ``done``
+        once over."""
+        ...
+
+    def close_run_tables(self, run: str, reason: str, out: Out, now: float) -> None:
+        """Close every table of ``run`` (an operator cancelled it): hands voided, players
+        told ``reason``."""
         ...
 
 
@@ -218,6 +227,8 @@ class MatchDesk:
                 self._failed(match_id, code, message, out, now)
             case mc.RunFinished(run_id, told):
                 self._finished(run_id, told, out)
+            case mc.CancelMatch(run_id, reason):
+                self._cancel(run_id, reason, out, now)
             case _:
                 assert_never(command)
 
@@ -374,20 +385,37 @@ class MatchDesk:
         self._deal(live, out, now)
         self._open_next(live.config, out)  # the next run takes registrations at once
 
+    def _cancel(self, run_id: str, reason: str, out: Out, now: float) -> None:
+        """An operator's cancel: the run's tables close (a run in play), the store refunds
+        every fee (``CancelRun``), then :meth:`_cancelled` tells its players.
+
+        :raises IllegalActionError: ``unknown_run`` (not registering nor in play here).
+        """
+        live = self.find(run_id)
+        if live is None:
+            raise IllegalActionError("unknown_run", f"no run {run_id} open or in play here")
+        if live.run.state is RunState.RUNNING and not live.cancelling:
+            live.cancelling = True
+            self._host.close_run_tables(run_id, reason, out, now)
+        live.cancelling = True
+        out.append(me.CancelRun(live.config.id, run_id, "operator"))
+
     def _cancelled(self, run_id: str, reason: str, out: Out) -> None:
         """The store cancelled the run and refunded every fee: the memory too; the next
-        run opens."""
+        run opens (a run in play cancelled by an operator: its next is open already)."""
         live = self.find(run_id)
-        if live is None or live.run.state is not RunState.REGISTERING:
+        if live is None or (live.run.state is not RunState.REGISTERING and not live.cancelling):
             return
         _recovered(live, out)
+        running = self.playing.pop(run_id, None) is not None
         live.run.cancel()
         match_id, run_id = live.ids
         refunded = live.config.entry_fee
         frame = MatchCancelled(match=match_id, run=run_id, reason=reason, refunded=refunded)
         self._tell(live, frame, out)
         out.extend(ReleasePlace(user) for user in live.users.values())
-        self._open_next(live.config, out)
+        if not running:
+            self._open_next(live.config, out)
 
     # --- a run in play ----------------------------------------------------------------
 
@@ -413,8 +441,9 @@ class MatchDesk:
         terms = HandTerms(live.config.game_rules(forced=seating.forced), Payout.POINTS_ONLY)
         done = partial(self.hand_done, live, seating)
         self._host.open_match_table(
-            live.room, users, seats, terms=terms, done=done, out=out, now=now
-        )
+            live.room, users, seats, terms=terms, done=done, run=live.run.run_id, out=out,
+            now=now,
+        )  # fmt: skip
 
     def hand_done(
         self, live: LiveRun, seating: Seating, table: LiveTable, out: Out, now: float
@@ -422,7 +451,7 @@ class MatchDesk:
         """A match table's hand is over (or its table failed): score it, move the run on.
         Not once the matches stopped (the hand was voided by the stop, and is dealt again
         where the run is carried on)."""
-        if self.playing.get(live.run.run_id) is not live:
+        if self.playing.get(live.run.run_id) is not live or live.cancelling:
             return
         outcome = table.table.outcome
         voided = outcome is not None and outcome.voided  # dealt again, an all-pass scored

@@ -1,11 +1,11 @@
 """The match API's requests: a closed union of small typed values, read strictly.
 
 The HTTP routes build them (``GET /api/matches``, ``POST /api/matches/<id>/register`` and
-``/unregister``, ``GET /api/runs/<run>``), the cluster carries them to the node that holds
-the matches as ``{"op": <name>, "a": <argument>}``, and :meth:`MatchHall.serve
-<qipai.server.run.matches.MatchHall.serve>` answers each kind exhaustively.  A name that is
-not one of the four is refused (``bad_request``), so nothing unknown is ever taken for
-another request (an unregistration least of all).
+``/unregister``, ``GET /api/runs/<run>``; the operator's console its cancel), the cluster
+carries them to the node that holds the matches as ``{"op": <name>, "a": <argument>}``,
+and :meth:`MatchHall.serve <qipai.server.run.matches.MatchHall.serve>` answers each kind
+exhaustively.  A name that is not one of the five is refused (``bad_request``), so
+nothing unknown is ever taken for another request (an unregistration least of all).
 
 >>> parse_request("register", "tiyan-9")
 Register(match='tiyan-9')
@@ -19,12 +19,14 @@ qipai.errors.InvalidActionError: bad_request: no match request 'unregisterx'
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import assert_never
 
 from qipai.errors import InvalidActionError
 
 __all__ = [
+    "Cancel",
     "ListMatches",
     "MatchRequest",
     "Register",
@@ -61,7 +63,16 @@ class Unregister:
     match: str
 
 
-MatchRequest = ListMatches | Standings | Register | Unregister
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """An operator cancels ``run`` (registering or in play), saying ``reason``: every fee
+    refunded.  Only the console builds it, for an operator with the role."""
+
+    run: str
+    reason: str
+
+
+MatchRequest = ListMatches | Standings | Register | Unregister | Cancel
 """Every request of the match API."""
 
 
@@ -76,6 +87,8 @@ def wire_of(request: MatchRequest) -> tuple[str, str]:
             return "register", match
         case Unregister(match):
             return "unregister", match
+        case Cancel(run, reason):
+            return "cancel", json.dumps([run, reason], ensure_ascii=False)
         case _:
             assert_never(request)
 
@@ -96,4 +109,16 @@ def parse_request(name: object, argument: object) -> MatchRequest:
         return Register(argument)
     if name == "unregister":
         return Unregister(argument)
+    if name == "cancel":
+        return _cancel(argument)
     raise InvalidActionError("bad_request", f"no match request {name!r}")
+
+
+def _cancel(argument: str) -> Cancel:
+    try:
+        run, reason = json.loads(argument)
+    except (ValueError, TypeError):
+        raise InvalidActionError("bad_request", "a cancel names its run and reason") from None
+    if not isinstance(run, str) or not isinstance(reason, str):
+        raise InvalidActionError("bad_request", "a cancel names its run and reason")
+    return Cancel(run, reason)

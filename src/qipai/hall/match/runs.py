@@ -73,6 +73,8 @@ class LiveRun:
     failures: int = 0
     """The passes in a row whose step for this run failed."""
     retry_at: float = 0.0
+    cancelling: bool = False
+    """An operator cancelled it: its tables are closing, its refund is being written."""
     """When the next pass may try this run's step again (after a failure)."""
 
     @property

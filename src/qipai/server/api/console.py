@@ -103,3 +103,16 @@ class TableAnswer(Answer):
     hand: str | None
     hands: int
     seats: list[SeatAnswer]
+
+
+class RunAnswer(Answer):
+    """A run of ``GET /api/admin/matches``: its id, match, state, fee, registrations and
+    times."""
+
+    run: str
+    match: str
+    state: str
+    entry_fee: int
+    registered: int
+    created_at: str
+    started_at: str | None

@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from qipai.errors import IllegalActionError, InvalidActionError
+from qipai.hall.match.requests import Cancel
 from qipai.jsontypes import Json
 from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
 from qipai.server.api.console import (
@@ -30,6 +31,7 @@ from qipai.server.api.console import (
     PlayerAnswer,
     PlayerFound,
     PostingAnswer,
+    RunAnswer,
     SanctionAnswer,
     StaffAnswer,
     TableAnswer,
@@ -116,7 +118,8 @@ def _console(services: Services) -> Console:
 def _act(operator: Staff, request: Request, reason: Json) -> Act:
     if not isinstance(reason, str):
         raise InvalidActionError("bad_reason", "say why: a reason is text")
-    target = request.path_params.get("name", request.path_params.get("id"))
+    params = request.path_params
+    target = params.get("name", params.get("id", params.get("run")))
     return Act(operator.name, target, reason, _now())
 
 
@@ -226,6 +229,31 @@ async def _close_table(services: Services, operator: Staff, request: Request) ->
     return _line(await services.db.run(_console(services).note, "close_table", {}, act))
 
 
+async def _runs(services: Services, operator: Staff, request: Request) -> object:
+    states = ("registering", "running")
+    rows = await services.db.run(services.db.store.match_runs, states, limit=200)
+    return [
+        RunAnswer(
+            run=row.id, match=row.match_id, state=row.state, entry_fee=row.entry_fee,
+            registered=row.registered, created_at=row.created_at.isoformat(),
+            started_at=None if row.started_at is None else row.started_at.isoformat(),
+        )
+        for row in rows
+    ]  # fmt: skip
+
+
+async def _cancel_run(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    run = str(request.path_params["run"])
+    cancel = Cancel(run, act.reason)
+    if services.gateway is None:
+        await services.matches.serve(cancel, None, "")
+    else:
+        await services.gateway.ask_matches(cancel, None, "")
+    return _line(await services.db.run(_console(services).note, "cancel_match", {}, act))
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
@@ -239,6 +267,8 @@ _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/log"): ("viewer", _log),
     ("GET", "/api/admin/tables"): ("viewer", _tables),
     ("POST", "/api/admin/tables/{id}/close"): ("moderator", _close_table),
+    ("GET", "/api/admin/matches"): ("viewer", _runs),
+    ("POST", "/api/admin/matches/{run}/cancel"): ("admin", _cancel_run),
 }
 
 LEAST_ROLE: dict[tuple[str, str], str] = {where: least for where, (least, _) in _ROUTES.items()}

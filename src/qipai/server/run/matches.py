@@ -26,7 +26,14 @@ from qipai.hall.frames import MatchOver, OutFrame
 from qipai.hall.match import commands as mc
 from qipai.hall.match import effects as me
 from qipai.hall.match.config import MatchConfig
-from qipai.hall.match.requests import ListMatches, MatchRequest, Register, Standings, Unregister
+from qipai.hall.match.requests import (
+    Cancel,
+    ListMatches,
+    MatchRequest,
+    Register,
+    Standings,
+    Unregister,
+)
 from qipai.hall.match.runs import LiveRun, over, pid, shown
 from qipai.jsontypes import Json
 from qipai.server.api.answers import Ok, Registered
@@ -137,6 +144,9 @@ class MatchHall:
             case Unregister(match):
                 await self.unregister(self._signed_in(user, name), match)
                 return Ok(ok=True)
+            case Cancel(run, reason):
+                await self.cancel(run, reason)
+                return Ok(ok=True)
             case _:
                 assert_never(request)
 
@@ -170,6 +180,18 @@ class MatchHall:
         async with places.lock(player.user), sequence:
             await self._drive(mc.Unregister(player.user, match_id))
             await places.release(player.user)
+
+    async def cancel(self, run_id: str, reason: str) -> None:
+        """An operator's cancel of ``run_id``: its tables closed, every fee refunded, in
+        the match's sequence (after a registration or withdrawal under way).
+
+        :raises GameError: ``unknown_run`` (not open nor in play), the store's refusal.
+        """
+        match_id = run_id.rpartition("#")[0]
+        if self.desk.find(run_id) is None or match_id not in self._sequences:
+            raise IllegalActionError("unknown_run", f"no run {run_id!r} open or in play")
+        async with self._sequences[match_id]:
+            await self._drive(mc.CancelMatch(run_id, reason))
 
     async def standings(self, run_id: str, user: int | None) -> dict[str, Json]:
         """A run's standings, live while it plays, final once it ended (from the store).
