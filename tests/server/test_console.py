@@ -371,3 +371,26 @@ def test_an_admin_cancels_a_registering_run_and_the_fee_comes_back(
     runs = http.get("/api/admin/matches", headers=staff["viewer"]).json()
     assert run not in [r["run"] for r in runs]  # cancelled: the next run takes registrations
     assert f"{places_kit.MATCH}#2" in [r["run"] for r in runs]
+
+
+def test_the_dashboard_shows_who_is_online_the_takings_and_the_last_audit(
+    http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    def given_by_admins() -> int:
+        board = http.get("/api/admin/dashboard", headers=staff["viewer"]).json()
+        today = board["takings"][0]
+        assert today["day"] == datetime.now(UTC).date().isoformat()
+        assert set(board["online"]) == {"hall"} and "rooms" in board["online"]["hall"]
+        return int(today["given"].get("admin", 0))
+
+    _register(http, "console-lucky")
+    before = given_by_admins()
+    body = {"amount": 700, "reason": "a tournament prize"}
+    given = http.post("/api/admin/players/console-lucky/grant", headers=staff["admin"], json=body)
+    assert given.status_code == 200
+    assert given_by_admins() == before - 700  # paid out of system:grants
+    checked = http.post("/api/admin/audit", headers=staff["admin"], json={"reason": "daily"})
+    assert checked.json()["detail"] == {"problems": 0, "first": []}
+    board = http.get("/api/admin/dashboard", headers=staff["viewer"]).json()
+    assert board["last_audit"]["id"] == checked.json()["id"]
+    assert http.post("/api/admin/audit", headers=staff["moderator"], json={}).status_code == 403

@@ -14,10 +14,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Row,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.jsontypes import Json
@@ -25,6 +36,7 @@ from qipai.store import ledger
 from qipai.store.accounts import account_of
 from qipai.store.ledger import Entry, Posting, SystemAccounts
 from qipai.store.models import check_aware, check_text
+from qipai.store.schema import hands, match_runs
 
 if TYPE_CHECKING:
     from qipai.store.store import Store
@@ -138,11 +150,12 @@ def log_lines(connection: Connection, *, limit: int, before: int | None = None) 
     query = select(admin_log).order_by(admin_log.c.id.desc()).limit(limit)
     if before is not None:
         query = query.where(admin_log.c.id < before)
-    return [
-        LogLine(row.id, row.at, row.actor, row.action, row.target, row.reason,
-                json.loads(row.detail_json))
-        for row in connection.execute(query)
-    ]  # fmt: skip
+    return [_line_of(row) for row in connection.execute(query)]
+
+
+def _line_of(row: Row[tuple[int, datetime, str, str, str | None, str, str]]) -> LogLine:
+    detail = json.loads(row.detail_json)
+    return LogLine(row.id, row.at, row.actor, row.action, row.target, row.reason, detail)
 
 
 def adjust_coins(
@@ -322,6 +335,82 @@ class PlayerPage:
     """His account's newest ledger entries."""
 
 
+@dataclass(frozen=True)
+class DayTakings:
+    """What the house took and gave on one day (UTC): every sum is the house's gain."""
+
+    day: str
+    """``YYYY-MM-DD`` (UTC)."""
+    rake: int
+    """Rake taken from winners (``house:rake``)."""
+    fees: int
+    """Per-hand fees (``house:fees``)."""
+    matches: int
+    """The matches' surplus kept less the guarantees paid (``house:matches``)."""
+    given: dict[str, int]
+    """Coins given out by ``system:grants`` (negative: paid out; an operator's deduction
+    comes back positive), by kind of posting: ``signup``, ``admin``, the economy's…"""
+
+
+def takings(connection: Connection, system: SystemAccounts, since: datetime) -> list[DayTakings]:
+    """The house's takings per day since ``since``, newest day first."""
+    day = func.date(transactions.c.created_at)
+    kept = (system.rake, system.fees, system.matches)
+    sums = connection.execute(
+        select(day, entries.c.account_id, func.sum(entries.c.amount))
+        .join(transactions, transactions.c.id == entries.c.transaction_id)
+        .where(transactions.c.created_at >= since, entries.c.account_id.in_(kept))
+        .group_by(day, entries.c.account_id)
+    ).all()
+    found: dict[str, dict[int, int]] = {}
+    for when, account, amount in sums:
+        found.setdefault(str(when), {})[account] = int(amount)
+    given: dict[str, dict[str, int]] = {}
+    grants = connection.execute(
+        select(transactions.c.created_at, transactions.c.key, entries.c.amount)
+        .join(transactions, transactions.c.id == entries.c.transaction_id)
+        .where(transactions.c.created_at >= since, entries.c.account_id == system.grants)
+    )
+    for created, key, amount in grants:
+        day_given = given.setdefault(created.date().isoformat(), {})
+        kind = _grant_kind(key)
+        day_given[kind] = day_given.get(kind, 0) + int(amount)
+    days = sorted(set(found) | set(given), reverse=True)
+    return [
+        DayTakings(
+            day=when, rake=found.get(when, {}).get(system.rake, 0),
+            fees=found.get(when, {}).get(system.fees, 0),
+            matches=found.get(when, {}).get(system.matches, 0), given=given.get(when, {}),
+        )
+        for when in days
+    ]  # fmt: skip
+
+
+def _grant_kind(key: str) -> str:
+    """``grant:signup:7`` → ``signup``, ``penalty:admin:3`` → ``admin``, ``checkin:…`` →
+    ``checkin``."""
+    parts = key.split(":")
+    return parts[1] if parts[0] in ("grant", "penalty") and len(parts) > 2 else parts[0]
+
+
+def hands_since(connection: Connection, since: datetime) -> int:
+    """Hands settled since ``since``."""
+    count: int = connection.execute(
+        select(func.count())
+        .select_from(hands)
+        .where(hands.c.status == "settled", hands.c.ended_at >= since)
+    ).scalar_one()
+    return count
+
+
+def runs_in_play(connection: Connection) -> int:
+    """Match runs in play now."""
+    count: int = connection.execute(
+        select(func.count()).select_from(match_runs).where(match_runs.c.state == "running")
+    ).scalar_one()
+    return count
+
+
 class Console:
     """The console's store calls, each one transaction (an action with its log line); a
     player is named as the console names him, by his name (``unknown_player``)."""
@@ -366,6 +455,23 @@ class Console:
         hall's memory), once it was done."""
         with self.store.write() as connection:
             return log_action(connection, action, detail, act)
+
+    def figures(self, now: datetime, *, days: int = 7) -> tuple[int, int, list[DayTakings]]:
+        """Hands settled in the last 10 minutes, runs in play, and the house's takings of
+        the last ``days`` days (the dashboard)."""
+        with self.store.snapshot() as connection:
+            recent = hands_since(connection, now - timedelta(minutes=10))
+            since = (now - timedelta(days=days)).replace(hour=0, minute=0, second=0, microsecond=0)
+            return recent, runs_in_play(connection), takings(connection, self.store.system, since)
+
+    def last(self, action: str) -> LogLine | None:
+        """The newest line of the admin log for ``action`` (the last audit…)."""
+        with self.store.read() as connection:
+            row = connection.execute(
+                select(admin_log).where(admin_log.c.action == action)
+                .order_by(admin_log.c.id.desc()).limit(1)
+            ).first()  # fmt: skip
+        return None if row is None else _line_of(row)
 
     def log(self, *, limit: int, before: int | None = None) -> list[LogLine]:
         """:func:`log_lines`."""

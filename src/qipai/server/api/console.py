@@ -116,3 +116,27 @@ class RunAnswer(Answer):
     registered: int
     created_at: str
     started_at: str | None
+
+
+class TakingsAnswer(Answer):
+    """The house's takings of one day (UTC): ``rake``, ``fees``, ``matches`` (surplus kept
+    less guarantees paid), ``given`` (coins given out by kind: ``signup``, ``admin``, the
+    economy's; negative: paid out)."""
+
+    day: str
+    rake: int
+    fees: int
+    matches: int
+    given: dict[str, int]
+
+
+class DashboardAnswer(Answer):
+    """``GET /api/admin/dashboard``: people and bots online per node (and per room), hands
+    settled in the last 10 minutes, match runs in play, the takings of the last 7 days,
+    the last audit run from the console."""
+
+    online: dict[str, JsonValue]
+    hands_last_10_minutes: int
+    runs_in_play: int
+    takings: list[TakingsAnswer]
+    last_audit: LogLineAnswer | None

@@ -27,6 +27,7 @@ from qipai.hall.match.requests import Cancel
 from qipai.jsontypes import Json
 from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
 from qipai.server.api.console import (
+    DashboardAnswer,
     LogLineAnswer,
     PlayerAnswer,
     PlayerFound,
@@ -35,7 +36,9 @@ from qipai.server.api.console import (
     SanctionAnswer,
     StaffAnswer,
     TableAnswer,
+    TakingsAnswer,
 )
+from qipai.store.audit import audit
 from qipai.store.console import Act, Console, LogLine, Sanction
 from qipai.store.schema import ROLES
 
@@ -254,6 +257,25 @@ async def _cancel_run(services: Services, operator: Staff, request: Request) -> 
     return _line(await services.db.run(_console(services).note, "cancel_match", {}, act))
 
 
+async def _dashboard(services: Services, operator: Staff, request: Request) -> object:
+    console = _console(services)
+    recent, runs, days = await services.db.run(console.figures, _now())
+    last = await services.db.run(console.last, "audit")
+    return DashboardAnswer(
+        online=services.hall.online_by_node(ALONE), hands_last_10_minutes=recent,
+        runs_in_play=runs, takings=[from_row(day, TakingsAnswer) for day in days],
+        last_audit=None if last is None else _line(last),
+    )  # fmt: skip
+
+
+async def _audit(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason", "from the console"))
+    problems = await services.db.run(audit, services.db.store, allow_playing=True)
+    detail: dict[str, Json] = {"problems": len(problems), "first": [str(p) for p in problems[:5]]}
+    return _line(await services.db.run(_console(services).note, "audit", detail, act))
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
@@ -268,6 +290,8 @@ _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/tables"): ("viewer", _tables),
     ("POST", "/api/admin/tables/{id}/close"): ("moderator", _close_table),
     ("GET", "/api/admin/matches"): ("viewer", _runs),
+    ("GET", "/api/admin/dashboard"): ("viewer", _dashboard),
+    ("POST", "/api/admin/audit"): ("admin", _audit),
     ("POST", "/api/admin/matches/{run}/cancel"): ("admin", _cancel_run),
 }
 

@@ -360,6 +360,14 @@ class HallService:
         others = [s.get("online") for node, s in sorted(said) if node != self.cluster.node_id]
         return headcounts.merged(self.online_here(), others)
 
+    def online_by_node(self, alone: str) -> dict[str, Json]:
+        """Who is in the hall, node by node (the console; ``alone`` names a hall of one
+        process): this node now, the others as they said at their last beat."""
+        if self.cluster is None:
+            return {alone: self.online_here()}
+        said = {node: s.get("online") for node, s in self.cluster.said.items()}
+        return {**said, self.cluster.node_id: self.online_here()}
+
     def online_here(self) -> dict[str, Json]:
         """Who is in this process's rooms and tables."""
         core = self.core
