@@ -118,8 +118,11 @@ sessions = Table(
     Column("token_hash", String(128), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
     Column("expires_at", UTCDateTime, nullable=False),
+    Column("address", String(64)),
 )
-"""Sign-in sessions, by a hash of the token (the token itself is never stored)."""
+"""Sign-in sessions, by a hash of the token (the token itself is never stored), with the
+client's address when it began (migration ``0015``; ``NULL`` before it, or unknown): the
+console shows it, and the fair-play flags compare it."""
 
 ROLES = ("viewer", "moderator", "admin")
 """The operator's console's roles, least first (each may do what those before it may)."""

@@ -2,7 +2,8 @@
 
 Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``),
 ``admin_log`` (every console action, append-only: who, when, what, on whom, why) and
-``sanctions`` (bans and mutes, kept when they end).
+``sanctions`` (bans and mutes, kept when they end); and ``sessions.address``, the client's
+address when a session began.
 
 Revision ID: 0015
 Revises: 0012
@@ -62,10 +63,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_sanctions"),
     )
     op.create_index("ix_sanctions_user_id", "sanctions", ["user_id"])
+    with op.batch_alter_table("sessions") as batch:
+        batch.add_column(sa.Column("address", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
     """Drop them."""
+    with op.batch_alter_table("sessions") as batch:
+        batch.drop_column("address")
     op.drop_index("ix_sanctions_user_id", "sanctions")
     op.drop_table("sanctions")
     op.drop_index("ix_admin_log_at", "admin_log")
