@@ -134,6 +134,12 @@ class Store:
         with self._writer.begin() as connection:
             yield connection
 
+    @property
+    def system(self) -> SystemAccounts:
+        """The ids of the system accounts (:mod:`qipai.store.economy` pays from
+        ``system:grants``)."""
+        return self._system
+
     # --- accounts and sessions ---------------------------------------------------------
 
     def register(self, name: str, password_hash: str, *, grant: int, now: datetime) -> int:
