@@ -221,7 +221,13 @@ HALL_STRATA: tuple[tuple[str, frozenset[str]], ...] = (
         ),
     ),
     ("watch", frozenset({"qipai.hall.watch.*"})),
-    ("places", frozenset({"qipai.hall.cash.*", "qipai.hall.match.*", "qipai.hall.private.*"})),
+    (
+        "places",
+        frozenset(
+            {"qipai.hall.cash.*", "qipai.hall.match.*", "qipai.hall.private.*",
+             "qipai.hall.economy.*"}
+        ),
+    ),
     ("core", frozenset({"qipai.hall.core"})),
 )  # fmt: skip
 """The hall's layers, low to high (``docs/architecture.md``, "The hall's wings"): the

@@ -183,7 +183,7 @@ class Economy:
             (also a retried request).
         :raises InvalidActionError: ``unknown_user``.
         """
-        task = find_task(self.settings, user_id, day.day, task_id)
+        task = find_task(self.settings, user_id, day.text, task_id)
         with self.store.write() as connection:
             done = progress(task, _seats(connection, user_id, day))
             if done < task.target:
@@ -211,7 +211,7 @@ class Economy:
         streak = today if today is not None else (yesterday or 0)
         tasks = tuple(
             TaskState(task, progress(task, seats), task.id in claimed)
-            for task in daily_tasks(self.settings, user_id, day.day)
+            for task in daily_tasks(self.settings, user_id, day.text)
         )
         settings = self.settings
         return EconomyState(

@@ -1,5 +1,6 @@
 """What the economy pays and draws, as pure functions of the settings, the hall's day
-(a :class:`~datetime.date` the edge computes in the configured time zone) and counted facts.
+(``YYYY-MM-DD``, which the store computes in the configured time zone from the clock the
+edge reads: the hall names no clock, not even the ``datetime`` module) and counted facts.
 
 - :func:`checkin_coins`: a check-in's grant on a day of the streak.
 - :func:`daily_tasks`: the tasks a day draws for a person, seeded by (user, day).
@@ -12,7 +13,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
 
 from qipai.errors import IllegalActionError
 from qipai.hall.rooms import Room
@@ -45,8 +45,8 @@ def next_streak(yesterday: int | None) -> int:
     return 1 if yesterday is None else yesterday + 1
 
 
-def daily_tasks(settings: EconomySettings, user: int, day: date) -> tuple[TaskSpec, ...]:
-    """The tasks ``day`` draws for ``user`` (in the settings' order): every task when the
+def daily_tasks(settings: EconomySettings, user: int, day: str) -> tuple[TaskSpec, ...]:
+    """The tasks ``day`` (``YYYY-MM-DD``) draws for ``user`` (in the settings' order): every task when the
     list holds no more than :attr:`~.EconomySettings.tasks_per_day`, else the ones whose
     SHA-256 of ``"<user>:<day>:<task id>"`` is smallest: the same every time asked, a
     different draw each day and person."""
@@ -55,7 +55,7 @@ def daily_tasks(settings: EconomySettings, user: int, day: date) -> tuple[TaskSp
         return tasks
 
     def rank(task: TaskSpec) -> bytes:
-        return hashlib.sha256(f"{user}:{day.isoformat()}:{task.id}".encode()).digest()
+        return hashlib.sha256(f"{user}:{day}:{task.id}".encode()).digest()
 
     chosen = {task.id for task in sorted(tasks, key=rank)[: settings.tasks_per_day]}
     return tuple(task for task in tasks if task.id in chosen)
@@ -75,7 +75,7 @@ def progress(task: TaskSpec, seats: Iterable[SeatFacts]) -> int:
     return min(task.target, sum(1 for seat in seats if counts(task, seat)))
 
 
-def find_task(settings: EconomySettings, user: int, day: date, task_id: str) -> TaskSpec:
+def find_task(settings: EconomySettings, user: int, day: str, task_id: str) -> TaskSpec:
     """The task ``task_id`` of ``user``'s draw on ``day``.
 
     :raises IllegalActionError: ``unknown_task`` (not among the day's tasks).
