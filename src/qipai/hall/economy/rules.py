@@ -46,10 +46,10 @@ def next_streak(yesterday: int | None) -> int:
 
 
 def daily_tasks(settings: EconomySettings, user: int, day: str) -> tuple[TaskSpec, ...]:
-    """The tasks ``day`` (``YYYY-MM-DD``) draws for ``user`` (in the settings' order): every task when the
-    list holds no more than :attr:`~.EconomySettings.tasks_per_day`, else the ones whose
-    SHA-256 of ``"<user>:<day>:<task id>"`` is smallest: the same every time asked, a
-    different draw each day and person."""
+    """The tasks ``day`` (``YYYY-MM-DD``) draws for ``user`` (in the settings' order):
+    every task when the list holds no more than :attr:`~.EconomySettings.tasks_per_day`,
+    else the ones whose SHA-256 of ``"<user>:<day>:<task id>"`` is smallest: the same
+    every time asked, a different draw each day and person."""
     tasks = settings.tasks
     if len(tasks) <= settings.tasks_per_day:
         return tasks

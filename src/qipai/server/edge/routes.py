@@ -55,6 +55,7 @@ from qipai.store import MatchResultRow
 
 from .accounts import Session
 from .connection import PlayerSocket
+from .economy import economy_routes
 from .endpoints import (
     Endpoint,
     Services,
@@ -179,6 +180,7 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         api("/api/stats", stats, ["GET"]),
         *_match_routes(live),
         *_private_routes(live),
+        *economy_routes(live),
         api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
