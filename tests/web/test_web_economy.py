@@ -4,6 +4,7 @@ plays again, checks in, and claims the task his hand completed.  Screenshots go 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,14 @@ from web_kit import (
     trustee_to_result,
     wait_coins,
 )
-from wire_kit import room_like
 
 from qipai.hall.economy.settings import EconomySettings, TaskSpec
+from qipai.hall.rooms import default_rooms
 
-ROOM = room_like("doudizhu-yifa", "eco-web", min_coins=10_500)
+ROOM = dataclasses.replace(
+    {room.id: room for room in default_rooms()}["doudizhu-yifa"],
+    id="eco-web", min_coins=10_500, bot_wait=0.2,
+)  # fmt: skip
 """The one room: a new player's 10,000 coins are too few for it."""
 ECONOMY = EconomySettings(
     relief_coins=1000, relief_min_account_hours=0, tasks_per_day=2,
