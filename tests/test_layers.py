@@ -186,7 +186,7 @@ def test_engines_are_pure(name: str) -> None:
 LIVE_HALL = {name: path for name, path in ALL.items() if layer_of(name) == "hall"}
 """The live hall's rules (:mod:`qipai.hall.core` and what it drives): pure like the
 engines; the time comes in its commands, the world's answers too."""
-READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.match.config"}
+READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.match.config", "qipai.hall.economy.settings"}
 """Hall modules that load their shipped TOML (``importlib.resources``): no other impurity."""
 
 

@@ -21,13 +21,19 @@ from qipai.hall.economy.rules import (
     next_streak,
     progress,
 )
-from qipai.hall.economy.settings import DEFAULT_TASKS, EconomySettings, TaskSpec, load_economy
+from qipai.hall.economy.settings import (
+    DEFAULT_TASKS,
+    EconomySettings,
+    TaskSpec,
+    default_economy,
+    load_economy,
+)
 from qipai.hall.rooms import default_rooms, load_rooms
 from qipai.registry import HandSetup, Payout
 
 
 def test_no_section_is_the_defaults_and_a_full_section_is_read() -> None:
-    assert load_economy("") == EconomySettings()
+    assert load_economy("") == EconomySettings() == default_economy()  # the shipped file
     text = """
 [economy]
 timezone = "Europe/Paris"

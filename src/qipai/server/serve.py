@@ -38,7 +38,7 @@ def rooms_from(path: str | None) -> ServerConfig:
     :raises InvalidActionError: ``bad_config`` (unreadable file), ``bad_room``.
     """
     if path is None:
-        return ServerConfig(rooms=default_rooms())
+        return ServerConfig(rooms=default_rooms())  # and the shipped [economy]
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:

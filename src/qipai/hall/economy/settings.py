@@ -7,6 +7,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 
 from qipai.errors import InvalidActionError
 
@@ -82,6 +83,13 @@ _INTS = {"checkin_coins": 1, "checkin_step": 0, "checkin_days": 1, "relief_coins
          "relief_per_day": 0, "tasks_per_day": 0}  # fmt: skip
 """The integer settings and their least value."""
 _TASK_KEYS = {"id", "name", "english", "target", "coins", "count", "role", "feat"}
+
+
+def default_economy() -> EconomySettings:
+    """The ``[economy]`` of the rooms file shipped with the package (``qipai/rooms.toml``):
+    the defaults of :class:`EconomySettings`, written out."""
+    text = resources.files("qipai").joinpath("rooms.toml").read_text(encoding="utf-8")
+    return load_economy(text)
 
 
 def bad(problem: str) -> InvalidActionError:

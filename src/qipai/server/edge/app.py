@@ -24,7 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from qipai.cluster.buckets import HallBuckets, RedisBuckets
 from qipai.errors import IllegalActionError
-from qipai.hall.economy.settings import EconomySettings
+from qipai.hall.economy.settings import EconomySettings, default_economy
 from qipai.hall.match.config import MatchConfig, default_matches
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room, default_rooms
@@ -90,7 +90,7 @@ class ServerConfig:
     bot_workers: int = 0
     """Worker processes where bots decide (``--bot-workers``; ``qipai serve`` sizes them
     from the machine); 0: inside the tables' ticks, on the event loop (``docs/bots.md``)."""
-    economy: EconomySettings = field(default_factory=EconomySettings)
+    economy: EconomySettings = field(default_factory=default_economy)
     """The economy 福利: check-ins, relief, daily tasks (the rooms file's ``[economy]``)."""
     freeze_heap: bool = False
     """Once started, keep the heap built so far (modules, rooms, move tables) out of the
