@@ -63,13 +63,13 @@ def test_a_broke_player_takes_relief_plays_and_claims_his_task(
     join(page, ROOM.id)
     trustee_to_result(page)
     page.click("[data-testid=action-lobby]")
-    page.wait_for_selector("[data-testid=task][data-task=play_1][data-progress='1']")
+    page.wait_for_selector("[data-testid=daily-task][data-task=play_1][data-progress='1']")
     coins = me(page)["coins"]
     claim = page.locator("[data-testid=task-claim][data-task=play_1]")
     assert claim.is_enabled()
     assert page.locator("[data-testid=task-claim][data-task=win_9]").is_disabled()
     claim.click()
-    page.wait_for_selector("[data-testid=task][data-task=play_1][data-claimed='1']")
+    page.wait_for_selector("[data-testid=daily-task][data-task=play_1][data-claimed='1']")
     page.click("[data-testid=checkin]")
     page.wait_for_selector("[data-testid=checkin][data-checked='1']")
     assert page.locator("[data-testid=streak]").get_attribute("data-streak") == "1"

@@ -110,7 +110,7 @@ function tasks(app) {
     });
     return h(
       "li",
-      { class: `task${task.claimed ? " claimed" : ""}`, "data-testid": "task", "data-task": task.id, "data-progress": String(task.progress), "data-claimed": task.claimed ? "1" : "" },
+      { class: `task${task.claimed ? " claimed" : ""}`, "data-testid": "daily-task", "data-task": task.id, "data-progress": String(task.progress), "data-claimed": task.claimed ? "1" : "" },
       h("span", { class: "task-name", text: lang() === "zh" ? task.name : task.english }),
       h("span", { class: "task-progress", text: `${task.progress}/${task.target}` }),
       h("span", { class: "task-coins" }, icon("coin", "coin-icon"), ` ${task.coins}`),
