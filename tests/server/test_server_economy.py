@@ -12,12 +12,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from server_kit import RunningHall, play_hand, running_hall
+from sqlalchemy import select
 from wire_kit import config_with, of_type, room_like, until
 
 from qipai.client.connection import HallClient
 from qipai.hall.economy.settings import EconomySettings, TaskSpec
+from qipai.hall.records import HandRecord, replay_steps
+from qipai.registry import game_type
 from qipai.store import Store
 from qipai.store.audit import audit
+from qipai.store.schema import hand_seats
 
 ROOM = room_like("doudizhu-yifa", "eco-play", min_coins=10_500)
 """The one room: a new player's 10,000 coins are too few, so he is broke."""
@@ -90,12 +94,24 @@ def test_two_check_ins_at_once_pay_once(hall: RunningHall, http: httpx.Client) -
 
 
 def test_a_broke_player_takes_relief_plays_and_claims_his_task(hall: RunningHall) -> None:
-    asyncio.run(_relief_then_play(hall.url))
+    hand = asyncio.run(_relief_then_play(hall.url))
     with Store.open(hall.db_url) as store:
         assert audit(store, allow_playing=True) == []
+        record = store.hand_record(hand)
+        with store.read() as connection:
+            stored = connection.execute(
+                select(hand_seats.c.feats).where(hand_seats.c.hand_id == hand)
+                .order_by(hand_seats.c.seat)
+            ).scalars().all()  # fmt: skip
+    assert record is not None
+    parsed = HandRecord.from_json(record)
+    *_, (_, state) = replay_steps(parsed)
+    feats = game_type(parsed.game).feats(state)  # what the game says the seats did
+    assert stored == [",".join(sorted(names)) or None for names in feats]
 
 
-async def _relief_then_play(url: str) -> None:
+async def _relief_then_play(url: str) -> str:
+    """Relief, a hand played, its task claimed; the hand's id."""
     async with HallClient(url) as client, httpx.AsyncClient(base_url=url, timeout=30) as http:
         session = await client.guest()
         auth = {"Authorization": f"Bearer {session.token}"}
@@ -125,7 +141,7 @@ async def _relief_then_play(url: str) -> None:
                 await deciding.wait()
             in_hand = await http.post("/api/me/relief", headers=auth)
             assert _refused(in_hand) == "in_hand"
-            await task
+            _, over = await task
             await until(conn, of_type("left"))
         coins = (await http.get("/api/me", headers=auth)).json()["coins"]
         relief = await http.post("/api/me/relief", headers=auth)
@@ -139,3 +155,4 @@ async def _relief_then_play(url: str) -> None:
         assert done["task"]["claimed"] is True and done["task"]["progress"] == 1
         again = await http.post("/api/me/tasks/play_1/claim", headers=auth)
         assert _refused(again) == "task_claimed"
+        return str(over["hand"])
