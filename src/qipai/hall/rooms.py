@@ -326,6 +326,19 @@ def load_rooms(text: str) -> tuple[Room, ...]:
     return rooms
 
 
+def file_section(text: str, name: str) -> object:
+    """The top-level ``[name]`` table of a rooms file, as parsed (``{}`` where it has none):
+    what ``[private]``, ``[economy]``… are read from.
+
+    :raises InvalidActionError: ``bad_room`` for text that is not TOML.
+    """
+    try:
+        section: object = tomllib.loads(text).get(name, {})
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
+    return section
+
+
 def default_rooms() -> tuple[Room, ...]:
     """The rooms shipped with the package (``qipai/rooms.toml``)."""
     text = resources.files("qipai").joinpath("rooms.toml").read_text(encoding="utf-8")

@@ -4,12 +4,12 @@ economy"), with clear ``bad_room`` errors for a bad value.  Pure: the caller rea
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 
 from qipai.errors import InvalidActionError
+from qipai.hall.rooms import file_section
 
 COUNTS = ("played", "won")
 """What a task counts: settled hands played, or won."""
@@ -102,11 +102,7 @@ def load_economy(text: str) -> EconomySettings:
 
     :raises InvalidActionError: ``bad_room`` for a key it does not know or a bad value.
     """
-    try:
-        section: object = tomllib.loads(text).get("economy", {})
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    return economy_of(section)
+    return economy_of(file_section(text, "economy"))
 
 
 def economy_of(section: object) -> EconomySettings:

@@ -22,6 +22,7 @@ from qipai.server.api.answers import (
     JsonAnswer,
     TaskAnswer,
     TasksAnswer,
+    from_row,
 )
 from qipai.store.economy import Economy, EconomyState, HallDay, TaskState, hall_day
 
@@ -99,9 +100,5 @@ def _task(state: TaskState) -> TaskAnswer:
 
 
 def _economy_answer(state: EconomyState) -> EconomyAnswer:
-    return EconomyAnswer(
-        day=state.day, coins=state.coins, checked_in=state.checked_in, streak=state.streak,
-        next_checkin=state.next_checkin, relief_left=state.relief_left,
-        relief_coins=state.relief_coins, broke_line=state.broke_line,
-        broke=state.coins < state.broke_line, tasks=[_task(t) for t in state.tasks],
-    )  # fmt: skip
+    tasks = [_task(t) for t in state.tasks]
+    return from_row(state, EconomyAnswer, broke=state.coins < state.broke_line, tasks=tasks)
