@@ -49,11 +49,34 @@ async function grant(app, button, path) {
 function draw(app, panel) {
   const title = h("div", { class: "welfare-title" }, h("b", { text: t("welfare.title") }), h("span", { class: "muted", text: t("welfare.about") }));
   if (!known) {
-    fill(panel, title, h("span", { class: "muted", text: t("common.loading") }));
+    fill(panel, title, skeleton());
     return;
   }
   panel.dataset.broke = known.broke ? "1" : "";
   fill(panel, title, h("div", { class: "welfare-row" }, checkin(app), relief(app)), tasks(app));
+}
+
+/** What stands in for the panel while the economy is fetched: the same rows, in the same
+ * sizes, without test hooks, so that nothing below moves when it comes (a click aimed at a
+ * room must not land on a task). */
+function skeleton() {
+  const row = () => h(
+    "li",
+    { class: "task" },
+    h("span", { class: "task-name muted", text: t("common.loading") }),
+    h("span", { class: "task-progress", text: "…" }),
+    h("span", { class: "task-coins" }, icon("coin", "coin-icon"), " …"),
+    h("button", { class: "btn small quiet", disabled: true, text: t("welfare.claim") }),
+  );
+  return [
+    h(
+      "div",
+      { class: "welfare-row" },
+      h("div", { class: "welfare-box" }, h("button", { class: "btn small", disabled: true }, icon("coin", "coin-icon"), ` ${t("welfare.checkin", { coins: "…" })}`)),
+      h("div", { class: "welfare-box muted", text: t("welfare.reliefInfo", { line: "…", n: "…" }) }),
+    ),
+    h("div", { class: "welfare-tasks" }, h("b", { text: t("welfare.tasks") }), h("ul", {}, [row(), row(), row()])),
+  ];
 }
 
 function checkin(app) {
