@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import select
 from store_kit import NOW, deal, outcome, players
 
+from qipai.cli import main
 from qipai.errors import GameError, IllegalActionError
 from qipai.hall.economy.settings import EconomySettings, TaskSpec
 from qipai.store import HandSettlement, Store
@@ -296,5 +297,14 @@ def test_the_audit_lists_the_house_payouts_per_day_and_reason(store: Store) -> N
     assert audit_main(store.url, out=io.StringIO(), timezone="Mars/Olympus") == 2
 
 
-def test_a_hall_day_is_a_value(store: Store) -> None:
-    assert isinstance(TODAY, HallDay) and TODAY.text == "2026-05-10"
+def test_qipai_audit_takes_the_zone_of_its_days(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    economy = Economy(store, SETTINGS)
+    [ann] = players(store, 1, grant=50)
+    late = datetime.fromisoformat("2026-05-10T17:00:00+00:00")  # the 11th in Shanghai
+    economy.checkin(ann, hall_day("Asia/Shanghai", late), now=late)
+    assert main(["audit", "--db", store.url, "--timezone", "UTC"]) == 0
+    assert "paid 2026-05-10 checkin 300\n" in capsys.readouterr().out
+    assert main(["audit", "--db", store.url]) == 0  # Asia/Shanghai
+    assert "paid 2026-05-11 checkin 300\n" in capsys.readouterr().out
