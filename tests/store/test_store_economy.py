@@ -156,6 +156,16 @@ def test_relief_is_for_the_broke_out_of_any_hand_a_few_times_a_day(store: Store)
     assert audit(store) == []
 
 
+def test_an_unknown_user_is_refused_everywhere(store: Store) -> None:
+    economy = Economy(store, SETTINGS)
+    asks: list[Callable[[], object]] = [
+        functools.partial(economy.checkin, 999, TODAY, now=NOW),
+        functools.partial(economy.relief, 999, TODAY, LINE, seated=False, now=NOW),
+        functools.partial(economy.state, 999, TODAY, LINE),
+    ]
+    assert [refused(ask) for ask in asks] == ["unknown_user"] * 3
+
+
 def test_guests_and_new_accounts_may_be_refused_relief(store: Store) -> None:
     economy = Economy(store, dataclasses.replace(SETTINGS, relief_min_account_hours=24))
     guest = store.register("guest-1", "", grant=10, now=NOW - timedelta(days=3))

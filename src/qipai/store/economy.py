@@ -135,6 +135,7 @@ class Economy:
         :raises InvalidActionError: ``unknown_user``.
         """
         with self.store.write() as connection:
+            users_of.account_of(connection, user_id)  # unknown_user
             if _streak_on(connection, user_id, day.day) is not None:
                 raise _already()
             streak = next_streak(_streak_on(connection, user_id, day.day - timedelta(days=1)))
@@ -160,12 +161,13 @@ class Economy:
         :raises InvalidActionError: ``unknown_user``.
         """
         with self.store.write() as connection:
+            balance = users_of.balance(connection, user_id)  # unknown_user
             created, password = connection.execute(
                 select(users.c.created_at, users.c.password_hash).where(users.c.id == user_id)
             ).one()
             used = len(_keys(connection, f"relief:{user_id}:{day.text}:"))
             ask = ReliefAsk(
-                balance=users_of.balance(connection, user_id), line=line, used=used,
+                balance=balance, line=line, used=used,
                 guest=password == "", account_hours=(now - created).total_seconds() / 3600,
                 in_hand=seated or in_play(connection, user_id),
             )  # fmt: skip
