@@ -8,6 +8,7 @@ import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -16,9 +17,11 @@ from sqlalchemy import select
 from wire_kit import config_with, of_type, room_like, until
 
 from qipai.client.connection import HallClient
+from qipai.errors import InvalidActionError
 from qipai.hall.economy.settings import EconomySettings, TaskSpec
 from qipai.hall.records import HandRecord, replay_steps
 from qipai.registry import game_type
+from qipai.server.serve import rooms_from
 from qipai.store import Store
 from qipai.store.audit import audit
 from qipai.store.schema import hand_seats
@@ -156,3 +159,16 @@ async def _relief_then_play(url: str) -> str:
         again = await http.post("/api/me/tasks/play_1/claim", headers=auth)
         assert _refused(again) == "task_claimed"
         return str(over["hand"])
+
+
+def test_the_config_file_gives_the_economy(tmp_path: Path) -> None:
+    shipped = rooms_from(None)
+    assert shipped.economy == EconomySettings()
+    path = tmp_path / "rooms.toml"
+    room = '[[room]]\nid = "x"\nname = "x"\ngame = "doudizhu"\nrules = "yifa"\n'
+    path.write_text(f'[economy]\nrelief_coins = 5\ntimezone = "UTC"\n{room}', "utf-8")
+    assert rooms_from(str(path)).economy == EconomySettings(timezone="UTC", relief_coins=5)
+    path.write_text(f'[economy]\ntimezone = "Mars/Olympus"\n{room}', "utf-8")
+    with pytest.raises(InvalidActionError) as caught:
+        rooms_from(str(path))
+    assert caught.value.code == "bad_room" and "Mars/Olympus" in caught.value.message
