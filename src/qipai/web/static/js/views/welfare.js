@@ -10,24 +10,38 @@ import { WELFARE_STRINGS } from "../welfarestrings.js";
 
 addStrings(WELFARE_STRINGS);
 
+/** How long an answer is used again while the player's coins and hands stay the same. */
+const FRESH_MS = 60_000;
+
 let known = null; // the last answer of GET /api/me/economy
-let knownFor = null; // whose it is (the session's user id)
+let knownFor = null; // what it is of: the user, his coins and hands (GET /api/me)
+let knownAt = 0; // when it came (Date.now())
+
+/** What the answer depends on: a hand over or a grant changes it. */
+function keyOf(app) {
+  const me = app.me;
+  return `${app.session.id}:${me ? me.coins : ""}:${me ? me.hands : ""}`;
+}
 
 /** The panel: drawn from what is known at once, then again once the economy is fetched. */
 export function welfarePanel(app) {
   if (!app.session) return null;
-  if (knownFor !== app.session.id) known = null;
+  const key = keyOf(app);
+  if (knownFor !== null && !knownFor.startsWith(`${app.session.id}:`)) known = null;
   const panel = h("div", { class: "welfare panel", "data-testid": "welfare" });
   draw(app, panel);
-  load(app, panel);
+  // the lobby is drawn again after every frame: ask the hall again only when the answer
+  // may have changed (his coins or hands did, or a minute went by: the day may have turned)
+  if (!known || knownFor !== key || Date.now() - knownAt > FRESH_MS) load(app, panel, key);
   return panel;
 }
 
-async function load(app, panel) {
+async function load(app, panel, key) {
   const session = app.session;
   try {
     known = await api("GET", "/api/me/economy", { token: session.token });
-    knownFor = session.id;
+    knownFor = key;
+    knownAt = Date.now();
   } catch {
     return; // drawn again with the next lobby
   }
@@ -43,6 +57,7 @@ async function grant(app, button, path) {
   } catch (error) {
     toast(has(`error.${error.code}`) ? t(`error.${error.code}`) : error.message);
   }
+  knownAt = 0; // asked again with the lobby drawn next
   await app.refreshMe(); // draws the lobby, and this panel with it
 }
 
