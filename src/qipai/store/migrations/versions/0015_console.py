@@ -6,7 +6,7 @@ Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``)
 address when a session began.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0013
 Create Date: 2026-12-07
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from qipai.store.schema import UTCDateTime
 
 revision: str = "0015"
-down_revision: str | None = "0012"
+down_revision: str | None = "0013"
 branch_labels: str | None = None
 depends_on: str | None = None
 
