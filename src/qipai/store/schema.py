@@ -169,6 +169,20 @@ sanctions = Table(
 """Bans and mutes (migration ``0015``): in force from ``starts_at`` until ``until``
 (``NULL``: for good) unless ``lifted_at``; rows are kept when they end."""
 
+match_schedules = Table(
+    "match_schedules",
+    metadata,
+    Column("match_id", String(64), primary_key=True),
+    Column("every_minutes", Integer, nullable=False),
+    Column("at_minute", Integer, nullable=False),
+    Column("enabled", Boolean, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String(64), nullable=False),
+)
+"""An operator's schedule of a configured match, set from the console (migration
+``0015``): it replaces the matches file's ``every_minutes`` and ``at_minute`` and says
+whether new runs open; a match without a row follows the file."""
+
 REPORT_STATES = ("open", "closed")
 """A report 举报 waits in the queue (``open``) until a moderator resolves it."""
 
