@@ -69,7 +69,7 @@ def test_migrations_build_exactly_the_schema(new_database: Callable[[], str]) ->
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, metadata) == []
     assert _names(migrated) == _names(built)
-    assert database.current_revision(migrated) == database.head_revision() == "0012"
+    assert database.current_revision(migrated) == database.head_revision() == "0013"
 
 
 def _names(engine: Engine) -> dict[str, tuple[list[str], ...]]:
