@@ -36,7 +36,8 @@ def test_a_request_accepted_by_asking_back_then_removed(store: Store) -> None:
 
 def test_the_cap_on_friends_and_requests(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(friends, "MAX_FRIENDS", 2)
-    ann, bob, cy, dee = (store.register(n, "h", grant=0, now=NOW) for n in "ann bob cy dee".split())
+    names = ("ann", "bob", "cy", "dee")
+    ann, bob, cy, dee = (store.register(n, "h", grant=0, now=NOW) for n in names)
     store.ask_friend(ann, bob, now=NOW)
     store.ask_friend(cy, ann, now=NOW)
     with pytest.raises(IllegalActionError, match="too_many_friends"):
@@ -51,15 +52,15 @@ def test_a_bound_guest_keeps_his_id_and_coins(store: Store) -> None:
     store.register("alice", "h", grant=10, now=NOW)
     assert store.card(guest).guest
     with pytest.raises(IllegalActionError, match="name_taken"):
-        store.bind(guest, "ALICE", "hash")  # alice in another case
+        store.bind(guest, "ALICE", "hash", keep=None)  # alice in another case
     assert store.card(guest).guest  # nothing changed
-    store.bind(guest, "carol", "hash")
+    store.bind(guest, "carol", "hash", keep=None)
     card = store.card(guest)
     assert (card.name, card.guest, store.balance(guest)) == ("carol", False, 500)
     user = store.user_by_name("carol")
     assert user is not None and user.id == guest and user.password_hash == "hash"
     with pytest.raises(IllegalActionError, match="not_guest"):
-        store.bind(guest, "carol2", "hash")
+        store.bind(guest, "carol2", "hash", keep=None)
     store.rename(guest, "Carol")  # his own name in another case
     assert store.card_by_name("Carol") is not None and store.card_by_name("carol") is None
     with pytest.raises(IllegalActionError, match="name_taken"):

@@ -135,9 +135,12 @@ def rename(connection: Connection, user_id: int, name: str) -> None:
         raise IllegalActionError("name_taken", f"the name {name!r} is taken") from error
 
 
-def bind(connection: Connection, user_id: int, name: str, encoded: str) -> None:
+def bind(
+    connection: Connection, user_id: int, name: str, encoded: str, *, keep: str | None
+) -> None:
     """Make the guest ``user_id`` an account: the name ``name`` and the password hash
-    ``encoded``; his id, and with it his coins, hands, level and friends, stay.
+    ``encoded``; his id, and with it his coins, hands, level and friends, stay.  Every
+    session but the one whose token hash is ``keep`` (the binding one) ends.
 
     :raises IllegalActionError: ``not_guest`` (he has a password already), ``name_taken``.
     :raises InvalidActionError: ``bad_name``, ``bad_password`` (an empty hash),
@@ -148,7 +151,7 @@ def bind(connection: Connection, user_id: int, name: str, encoded: str) -> None:
     if password_hash(connection, user_id):
         raise IllegalActionError("not_guest", "only a guest binds his play to a name")
     rename(connection, user_id, name)
-    set_password(connection, user_id, encoded, keep=None)
+    set_password(connection, user_id, encoded, keep=keep)
 
 
 def set_password(connection: Connection, user_id: int, encoded: str, *, keep: str | None) -> int:
@@ -209,9 +212,9 @@ def state(connection: Connection, me: int, other: int) -> str | None:
 
 def _count(connection: Connection, user_id: int) -> int:
     found = connection.execute(
-        select(func.count()).select_from(friendships).where(
-            or_(friendships.c.low_id == user_id, friendships.c.high_id == user_id)
-        )
+        select(func.count())
+        .select_from(friendships)
+        .where(or_(friendships.c.low_id == user_id, friendships.c.high_id == user_id))
     ).scalar_one()
     return int(found)
 
@@ -274,8 +277,6 @@ def friends(connection: Connection, me: int) -> list[Friend]:
     ).all()
     listed = []
     for row in rows:
-        kind = (
-            FRIENDS if row.accepted_at is not None else ASKED if row.asker_id == me else ASKING
-        )
+        kind = FRIENDS if row.accepted_at is not None else ASKED if row.asker_id == me else ASKING
         listed.append(Friend(_card(row._mapping), kind))
     return listed

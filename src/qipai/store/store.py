@@ -566,10 +566,10 @@ class Store:
         with self.write() as connection:
             friends.rename(connection, user_id, name)
 
-    def bind(self, user_id: int, name: str, encoded: str) -> None:
+    def bind(self, user_id: int, name: str, encoded: str, *, keep: str | None) -> None:
         """A guest becomes an account (:func:`.friends.bind`: ``not_guest``, ``name_taken``)."""
         with self.write() as connection:
-            friends.bind(connection, user_id, name, encoded)
+            friends.bind(connection, user_id, name, encoded, keep=keep)
 
     def set_password(self, user_id: int, encoded: str, *, keep: str | None) -> int:
         """A new password; every session but ``keep`` ends (how many: returned)."""

@@ -48,6 +48,7 @@ from qipai.server.api.protocol import Hello, Join, Ping, PrivateJoin, Spectate, 
 from qipai.server.run.hall import HallService
 
 from .accounts import Accounts, SignedIn
+from .auth import token_hash
 from .gateway import Client, Gateway
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
@@ -185,6 +186,9 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
+        self.session: tuple[int, str] | None = None
+        """The signed-in user's id and his session token's hash (a new password cuts the
+        account's other connections: :mod:`.social`)."""
         self._watch_choice: WatchByName | None = None
         """The player's last ``watch_by_name`` on this connection: told again to each
         hall it links to later (a room on another node holds him then)."""
@@ -298,6 +302,7 @@ class PlayerSocket:
         if await self._refused(self._gate.connection_of(user.id)):
             return None
         self._last = message.last
+        self.session = (user.id, token_hash(message.token))
         limit = self._limit
         self._send(
             protocol.welcome(user.id, user.name, user.coins, rate=limit.rate, burst=limit.burst)

@@ -43,9 +43,7 @@ def upgrade() -> None:
             "asker_id = low_id OR asker_id = high_id", name=op.f("ck_friendships_asker_in_pair")
         ),
         sa.ForeignKeyConstraint(["low_id"], ["users.id"], name="fk_friendships_low_id_users"),
-        sa.ForeignKeyConstraint(
-            ["high_id"], ["users.id"], name="fk_friendships_high_id_users"
-        ),
+        sa.ForeignKeyConstraint(["high_id"], ["users.id"], name="fk_friendships_high_id_users"),
         sa.PrimaryKeyConstraint("low_id", "high_id", name="pk_friendships"),
     )
     op.create_index("ix_friendships_high_id", "friendships", ["high_id"])
