@@ -153,19 +153,31 @@ def test_friends_see_each_other_and_invite_to_a_private_table(hall: RunningHall)
                 assert (mine["avatar"], mine["show_where"]) == (4, False)
                 (friend,) = await client.request("GET", "/api/friends", bob.token)
                 assert (friend["online"], friend["where"], friend["avatar"]) == (True, None, 4)
-            carol = await client.register("carol-f", PASSWORD)
+            await client.register("carol-f", PASSWORD)
             refused = client.request("POST", "/api/friends/carol-f/invite", ann.token)
             assert await _refused(refused) == "not_friends"
             refused = client.request("POST", "/api/friends/bob-f/invite", ann.token)
             assert await _refused(refused) == "not_online"  # (ann's seat stays: she is away)
-            card = await client.request("GET", "/api/players/ann-f", carol.token)
-            assert card["name"] == "ann-f" and card["friend"] is None and not card["guest"]
+
+    asyncio.run(scenario())
+
+
+def test_a_card_and_a_friendship_removed(hall: RunningHall) -> None:
+    async def scenario() -> None:
+        async with HallClient(hall.url) as client:
+            ann = await client.register("fay-c", PASSWORD)
+            bob = await client.register("gus-c", PASSWORD)
+            carol = await client.register("hal-c", PASSWORD)
+            await client.request("POST", "/api/friends/gus-c", ann.token)
+            await client.request("POST", "/api/friends/fay-c", bob.token)
+            card = await client.request("GET", "/api/players/fay-c", carol.token)
+            assert card["name"] == "fay-c" and card["friend"] is None and not card["guest"]
             assert set(card) == {"name", "avatar", "guest", "level", "hands", "wins", "friend"}
-            assert (await client.request("GET", "/api/players/ann-f", bob.token))["friend"] == (
+            assert (await client.request("GET", "/api/players/fay-c", bob.token))["friend"] == (
                 "friends"
             )
-            assert await client.request("DELETE", "/api/friends/ann-f", bob.token) == {"ok": True}
-            refused = client.request("DELETE", "/api/friends/ann-f", bob.token)
+            assert await client.request("DELETE", "/api/friends/fay-c", bob.token) == {"ok": True}
+            refused = client.request("DELETE", "/api/friends/fay-c", bob.token)
             assert await _refused(refused) == "not_friends"
             assert await client.request("GET", "/api/friends", ann.token) == []
 
