@@ -141,12 +141,8 @@ export async function openCard(app, player) {
   setLook(card.name, card.avatar);
   body.firstChild.replaceWith(avatarEl(card.name));
   const line = (key, value, id) => h("div", { class: "card-line" }, h("span", { class: "muted", text: t(key) }), h("b", { "data-testid": id, text: String(value) }));
-  body.append(
-    line("card.level", app.levelTitle(card.level.title), "card-level"),
-    line("card.wins", card.wins, "card-wins"),
-    line("card.hands", card.hands, "card-hands"),
-    card.guest ? h("span", { class: "tag", text: t("card.guest") }) : null,
-  );
+  body.append(line("card.level", app.levelTitle(card.level.title), "card-level"), line("card.wins", card.wins, "card-wins"), line("card.hands", card.hands, "card-hands"));
+  if (card.guest) body.append(h("span", { class: "tag", "data-testid": "card-guest", text: t("card.guest") }));
   const self = app.me && app.me.name === card.name;
   if (self) body.append(h("p", { class: "muted", text: t("card.you") }));
   else if (card.friend === "friends") body.append(h("span", { class: "tag gold", "data-testid": "card-friends", text: t("card.friends") }));
