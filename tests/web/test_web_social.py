@@ -74,13 +74,9 @@ def test_a_guest_binds_and_finds_his_coins_elsewhere(hall: RunningHall, new_page
     screenshot(elsewhere, SHOTS, "signed-in-elsewhere")
 
 
-def test_friends_invite_to_a_private_table_and_open_a_card(
-    hall: RunningHall, new_page: Any
-) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    ann, bob = new_page(), new_page(**PHONE)
-    sign_up(ann, hall.url, "安妮")
-    sign_up(bob, hall.url, "鲍勃")
+def _become_friends(ann: Page, bob: Page) -> None:
+    """Ann asks Bob by name, Bob accepts: each sees the other online, in the lobby; the
+    look Ann chooses shows in Bob's list."""
     _friends(ann)
     ann.fill("[data-testid=friend-name]", "鲍勃")
     ann.click("[data-testid=friend-add]")
@@ -93,7 +89,6 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     ann.click("[data-testid=friends-refresh]")
     _friend(ann, "鲍勃", state="friends", online="1", where="lobby")
     screenshot(ann, SHOTS, "friends-online")
-    # the avatar chosen shows in the friend's list
     ann.click("[data-testid=avatar-pick][data-look='5']")
     ann.wait_for_selector("[data-testid=avatar-pick][data-look='5'][aria-pressed=true]")
     bob.click("[data-testid=friends-refresh]")
@@ -101,11 +96,14 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
         "[data-testid=friend][data-name='安妮'] [data-testid=avatar][data-look='5']"
     )
 
+
+def _invite(ann: Page, bob: Page) -> str:
+    """Ann creates a private table and invites Bob; he joins from the notice; its code."""
     ann.click("[data-testid=nav-lobby]")
     ann.click("[data-testid=private-create]")
     ann.wait_for_selector("[data-testid=private-form]")
     ann.click("[data-testid=private-confirm]")
-    code = ann.wait_for_selector(
+    code: str = ann.wait_for_selector(
         "[data-testid=private-room] [data-testid=private-code]"
     ).inner_text()
     ann.click("[data-testid=private-invite-friends]")
@@ -118,6 +116,18 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     bob.wait_for_selector(f"[data-testid=private-room][data-code='{code}']", timeout=WAIT_MS)
     screenshot(bob, SHOTS, "joined-from-invite-phone")
     ann.wait_for_selector("[data-testid=private-room]:has-text('鲍勃')")  # back at her table
+    return code
+
+
+def test_friends_invite_to_a_private_table_and_open_a_card(
+    hall: RunningHall, new_page: Any
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann, bob = new_page(), new_page(**PHONE)
+    sign_up(ann, hall.url, "安妮")
+    sign_up(bob, hall.url, "鲍勃")
+    _become_friends(ann, bob)
+    _invite(ann, bob)
     _friends(ann)
     _friend(ann, "鲍勃", where="private")
     ann.click("[data-testid=friends-back-private]")
