@@ -79,7 +79,7 @@ def _account_routes(live: Live) -> list[Route]:
         if request.method == "POST":
             body = await read_body(request)
             await _change_account(services, user.id, body)
-        return JsonAnswer(_account(await services.db.run(services.db.store.card, user.id)))
+        return await _account(services, user.id)
 
     async def bind(request: Request) -> Response:
         services = live()
@@ -90,7 +90,7 @@ def _account_routes(live: Live) -> list[Route]:
         encoded = await services.accounts.hashing.run(services.accounts.passwords.hash, password)
         keep = token_hash(bearer_token(request))
         await services.db.run(services.db.store.bind, user.id, name, encoded, keep=keep)
-        return JsonAnswer(_account(await services.db.run(services.db.store.card, user.id)))
+        return await _account(services, user.id)
 
     async def password(request: Request) -> Response:
         services = live()
@@ -189,11 +189,14 @@ def _friend_routes(live: Live) -> list[Route]:
     ]
 
 
-def _account(card: Card) -> Account:
-    return Account(
+async def _account(services: Services, user: int) -> Response:
+    """The answer of ``/api/me/account`` and of every change to it."""
+    card = await services.db.run(services.db.store.card, user)
+    account = Account(
         id=card.id, name=card.name, guest=card.guest, avatar=card.avatar,
         show_where=card.show_where,
     )  # fmt: skip
+    return JsonAnswer(account)
 
 
 async def _change_account(services: Services, user: int, body: dict[str, Json]) -> None:
