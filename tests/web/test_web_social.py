@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from test_web_a11y import _severe
 from web_kit import PASSWORD, WAIT_MS, RunningHall, join, me, screenshot, sign_up, trustee_to_result
 
 SHOTS = Path("/work/shots/social")
@@ -89,6 +90,7 @@ def _become_friends(ann: Page, bob: Page) -> None:
     ann.click("[data-testid=friends-refresh]")
     _friend(ann, "鲍勃", state="friends", online="1", where="lobby")
     screenshot(ann, SHOTS, "friends-online")
+    assert _severe(ann) == [], "the friends page"
     ann.click("[data-testid=avatar-pick][data-look='5']")
     ann.wait_for_selector("[data-testid=avatar-pick][data-look='5'][aria-pressed=true]")
     bob.click("[data-testid=friends-refresh]")
@@ -142,6 +144,7 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     assert ann.locator("[data-testid=player-card]:has-text('null')").count() == 0
     assert ann.inner_text("[data-testid=player-card] [data-testid=card-hands]") == "0"
     screenshot(ann, SHOTS, "player-card")
+    assert _severe(ann) == [], "a player's card"
     ann.keyboard.press("Escape")
     bob.wait_for_selector("[data-testid=seat-who]:not(:has-text('安妮'))").tap()
     bob.wait_for_selector("[data-testid=player-card] [data-testid=card-bot]")
