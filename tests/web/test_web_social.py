@@ -24,6 +24,9 @@ Page = Any
 
 
 def _friends(page: Page) -> None:
+    """Open #/friends from the lobby."""
+    if page.locator("[data-testid=lobby]").count() == 0:
+        page.click("[data-testid=nav-lobby]")
     page.click("[data-testid=nav-friends]")
     page.wait_for_selector("[data-testid=friends-list]:not(:has-text('…'))")
 

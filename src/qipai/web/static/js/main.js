@@ -16,7 +16,7 @@ import * as matches from "./match.js";
 import { soundToggle } from "./sound.js";
 import { inviteNote, joinLinked, leftPrivate, privateFrame, sendWatchChoice, takeLinkCode } from "./private.js";
 import { renderPrivate } from "./views/privateroom.js";
-import { onInvite } from "./social.js";
+import { learnMine, onInvite } from "./social.js";
 
 const app = {
   session: storage.session(),
@@ -132,6 +132,7 @@ async function start() {
   const [rooms] = await Promise.all([
     api("GET", "/api/rooms").catch(() => []),
     app.refreshMe(),
+    learnMine(app), // the avatar he chose (js/social.js)
     matches.loadMatches(app), // a match table's game and title come from the list
   ]);
   await loadRooms(rooms); // each room's game module (js/games/index.js)
@@ -323,7 +324,6 @@ function renderHeader() {
           app.table ? tab("table", "nav.table") : null,
           tab("history", "nav.history"),
           tab("leaders", "nav.leaders"),
-          tab("friends", "nav.friends"),
         )
       : null,
     h("div", { class: "spacer" }),

@@ -9,7 +9,8 @@ import { addStrings, playerName, t } from "./i18n.js";
 import { joinCode } from "./private.js";
 
 export const SOCIAL_STRINGS = {
-  "nav.friends": ["好友", "Friends"],
+  "nav.friends": ["好友 · 账号", "Friends · account"],
+  "nav.friendsGuest": ["好友 · 绑定账号", "Friends · keep this account"],
   "social.friends": ["我的好友", "My friends"],
   "social.none": ["还没有好友：输入名字加好友，或在牌桌上点玩家头像", "No friends yet: add one by name, or tap a player's seat at a table"],
   "social.addHint": ["玩家名字", "A player's name"],
@@ -80,6 +81,23 @@ addStrings(SOCIAL_STRINGS);
 
 /** Call the API as the signed-in player. */
 export const callApi = (app, method, path, body) => api(method, path, { token: app.session.token, body });
+
+/** The lobby's way to #/friends (a guest's says 绑定账号: his play is lost with his browser). */
+export function socialButton(app) {
+  const guest = app.me && app.me.name.startsWith("游客");
+  return h("a", { class: "btn small primary social-open", href: "#/friends", "data-testid": "nav-friends", text: t(guest ? "nav.friendsGuest" : "nav.friends") });
+}
+
+/** Learn the look the signed-in player chose (his avatar wherever his name shows). */
+export async function learnMine(app) {
+  if (!app.session) return;
+  try {
+    const account = await callApi(app, "GET", "/api/me/account");
+    setLook(account.name, account.avatar);
+  } catch {
+    // drawn from his name meanwhile
+  }
+}
 
 /** Learn the looks the players of `rows` chose (each {name, avatar}). */
 export function learnLooks(rows) {
