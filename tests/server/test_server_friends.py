@@ -196,8 +196,12 @@ def test_account_changes_keep_the_name_rules(hall: RunningHall) -> None:
             assert await _refused(client.request("POST", path, dee.token, json={"avatar": 99})) == (
                 "bad_avatar"
             )
-            renamed = await client.request("POST", path, dee.token, json={"name": "Dee-R"})
-            assert renamed["name"] == "Dee-R"
+            async with client.connect(dee.token) as conn:
+                await conn.send({"type": "ping"})  # answered once the hall holds him
+                await until(conn, of_type("pong"))
+                renamed = await client.request("POST", path, dee.token, json={"name": "Dee-R"})
+                assert renamed["name"] == "Dee-R"
+                assert hall.hall.players[dee.user].name == "Dee-R"  # watched by his new name
             guest = await client.guest()
             refused = client.request("POST", path, guest.token, json={"name": "newname"})
             assert await _refused(refused) == "bind_first"

@@ -90,6 +90,7 @@ def _account_routes(live: Live) -> list[Route]:
         encoded = await services.accounts.hashing.run(services.accounts.passwords.hash, password)
         keep = token_hash(bearer_token(request))
         await services.db.run(services.db.store.bind, user.id, name, encoded, keep=keep)
+        _renamed(services, user.id, name)
         return await _account(services, user.id)
 
     async def password(request: Request) -> Response:
@@ -216,7 +217,16 @@ async def _change_account(services: Services, user: int, body: dict[str, Json]) 
         if (await services.db.run(store.card, user)).guest:
             raise IllegalActionError("bind_first", "a guest chooses his name by binding")
         await services.db.run(store.rename, user, name)
+        _renamed(services, user, name)
     await services.db.run(store.set_looks, user, avatar=avatar, show_where=show)
+
+
+def _renamed(services: Services, user: int, name: str) -> None:
+    """The hall's record of ``user``, if it holds him, takes his new name (watching him by
+    his name finds him under it; a table seats him under it from its next hand)."""
+    player = services.hall.players.get(user)
+    if player is not None:
+        player.name = name
 
 
 def _spend(limiter: Limiter, key: str, what: str) -> None:
