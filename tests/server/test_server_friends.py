@@ -208,3 +208,31 @@ def test_account_changes_keep_the_name_rules(hall: RunningHall) -> None:
             assert (await client.request("GET", path, guest.token))["guest"] is True
 
     asyncio.run(scenario())
+
+
+def test_a_friend_at_a_table_is_shown_there_and_watched_by_his_name(hall: RunningHall) -> None:
+    async def scenario() -> None:
+        async with HallClient(hall.url) as client:
+            ivy = await client.register("ivy-w", PASSWORD)
+            jon = await client.register("jon-w", PASSWORD)
+            await client.request("POST", "/api/friends/jon-w", ivy.token)
+            await client.request("POST", "/api/friends/ivy-w", jon.token)
+            async with client.connect(ivy.token) as watcher, client.connect(jon.token) as player:
+                await player.send({"type": "join", "room": "doudizhu-yifa"})
+                await until(player, of_type("snapshot"))  # seated (bots fill the table)
+                (friend,) = await client.request("GET", "/api/friends", ivy.token)
+                assert friend["where"] == {"kind": "room", "room": "doudizhu-yifa"}
+                assert friend["watchable"] is True
+                await watcher.request({"type": "spectate", "player": "jon-w"})
+                snapshot = await until(watcher, of_type("snapshot"))
+                assert snapshot["seat"] is None  # a spectator's view
+                hide = {"show_where": False}
+                await client.request("POST", "/api/me/account", jon.token, json=hide)
+                (friend,) = await client.request("GET", "/api/friends", ivy.token)
+                assert (friend["online"], friend["where"], friend["watchable"]) == (
+                    True,
+                    None,
+                    False,
+                )
+
+    asyncio.run(scenario())
