@@ -131,6 +131,7 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     ann, bob = new_page(), new_page(**PHONE)
     sign_up(ann, hall.url, "安妮")
     sign_up(bob, hall.url, "鲍勃")
+    screenshot(bob, SHOTS, "lobby-phone")  # 好友 · 账号 in the profile
     _become_friends(ann, bob)
     _invite(ann, bob)
     _friends(ann)
