@@ -94,6 +94,13 @@ def _become_friends(ann: Page, bob: Page) -> None:
     _friend(ann, "鲍勃", state="friends", online="1", where="lobby")
     screenshot(ann, SHOTS, "friends-online")
     assert _severe(ann) == [], "the friends page"
+    ann.click("[data-testid=lang]")  # English, then back
+    ann.wait_for_selector("[data-testid=friend-add]:has-text('Add friend')")
+    assert "online" not in ann.inner_text("[data-testid=friend-status]")  # "in the lobby"
+    assert ann.inner_text("[data-testid=friend-status]") == "in the lobby"
+    screenshot(ann, SHOTS, "friends-english")
+    ann.click("[data-testid=lang]")
+    ann.wait_for_selector("[data-testid=friend-add]:has-text('加好友')")
     ann.click("[data-testid=avatar-pick][data-look='5']")
     ann.wait_for_selector("[data-testid=avatar-pick][data-look='5'][aria-pressed=true]")
     bob.click("[data-testid=friends-refresh]")
