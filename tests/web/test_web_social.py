@@ -52,6 +52,7 @@ def test_a_guest_binds_and_finds_his_coins_elsewhere(hall: RunningHall, new_page
     page.wait_for_selector("[data-testid=room]")
     played = me(page)
     assert played["hands"] == 1 and played["name"].startswith("游客")
+    assert "绑定账号" in page.inner_text("[data-testid=nav-friends]")  # a guest's way to stay
     _friends(page)
     form = page.wait_for_selector("[data-testid=bind]")
     assert page.locator("[data-testid=password-change]").count() == 0  # a guest has none

@@ -84,19 +84,24 @@ export const callApi = (app, method, path, body) => api(method, path, { token: a
 
 /** The lobby's way to #/friends (a guest's says 绑定账号: his play is lost with his browser). */
 export function socialButton(app) {
-  const guest = app.me && app.me.name.startsWith("游客");
-  return h("a", { class: "btn small primary social-open", href: "#/friends", "data-testid": "nav-friends", text: t(guest ? "nav.friendsGuest" : "nav.friends") });
+  return h("a", { class: "btn small primary social-open", href: "#/friends", "data-testid": "nav-friends", text: t(app.guest ? "nav.friendsGuest" : "nav.friends") });
 }
 
 /** Learn the look the signed-in player chose (his avatar wherever his name shows). */
 export async function learnMine(app) {
   if (!app.session) return;
   try {
-    const account = await callApi(app, "GET", "/api/me/account");
-    setLook(account.name, account.avatar);
+    learnAccount(app, await callApi(app, "GET", "/api/me/account"));
   } catch {
     // drawn from his name meanwhile
   }
+}
+
+/** What the page keeps of the player's account (GET /api/me/account and its changes): his
+ * look, and whether he is a guest (`app.guest`). */
+export function learnAccount(app, account) {
+  setLook(account.name, account.avatar);
+  app.guest = account.guest;
 }
 
 /** Learn the looks the players of `rows` chose (each {name, avatar}). */

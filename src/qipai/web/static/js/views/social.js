@@ -2,11 +2,11 @@
 // table, requests to accept), 加好友 by name, and the player's account: 绑定 for a guest,
 // 修改密码, the nickname, the avatar and whether friends see where he is.
 
-import { avatarEl, LOOKS, setLook } from "../avatar.js";
+import { avatarEl, LOOKS } from "../avatar.js";
 import { fill, h, toast } from "../dom.js";
 import { playerName, roomTitle, t } from "../i18n.js";
 import { watch } from "../private.js";
-import { addFriend, callApi, learnLooks } from "../social.js";
+import { addFriend, callApi, learnAccount, learnLooks } from "../social.js";
 
 const REFRESH_MS = 5000;
 
@@ -114,7 +114,7 @@ async function drawAccount(app, box) {
     fill(box, h("p", { class: "err", text: app.errorText(failure.code) }));
     return;
   }
-  setLook(account.name, account.avatar);
+  learnAccount(app, account);
   const redraw = () => drawAccount(app, box);
   fill(
     box,
@@ -134,7 +134,7 @@ async function drawAccount(app, box) {
 async function change(app, body, redraw, done) {
   try {
     const account = await callApi(app, "POST", "/api/me/account", body);
-    setLook(account.name, account.avatar);
+    learnAccount(app, account);
     if (done) toast(done(account));
     await app.refreshMe();
   } catch (failure) {
