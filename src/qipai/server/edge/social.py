@@ -19,6 +19,7 @@ invitation reaches only a friend whose frames pass through this node.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime
 
@@ -127,7 +128,7 @@ def _friend_routes(live: Live) -> list[Route]:
         services = live()
         user = await signed_in(services, request)
         rows = await services.db.run(services.db.store.friend_list, user.id)
-        return JsonAnswer([await _friend(services, row) for row in rows])
+        return JsonAnswer(list(await asyncio.gather(*(_friend(services, row) for row in rows))))
 
     async def ask(request: Request) -> Response:
         services = live()
