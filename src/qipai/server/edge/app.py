@@ -45,6 +45,7 @@ from .headers import SecurityHeaders
 from .limits import Gate, HashGate, Limits, MemoryBuckets
 from .logs import quiet_client_noise
 from .routes import http_routes
+from .socialnodes import install as install_social
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,7 @@ def _cluster_gateway(
     gateway = Gateway(hall, cluster)
     gateway.matches = matches
     matches.steps.hold = gateway.hold_here
+    install_social(gateway)  # friends: presence, invitations, cut sessions
     return gateway
 
 

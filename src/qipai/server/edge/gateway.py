@@ -119,6 +119,8 @@ class Gateway:
         """This node's connections, by player."""
         self.matches: MatchHall | None = None
         """The matches (running here when this node holds them)."""
+        self.handlers: dict[str, Callable[[Message], Awaitable[Json]]] = {}
+        """A feature's own calls between nodes, by kind (friends: :mod:`.socialnodes`)."""
         self.call_seconds = Histogram(
             "qipai_node_call_seconds",
             "Time from a call sent to another node to its answer (through Redis).",
@@ -437,6 +439,9 @@ class Gateway:
             self.send(origin, reply)
 
     async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Json:
+        handler = self.handlers.get(kind)
+        if handler is not None:
+            return await handler(message)
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
             user = None if message.get("u") is None else field(message, "u", int)

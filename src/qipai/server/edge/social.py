@@ -11,15 +11,12 @@ of who sees what: ``docs/security.md``, "Friends and accounts").
   table the inviter sits at);
 - ``GET /api/players/{name}``: a player's card 名片.
 
-Where a friend is comes from this process's hall (:meth:`~qipai.hall.core.HallCore.place_of`);
-on a node of several, a friend this node does not hold shows online from his claim in the
-cluster (:mod:`qipai.cluster.players`), his place unknown (``where`` ``null``), and an
-invitation reaches only a friend whose frames pass through this node.
+Where a friend is, an invitation and the connections a new password closes reach every
+node of a hall of several (:mod:`.socialnodes`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import UTC, datetime
 
@@ -28,11 +25,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.frames import Invite
 from qipai.hall.levels import level_for
-from qipai.hall.place import PlaceKind
 from qipai.jsontypes import Json
-from qipai.registry import game_type
 from qipai.server.api.answers import (
     Account,
     FriendAnswer,
@@ -46,8 +40,8 @@ from qipai.server.api.answers import (
 from qipai.store import friends
 from qipai.store.friends import Card
 
+from . import socialnodes
 from .auth import check_name, check_password, sign_in_names, token_hash
-from .connection import PlayerSocket
 from .endpoints import (
     Live,
     Services,
@@ -110,7 +104,7 @@ def _account_routes(live: Live) -> list[Route]:
         keep = token_hash(bearer_token(request))
         encoded = await hashing.run(passwords.hash, new)
         await services.db.run(store.set_password, user.id, encoded, keep=keep)
-        _cut_other_sockets(services, user.id, keep)
+        socialnodes.cut(services.hall, services.gateway, user.id, keep)
         return JsonAnswer(Ok(ok=True))
 
     return [
@@ -128,7 +122,9 @@ def _friend_routes(live: Live) -> list[Route]:
         services = live()
         user = await signed_in(services, request)
         rows = await services.db.run(services.db.store.friend_list, user.id)
-        return JsonAnswer(list(await asyncio.gather(*(_friend(services, row) for row in rows))))
+        ids = [row.card.id for row in rows if row.state == friends.FRIENDS]
+        seen = await socialnodes.presence(services.hall, services.gateway, ids)
+        return JsonAnswer([_friend(row, seen.get(row.card.id)) for row in rows])
 
     async def ask(request: Request) -> Response:
         services = live()
@@ -153,17 +149,14 @@ def _friend_routes(live: Live) -> list[Route]:
         state = await services.db.run(services.db.store.friend_state, user.id, other.id)
         if state != friends.FRIENDS:
             raise IllegalActionError("not_friends", f"{other.name} is not your friend")
-        hall = services.hall
-        place = hall.core.place_of(user.id)
-        table = None if place is None else hall.core.private.tables.get(place.name)
-        if place is None or place.kind is not PlaceKind.PRIVATE or table is None:
+        hall, gateway = services.hall, services.gateway
+        frame = await socialnodes.invite_of(hall, gateway, user.id, user.name)
+        if frame is None:
             raise IllegalActionError("not_at_private", "invite from a private table you sit at")
-        if not hall.bus.is_connected(other.id):
+        if other.id not in await socialnodes.presence(hall, gateway, [other.id]):
             raise IllegalActionError("not_online", f"{other.name} is not online")
         _spend(invites, str(user.id), "invitations")
-        game = table.options.game
-        frame = Invite(name=user.name, code=table.code, game=game, title=game_type(game).title)
-        hall.bus.publish(other.id, frame)
+        socialnodes.send_invite(hall, gateway, other.id, frame)
         return JsonAnswer(Ok(ok=True))
 
     async def player(request: Request) -> Response:
@@ -256,48 +249,13 @@ async def _player(services: Services, request: Request, me: int | None) -> Card:
     raise IllegalActionError("unknown_player", f"no player {name!r}")
 
 
-async def _friend(services: Services, row: friends.Friend) -> FriendAnswer:
-    """A row of the friends list: online, where and watchable only for a friend, and
-    ``where`` only if he lets his friends see it."""
+def _friend(row: friends.Friend, seen: socialnodes.Presence | None) -> FriendAnswer:
+    """A row of the friends list: online, where and watchable only for a friend
+    (``seen``: where he is, if connected), and ``where`` only if he lets his friends see it."""
     card = row.card
-    online, where, watchable = False, None, False
-    if row.state == friends.FRIENDS:
-        online, where, watchable = await _presence(services, card.id)
-        if not card.show_where:
-            where, watchable = None, False
+    where = None if seen is None else Where(kind=seen.kind, room=seen.room)
+    shown = card.show_where and row.state == friends.FRIENDS
     return FriendAnswer(
-        name=card.name, avatar=card.avatar, state=row.state, online=online, where=where,
-        watchable=watchable,
+        name=card.name, avatar=card.avatar, state=row.state, online=seen is not None,
+        where=where if shown else None, watchable=shown and seen is not None and seen.watchable,
     )  # fmt: skip
-
-
-async def _presence(services: Services, user: int) -> tuple[bool, Where | None, bool]:
-    """Whether ``user`` is online, where (``None``: not known here) and whether he may
-    be watched by his name now."""
-    hall = services.hall
-    player = hall.players.get(user)
-    if hall.bus.is_connected(user) or (player is not None and player.connected):
-        place = hall.core.place_of(user)
-        kind = "lobby" if place is None else str(place.kind)
-        room = place.name if place is not None and place.kind is PlaceKind.ROOM else None
-        seated = player is not None and (player.table is not None or player.private is not None)
-        watchable = seated and player is not None and player.watchable_by_name
-        return True, Where(kind=kind, room=room), watchable
-    cluster = hall.cluster
-    if cluster is None:
-        return False, None, False
-    try:
-        node = await cluster.guarded(cluster.players.where(user))
-    except IllegalActionError:  # Redis does not answer: not known
-        return False, None, False
-    return node is not None, None, False
-
-
-def _cut_other_sockets(services: Services, user: int, keep: str) -> None:
-    """Cut this process's connections of ``user`` but the one of the session ``keep``
-    (their sessions are gone: their clients, connecting again, are refused)."""
-    for socket in list(services.hall.sockets):
-        if isinstance(socket, PlayerSocket) and socket.session is not None:
-            owner, session = socket.session
-            if owner == user and session != keep:
-                socket.cut()
