@@ -19,6 +19,7 @@ were there, and sends his frames back.  Messages travel in the nodes' inboxes
 - ``private`` (``GET /api/private/{code}``, answered with ``reply``), to the node a
   private table is open on (its lease ``private:<code>`` names it); a ``private_join`` or
   a ``spectate`` by code links the connection there first, as a ``join`` does.
+- ``social`` (friends: :mod:`.socialnodes`), to each other node, answered or not.
 
 A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
 When a node stops, the gateways close what they served for it (its players are away:
