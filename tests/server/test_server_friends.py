@@ -15,7 +15,7 @@ from server_kit import RunningHall, fast_config, running_hall
 from websockets.exceptions import ConnectionClosed
 from wire_kit import of_type, until
 
-from qipai.client.connection import HallClient, HallError
+from qipai.client.connection import ClientSession, HallClient, HallError
 
 PASSWORD = "correct horse"
 
@@ -26,6 +26,16 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
     url = f"sqlite:///{tmp_path_factory.mktemp('friends') / 'hall.db'}"
     with running_hall(fast_config(url)) as running:
         yield running
+
+
+async def _befriended(
+    client: HallClient, first: str, second: str
+) -> tuple[ClientSession, ClientSession]:
+    """Two new accounts, friends (the first asked, the second accepted)."""
+    one, two = [await client.register(name, PASSWORD) for name in (first, second)]
+    await client.request("POST", f"/api/friends/{second}", one.token)
+    await client.request("POST", f"/api/friends/{first}", two.token)
+    return one, two
 
 
 async def _refused(call: Any) -> str:
@@ -165,11 +175,8 @@ def test_friends_see_each_other_and_invite_to_a_private_table(hall: RunningHall)
 def test_a_card_and_a_friendship_removed(hall: RunningHall) -> None:
     async def scenario() -> None:
         async with HallClient(hall.url) as client:
-            ann = await client.register("fay-c", PASSWORD)
-            bob = await client.register("gus-c", PASSWORD)
+            ann, bob = await _befriended(client, "fay-c", "gus-c")
             carol = await client.register("hal-c", PASSWORD)
-            await client.request("POST", "/api/friends/gus-c", ann.token)
-            await client.request("POST", "/api/friends/fay-c", bob.token)
             card = await client.request("GET", "/api/players/fay-c", carol.token)
             assert card["name"] == "fay-c" and card["friend"] is None and not card["guest"]
             assert set(card) == {"name", "avatar", "guest", "level", "hands", "wins", "friend"}
@@ -213,10 +220,7 @@ def test_account_changes_keep_the_name_rules(hall: RunningHall) -> None:
 def test_a_friend_at_a_table_is_shown_there_and_watched_by_his_name(hall: RunningHall) -> None:
     async def scenario() -> None:
         async with HallClient(hall.url) as client:
-            ivy = await client.register("ivy-w", PASSWORD)
-            jon = await client.register("jon-w", PASSWORD)
-            await client.request("POST", "/api/friends/jon-w", ivy.token)
-            await client.request("POST", "/api/friends/ivy-w", jon.token)
+            ivy, jon = await _befriended(client, "ivy-w", "jon-w")
             async with client.connect(ivy.token) as watcher, client.connect(jon.token) as player:
                 await player.send({"type": "join", "room": "doudizhu-yifa"})
                 await until(player, of_type("snapshot"))  # seated (bots fill the table)

@@ -17,7 +17,7 @@ from server_kit import RunningHall, fast_config, running_hall
 from websockets.exceptions import ConnectionClosed
 from wire_kit import fresh_postgres, of_type, until
 
-from qipai.client.connection import HallClient
+from qipai.client.connection import ClientSession, HallClient
 
 PASSWORD = "correct horse"
 
@@ -47,6 +47,16 @@ def nodes() -> Iterator[tuple[dict[str, RunningHall], str]]:
         raise AssertionError("node a owns no room")
 
 
+async def _friends(
+    on_a: HallClient, on_b: HallClient, first: str, second: str
+) -> tuple[ClientSession, ClientSession]:
+    """Two new accounts, friends: the first asks on node a, the second accepts on node b."""
+    one, two = [await on_a.register(name, PASSWORD) for name in (first, second)]
+    await on_a.request("POST", f"/api/friends/{second}", one.token)
+    await on_b.request("POST", f"/api/friends/{first}", two.token)
+    return one, two
+
+
 def test_either_node_says_where_a_friend_is(
     nodes: tuple[dict[str, RunningHall], str],
 ) -> None:
@@ -54,10 +64,7 @@ def test_either_node_says_where_a_friend_is(
 
     async def scenario() -> None:
         async with HallClient(halls["a"].url) as on_a, HallClient(halls["b"].url) as on_b:
-            kim = await on_a.register("kim-n", PASSWORD)
-            lee = await on_a.register("lee-n", PASSWORD)
-            await on_a.request("POST", "/api/friends/lee-n", kim.token)
-            await on_b.request("POST", "/api/friends/kim-n", lee.token)
+            kim, lee = await _friends(on_a, on_b, "kim-n", "lee-n")
             async with on_b.connect(lee.token) as conn:  # his socket on b…
                 await conn.send({"type": "join", "room": room})  # …his seat on a
                 await until(conn, of_type("snapshot"))
@@ -76,10 +83,7 @@ def test_an_invitation_and_a_password_change_cross_the_nodes(
 
     async def scenario() -> None:
         async with HallClient(halls["a"].url) as on_a, HallClient(halls["b"].url) as on_b:
-            max_ = await on_a.register("max-n", PASSWORD)
-            ned = await on_a.register("ned-n", PASSWORD)
-            await on_a.request("POST", "/api/friends/ned-n", max_.token)
-            await on_b.request("POST", "/api/friends/max-n", ned.token)
+            max_, ned = await _friends(on_a, on_b, "max-n", "ned-n")
             other = await on_b.login("ned-n", PASSWORD)
             async with (
                 on_a.connect(max_.token) as owner,
