@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from wire_kit import of_type, until
 
 from qipai.client.connection import ClientSession, HallClient, HallError
+from qipai.server.edge.social import INVITES
 
 PASSWORD = "correct horse"
 
@@ -153,6 +154,10 @@ def test_friends_see_each_other_and_invite_to_a_private_table(hall: RunningHall)
                     "type": "invite", "name": "ann-f", "code": table["code"],
                     "game": "doudizhu", "title": "斗地主",
                 }  # fmt: skip
+                path = "/api/friends/bob-f/invite"
+                for _ in range(INVITES.count - 1):  # not a spam tool: 5 at once, then wait
+                    assert await client.request("POST", path, ann.token) == {"ok": True}
+                assert await _refused(client.request("POST", path, ann.token)) == "rate_limited"
                 await b.request({"type": "private_join", "code": frame["code"]})
                 assert (await until(b, of_type("private_table")))["you"] == 1
                 (friend,) = await client.request("GET", "/api/friends", bob.token)
