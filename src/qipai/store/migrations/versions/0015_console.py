@@ -7,7 +7,7 @@ address when a session began; ``reports``, players' reports 举报 of other play
 ``match_schedules``, an operator's schedule of a configured match.
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-07
 """
 
@@ -19,7 +19,7 @@ from alembic import op
 from qipai.store.schema import UTCDateTime
 
 revision: str = "0015"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | None = None
 depends_on: str | None = None
 
