@@ -434,7 +434,10 @@ def test_a_reset_password_is_handed_over_and_ends_his_sessions(
 def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
     hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
 ) -> None:
-    _register(http, "console-leaving")
+    leaving = _register(http, "console-leaving")
+    friend = _register(http, "console-friend")
+    http.post("/api/friends/console-friend", headers=leaving)
+    http.post("/api/friends/console-leaving", headers=friend)  # accepted
     http.post(
         "/api/admin/players/console-leaving/grant", headers=staff["admin"],
         json={"amount": 50, "reason": "welcome back"},
@@ -446,7 +449,8 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
     data = exported.json()
     assert data["player"]["name"] == "console-leaving"
     assert sorted(p["amount"] for p in data["postings"]) == [50, 10_000]
-    assert set(data) == {"player", "postings", "hands", "matches", "private_tables"}
+    assert data["friends"] == [{"name": "console-friend", "state": "friends"}]
+    assert set(data) == {"player", "postings", "hands", "matches", "private_tables", "friends"}
     deleted = http.post(
         "/api/admin/players/console-leaving/delete", headers=staff["admin"],
         json={"reason": "he asked to be forgotten"},
@@ -458,6 +462,7 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
         http.get(f"/api/admin/players/已注销{user}", headers=staff["viewer"]).json()["coins"]
         == 10_050
     )
+    assert http.get("/api/friends", headers=friend).json() == []  # his friendships went too
     again = http.post("/api/register", json={"name": "console-leaving", "password": PASSWORD})
     assert again.status_code == 200  # the name is free again
     taken = http.post("/api/register", json={"name": "已注销99", "password": PASSWORD})

@@ -41,6 +41,7 @@ from qipai.store.schema import (
     SANCTION_KINDS,
     admin_log,
     entries,
+    friendships,
     hands,
     match_runs,
     match_schedules,
@@ -350,13 +351,16 @@ def reset_password(connection: Connection, user_id: int, password_hash: str, act
 
 def delete_account(connection: Connection, user_id: int, act: Act) -> LogLine:
     """Remove ``user_id``'s personal data, logged: his name becomes ``已注销<id>`` (his
-    name's keys freed), his password and sessions and role go; his ledger rows, hands and
-    matches stay under the same anonymous id, so that the audit still holds."""
+    name's keys freed), his password, sessions, role, friendships and chosen look go; his
+    ledger rows, hands and matches stay under the same anonymous id, so that the audit
+    still holds."""
     line = log_action(connection, "delete", {"id": user_id}, act)
+    either = or_(friendships.c.low_id == user_id, friendships.c.high_id == user_id)
+    connection.execute(delete(friendships).where(either))
     connection.execute(delete(sessions).where(sessions.c.user_id == user_id))
     connection.execute(delete(roles).where(roles.c.user_id == user_id))
     connection.execute(delete(name_keys).where(name_keys.c.user_id == user_id))
-    anonymous = {"name": f"{DELETED_PREFIX}{user_id}", "password_hash": ""}
+    anonymous = {"name": f"{DELETED_PREFIX}{user_id}", "password_hash": "", "avatar": None}
     connection.execute(update(users).where(users.c.id == user_id).values(anonymous))
     return line
 

@@ -343,6 +343,10 @@ async def _export(services: Services, operator: Staff, request: Request) -> obje
             private_result(row)
             for row in await db.run(db.store.private_results, page.id, limit=MAX_EXPORTED)
         ],
+        "friends": [
+            {"name": friend.card.name, "state": friend.state}
+            for friend in await db.run(db.store.friend_list, page.id)
+        ],
     }
     await db.run(_console(services).note, "export", {}, act)
     disposition = f'attachment; filename="qipai-{page.id}.json"'
