@@ -18,6 +18,9 @@ from typing import Any
 from test_web_a11y import _severe
 from web_kit import PASSWORD, WAIT_MS, RunningHall, join, me, screenshot, sign_up, trustee_to_result
 
+from qipai.store import Store
+from qipai.store.reports import ReportDesk
+
 SHOTS = Path("/work/shots/social")
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 Page = Any
@@ -157,8 +160,24 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     assert ann.inner_text("[data-testid=player-card] [data-testid=card-hands]") == "0"
     screenshot(ann, SHOTS, "player-card")
     assert _severe(ann) == [], "a player's card"
-    ann.keyboard.press("Escape")
+    _report(ann, hall, "鲍勃")
     bob.wait_for_selector("[data-testid=seat-who]:not(:has-text('安妮'))").tap()
     bob.wait_for_selector("[data-testid=player-card] [data-testid=card-bot]")
     assert bob.locator("[data-testid=player-card] [data-testid=card-add]").count() == 0
     screenshot(bob, SHOTS, "bot-card-phone")
+
+
+def _report(page: Any, hall: RunningHall, name: str) -> None:
+    """举报 from the open card: the form, its reason, the hand on the table; the report
+    waits in the operators' queue with that hand."""
+    hand = page.get_attribute("[data-testid=table]", "data-hand")
+    page.click("[data-testid=player-card] [data-testid=report]")
+    page.select_option("[data-testid=report-reason]", "stall")
+    page.fill("[data-testid=report-details]", "他一直拖时间")
+    screenshot(page, SHOTS, "report-form")
+    page.click("[data-testid=report-send]")
+    page.wait_for_selector("[data-testid=report-form]", state="detached")
+    with Store.open(hall.db_url) as store:
+        [row] = [r for r in ReportDesk(store).rows("open", limit=50) if r.reported == name]
+    assert (row.hand, row.reason) == (hand, "消极游戏（故意拖延）：他一直拖时间")
+    page.keyboard.press("Escape")

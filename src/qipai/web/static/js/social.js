@@ -7,6 +7,7 @@ import { avatarEl, setLook } from "./avatar.js";
 import { dialog, h, toast } from "./dom.js";
 import { addStrings, playerName, t } from "./i18n.js";
 import { joinCode } from "./private.js";
+import { reportButton } from "./report.js";
 
 export const SOCIAL_STRINGS = {
   "nav.friends": ["好友 · 账号", "Friends · account"],
@@ -146,8 +147,8 @@ export async function addFriend(app, name) {
 
 /** The card 名片 of the player seated as `player` ({name, bot}): a bot's says so; a
  * person's is asked of the hall (avatar, level, wins, hands, and 加好友 unless he is a
- * friend already, or the player himself). */
-export async function openCard(app, player) {
+ * friend already, or the player himself; 举报 about `hand`, the hand on the table). */
+export async function openCard(app, player, hand = null) {
   const body = h("div", { class: "player-card" }, avatarEl(player.name), h("b", { "data-testid": "card-name", text: playerName(player.name) }));
   const close = dialog(body, { testid: "player-card" });
   if (player.bot) {
@@ -182,5 +183,6 @@ export async function openCard(app, player) {
     });
     body.append(add);
   }
+  if (!self) body.append(reportButton(app, card.name, hand));
   return close;
 }

@@ -279,7 +279,7 @@ export class TableView {
     const acting = awaits(s, seat) && !s.over && !T.readOnly;
     return h(
       "div",
-      { class: "who", role: "button", tabindex: "0", "data-testid": "seat-who", "data-seat": seat, onclick: () => openCard(T.app, player), onkeydown: (event) => (event.key === "Enter" || event.key === " ") && openCard(T.app, player) },
+      { class: "who", role: "button", tabindex: "0", "data-testid": "seat-who", "data-seat": seat, onclick: () => openCard(T.app, player, s.hand), onkeydown: (event) => (event.key === "Enter" || event.key === " ") && openCard(T.app, player, s.hand) },
       avatarEl(player.name),
       h("div", { class: "nm", title: playerName(player.name), text: playerName(player.name) }),
       extra.meta,
