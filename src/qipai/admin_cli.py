@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -24,7 +25,8 @@ Commands = argparse._SubParsersAction  # the group that ``add_subparsers`` retur
 
 
 def add_admin(parsers: Commands[argparse.ArgumentParser]) -> None:
-    """``qipai admin COMMAND``: add, grant, ban, unban, mute, unmute, log."""
+    """``qipai admin COMMAND``: add, grant, ban, unban, mute, unmute, password, delete, log,
+    reports."""
     parser = parsers.add_parser(
         "admin",
         help="the operator's console from the command line (roles, coins, bans, the log)",
@@ -63,8 +65,16 @@ def add_admin(parsers: Commands[argparse.ArgumentParser]) -> None:
         lift = command(f"un{kind}", f"end a player's {kind}", _lifting(kind))
         lift.add_argument("name")
         lift.add_argument("--reason", required=True)
+    reset = command("password", "reset a player's password: print a one-time password", _password)
+    reset.add_argument("name")
+    reset.add_argument("--reason", required=True)
+    delete = command("delete", "delete a player's account (his ledger rows stay)", _delete)
+    delete.add_argument("name")
+    delete.add_argument("--reason", required=True)
     log = command("log", "print the admin log, newest first", _log)
     log.add_argument("--limit", type=int, default=50)
+    reports = command("reports", "print the open reports 举报, oldest first", _reports)
+    reports.add_argument("--limit", type=int, default=50)
 
 
 def _handler(run: Callable[[Console, argparse.Namespace], object]) -> Callable[
@@ -114,6 +124,28 @@ def _lifting(kind: str) -> Callable[[Console, argparse.Namespace], None]:
         _print(console.lift(kind, _act(args)))
 
     return lift
+
+
+def _password(console: Console, args: argparse.Namespace) -> None:
+    from qipai.server.edge.auth import Passwords  # noqa: PLC0415
+    from qipai.server.edge.console import ONE_TIME_BYTES  # noqa: PLC0415
+
+    password = secrets.token_urlsafe(ONE_TIME_BYTES)
+    _print(console.reset_password(Passwords().hash(password), _act(args)))
+    print(f"one-time password: {password}")
+
+
+def _delete(console: Console, args: argparse.Namespace) -> None:
+    _print(console.delete_account(_act(args))[1])
+
+
+def _reports(console: Console, args: argparse.Namespace) -> None:
+    from qipai.store.reports import ReportDesk  # noqa: PLC0415
+
+    for row in ReportDesk(console.store).rows("open", limit=args.limit):
+        about = f" hand {row.hand} seat {row.seat}" if row.hand is not None else ""
+        who = f"{row.reporter} -> {row.reported}"
+        print(f"#{row.id} {row.at.isoformat()} {who}{about} — {row.reason}")
 
 
 def _log(console: Console, args: argparse.Namespace) -> None:
