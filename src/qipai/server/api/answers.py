@@ -17,6 +17,7 @@ b'{"error":"bad_token","message":"sign in"}'
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
     from qipai.jsontypes import Json as JsonValue
+    from qipai.store import MatchResultRow
 else:  # msgspec cannot read the recursive alias: any JSON value, unchecked, at run time
     JsonValue = object
 
@@ -387,3 +389,21 @@ class GrantAnswer(_Answer):
     streak: int | UnsetType = UNSET
     relief_left: int | UnsetType = UNSET
     task: TaskAnswer | UnsetType = UNSET
+
+
+def match_result(row: MatchResultRow, titles: Mapping[str, str]) -> MatchResult:
+    """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
+    is configured with it), its state, the player's rank and prize, the field, the times."""
+    return MatchResult(
+        run=row.run_id,
+        match=row.match_id,
+        title=titles.get(row.match_id, row.match_id),
+        state=row.state,
+        number=row.number,
+        entry_fee=row.entry_fee,
+        entrants=row.entrants,
+        rank=row.rank,
+        prize=row.prize,
+        started_at=None if row.started_at is None else row.started_at.isoformat(),
+        ended_at=None if row.ended_at is None else row.ended_at.isoformat(),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .answers import Answer, HistoryAnswer
+from .answers import Answer, HistoryAnswer, MatchResult
 
 if TYPE_CHECKING:
     from qipai.jsontypes import Json as JsonValue
@@ -64,7 +64,8 @@ class PasswordAnswer(Answer):
 
 class PlayerAnswer(Answer):
     """``GET /api/admin/players/{name}``: his account, role, ban and mute, live sessions,
-    his newest ledger entries and hands (his history's rows, each with its replay)."""
+    his newest ledger entries, hands (his history's rows, each with its replay) and match
+    runs (his 战绩 of matches)."""
 
     id: int
     name: str
@@ -79,6 +80,7 @@ class PlayerAnswer(Answer):
     sessions_list: list[LiveSessionAnswer]
     postings: list[PostingAnswer]
     recent_hands: list[HistoryAnswer]
+    recent_matches: list[MatchResult]
 
 
 class LogLineAnswer(Answer):

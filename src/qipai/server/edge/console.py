@@ -27,7 +27,7 @@ from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.match.config import rescheduled
 from qipai.hall.match.requests import Cancel, Schedule
 from qipai.jsontypes import Json
-from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
+from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row, match_result
 from qipai.server.api.console import (
     DashboardAnswer,
     FlagAnswer,
@@ -183,6 +183,8 @@ async def _player(services: Services, operator: Staff, request: Request) -> obje
     page = await db.run(_console(services).player, name, _now())
     profile = await db.run(db.store.profile, page.id)
     hands = await db.run(db.store.history, page.id, limit=int_param(request, "hands", 20, 1, 200))
+    runs = await db.run(db.store.match_results, page.id, limit=20)
+    titles = {match.id: match.name for match in services.matches.matches}
     return PlayerAnswer(
         id=page.id, name=page.name, created_at=page.created_at.isoformat(),
         coins=profile.coins, hands=profile.hands, wins=profile.wins, role=page.role,
@@ -190,6 +192,7 @@ async def _player(services: Services, operator: Staff, request: Request) -> obje
         sessions_list=[from_row(session, LiveSessionAnswer) for session in page.sessions],
         postings=[from_row(posting, PostingAnswer) for posting in page.postings],
         recent_hands=[from_row(row, HistoryAnswer) for row in hands],
+        recent_matches=[match_result(row, titles) for row in runs],
     )  # fmt: skip
 
 

@@ -16,7 +16,6 @@ import json
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 
 import msgspec
 from starlette.requests import Request
@@ -39,7 +38,6 @@ from qipai.server.api.answers import (
     JsonAnswer,
     LeaderAnswer,
     LevelAnswer,
-    MatchResult,
     Me,
     Ok,
     Readiness,
@@ -48,10 +46,10 @@ from qipai.server.api.answers import (
     SessionUser,
     Stats,
     from_row,
+    match_result,
 )
 from qipai.server.run.hall import HallService
 from qipai.server.run.metrics import CONTENT_TYPE, Metric, prometheus_text
-from qipai.store import MatchResultRow
 
 from .accounts import Session
 from .connection import PlayerSocket
@@ -265,7 +263,7 @@ def _match_routes(live: Callable[[], Services]) -> list[Route]:
         limit = int_param(request, "limit", 50, 1, 200)
         rows = await live().db.run(live().db.store.match_results, user.id, limit=limit)
         titles = {match.id: match.name for match in live().matches.matches}
-        return JsonAnswer([_match_result(row, titles) for row in rows])
+        return JsonAnswer([match_result(row, titles) for row in rows])
 
     return [
         api("/api/me/matches", results, ["GET"]),
@@ -427,28 +425,6 @@ def _room_answer(room: Room) -> RoomAnswer:
     coin (``points_only``: the lobby tags it 积分场)."""
     points_only = room.payout is Payout.POINTS_ONLY
     return from_row(room, RoomAnswer, web_module=room.game_type.web_module, points_only=points_only)
-
-
-def _match_result(row: MatchResultRow, titles: dict[str, str]) -> MatchResult:
-    """A row of ``GET /api/me/matches``: the run, its match (and title where this hall
-    is configured with it), its state, the player's rank and prize, the field, the times."""
-    return MatchResult(
-        run=row.run_id,
-        match=row.match_id,
-        title=titles.get(row.match_id, row.match_id),
-        state=row.state,
-        number=row.number,
-        entry_fee=row.entry_fee,
-        entrants=row.entrants,
-        rank=row.rank,
-        prize=row.prize,
-        started_at=_iso(row.started_at),
-        ended_at=_iso(row.ended_at),
-    )
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
 
 
 def resident_bytes() -> int:
