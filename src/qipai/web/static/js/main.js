@@ -4,7 +4,7 @@
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
-import { closeDialogs, h, fill, icon, toast } from "./dom.js";
+import { closeDialogs, dialog, h, fill, icon, toast } from "./dom.js";
 import { has, lang, playerName, setLang, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
@@ -149,6 +149,7 @@ function connect() {
     onStatus: (status) => {
       app.net = status;
       if (status === "signed-out") app.signOut();
+      if (status === "ended") sessionEnded();
       if (status === "open" && app.table) app.table.pending = null; // unanswered before the drop
       if (status === "open") sendWatchChoice(app); // the hall holds it while it holds him
       if (status === "open") joinLinked(app); // opened with /?p=CODE: that table
@@ -156,6 +157,16 @@ function connect() {
     },
   });
   app.socket.open();
+}
+
+/** An operator banned the account: the hall ended its session and closed the socket
+ * (4003). The page says so with the reason, signs out and does not connect again. */
+function sessionEnded() {
+  const why = (app.endedWhy || "").replace(/^your session was ended: /, "");
+  app.socket = null; // stopped already: nothing to close
+  app.signOut();
+  closeDialogs();
+  dialog(h("div", {}, h("h2", { text: t("auth.bannedTitle") }), h("p", { "data-testid": "banned-reason", text: t("auth.banned", { why }) })), { testid: "banned-notice" });
 }
 
 // ------------------------------------------------------------------ frames
@@ -193,6 +204,8 @@ function onFrames(frames) {
       matches.onOver(app, frame);
     } else if (frame.type === "match_cancelled") {
       matches.onCancelled(app, frame);
+    } else if (frame.type === "error" && frame.code === "session_ended") {
+      app.endedWhy = frame.message || ""; // shown once the socket closes (sessionEnded)
     } else if (frame.type === "error" && againTooSoon(frame)) {
       // nothing to say: joined once the hall lets the player go
     } else {

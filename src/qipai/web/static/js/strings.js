@@ -27,6 +27,8 @@ export const STRINGS = {
   "auth.signup": ["注册", "Sign up"],
   "auth.guest": ["游客试玩", "Play as a guest"],
   "auth.signout": ["退出", "Sign out"],
+  "auth.bannedTitle": ["账号已封禁", "Account banned"],
+  "auth.banned": ["你的账号已被封禁：{why}", "Your account has been banned: {why}"],
   "auth.rules": ["用户名 2–20 个字母、数字、_、- 或汉字；密码至少 6 位。新用户赠送 10000 游戏币。", "Names: 2–20 letters, digits, _, - or Chinese characters; passwords: at least 6 characters. New players get 10,000 coins."],
 
   "lobby.player": ["玩家", "player"],
@@ -309,6 +311,7 @@ export const STRINGS = {
   "error.bad_name": ["用户名不合规：2–20 个汉字、英文字母或数字，_ - · 只能夹在中间，不能以“游客”“机器人”或“guest”开头（繁体亦然）", "Bad name: 2–20 Chinese characters, Latin letters or digits, with _ - · only between them, not beginning with the guests' or the bots' prefix (in either script) or \"guest\""],
   "error.bad_password": ["密码至少 6 位", "The password needs at least 6 characters"],
   "error.name_taken": ["用户名已被占用（或与已有的名字看起来一样）", "That name is taken (or looks like a taken one)"],
+  "error.banned": ["你的账号已被封禁", "Your account is banned"],
   "error.bad_credentials": ["用户名或密码错误", "Wrong name or password"],
   "error.bad_token": ["登录已过期，请重新登录", "Your session expired: sign in again"],
   "error.too_large": ["消息过大", "Message too large"],

@@ -1,0 +1,126 @@
+"""The operator's console in the browser (``/admin``, docs/operations.md "The operator's
+console"): an admin signs in, closes a live table (its player sees why), cancels a match
+run (its fee refunded), finds a player, takes 500 coins from him and bans him (his open
+page says so and stops), and reads every step in the admin log — on a desktop and on a
+phone; a player with no role gets the no-access page; a viewer sees no action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from console_kit import act, find_player, loaded, no_sideways_scroll, operator, shot, tab
+from web_kit import PASSWORD, WAIT_MS, join, match_card, open_matches, sign_up, wait_coins
+
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: str) -> None:
+    width, height = VIEWPORTS[device]
+    tag = device[0]
+    player_name, entrant_name = f"baddie_{tag}", f"entrant_{tag}"
+    player = new_page()
+    sign_up(player, hall.url, player_name)
+    join(player, "doudizhu-yifa")  # a table with bots, in play
+    entrant = new_page()
+    sign_up(entrant, hall.url, entrant_name)
+    open_matches(entrant)
+    entrant.click(f"{match_card('web-wait')} [data-testid=register]")
+    entrant.wait_for_selector("[data-testid=match-waiting]")
+
+    page = operator(new_page(width, height), hall, f"op_{tag}")
+    assert page.url == f"{hall.url}/admin/"  # /admin is the folder's page
+    page.wait_for_selector("[data-testid=admin-me][data-role=admin]", state="attached")
+    shot(page, f"{device}-dashboard")
+    if device == "phone":
+        no_sideways_scroll(page)
+
+    # 牌桌: the player's table closed with a reason; his page says so
+    tab(page, "tables")
+    row = f"[data-testid=admin-table]:has([data-testid=admin-seat][data-name='{player_name}'])"
+    page.wait_for_selector(row)
+    shot(page, f"{device}-tables")
+    act(page, f"{row} [data-testid=admin-close-table]", "牌桌异常，测试关闭")
+    reason = player.wait_for_selector("[data-testid=voided-reason]", timeout=WAIT_MS)
+    assert reason.inner_text() == "管理员关闭了这张牌桌：牌桌异常，测试关闭"
+
+    # 比赛: the run the entrant waits in, cancelled: his fee back, his page told why
+    tab(page, "matches")
+    waiting = page.wait_for_selector("[data-testid=admin-run][data-match='web-wait']")
+    run = f"[data-testid=admin-run][data-run='{waiting.get_attribute('data-run')}']"
+    shot(page, f"{device}-matches")
+    act(page, f"{run} [data-testid=admin-cancel-run]", "比赛临时取消")
+    page.wait_for_selector(run, state="detached")  # its match opens its next run
+    entrant.wait_for_selector("[data-testid=match-cancelled]")
+    wait_coins(entrant, 10000)
+
+    # 玩家: found, 500 taken with a reason, then banned for good
+    find_player(page, player_name)
+    before = int(page.inner_text("[data-testid=admin-player-coins]"))
+    act(page, "[data-testid=admin-grant]", "违规扣除", amount="-500")
+    page.wait_for_selector("[data-testid=admin-posting][data-amount='-500']")
+    assert int(page.inner_text("[data-testid=admin-player-coins]")) <= before - 500
+    act(page, "[data-testid=admin-ban]", "恶意逃跑", forever=True)
+    page.wait_for_selector("[data-testid=admin-player-ban][data-on='1']")
+    page.wait_for_selector("[data-testid=admin-unban]")
+    shot(page, f"{device}-player")
+    if device == "phone":
+        no_sideways_scroll(page)
+
+    # his open page: the ban and its reason, signed out, no reconnecting
+    notice = player.wait_for_selector("[data-testid=banned-notice]")
+    assert notice.inner_text().count("你的账号已被封禁：恶意逃跑") == 1
+    assert player.evaluate("() => window.qipai.app.socket") is None
+    player.keyboard.press("Escape")
+    player.fill("[data-testid=username]", player_name)
+    player.fill("[data-testid=password]", PASSWORD)
+    player.click("[data-testid=sign-in]")
+    error = player.wait_for_selector("[data-testid=auth-error]:text('封禁')")
+    assert error.inner_text() == "你的账号已被封禁"
+
+    # 日志: every step, with its target and reason
+    tab(page, "log")
+    lines = page.eval_on_selector_all(
+        "[data-testid=admin-log-line]",
+        "els => els.map(e => [e.dataset.action, e.dataset.target, e.innerText])",
+    )
+    mine = {action: text for action, target, text in lines if target in (player_name, "")}
+    for action, why in (("deduct", "违规扣除"), ("ban", "恶意逃跑")):
+        assert why in mine[action], lines
+    assert any(a == "close_table" and "牌桌异常，测试关闭" in text for a, _, text in lines)
+    assert any(a == "cancel_match" and "比赛临时取消" in text for a, _, text in lines)
+    shot(page, f"{device}-log")
+
+    tab(page, "reports")
+    loaded(page, "admin-report-queue")
+    shot(page, f"{device}-reports")
+    tab(page, "dashboard")
+    page.click("[data-testid=lang]")
+    loaded(page, "admin-dashboard")
+    assert page.inner_text("[data-testid=admin-tab-players]") == "Players"
+    shot(page, f"{device}-dashboard-english")
+    page.click("[data-testid=lang]")
+
+
+def test_a_player_without_a_role_gets_no_access(hall: Any, new_page: Any) -> None:
+    """The browser's own session (the client's) is used: a plain player is refused."""
+    page = new_page()
+    sign_up(page, hall.url, "no_role")
+    page.goto(f"{hall.url}/admin/")
+    box = page.wait_for_selector("[data-testid=admin-no-access]")
+    assert "no_role" in box.inner_text()
+    assert page.locator("[data-testid=admin-tabs]").count() == 0
+    shot(page, "desktop-no-access")
+    page.click("[data-testid=admin-other-account]")
+    page.wait_for_selector("[data-testid=admin-sign-in]")
+
+
+def test_a_viewer_reads_but_sees_no_action(hall: Any, new_page: Any) -> None:
+    page = operator(new_page(), hall, "viewer_v", role="viewer")
+    assert page.locator("[data-testid=admin-run-audit]").count() == 0
+    find_player(page, "viewer_v")
+    assert page.inner_text("[data-testid=admin-player-role]") == "查看员"
+    assert page.locator("[data-testid=admin-player-actions] button").count() == 0
+    tab(page, "tables")
+    assert page.locator("[data-testid=admin-close-table]").count() == 0
