@@ -10,14 +10,24 @@ from typing import Any
 
 import pytest
 from console_kit import act, find_player, loaded, no_sideways_scroll, operator, shot, tab
-from web_kit import PASSWORD, WAIT_MS, join, match_card, open_matches, sign_up, wait_coins
+from web_kit import (
+    PASSWORD,
+    WAIT_MS,
+    ddz_act,
+    ddz_choice,
+    join,
+    match_card,
+    open_matches,
+    play_to_result,
+    sign_up,
+    wait_coins,
+)
 
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: str) -> None:
-    width, height = VIEWPORTS[device]
     tag = device[0]
     player_name, entrant_name = f"baddie_{tag}", f"entrant_{tag}"
     player = new_page()
@@ -29,23 +39,42 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     entrant.click(f"{match_card('web-wait')} [data-testid=register]")
     entrant.wait_for_selector("[data-testid=match-waiting]")
 
-    page = operator(new_page(width, height), hall, f"op_{tag}")
+    page = operator(new_page(*VIEWPORTS[device]), hall, f"op_{tag}")
     assert page.url == f"{hall.url}/admin/"  # /admin is the folder's page
     page.wait_for_selector("[data-testid=admin-me][data-role=admin]", state="attached")
     shot(page, f"{device}-dashboard")
     if device == "phone":
         no_sideways_scroll(page)
+    _close_his_table(page, player, player_name, device)
+    _cancel_the_run(page, entrant, device)
+    _deduct_and_ban(page, player, player_name, device)
+    _read_the_log(page, player_name, device)
 
-    # 牌桌: the player's table closed with a reason; his page says so
+    tab(page, "reports")
+    shot(page, f"{device}-reports")
+    tab(page, "dashboard")
+    act(page, "[data-testid=admin-run-audit]", "每日审计")
+    page.wait_for_selector("[data-testid=admin-last-audit]:not([data-problems=''])")
+    page.click("[data-testid=lang]")
+    loaded(page, "admin-dashboard")
+    assert page.inner_text("[data-testid=admin-tab-players]") == "Players"
+    shot(page, f"{device}-dashboard-english")
+    page.click("[data-testid=lang]")
+
+
+def _close_his_table(page: Any, player: Any, name: str, device: str) -> None:
+    """牌桌: the player's table closed with a reason; his page says so."""
     tab(page, "tables")
-    row = f"[data-testid=admin-table]:has([data-testid=admin-seat][data-name='{player_name}'])"
+    row = f"[data-testid=admin-table]:has([data-testid=admin-seat][data-name='{name}'])"
     page.wait_for_selector(row)
     shot(page, f"{device}-tables")
     act(page, f"{row} [data-testid=admin-close-table]", "牌桌异常，测试关闭")
     reason = player.wait_for_selector("[data-testid=voided-reason]", timeout=WAIT_MS)
     assert reason.inner_text() == "管理员关闭了这张牌桌：牌桌异常，测试关闭"
 
-    # 比赛: the run the entrant waits in, cancelled: his fee back, his page told why
+
+def _cancel_the_run(page: Any, entrant: Any, device: str) -> None:
+    """比赛: the run the entrant waits in, cancelled: his fee back, his page told why."""
     tab(page, "matches")
     waiting = page.wait_for_selector("[data-testid=admin-run][data-match='web-wait']")
     run = f"[data-testid=admin-run][data-run='{waiting.get_attribute('data-run')}']"
@@ -55,8 +84,11 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     entrant.wait_for_selector("[data-testid=match-cancelled]")
     wait_coins(entrant, 10000)
 
-    # 玩家: found, 500 taken with a reason, then banned for good
-    find_player(page, player_name)
+
+def _deduct_and_ban(page: Any, player: Any, name: str, device: str) -> None:
+    """玩家: found, 500 taken with a reason, then banned for good; his open page shows the
+    ban and its reason, signed out, and signing in again is refused."""
+    find_player(page, name)
     before = int(page.inner_text("[data-testid=admin-player-coins]"))
     act(page, "[data-testid=admin-grant]", "违规扣除", amount="-500")
     page.wait_for_selector("[data-testid=admin-posting][data-amount='-500']")
@@ -67,40 +99,30 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     shot(page, f"{device}-player")
     if device == "phone":
         no_sideways_scroll(page)
-
-    # his open page: the ban and its reason, signed out, no reconnecting
     notice = player.wait_for_selector("[data-testid=banned-notice]")
     assert notice.inner_text().count("你的账号已被封禁：恶意逃跑") == 1
-    assert player.evaluate("() => window.qipai.app.socket") is None
+    assert player.locator("[data-testid=net]").count() == 0  # signed out: no socket
     player.keyboard.press("Escape")
-    player.fill("[data-testid=username]", player_name)
+    player.fill("[data-testid=username]", name)
     player.fill("[data-testid=password]", PASSWORD)
     player.click("[data-testid=sign-in]")
     error = player.wait_for_selector("[data-testid=auth-error]:text('封禁')")
     assert error.inner_text() == "你的账号已被封禁"
 
-    # 日志: every step, with its target and reason
+
+def _read_the_log(page: Any, name: str, device: str) -> None:
+    """日志: every step, with its target and reason."""
     tab(page, "log")
     lines = page.eval_on_selector_all(
         "[data-testid=admin-log-line]",
         "els => els.map(e => [e.dataset.action, e.dataset.target, e.innerText])",
     )
-    mine = {action: text for action, target, text in lines if target in (player_name, "")}
+    mine = {action: text for action, target, text in lines if target == name}
     for action, why in (("deduct", "违规扣除"), ("ban", "恶意逃跑")):
         assert why in mine[action], lines
     assert any(a == "close_table" and "牌桌异常，测试关闭" in text for a, _, text in lines)
     assert any(a == "cancel_match" and "比赛临时取消" in text for a, _, text in lines)
     shot(page, f"{device}-log")
-
-    tab(page, "reports")
-    loaded(page, "admin-report-queue")
-    shot(page, f"{device}-reports")
-    tab(page, "dashboard")
-    page.click("[data-testid=lang]")
-    loaded(page, "admin-dashboard")
-    assert page.inner_text("[data-testid=admin-tab-players]") == "Players"
-    shot(page, f"{device}-dashboard-english")
-    page.click("[data-testid=lang]")
 
 
 def test_a_player_without_a_role_gets_no_access(hall: Any, new_page: Any) -> None:
@@ -124,3 +146,21 @@ def test_a_viewer_reads_but_sees_no_action(hall: Any, new_page: Any) -> None:
     assert page.locator("[data-testid=admin-player-actions] button").count() == 0
     tab(page, "tables")
     assert page.locator("[data-testid=admin-close-table]").count() == 0
+
+
+def test_a_hand_replays_in_the_console(hall: Any, new_page: Any) -> None:
+    """A player's recent hand opens in the client's own replay page, inside the console."""
+    player = new_page()
+    sign_up(player, hall.url, "replayed")
+    join(player, "doudizhu-yifa")
+    play_to_result(player, lambda p, legal: ddz_act(p, ddz_choice(legal)))
+    hand = player.get_attribute("[data-testid=result]", "data-hand")
+    page = operator(new_page(), hall, "op_replay", role="viewer")
+    find_player(page, "replayed")
+    page.click("[data-testid=admin-replay-link]")
+    page.wait_for_selector(f"[data-testid=replay][data-hand='{hand}'] [data-testid=table]")
+    page.click("[data-testid=replay-last]")
+    page.wait_for_selector("[data-testid=replay-verified][data-ok='1']")
+    shot(page, "desktop-replay")
+    page.click("[data-testid=admin-replay-back]")
+    loaded(page, "admin-player")

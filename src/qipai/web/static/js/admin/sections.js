@@ -149,7 +149,7 @@ export function renderLog(root) {
 /** Lines of the admin log as a table (the log tab, a player's page). */
 export function logLines(lines) {
   return grid(
-    [{ key: "admin.at" }, { key: "admin.actor" }, { key: "admin.action" }, { key: "admin.target" }, { key: "admin.reason" }, { key: "admin.detail" }],
+    [{ key: "admin.at" }, { key: "admin.actor" }, { key: "admin.logWhat" }, { key: "admin.target" }, { key: "admin.reason" }, { key: "admin.detail" }],
     lines.map((line) => [when(line.at), line.actor, t(`admin.logAction.${line.action}`), line.target || "—", line.reason, h("small", { class: "muted", text: Object.keys(line.detail).length ? JSON.stringify(line.detail) : "" })]),
     {
       testid: "admin-log-lines",

@@ -135,6 +135,7 @@ export const ADMIN_STRINGS = {
   "admin.noHand": ["无牌局", "no hand"],
 
   "admin.actor": ["操作人", "Operator"],
+  "admin.logWhat": ["操作", "Action"],
   "admin.target": ["对象", "Target"],
   "admin.detail": ["详情", "Detail"],
   "admin.noLog": ["日志为空", "The log is empty"],
