@@ -186,7 +186,7 @@ def test_engines_are_pure(name: str) -> None:
 LIVE_HALL = {name: path for name, path in ALL.items() if layer_of(name) == "hall"}
 """The live hall's rules (:mod:`qipai.hall.core` and what it drives): pure like the
 engines; the time comes in its commands, the world's answers too."""
-READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.match.config"}
+READS_SHIPPED_FILES = {"qipai.hall.rooms", "qipai.hall.match.config", "qipai.hall.economy.settings"}
 """Hall modules that load their shipped TOML (``importlib.resources``): no other impurity."""
 
 
@@ -221,7 +221,13 @@ HALL_STRATA: tuple[tuple[str, frozenset[str]], ...] = (
         ),
     ),
     ("watch", frozenset({"qipai.hall.watch.*"})),
-    ("places", frozenset({"qipai.hall.cash.*", "qipai.hall.match.*", "qipai.hall.private.*"})),
+    (
+        "places",
+        frozenset(
+            {"qipai.hall.cash.*", "qipai.hall.match.*", "qipai.hall.private.*",
+             "qipai.hall.economy.*"}
+        ),
+    ),
     ("core", frozenset({"qipai.hall.core"})),
 )  # fmt: skip
 """The hall's layers, low to high (``docs/architecture.md``, "The hall's wings"): the

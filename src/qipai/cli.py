@@ -740,6 +740,12 @@ def add_audit(parsers: Commands[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not count hands still in play as problems (the hall is running)",
     )
+    parser.add_argument(
+        "--timezone",
+        default="Asia/Shanghai",
+        help="the zone of the days of the payouts it lists (default: Asia/Shanghai, the "
+        "economy's default)",
+    )
     parser.set_defaults(handler=run_audit)
 
 
@@ -748,7 +754,9 @@ def run_audit(args: argparse.Namespace) -> int:
     from qipai.store.audit import audit_main  # noqa: PLC0415
     from qipai.store.database import default_url  # noqa: PLC0415
 
-    return audit_main(args.db or default_url(), allow_playing=args.allow_playing)
+    return audit_main(
+        args.db or default_url(), allow_playing=args.allow_playing, timezone=args.timezone
+    )
 
 
 # --- the parser --------------------------------------------------------------------------

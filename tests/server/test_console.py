@@ -104,7 +104,10 @@ def test_every_console_route_refuses_who_lacks_its_role(
         for headers in [*lacking, {"authorization": "Bearer not-a-token"}]:
             answer = _call(http, method, path, headers)
             assert (answer.status_code, answer.json()["error"]) == (403, "forbidden"), (
-                method, path, headers, answer.text
+                method,
+                path,
+                headers,
+                answer.text,
             )
     assert _call(http, "GET", "/api/admin/me", staff["viewer"]).json() == {
         "name": "console-viewer", "role": "viewer"
@@ -309,7 +312,9 @@ def test_an_operator_closes_a_live_table_its_hand_voided_and_its_players_told(
     assert after == before  # a voided hand moves no coin
     assert again["error"] == "unknown_table"
     assert (line["action"], line["actor"], line["reason"]) == (
-        "close_table", "console-moderator", "stuck: restarting it"
+        "close_table",
+        "console-moderator",
+        "stuck: restarting it",
     )
     with Store.open(hall.db_url) as store:
         assert audit(store, allow_playing=True) == []
@@ -394,3 +399,66 @@ def test_the_dashboard_shows_who_is_online_the_takings_and_the_last_audit(
     board = http.get("/api/admin/dashboard", headers=staff["viewer"]).json()
     assert board["last_audit"]["id"] == checked.json()["id"]
     assert http.post("/api/admin/audit", headers=staff["moderator"], json={}).status_code == 403
+
+
+def test_a_reset_password_is_handed_over_and_ends_his_sessions(
+    http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    old = _register(http, "console-forgetful")
+    page = http.get("/api/admin/players/console-forgetful", headers=staff["viewer"]).json()
+    assert [s["address"] for s in page["sessions_list"]] == ["127.0.0.1"]
+    reset = http.post(
+        "/api/admin/players/console-forgetful/password", headers=staff["moderator"],
+        json={"reason": "he asked by mail"},
+    )  # fmt: skip
+    password = reset.json()["password"]
+    assert len(password) == 12 and reset.json()["line"]["action"] == "password"
+    assert http.get("/api/me", headers=old).status_code == 401  # his session ended
+    assert (
+        http.post("/api/login", json={"name": "console-forgetful", "password": PASSWORD}).json()[
+            "error"
+        ]
+        == "bad_credentials"
+    )
+    signed = http.post("/api/login", json={"name": "console-forgetful", "password": password})
+    assert signed.status_code == 200
+    guest = http.post("/api/guest").json()["user"]["name"]
+    refused = http.post(
+        f"/api/admin/players/{guest}/password", headers=staff["moderator"], json={"reason": "x"}
+    )
+    assert refused.json()["error"] == "guest_account"
+
+
+def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    _register(http, "console-leaving")
+    http.post(
+        "/api/admin/players/console-leaving/grant", headers=staff["admin"],
+        json={"amount": 50, "reason": "welcome back"},
+    )  # fmt: skip
+    path = "/api/admin/players/console-leaving/export"
+    assert http.get(path, headers=staff["moderator"]).status_code == 403
+    exported = http.get(path, headers=staff["admin"])
+    assert "attachment" in exported.headers["content-disposition"]
+    data = exported.json()
+    assert data["player"]["name"] == "console-leaving"
+    assert sorted(p["amount"] for p in data["postings"]) == [50, 10_000]
+    assert set(data) == {"player", "postings", "hands", "matches", "private_tables"}
+    deleted = http.post(
+        "/api/admin/players/console-leaving/delete", headers=staff["admin"],
+        json={"reason": "he asked to be forgotten"},
+    )  # fmt: skip
+    user = deleted.json()["detail"]["id"]
+    login = http.post("/api/login", json={"name": "console-leaving", "password": PASSWORD})
+    assert login.json()["error"] == "bad_credentials"
+    assert (
+        http.get(f"/api/admin/players/已注销{user}", headers=staff["viewer"]).json()["coins"]
+        == 10_050
+    )
+    again = http.post("/api/register", json={"name": "console-leaving", "password": PASSWORD})
+    assert again.status_code == 200  # the name is free again
+    taken = http.post("/api/register", json={"name": "已注销99", "password": PASSWORD})
+    assert taken.json()["error"] == "bad_name"  # no person takes a deleted account's name
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []

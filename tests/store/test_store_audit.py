@@ -134,6 +134,7 @@ def test_audit_main_reports_ok(ledger: Store) -> None:
     assert out.getvalue() == (
         "ok: 5 transactions, 3 hands (2 settled, 1 voided, 0 playing), 2 users, "
         "2018 coins held by players\n"
+        "paid 2026-05-10 signup 2000\npaid 2026-05-10 total 2000\n"
     )
 
 

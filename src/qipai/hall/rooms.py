@@ -303,14 +303,15 @@ def load_rooms(text: str) -> tuple[Room, ...]:
     :raises InvalidActionError: ``bad_room`` for text that is not TOML, a document without
         rooms or with other top-level keys (``[watch]`` is read by
         :func:`~qipai.hall.watch.settings.watch_settings`, ``[private]`` by
-        :func:`~qipai.hall.private.options.load_private`), a duplicate id, or any room :class:`Room`
-        refuses (the message names the room and the field).
+        :func:`~qipai.hall.private.options.load_private`, ``[economy]`` by
+        :func:`~qipai.hall.economy.settings.load_economy`), a duplicate id, or any room
+        :class:`Room` refuses (the message names the room and the field).
     """
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    extra = set(document) - {"room", "watch", "private"}  # watch.spectators, private.options
+    extra = set(document) - {"room", "watch", "private", "economy"}  # economy.settings too
     if extra:
         raise InvalidActionError("bad_room", f"unknown top-level keys: {sorted(extra)}")
     tables = document.get("room")
@@ -323,6 +324,19 @@ def load_rooms(text: str) -> tuple[Room, ...]:
             raise _bad(room.id, "id", "is used by another room")
         seen.add(room.id)
     return rooms
+
+
+def file_section(text: str, name: str) -> object:
+    """The top-level ``[name]`` table of a rooms file, as parsed (``{}`` where it has none):
+    what ``[private]``, ``[economy]``… are read from.
+
+    :raises InvalidActionError: ``bad_room`` for text that is not TOML.
+    """
+    try:
+        section: object = tomllib.loads(text).get(name, {})
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
+    return section
 
 
 def default_rooms() -> tuple[Room, ...]:

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from qipai.bots import doudizhu as bots
 from qipai.cards import Card
 from qipai.games.doudizhu.actions import HAND_CARDS, Action, Deal, Escape, Trustee
+from qipai.games.doudizhu.combos import Kind
 from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
 from qipai.games.doudizhu.hand import Phase
 from qipai.games.doudizhu.legal import legal_moves
@@ -96,6 +97,9 @@ def deal_targets(rules: Rules) -> tuple[int, ...]:
     stops = {min(most, HAND_CARDS - 1) for most, _ in show.during_deal}
     return tuple(sorted(stops | {HAND_CARDS}))
 
+
+_FEATS = {Kind.BOMB: "bomb", Kind.WILD_BOMB: "bomb", Kind.ROCKET: "rocket"}
+"""The kinds of play that are a seat's feats (:meth:`DoudizhuGame.feats`)."""
 
 class DoudizhuGame(GameType[Rules, State, Action, View]):
     """斗地主: three seats, five presets (module docstring)."""
@@ -264,6 +268,16 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
         if landlord is None:
             return (None,) * SEATS
         return tuple("landlord" if seat == landlord else "farmer" for seat in range(SEATS))
+
+    def feats(self, state: State) -> tuple[frozenset[str], ...]:
+        """``bomb`` (a four-card or a 财神 bomb) and ``rocket`` (王炸), for each seat that
+        played one."""
+        played: list[set[str]] = [set() for _ in range(SEATS)]
+        for seat, move in state.plays:
+            feat = _FEATS.get(move.kind)
+            if feat is not None:
+                played[seat].add(feat)
+        return tuple(frozenset(names) for names in played)
 
     def explain(self, state: State) -> dict[str, Json]:
         """底分 (``base``: the winning bid, or the room's base), each farmer's multiplier

@@ -480,6 +480,13 @@ class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
         ``landlord`` / ``farmer``); ``None`` for games without roles (the default)."""
         return (None,) * len(state.returns())
 
+    def feats(self, state: StateT) -> tuple[frozenset[str], ...]:
+        """What each seat did or held in the finished hand, as short names the hall's
+        每日任务 count (``docs/hall.md``, "The economy"): e.g. ``bomb`` and ``rocket``
+        played, or the category of the seat's cards (``straight_flush``…).  Default:
+        nothing."""
+        return (frozenset(),) * len(state.returns())
+
     def explain(self, state: StateT) -> dict[str, Json]:
         """Why the finished hand's points are what they are, for the result panel (JSON
         values; game-specific keys).  Default: nothing beyond the points themselves."""

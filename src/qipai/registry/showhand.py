@@ -106,6 +106,14 @@ class ShowhandGame(GameType[Rules, State, Action, View]):
         categories = [category(cards, flush_beats_full_house=flip) for cards in seat_hands]
         return {"hands": seat_hands, "categories": categories, "pending": state.pending}
 
+    def feats(self, state: State) -> tuple[frozenset[str], ...]:
+        """The category of each seat's cards at the end (``straight_flush``, ``four``…)."""
+        flip = state.rules.flush_beats_full_house
+        return tuple(
+            frozenset({hands.category_of_cards(state.hand_of(seat), flush_beats_full_house=flip)})
+            for seat in range(state.players)
+        )
+
     # --- records ---
 
     def replay(

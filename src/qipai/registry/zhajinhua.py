@@ -124,6 +124,11 @@ class ZhajinhuaGame(GameType[Rules, State, Action, View]):
         categories = [hands.category_of_cards(cards) for cards in state.hands]
         return {"hands": state.hands, "categories": categories}
 
+    def feats(self, state: State) -> tuple[frozenset[str], ...]:
+        """The category of each seat's three cards (``straight_flush`` 顺金, ``trips``
+        豹子…), folded or not."""
+        return tuple(frozenset({hands.category_of_cards(cards)}) for cards in state.hands)
+
     def dealt(self, state: State, seats: int) -> dict[str, object]:
         """Each seat's three cards and the ``dealer``."""
         del seats

@@ -20,11 +20,13 @@ from pathlib import Path
 import uvicorn
 
 from qipai.errors import InvalidActionError
+from qipai.hall.economy.settings import load_economy
 from qipai.hall.match.config import MatchConfig, default_matches, load_matches
 from qipai.hall.private.options import load_private
 from qipai.hall.rooms import default_rooms, load_rooms
 from qipai.hall.watch.settings import watch_settings
 from qipai.server.edge.app import ServerConfig, create_app
+from qipai.store.economy import zone_of
 
 WS_MAX_SIZE = 16 * 1024
 """The largest WebSocket frame uvicorn reads; messages above 4 KiB get ``too_large``."""
@@ -36,13 +38,17 @@ def rooms_from(path: str | None) -> ServerConfig:
     :raises InvalidActionError: ``bad_config`` (unreadable file), ``bad_room``.
     """
     if path is None:
-        return ServerConfig(rooms=default_rooms())
+        return ServerConfig(rooms=default_rooms())  # and the shipped [economy]
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidActionError("bad_config", f"cannot read {path}: {error}") from None
     watch = watch_settings(tomllib.loads(text))
-    return ServerConfig(rooms=load_rooms(text), watch=watch, private=load_private(text))
+    economy = load_economy(text)
+    zone_of(economy.timezone)  # bad_room: no such zone
+    return ServerConfig(
+        rooms=load_rooms(text), watch=watch, private=load_private(text), economy=economy
+    )
 
 
 def matches_from(path: str | None) -> tuple[MatchConfig, ...]:

@@ -139,7 +139,11 @@ def user_by_name(connection: Connection, name: str) -> User | None:
 
 
 def create_session(
-    connection: Connection, user_id: int, token_hash: str, expires_at: datetime
+    connection: Connection,
+    user_id: int,
+    token_hash: str,
+    expires_at: datetime,
+    address: str | None = None,
 ) -> None:
     """Remember a session token's hash until ``expires_at``.
 
@@ -152,7 +156,12 @@ def create_session(
     account_of(connection, user_id)
     try:
         connection.execute(
-            insert(sessions).values(token_hash=token_hash, user_id=user_id, expires_at=expires_at)
+            insert(sessions).values(
+                token_hash=token_hash,
+                user_id=user_id,
+                expires_at=expires_at,
+                address=None if address is None else address[:64],
+            )
         )
     except IntegrityError as error:
         raise IllegalActionError("session_exists", "that token is already in use") from error

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from qipai.errors import GameError
 from qipai.store import database
+from qipai.store.economy import paid_per_day, zone_of
 from qipai.store.ledger import SystemAccounts
 from qipai.store.matches import OPEN_STATES
 from qipai.store.schema import (
@@ -94,15 +95,38 @@ def summary(store: Store) -> str:
     )
 
 
-def audit_main(url: str, *, allow_playing: bool = False, out: TextIO | None = None) -> int:
+def payouts(store: Store, timezone: str = "Asia/Shanghai") -> list[str]:
+    """What the house paid out of ``system:grants`` per day (in ``timezone``) and reason,
+    one line each, ``paid DAY REASON COINS``, then ``paid DAY total COINS`` per day:
+    ``signup`` (the starting coins), ``checkin``, ``relief``, ``task``
+    (:mod:`qipai.store.economy`), the other grants by their key's first part.
+
+    :raises InvalidActionError: ``bad_room`` (an unknown zone).
+    """
+    with store.snapshot() as connection:
+        rows = paid_per_day(connection, timezone)
+    lines: list[str] = []
+    for index, (day, reason, coins) in enumerate(rows):
+        lines.append(f"paid {day} {reason} {coins}")
+        if index + 1 == len(rows) or rows[index + 1][0] != day:
+            lines.append(f"paid {day} total {sum(c for d, _, c in rows if d == day)}")
+    return lines
+
+
+def audit_main(
+    url: str, *, allow_playing: bool = False, out: TextIO | None = None,
+    timezone: str = "Asia/Shanghai",
+) -> int:  # fmt: skip
     """Audit the database at ``url`` and print the report; returns the exit status.
 
-    0: no discrepancy (prints ``ok: …``); 1: discrepancies (one line each, then a count);
+    0: no discrepancy (prints ``ok: …``, then what the house paid out per day and reason,
+    :func:`payouts`, its days in ``timezone``); 1: discrepancies (one line each, then a count);
     2: the audit could not run (bad URL, no such SQLite file, unreachable server, a
     database that is not at the newest revision: it is never migrated by the audit).
     """
     stream = out or sys.stdout
     try:
+        zone_of(timezone)
         store = _open_existing(url)
     except (GameError, SQLAlchemyError, OSError) as error:
         print(f"error: cannot audit {database.display(url)}: {error}", file=sys.stderr)
@@ -115,6 +139,8 @@ def audit_main(url: str, *, allow_playing: bool = False, out: TextIO | None = No
             print(f"failed: {len(problems)} discrepancies", file=stream)
             return 1
         print(summary(store), file=stream)
+        for line in payouts(store, timezone):
+            print(line, file=stream)
         return 0
 
 

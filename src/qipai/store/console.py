@@ -45,6 +45,7 @@ from qipai.store.schema import (
     SANCTION_KINDS,
     admin_log,
     entries,
+    name_keys,
     roles,
     sanctions,
     sessions,
@@ -302,14 +303,60 @@ def postings(connection: Connection, user_id: int, *, limit: int) -> list[Ledger
     return [LedgerLine(r.created_at, r.key, r.kind, r.amount, r.reason) for r in rows]
 
 
-def session_count(connection: Connection, user_id: int, now: datetime) -> int:
-    """Sessions of ``user_id`` alive at ``now``."""
-    count: int = connection.execute(
-        select(func.count())
-        .select_from(sessions)
+@dataclass(frozen=True)
+class SessionRow:
+    """A session alive: until when, and the client's address when it began."""
+
+    expires_at: datetime
+    """When it ends by itself."""
+    address: str | None
+    """The client's address (``None``: unknown)."""
+
+
+def live_sessions(connection: Connection, user_id: int, now: datetime) -> list[SessionRow]:
+    """``user_id``'s sessions alive at ``now``, the newest ending last."""
+    rows = connection.execute(
+        select(sessions.c.expires_at, sessions.c.address)
         .where(sessions.c.user_id == user_id, sessions.c.expires_at > now)
+        .order_by(sessions.c.expires_at)
+    )
+    return [SessionRow(row.expires_at, row.address) for row in rows]
+
+
+DELETED_PREFIX = "已注销"
+"""The name a deleted account keeps (``已注销<id>``): no person's name, and no name a
+person may take (the hall's names are 2-20 characters of one script, this one ends in
+digits after Chinese)."""
+
+
+def reset_password(connection: Connection, user_id: int, password_hash: str, act: Act) -> LogLine:
+    """Give ``user_id`` a new password (its hash), logged; every session of his ends.
+
+    :raises IllegalActionError: ``guest_account`` (a guest has no password to reset).
+    """
+    current = connection.execute(
+        select(users.c.password_hash).where(users.c.id == user_id)
     ).scalar_one()
-    return count
+    if not current:
+        raise IllegalActionError("guest_account", "a guest signs in by his token only")
+    line = log_action(connection, "password", {}, act)
+    mine = users.c.id == user_id
+    connection.execute(update(users).where(mine).values(password_hash=password_hash))
+    connection.execute(delete(sessions).where(sessions.c.user_id == user_id))
+    return line
+
+
+def delete_account(connection: Connection, user_id: int, act: Act) -> LogLine:
+    """Remove ``user_id``'s personal data, logged: his name becomes ``已注销<id>`` (his
+    name's keys freed), his password and sessions and role go; his ledger rows, hands and
+    matches stay under the same anonymous id, so that the audit still holds."""
+    line = log_action(connection, "delete", {"id": user_id}, act)
+    connection.execute(delete(sessions).where(sessions.c.user_id == user_id))
+    connection.execute(delete(roles).where(roles.c.user_id == user_id))
+    connection.execute(delete(name_keys).where(name_keys.c.user_id == user_id))
+    anonymous = {"name": f"{DELETED_PREFIX}{user_id}", "password_hash": ""}
+    connection.execute(update(users).where(users.c.id == user_id).values(anonymous))
+    return line
 
 
 @dataclass(frozen=True)
@@ -329,7 +376,7 @@ class PlayerPage:
     """A ban in force."""
     mute: Sanction | None
     """A mute in force."""
-    sessions: int
+    sessions: list[SessionRow]
     """Sessions alive now."""
     postings: list[LedgerLine]
     """His account's newest ledger entries."""
@@ -473,6 +520,17 @@ class Console:
             ).first()  # fmt: skip
         return None if row is None else _line_of(row)
 
+    def reset_password(self, password_hash: str, act: Act) -> LogLine:
+        """:func:`reset_password` for the player ``act.target``."""
+        with self.store.write() as connection:
+            return reset_password(connection, _user_id(connection, act.target), password_hash, act)
+
+    def delete_account(self, act: Act) -> tuple[int, LogLine]:
+        """:func:`delete_account` for the player ``act.target``: his id and the line."""
+        with self.store.write() as connection:
+            user = _user_id(connection, act.target)
+            return user, delete_account(connection, user, act)
+
     def log(self, *, limit: int, before: int | None = None) -> list[LogLine]:
         """:func:`log_lines`."""
         with self.store.read() as connection:
@@ -494,7 +552,7 @@ class Console:
                 id=user, name=row.name, created_at=row.created_at,
                 role=role_of(connection, user), ban=in_force(connection, user, "ban", now),
                 mute=in_force(connection, user, "mute", now),
-                sessions=session_count(connection, user, now),
+                sessions=live_sessions(connection, user, now),
                 postings=postings(connection, user, limit=limit),
             )  # fmt: skip
 

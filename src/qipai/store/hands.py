@@ -304,21 +304,23 @@ def _finish(connection: Connection, settled: Sequence[HandSettlement]) -> None:
     )  # fmt: skip
     seat_types: dict[str, ValueType] = {
         "b_id": String(), "b_seat": Integer(), "b_net": BigInteger(), "b_points": BigInteger(),
-        "b_won": Boolean(), "b_role": String(),
+        "b_won": Boolean(), "b_role": String(), "b_feats": String(),
     }  # fmt: skip
     update_rows(
         connection, hand_seats, seat_types,
         [
             {"b_id": hand.id, "b_seat": seat, "b_net": net, "b_points": hand.points[seat],
              "b_won": seat in hand.winners,
-             "b_role": hand.roles[seat] if hand.roles else None}
+             "b_role": hand.roles[seat] if hand.roles else None,
+             "b_feats": feats_text(hand.feats[seat]) if hand.feats else None}
             for hand in settled
             for seat, net in enumerate(hand.net)
         ],
         match=lambda row: [hand_seats.c.hand_id == row["b_id"],
                            hand_seats.c.seat == row["b_seat"]],
         changes=lambda row: {"net": row["b_net"], "points": row["b_points"],
-                             "won": row["b_won"], "role": row["b_role"]},
+                             "won": row["b_won"], "role": row["b_role"],
+                             "feats": row["b_feats"]},
     )  # fmt: skip
 
 
@@ -460,3 +462,8 @@ def seat_names(connection: Connection, hand_id: str) -> list[str | None]:
         .order_by(hand_seats.c.seat)
     )
     return [row.name for row in rows]
+
+
+def feats_text(feats: frozenset[str]) -> str | None:
+    """``hand_seats.feats``: the seat's feats sorted, comma-separated (``None``: none)."""
+    return ",".join(sorted(feats)) or None

@@ -181,6 +181,9 @@ class HandSettlement:
     fence: Fence | None = None
     """The lease the hand was played under (several hall processes): checked in the
     settlement's transaction, which it refuses when the lease was lost."""
+    feats: tuple[frozenset[str], ...] = ()
+    """What each seat did (:meth:`~qipai.registry.GameType.feats`: ``bomb``,
+    ``straight_flush``…), kept in ``hand_seats.feats`` for the 每日任务; empty: none."""
 
     def __post_init__(self) -> None:
         seats = len(self.net)
@@ -188,6 +191,8 @@ class HandSettlement:
             raise InvalidActionError("bad_settlement", "net, rake, fees and points per seat")
         if self.roles and len(self.roles) != seats:
             raise InvalidActionError("bad_settlement", "one role per seat, or none")
+        if self.feats and len(self.feats) != seats:
+            raise InvalidActionError("bad_settlement", "one set of feats per seat, or none")
         if min(self.rake) < 0 or min(self.fees) < 0:
             raise InvalidActionError("bad_settlement", "rake and fees are never negative")
         total = sum(self.net) + sum(self.rake) + sum(self.fees)

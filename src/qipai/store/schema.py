@@ -118,8 +118,11 @@ sessions = Table(
     Column("token_hash", String(128), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
     Column("expires_at", UTCDateTime, nullable=False),
+    Column("address", String(64)),
 )
-"""Sign-in sessions, by a hash of the token (the token itself is never stored)."""
+"""Sign-in sessions, by a hash of the token (the token itself is never stored), with the
+client's address when it began (migration ``0015``; ``NULL`` before it, or unknown): the
+console shows it, and the fair-play flags compare it."""
 
 ROLES = ("viewer", "moderator", "admin")
 """The operator's console's roles, least first (each may do what those before it may)."""
@@ -210,6 +213,7 @@ hand_seats = Table(
     Column("role", String(16)),
     Column("bot_name", String(32)),
     Column("match_points", BigInteger),
+    Column("feats", String(128)),
     PrimaryKeyConstraint("hand_id", "seat"),
     Index(None, "user_id", "hand_id"),
 )
@@ -217,7 +221,9 @@ hand_seats = Table(
 dealt before migration ``0012``) and, once the hand is over, what each seat got and its
 role (``landlord`` / ``farmer`` in Dou Dizhu; NULL elsewhere, and for hands settled before
 migration ``0006``); a match hand's ``match_points``, what it moved the seat's match score
-by (NULL outside matches, and before ``0012``; ``points`` stays the game's)."""
+by (NULL outside matches, and before ``0012``; ``points`` stays the game's); ``feats``,
+what the seat did (:meth:`~qipai.registry.GameType.feats`, comma-separated; NULL: none, or
+settled before migration ``0013``), counted by the 每日任务."""
 
 match_runs = Table(
     "match_runs",
@@ -344,3 +350,15 @@ entries = Table(
 """Ledger entries: coins into (+) or out of (−) an account; each transaction's sum to zero.
 ``seat`` is the hand's seat the entry is about or, in a ``match_*`` transaction, the
 registration's ``number`` (``NULL``: the house's guarantee or surplus, a grant)."""
+
+checkins = Table(
+    "checkins",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("day", String(10), nullable=False),
+    Column("streak", Integer, nullable=False),
+    PrimaryKeyConstraint("user_id", "day"),
+)
+"""每日签到: one row per person and hall day (``YYYY-MM-DD`` in the hall's time zone), with
+the streak it reached, written in the transaction that pays it (``grant:checkin:…``;
+migration ``0013``)."""

@@ -157,14 +157,16 @@ class Store:
         with self.read() as connection:
             return accounts.user_by_name(connection, name)
 
-    def create_session(self, user_id: int, token_hash: str, expires_at: datetime) -> None:
-        """Remember a session token's hash until ``expires_at``.
+    def create_session(
+        self, user_id: int, token_hash: str, expires_at: datetime, address: str | None = None
+    ) -> None:
+        """Remember a session token's hash until ``expires_at`` (``address``: the client's).
 
         :raises InvalidActionError: ``unknown_user``, ``bad_token``, ``naive_datetime``.
         :raises IllegalActionError: ``session_exists``.
         """
         with self.write() as connection:
-            accounts.create_session(connection, user_id, token_hash, expires_at)
+            accounts.create_session(connection, user_id, token_hash, expires_at, address)
 
     def session_user(self, token_hash: str, now: datetime) -> int | None:
         """The session's user, or ``None`` if the session is unknown or expired at ``now``."""

@@ -13,12 +13,11 @@ caller reads the file.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from qipai.errors import InvalidActionError
-from qipai.hall.rooms import Room, applicable
+from qipai.hall.rooms import Room, applicable, file_section
 from qipai.hall.table.table import HandTerms
 from qipai.registry import Payout
 
@@ -73,11 +72,7 @@ def load_private(text: str) -> PrivateSettings:
 
     :raises InvalidActionError: ``bad_room`` for a key it does not know or a bad value.
     """
-    try:
-        section: object = tomllib.loads(text).get("private", {})
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
-    return settings_of(section)
+    return settings_of(file_section(text, "private"))
 
 
 def settings_of(section: object) -> PrivateSettings:

@@ -29,12 +29,14 @@ def hand_outcome(table: TableState) -> HandOutcome:
     winners: tuple[int, ...]
     shown: dict[str, Json] = {}
     roles: tuple[str | None, ...] = ()
+    feats: tuple[frozenset[str], ...] = ()
     if table.hand.voided:
         settlement, record, winners = Settlement.nothing(len(table.seats)), None, ()
     else:
         settlement = settle(room, state.returns(), table.hand.balances, table.terms.payout)
         record, winners = hand_record(table), table.engine.winners(state)
         shown, roles = shown_of(table, state), table.engine.roles(state)
+        feats = table.engine.feats(state)
     assert table.hand_id is not None and table.commitment is not None
     return HandOutcome(
         hand_id=table.hand_id,
@@ -53,6 +55,7 @@ def hand_outcome(table: TableState) -> HandOutcome:
         entropy=tuple(table.hand.entropy) if table.entropy_window > 0 else (),
         shown=shown,
         roles=roles,
+        feats=feats,
     )
 
 

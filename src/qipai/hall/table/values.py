@@ -118,6 +118,9 @@ class HandOutcome:
     a hand dealt straight from its seed (a table without an entropy window)."""
     roles: tuple[str | None, ...] = ()
     """Each seat's role (:meth:`~qipai.registry.GameType.roles`); empty for a voided hand."""
+    feats: tuple[frozenset[str], ...] = ()
+    """What each seat did (:meth:`~qipai.registry.GameType.feats`, counted by the
+    每日任务); empty for a voided hand."""
     shown: dict[str, Json] = field(default_factory=dict)
     """What the end of the hand shows every seat (JSON): ``cards``, every seat's cards
     (:meth:`~qipai.registry.GameType.reveal`: no secret once the seed is revealed), and

@@ -284,3 +284,51 @@ def from_row(row: DataclassInstance, answer: type[AnswerT], **more: object) -> A
 
 def _iso(value: object) -> object:
     return value.isoformat() if isinstance(value, datetime) else value
+
+
+# --- the economy 福利 (docs/hall.md, "The economy") ---------------------------------------
+
+
+class TaskAnswer(_Answer):
+    """One of the day's 每日任务 (``GET /api/me/tasks``, ``GET /api/me/economy``)."""
+
+    id: str
+    name: str
+    english: str
+    target: int
+    progress: int
+    coins: int
+    claimed: bool
+
+
+class EconomyAnswer(_Answer):
+    """``GET /api/me/economy``: the person's 福利 today."""
+
+    day: str
+    coins: int
+    checked_in: bool
+    streak: int
+    next_checkin: int
+    relief_left: int
+    relief_coins: int
+    broke_line: int
+    broke: bool
+    tasks: list[TaskAnswer]
+
+
+class TasksAnswer(_Answer):
+    """``GET /api/me/tasks``: the day's tasks."""
+
+    day: str
+    tasks: list[TaskAnswer]
+
+
+class GrantAnswer(_Answer):
+    """What a check-in, a relief or a task's claim paid (``POST /api/me/checkin``,
+    ``/api/me/relief``, ``/api/me/tasks/{id}/claim``)."""
+
+    paid: int
+    coins: int
+    streak: int | UnsetType = UNSET
+    relief_left: int | UnsetType = UNSET
+    task: TaskAnswer | UnsetType = UNSET

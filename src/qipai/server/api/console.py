@@ -47,6 +47,21 @@ class PostingAnswer(Answer):
     reason: str
 
 
+class LiveSessionAnswer(Answer):
+    """A session alive: until when, and the client's address when it began."""
+
+    expires_at: str
+    address: str | None
+
+
+class PasswordAnswer(Answer):
+    """``POST /api/admin/players/{name}/password``: the one-time password to hand over, and
+    the log line."""
+
+    password: str
+    line: LogLineAnswer
+
+
 class PlayerAnswer(Answer):
     """``GET /api/admin/players/{name}``: his account, role, ban and mute, live sessions,
     his newest ledger entries and hands (his history's rows, each with its replay)."""
@@ -61,6 +76,7 @@ class PlayerAnswer(Answer):
     ban: SanctionAnswer | None
     mute: SanctionAnswer | None
     sessions: int
+    sessions_list: list[LiveSessionAnswer]
     postings: list[PostingAnswer]
     recent_hands: list[HistoryAnswer]
 

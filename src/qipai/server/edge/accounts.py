@@ -83,8 +83,11 @@ class Accounts:
         """Bounds the password hashes running and waiting (a refusal: ``busy``)."""
         self._dummy = passwords.hash(secrets.token_hex(16))
 
-    async def register(self, name: object, password: object) -> Session:
-        """A new account and its first session, under the name in NFKC form.
+    async def register(
+        self, name: object, password: object, *, address: str | None = None
+    ) -> Session:
+        """A new account and its first session, under the name in NFKC form (``address``:
+        the client's, kept with the session).
 
         :raises InvalidActionError: ``bad_name`` (the rules of :func:`~.auth.check_name`),
             ``bad_password``.
@@ -95,9 +98,9 @@ class Accounts:
         user = await self.db.run(
             self.db.store.register, name, encoded, grant=self.starting_coins, now=_now()
         )
-        return await self._session(user)
+        return await self._session(user, address)
 
-    async def guest(self) -> Session:
+    async def guest(self, *, address: str | None = None) -> Session:
         """A new guest account (no password) and its session."""
         for attempt in range(GUEST_NAME_TRIES):
             name = f"{GUEST_PREFIX}{secrets.token_hex(4)}"
@@ -109,10 +112,12 @@ class Accounts:
                 if error.code != "name_taken" or attempt == GUEST_NAME_TRIES - 1:
                     raise
                 continue
-            return await self._session(user)
+            return await self._session(user, address)
         raise AssertionError("unreachable")
 
-    async def sign_in(self, name: object, password: object) -> Session:
+    async def sign_in(
+        self, name: object, password: object, *, address: str | None = None
+    ) -> Session:
         """A new session for a name and password.
 
         The name is looked up as typed, then in NFKC form (so ``ａｌｉｃｅ`` typed on a
@@ -135,7 +140,7 @@ class Accounts:
         ban = await self.db.run(Console(self.db.store).in_force, user.id, "ban", _now())
         if ban is not None:  # told only with the right password: a ban is nobody else's
             raise BannedError(ban.until, ban.reason)
-        return await self._session(user.id)
+        return await self._session(user.id, address)
 
     async def sign_out(self, token: str) -> None:
         """End the session of ``token`` (unknown tokens: nothing happens)."""
@@ -148,10 +153,11 @@ class Accounts:
             return None
         return await self._signed_in(user)
 
-    async def _session(self, user: int) -> Session:
+    async def _session(self, user: int, address: str | None = None) -> Session:
         token = new_token()
         expires = _now() + self.passwords.session_ttl
-        await self.db.run(self.db.store.create_session, user, token_hash(token), expires)
+        store = self.db.store
+        await self.db.run(store.create_session, user, token_hash(token), expires, address)
         return Session(token, await self._signed_in(user), expires)
 
     async def _signed_in(self, user: int) -> SignedIn:

@@ -24,6 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from qipai.cluster.buckets import HallBuckets, RedisBuckets
 from qipai.errors import IllegalActionError
+from qipai.hall.economy.settings import EconomySettings, default_economy
 from qipai.hall.match.config import MatchConfig, default_matches
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.rooms import Room, default_rooms
@@ -89,6 +90,8 @@ class ServerConfig:
     bot_workers: int = 0
     """Worker processes where bots decide (``--bot-workers``; ``qipai serve`` sizes them
     from the machine); 0: inside the tables' ticks, on the event loop (``docs/bots.md``)."""
+    economy: EconomySettings = field(default_factory=default_economy)
+    """The economy 福利: check-ins, relief, daily tasks (the rooms file's ``[economy]``)."""
     freeze_heap: bool = False
     """Once started, keep the heap built so far (modules, rooms, move tables) out of the
     garbage collector's passes (:mod:`qipai.server.run.heap`; ``qipai serve`` does, a
@@ -180,7 +183,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             log.info("heap frozen after start-up: %d objects", freeze_start_up_heap())
         hashing = HashGate(config.limits.hash_slots, config.limits.hash_waiting)
         accounts = Accounts(db, config.passwords, hashing=hashing)
-        services["live"] = Services(db, hall, accounts, _gate(config, cluster), matches, gateway)
+        services["live"] = Services(
+            db, hall, accounts, _gate(config, cluster), matches, gateway, config.economy
+        )
         app.state.hall = hall
         app.state.matches = matches
         app.state.gateway = gateway

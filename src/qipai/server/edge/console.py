@@ -13,6 +13,7 @@ same transaction as the action (:mod:`qipai.store.console`).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -28,7 +29,9 @@ from qipai.jsontypes import Json
 from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
 from qipai.server.api.console import (
     DashboardAnswer,
+    LiveSessionAnswer,
     LogLineAnswer,
+    PasswordAnswer,
     PlayerAnswer,
     PlayerFound,
     PostingAnswer,
@@ -44,11 +47,16 @@ from qipai.store.schema import ROLES
 
 from .endpoints import Live, Services, api, bearer_token, read_body
 from .params import int_param
+from .privates import private_result
 
 MAX_MUTE_MINUTES = 60 * 24 * 30
 """The longest mute (30 days): a longer silence is a ban."""
 SEARCH_LIMIT = 50
 """Players one search lists at most."""
+ONE_TIME_BYTES = 9
+"""Random bytes of a one-time password (12 characters)."""
+MAX_EXPORTED = 1000
+"""The most hands, postings, matches and private tables one export holds."""
 ALONE = "hall"
 """The node name of a hall of one process, in a table's id (``hall:17``)."""
 
@@ -76,7 +84,8 @@ def admin_routes(live: Live) -> list[Route]:
         async def endpoint(request: Request) -> Response:
             services = live()
             operator = await staff(services, request, least)
-            return JsonAnswer(await serve(services, operator, request))
+            answer = await serve(services, operator, request)
+            return answer if isinstance(answer, Response) else JsonAnswer(answer)
 
         return api(path, endpoint, [method])
 
@@ -147,7 +156,8 @@ async def _player(services: Services, operator: Staff, request: Request) -> obje
     return PlayerAnswer(
         id=page.id, name=page.name, created_at=page.created_at.isoformat(),
         coins=profile.coins, hands=profile.hands, wins=profile.wins, role=page.role,
-        ban=_sanction(page.ban), mute=_sanction(page.mute), sessions=page.sessions,
+        ban=_sanction(page.ban), mute=_sanction(page.mute), sessions=len(page.sessions),
+        sessions_list=[from_row(session, LiveSessionAnswer) for session in page.sessions],
         postings=[from_row(posting, PostingAnswer) for posting in page.postings],
         recent_hands=[from_row(row, HistoryAnswer) for row in hands],
     )  # fmt: skip
@@ -276,10 +286,54 @@ async def _audit(services: Services, operator: Staff, request: Request) -> objec
     return _line(await services.db.run(_console(services).note, "audit", detail, act))
 
 
+async def _password(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    password = secrets.token_urlsafe(ONE_TIME_BYTES)
+    accounts = services.accounts
+    encoded = await accounts.hashing.run(accounts.passwords.hash, password)
+    line = await services.db.run(_console(services).reset_password, encoded, act)
+    user = await services.db.run(services.db.store.user_by_name, str(act.target))
+    if user is not None:
+        _end_sessions(services, user.id, "your password was reset by an operator")
+    return PasswordAnswer(password=password, line=_line(line))
+
+
+async def _export(services: Services, operator: Staff, request: Request) -> object:
+    name = str(request.path_params["name"])
+    act = Act(operator.name, name, "an export of his data", _now())
+    db = services.db
+    page = await db.run(_console(services).player, name, act.now, limit=MAX_EXPORTED)
+    exported = {
+        "player": await _player(services, operator, request),
+        "postings": [from_row(p, PostingAnswer) for p in page.postings],
+        "hands": await db.run(db.store.history, page.id, limit=MAX_EXPORTED),
+        "matches": await db.run(db.store.match_results, page.id, limit=MAX_EXPORTED),
+        "private_tables": [
+            private_result(row)
+            for row in await db.run(db.store.private_results, page.id, limit=MAX_EXPORTED)
+        ],
+    }
+    await db.run(_console(services).note, "export", {}, act)
+    disposition = f'attachment; filename="qipai-{page.id}.json"'
+    return JsonAnswer(exported, headers={"content-disposition": disposition})
+
+
+async def _delete(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    user, line = await services.db.run(_console(services).delete_account, act)
+    _end_sessions(services, user, "this account was deleted")
+    return _line(line)
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
     ("GET", "/api/admin/players/{name}"): ("viewer", _player),
+    ("POST", "/api/admin/players/{name}/password"): ("moderator", _password),
+    ("GET", "/api/admin/players/{name}/export"): ("admin", _export),
+    ("POST", "/api/admin/players/{name}/delete"): ("admin", _delete),
     ("POST", "/api/admin/players/{name}/grant"): ("admin", _grant),
     ("POST", "/api/admin/players/{name}/ban"): ("moderator", _ban),
     ("POST", "/api/admin/players/{name}/unban"): ("moderator", _lifting("ban")),

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
+from qipai.hall.economy.settings import EconomySettings
 from qipai.jsontypes import Json
 from qipai.server.api.answers import ErrorAnswer, JsonAnswer
 from qipai.server.run.hall import Database, HallService
@@ -52,6 +53,8 @@ class Services:
     """The matches."""
     gateway: Gateway | None = None
     """This node's gateway to the players other nodes hold (``None``: a hall alone)."""
+    economy: EconomySettings = field(default_factory=EconomySettings)
+    """The economy 福利 (the rooms file's ``[economy]``)."""
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]

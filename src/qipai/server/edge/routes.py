@@ -56,6 +56,7 @@ from qipai.store import MatchResultRow
 from .accounts import Session
 from .connection import PlayerSocket
 from .console import admin_routes
+from .economy import economy_routes
 from .endpoints import (
     Endpoint,
     Services,
@@ -87,8 +88,9 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
 
     async def guest(request: Request) -> Response:
         services = live()
-        await services.gate.guest(client_address(request))
-        return _session(await services.accounts.guest())
+        address = client_address(request)
+        await services.gate.guest(address)
+        return _session(await services.accounts.guest(address=address))
 
     async def sign_out(request: Request) -> Response:
         await live().accounts.sign_out(bearer_token(request))
@@ -181,6 +183,7 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         *_match_routes(live),
         *_private_routes(live),
         *admin_routes(live),
+        *economy_routes(live),
         api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),
@@ -193,9 +196,10 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
 
 
 async def _register(services: Services, request: Request) -> Session:
-    await services.gate.register(client_address(request))
+    address = client_address(request)
+    await services.gate.register(address)
     body = await read_body(request)
-    return await services.accounts.register(body.get("name"), body.get("password"))
+    return await services.accounts.register(body.get("name"), body.get("password"), address=address)
 
 
 async def _sign_in(services: Services, request: Request) -> Session:
@@ -204,7 +208,8 @@ async def _sign_in(services: Services, request: Request) -> Session:
     name = body.get("name")
     await services.gate.sign_in_name(name)  # a try spent, given back on success
     try:
-        session = await services.accounts.sign_in(name, body.get("password"))
+        password = body.get("password")
+        session = await services.accounts.sign_in(name, password, address=client_address(request))
     except BusyError:
         await services.gate.not_tried(name)
         raise

@@ -363,6 +363,7 @@ def settlement_of(outcome: HandOutcome, fence: Fence | None = None) -> HandSettl
         ended_at=_utcnow(),
         escaper=outcome.escaper,
         roles=outcome.roles,
+        feats=outcome.feats,
         fence=fence,
     )
 

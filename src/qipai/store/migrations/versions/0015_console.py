@@ -2,10 +2,11 @@
 
 Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``),
 ``admin_log`` (every console action, append-only: who, when, what, on whom, why) and
-``sanctions`` (bans and mutes, kept when they end).
+``sanctions`` (bans and mutes, kept when they end); and ``sessions.address``, the client's
+address when a session began.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0013
 Create Date: 2026-12-07
 """
 
@@ -17,7 +18,7 @@ from alembic import op
 from qipai.store.schema import UTCDateTime
 
 revision: str = "0015"
-down_revision: str | None = "0012"
+down_revision: str | None = "0013"
 branch_labels: str | None = None
 depends_on: str | None = None
 
@@ -62,10 +63,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_sanctions"),
     )
     op.create_index("ix_sanctions_user_id", "sanctions", ["user_id"])
+    with op.batch_alter_table("sessions") as batch:
+        batch.add_column(sa.Column("address", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
     """Drop them."""
+    with op.batch_alter_table("sessions") as batch:
+        batch.drop_column("address")
     op.drop_index("ix_sanctions_user_id", "sanctions")
     op.drop_table("sanctions")
     op.drop_index("ix_admin_log_at", "admin_log")

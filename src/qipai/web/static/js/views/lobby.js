@@ -8,6 +8,7 @@ import { playerName, roomTitle, t } from "../i18n.js";
 import { avatarEl } from "../avatar.js";
 import { gameNames } from "../games/index.js";
 import { friendsPanel } from "./friends.js";
+import { welfarePanel } from "./welfare.js";
 import { byLevel, leastMinimum, LEVELS, quickPick, SHARE } from "../stakes.js";
 import { openRules, roomNumbers } from "../rules.js";
 
@@ -201,7 +202,7 @@ export function renderLobby(app, root) {
   }
   const quick = quickStart(app, () => renderLobby(app, root));
   const focused = document.activeElement; // an input of the 好友房 panel keeps the focus
-  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, onlineTotal(), quick, friendsPanel(app), profile(app), h("div", { class: "games" }, groups)));
+  fill(root, h("div", { class: "page", "data-testid": "lobby" }, back, onlineTotal(), quick, friendsPanel(app), welfarePanel(app), profile(app), h("div", { class: "games" }, groups)));
   if (focused && focused.isConnected && focused !== document.activeElement && focused.tagName === "INPUT") focused.focus();
   watchOnline();
 }
