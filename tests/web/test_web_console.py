@@ -6,6 +6,8 @@ phone; a player with no role gets the no-access page; a viewer sees no action.""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,3 +166,43 @@ def test_a_hand_replays_in_the_console(hall: Any, new_page: Any) -> None:
     shot(page, "desktop-replay")
     page.click("[data-testid=admin-replay-back]")
     loaded(page, "admin-player")
+
+
+def test_a_password_reset_an_export_and_a_deletion(hall: Any, new_page: Any) -> None:
+    """The reset's one-time password is shown once and signs the player in (his open page
+    told to sign in again); the export downloads his data; the deletion ends his page."""
+    name = "forgetful"
+    player = new_page()
+    sign_up(player, hall.url, name)
+    page = operator(new_page(), hall, "op_reset")
+    find_player(page, name)
+    session = page.wait_for_selector("[data-testid=admin-sessions] li")
+    assert "127.0.0.1" in session.inner_text()
+
+    act(page, "[data-testid=admin-password]", "玩家忘记密码")
+    password = page.inner_text("[data-testid=admin-new-password]")
+    assert len(password) >= 12
+    shot(page, "desktop-password")
+    page.keyboard.press("Escape")
+    notice = player.wait_for_selector("[data-testid=ended-notice]")
+    assert "管理员重置了你的密码" in notice.inner_text()
+    player.keyboard.press("Escape")
+    player.fill("[data-testid=username]", name)
+    player.fill("[data-testid=password]", password)
+    player.click("[data-testid=sign-in]")
+    player.wait_for_selector("[data-testid=net][data-status=open]")
+
+    with page.expect_download() as download:
+        page.click("[data-testid=admin-export]")
+    assert download.value.suggested_filename == f"{name}.json"
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["player"]["name"] == name
+
+    act(page, "[data-testid=admin-delete]", "玩家要求注销")
+    page.wait_for_selector("[data-testid=admin-players]")
+    assert player.wait_for_selector("[data-testid=ended-notice]").inner_text().count("已注销") == 1
+    tab(page, "log")
+    actions = page.eval_on_selector_all(
+        "[data-testid=admin-log-line][data-actor=op_reset]", "els => els.map(e => e.dataset.action)"
+    )
+    assert actions[:3] == ["delete", "export", "password"]

@@ -159,14 +159,25 @@ function connect() {
   app.socket.open();
 }
 
-/** An operator banned the account: the hall ended its session and closed the socket
- * (4003). The page says so with the reason, signs out and does not connect again. */
+/** What the hall says when an operator ended the sessions for another cause than a ban
+ * (server/edge/console.py): the notice's text for each. */
+const ENDED_NOT_BANNED = {
+  "your password was reset by an operator": "auth.passwordReset",
+  "this account was deleted": "auth.deleted",
+};
+
+/** An operator ended the account's sessions (a ban, a password reset, a deletion): the
+ * hall closed the socket (4003). The page says so with the ban's reason, signs out and
+ * does not connect again. */
 function sessionEnded() {
   const why = (app.endedWhy || "").replace(/^your session was ended: /, "");
+  const other = ENDED_NOT_BANNED[why];
   app.socket = null; // stopped already: nothing to close
   app.signOut();
   closeDialogs();
-  dialog(h("div", {}, h("h2", { text: t("auth.bannedTitle") }), h("p", { "data-testid": "banned-reason", text: t("auth.banned", { why }) })), { testid: "banned-notice" });
+  const title = t(other ? "auth.endedTitle" : "auth.bannedTitle");
+  const text = other ? t(other) : t("auth.banned", { why });
+  dialog(h("div", {}, h("h2", { text: title }), h("p", { "data-testid": "banned-reason", text })), { testid: other ? "ended-notice" : "banned-notice" });
 }
 
 // ------------------------------------------------------------------ frames

@@ -29,6 +29,9 @@ export const STRINGS = {
   "auth.signout": ["退出", "Sign out"],
   "auth.bannedTitle": ["账号已封禁", "Account banned"],
   "auth.banned": ["你的账号已被封禁：{why}", "Your account has been banned: {why}"],
+  "auth.endedTitle": ["已退出登录", "Signed out"],
+  "auth.passwordReset": ["管理员重置了你的密码，请用新密码登录", "An operator reset your password: sign in with the new one"],
+  "auth.deleted": ["你的账号已注销", "Your account was deleted"],
   "auth.rules": ["用户名 2–20 个字母、数字、_、- 或汉字；密码至少 6 位。新用户赠送 10000 游戏币。", "Names: 2–20 letters, digits, _, - or Chinese characters; passwords: at least 6 characters. New players get 10,000 coins."],
 
   "lobby.player": ["玩家", "player"],

@@ -146,11 +146,23 @@ export function renderPlayer(root, name) {
             ),
       );
     }
-    if (may("admin")) {
+    if (may("moderator")) {
       buttons.push(
         actionButton("admin.act.password", "admin-password", () =>
-          actionForm({ title: `${t("admin.act.password")} · ${p.name}`, testid: "admin-password-form", send: (v) => act("password", { reason: v.reason }), done: showPassword }),
+          actionForm({
+            title: `${t("admin.act.password")} · ${p.name}`,
+            testid: "admin-password-form",
+            send: (v) => act("password", { reason: v.reason }),
+            done: async (answer) => {
+              showPassword(answer);
+              await refresh(); // his sessions ended
+            },
+          }),
         ),
+      );
+    }
+    if (may("admin")) {
+      buttons.push(
         actionButton("admin.act.export", "admin-export", () => exportJson(p.name)),
         actionButton("admin.act.role", "admin-role", () =>
           actionForm({
@@ -206,7 +218,6 @@ function showPassword(answer) {
       h("h2", { text: t("admin.act.password") }),
       h("p", { text: t("admin.newPassword") }),
       h("p", { class: "one-time", "data-testid": "admin-new-password", text: answer.password }),
-      answer.line ? h("p", { class: "muted", text: typeof answer.line === "string" ? answer.line : answer.line.reason }) : null,
       h("div", { class: "buttons" }, h("button", { class: "btn primary", onclick: () => close(), text: t("common.close") })),
     ),
     { testid: "admin-password-shown" },

@@ -154,7 +154,7 @@ export function logLines(lines) {
     {
       testid: "admin-log-lines",
       empty: t("admin.noLog"),
-      rowAttrs: (i) => ({ "data-testid": "admin-log-line", "data-id": lines[i].id, "data-action": lines[i].action, "data-target": lines[i].target || "" }),
+      rowAttrs: (i) => ({ "data-testid": "admin-log-line", "data-id": lines[i].id, "data-action": lines[i].action, "data-actor": lines[i].actor, "data-target": lines[i].target || "" }),
     },
   );
 }

@@ -151,5 +151,6 @@ export const ADMIN_STRINGS = {
   "admin.logAction.audit": ["审计", "audit"],
   "admin.logAction.password": ["重置密码", "password reset"],
   "admin.logAction.delete": ["删除账号", "delete"],
+  "admin.logAction.export": ["导出数据", "export"],
   "admin.logAction.resolve": ["处理举报", "resolve report"],
 };
