@@ -4,6 +4,7 @@ and what he does through the page."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,8 @@ from web_kit import PASSWORD, WAIT_MS, RunningHall
 
 from qipai.cli import main as qipai
 
-SHOTS = Path("/work/shots/console")
-"""Where the console's screenshots go (besides ``$QIPAI_SCREENSHOTS``)."""
+SHOTS = os.environ.get("QIPAI_SCREENSHOTS")
+"""Where the console's screenshots go (``$QIPAI_SCREENSHOTS``; none when unset)."""
 
 Page = Any
 
@@ -84,9 +85,10 @@ def find_player(page: Page, name: str) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    """A screenshot of the whole page, saved under SHOTS."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    """A screenshot of the whole page, saved under SHOTS when it is set."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 def no_sideways_scroll(page: Page) -> None:

@@ -98,100 +98,60 @@ export function renderPlayer(root, name) {
 
   /** The buttons of the actions his role lets the operator do on this player. */
   function actions(p) {
-    const act = (path, body) => post(`${base}/${path}`, body);
-    const buttons = [];
-    if (may("admin")) {
-      buttons.push(
-        actionButton("admin.act.grant", "admin-grant", () =>
+    /** The button of the action `kind` (POST …/kind): its form with `fields`, the body
+     * `body(values)` and the reason; `done`: after it (else: the page loads again). */
+    const button = (kind, { fields = [], body = () => ({}), warn = false, text, done = refresh } = {}) =>
+      actionButton(
+        `admin.act.${kind}`,
+        `admin-${kind}`,
+        () =>
           actionForm({
-            title: `${t("admin.act.grant")} · ${p.name}`,
-            testid: "admin-grant-form",
-            fields: [{ name: "amount", key: "admin.amount", type: "number", hint: "admin.amountHint" }],
-            send: (v) => act("grant", { amount: Number(v.amount), reason: v.reason }),
-            done: refresh,
+            title: `${t(`admin.act.${kind}`)} · ${p.name}`,
+            testid: `admin-${kind}-form`,
+            fields,
+            warn: text,
+            send: (v) => post(`${base}/${kind}`, { ...body(v), reason: v.reason }),
+            done,
           }),
-        ),
+        { warn },
       );
-    }
-    if (may("moderator")) {
-      buttons.push(
-        p.ban
-          ? actionButton("admin.act.unban", "admin-unban", () => actionForm({ title: `${t("admin.act.unban")} · ${p.name}`, testid: "admin-unban-form", send: (v) => act("unban", { reason: v.reason }), done: refresh }))
-          : actionButton(
-              "admin.act.ban",
-              "admin-ban",
-              () =>
-                actionForm({
-                  title: `${t("admin.act.ban")} · ${p.name}`,
-                  testid: "admin-ban-form",
-                  fields: [
-                    { name: "forever", key: "admin.forever", type: "checkbox", value: false },
-                    { name: "until", key: "admin.until", type: "datetime-local", value: inDays(3) },
-                  ],
-                  send: (v) => act("ban", { reason: v.reason, until: v.forever ? null : new Date(v.until).toISOString() }),
-                  done: refresh,
-                }),
-              { warn: true },
-            ),
-        p.mute
-          ? actionButton("admin.act.unmute", "admin-unmute", () => actionForm({ title: `${t("admin.act.unmute")} · ${p.name}`, testid: "admin-unmute-form", send: (v) => act("unmute", { reason: v.reason }), done: refresh }))
-          : actionButton("admin.act.mute", "admin-mute", () =>
-              actionForm({
-                title: `${t("admin.act.mute")} · ${p.name}`,
-                testid: "admin-mute-form",
-                fields: [{ name: "minutes", key: "admin.minutes", type: "number", value: "60" }],
-                send: (v) => act("mute", { minutes: Number(v.minutes), reason: v.reason }),
-                done: refresh,
-              }),
-            ),
-      );
-    }
-    if (may("moderator")) {
-      buttons.push(
-        actionButton("admin.act.password", "admin-password", () =>
-          actionForm({
-            title: `${t("admin.act.password")} · ${p.name}`,
-            testid: "admin-password-form",
-            send: (v) => act("password", { reason: v.reason }),
+    const roles = [["", t("admin.role.none")], ...["viewer", "moderator", "admin"].map((r) => [r, t(`admin.role.${r}`)])];
+    return [
+      may("admin") ? button("grant", { fields: [{ name: "amount", key: "admin.amount", type: "number", hint: "admin.amountHint" }], body: (v) => ({ amount: Number(v.amount) }) }) : null,
+      !may("moderator")
+        ? null
+        : p.ban
+          ? button("unban")
+          : button("ban", {
+              warn: true,
+              fields: [
+                { name: "forever", key: "admin.forever", type: "checkbox", value: false },
+                { name: "until", key: "admin.until", type: "datetime-local", value: inDays(3) },
+              ],
+              body: (v) => ({ until: v.forever ? null : new Date(v.until).toISOString() }),
+            }),
+      !may("moderator") ? null : p.mute ? button("unmute") : button("mute", { fields: [{ name: "minutes", key: "admin.minutes", type: "number", value: "60" }], body: (v) => ({ minutes: Number(v.minutes) }) }),
+      may("moderator")
+        ? button("password", {
             done: async (answer) => {
               showPassword(answer);
               await refresh(); // his sessions ended
             },
-          }),
-        ),
-      );
-    }
-    if (may("admin")) {
-      buttons.push(
-        actionButton("admin.act.export", "admin-export", () => exportJson(p.name)),
-        actionButton("admin.act.role", "admin-role", () =>
-          actionForm({
-            title: `${t("admin.act.role")} · ${p.name}`,
-            testid: "admin-role-form",
-            fields: [{ name: "role", key: "admin.roleLabel", type: "select", value: p.role || "", options: [["", t("admin.role.none")], ...["viewer", "moderator", "admin"].map((r) => [r, t(`admin.role.${r}`)])] }],
-            send: (v) => act("role", { role: v.role || null, reason: v.reason }),
-            done: refresh,
-          }),
-        ),
-        actionButton(
-          "admin.act.delete",
-          "admin-delete",
-          () =>
-            actionForm({
-              title: `${t("admin.act.delete")} · ${p.name}`,
-              testid: "admin-delete-form",
-              warn: t("admin.deleteWarn", { name: p.name }),
-              send: (v) => act("delete", { reason: v.reason }),
-              done: () => {
-                toast(t("admin.deleted"));
-                location.hash = "#/players";
-              },
-            }),
-          { warn: true },
-        ),
-      );
-    }
-    return buttons;
+          })
+        : null,
+      may("admin") ? actionButton("admin.act.export", "admin-export", () => exportJson(p.name)) : null,
+      may("admin") ? button("role", { fields: [{ name: "role", key: "admin.roleLabel", type: "select", value: p.role || "", options: roles }], body: (v) => ({ role: v.role || null }) }) : null,
+      may("admin")
+        ? button("delete", {
+            warn: true,
+            text: t("admin.deleteWarn", { name: p.name }),
+            done: () => {
+              toast(t("admin.deleted"));
+              location.hash = "#/players";
+            },
+          })
+        : null,
+    ];
   }
 
   async function exportJson(who) {
