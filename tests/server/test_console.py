@@ -462,3 +462,38 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
     assert taken.json()["error"] == "bad_name"  # no person takes a deleted account's name
     with Store.open(hall.db_url) as store:
         assert audit(store, allow_playing=True) == []
+
+
+def test_a_players_report_waits_in_the_queue_until_a_moderator_resolves_it(
+    http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    reporter = _register(http, "console-witness")
+    _register(http, "console-rude")
+    body = {"name": "console-rude", "reason": "insults in chat", "hand": None}
+    filed = http.post("/api/reports", headers=reporter, json=body)
+    assert filed.status_code == 200, filed.text
+    assert http.post("/api/reports", json=body).status_code == 401  # signed in only
+    assert (
+        http.post("/api/reports", headers=reporter, json={**body, "hand": "no-such"}).json()[
+            "error"
+        ]
+        == "unknown_hand"
+    )
+    queue = http.get("/api/admin/reports", headers=staff["viewer"]).json()
+    mine = [r for r in queue if r["id"] == filed.json()["id"]]
+    assert [(r["reporter"], r["reported"], r["state"]) for r in mine] == [
+        ("console-witness", "console-rude", "open")
+    ]
+    path = f"/api/admin/reports/{filed.json()['id']}/resolve"
+    resolved = http.post(
+        path, headers=staff["moderator"],
+        json={"action": "mute", "minutes": 15, "reason": "insults, 15 minutes"},
+    )  # fmt: skip
+    assert resolved.json()["detail"] == {"report": filed.json()["id"], "action": "mute"}
+    page = http.get("/api/admin/players/console-rude", headers=staff["viewer"]).json()
+    assert page["mute"]["reason"] == "insults, 15 minutes"
+    again = http.post(path, headers=staff["moderator"], json={"action": "dismiss", "reason": "x"})
+    assert again.json()["error"] == "report_closed"
+    closed = http.get("/api/admin/reports", headers=staff["viewer"], params={"state": "closed"})
+    assert filed.json()["id"] in [r["id"] for r in closed.json() if r["resolution"] == "mute"]
+    assert http.get("/api/admin/flags", headers=staff["viewer"]).status_code == 200

@@ -651,3 +651,32 @@ def game_type(name: object) -> SomeGame:
         known = ", ".join(_GAMES)
         raise InvalidActionError("unknown_game", f"a game is one of {known}: {name!r}")
     return _GAMES[name]
+
+
+FOLD_AFTER_RAISE = "fold_after_raise"
+"""The feat of a seat that raised and later folded in the same hand: counted by the
+console's chip-dumping flag (``docs/operations.md``), never by a 任务."""
+
+
+class _Stepped(Protocol):
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def action(self) -> object: ...
+
+
+def folds_after_raising(
+    history: Sequence[_Stepped], seats: int, raises: tuple[type, ...], fold: type
+) -> tuple[frozenset[str], ...]:
+    """For each seat, :data:`FOLD_AFTER_RAISE` if it raised (an action of a type in
+    ``raises``) and then folded (``fold``) in ``history``."""
+    raised: set[int] = set()
+    folded: set[int] = set()
+    for step in history:
+        if isinstance(step.action, raises):
+            raised.add(step.seat)
+        elif isinstance(step.action, fold) and step.seat in raised:
+            folded.add(step.seat)
+    dumped = frozenset({FOLD_AFTER_RAISE})
+    return tuple(dumped if seat in folded else frozenset() for seat in range(seats))

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from qipai.bots import showhand as bots
 from qipai.errors import InvalidActionError
 from qipai.games.showhand import hands
-from qipai.games.showhand.actions import Action
+from qipai.games.showhand.actions import Action, Bet, Fold, Raise, ShowHand
 from qipai.games.showhand.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.showhand.state import State, replay
 from qipai.games.showhand.view import View
@@ -28,6 +28,7 @@ from qipai.registry.gametype import (
     HandSetup,
     RoomNumbers,
     chips_put_in,
+    folds_after_raising,
     register,
 )
 
@@ -107,10 +108,14 @@ class ShowhandGame(GameType[Rules, State, Action, View]):
         return {"hands": seat_hands, "categories": categories, "pending": state.pending}
 
     def feats(self, state: State) -> tuple[frozenset[str], ...]:
-        """The category of each seat's cards at the end (``straight_flush``, ``four``…)."""
+        """The category of each seat's cards at the end (``straight_flush``, ``four``…);
+        and ``fold_after_raise`` for a seat that bet or raised, then folded."""
         flip = state.rules.flush_beats_full_house
+        raises = (Bet, Raise, ShowHand)
+        dumped = folds_after_raising(state.history, state.players, raises, Fold)
         return tuple(
             frozenset({hands.category_of_cards(state.hand_of(seat), flush_beats_full_house=flip)})
+            | dumped[seat]
             for seat in range(state.players)
         )
 

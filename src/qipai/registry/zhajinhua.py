@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from qipai.bots import zhajinhua as bots
 from qipai.games import zhajinhua
 from qipai.games.zhajinhua import hands
-from qipai.games.zhajinhua.actions import Action, AutoCall
+from qipai.games.zhajinhua.actions import Action, AutoCall, Fold, Raise
 from qipai.games.zhajinhua.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.zhajinhua.state import State
 from qipai.games.zhajinhua.view import View
@@ -29,6 +29,7 @@ from qipai.registry.gametype import (
     HandSetup,
     RoomNumbers,
     chips_put_in,
+    folds_after_raising,
     register,
 )
 
@@ -126,8 +127,12 @@ class ZhajinhuaGame(GameType[Rules, State, Action, View]):
 
     def feats(self, state: State) -> tuple[frozenset[str], ...]:
         """The category of each seat's three cards (``straight_flush`` 顺金, ``trips``
-        豹子…), folded or not."""
-        return tuple(frozenset({hands.category_of_cards(cards)}) for cards in state.hands)
+        豹子…), folded or not; and ``fold_after_raise`` for a seat that raised then folded."""
+        dumped = folds_after_raising(state.history, state.players, (Raise,), Fold)
+        return tuple(
+            frozenset({hands.category_of_cards(cards)}) | more
+            for cards, more in zip(state.hands, dumped, strict=True)
+        )
 
     def dealt(self, state: State, seats: int) -> dict[str, object]:
         """Each seat's three cards and the ``dealer``."""

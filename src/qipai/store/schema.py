@@ -169,6 +169,27 @@ sanctions = Table(
 """Bans and mutes (migration ``0015``): in force from ``starts_at`` until ``until``
 (``NULL``: for good) unless ``lifted_at``; rows are kept when they end."""
 
+REPORT_STATES = ("open", "closed")
+"""A report 举报 waits in the queue (``open``) until a moderator resolves it."""
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("reporter_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("reported_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("reason", Text, nullable=False),
+    Column("hand_id", String(64), ForeignKey("hands.id")),
+    Column("state", String(8), nullable=False, index=True),
+    Column("resolution", String(16)),
+    Column("resolved_by", String(64)),
+    Column("resolved_at", UTCDateTime),
+    CheckConstraint(_in("state", REPORT_STATES), name="state"),
+)
+"""Players' reports 举报 of other players (migration ``0015``): why, and the hand they are
+about; a moderator resolves each (``resolution``: ``dismiss``, ``warn``, ``mute``, ``ban``)."""
+
 accounts = Table(
     "accounts",
     metadata,

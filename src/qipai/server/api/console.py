@@ -156,3 +156,36 @@ class DashboardAnswer(Answer):
     runs_in_play: int
     takings: list[TakingsAnswer]
     last_audit: LogLineAnswer | None
+
+
+class ReportAnswer(Answer):
+    """A report of ``GET /api/admin/reports``: who reported whom, why, the hand (its replay
+    from the reported player's ``seat``: ``GET /api/hands/{hand}/replay?seat=K``), its
+    state and resolution."""
+
+    id: int
+    at: str
+    reporter: str
+    reported: str
+    reason: str
+    hand: str | None
+    seat: int | None
+    state: str
+    resolution: str | None
+    resolved_by: str | None
+
+
+class FlagAnswer(Answer):
+    """A fair-play flag of ``GET /api/admin/flags``: its kind (``shared_address``,
+    ``chip_dumping``), the two accounts, how many hands, the newest ten."""
+
+    kind: str
+    players: list[str]
+    count: int
+    hands: list[str]
+
+
+class ReportFiled(Answer):
+    """``POST /api/reports``: the report's number."""
+
+    id: int

@@ -29,12 +29,15 @@ from qipai.jsontypes import Json
 from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
 from qipai.server.api.console import (
     DashboardAnswer,
+    FlagAnswer,
     LiveSessionAnswer,
     LogLineAnswer,
     PasswordAnswer,
     PlayerAnswer,
     PlayerFound,
     PostingAnswer,
+    ReportAnswer,
+    ReportFiled,
     RunAnswer,
     SanctionAnswer,
     StaffAnswer,
@@ -43,9 +46,10 @@ from qipai.server.api.console import (
 )
 from qipai.store.audit import audit
 from qipai.store.console import Act, Console, LogLine, Sanction
+from qipai.store.reports import ReportDesk
 from qipai.store.schema import ROLES
 
-from .endpoints import Live, Services, api, bearer_token, read_body
+from .endpoints import Live, Services, api, bearer_token, read_body, signed_in
 from .params import int_param
 from .privates import private_result
 
@@ -90,6 +94,28 @@ def admin_routes(live: Live) -> list[Route]:
         return api(path, endpoint, [method])
 
     return [route(method, path, least, serve) for (method, path), (least, serve) in _ROUTES.items()]
+
+
+def report_routes(live: Live) -> list[Route]:
+    """``POST /api/reports``: a signed-in player reports another (举报), from his player
+    card: ``{"name", "reason", "hand"}`` (``hand`` optional); at most
+    :data:`~qipai.store.reports.MAX_REPORTS_A_DAY` a day."""
+
+    async def report(request: Request) -> Response:
+        services = live()
+        reporter = await signed_in(services, request)
+        body = await read_body(request)
+        name, reason, hand = body.get("name"), body.get("reason"), body.get("hand")
+        if not isinstance(name, str):
+            raise InvalidActionError("unknown_player", "name: the player reported")
+        if not isinstance(reason, str):
+            raise InvalidActionError("bad_reason", "reason: why, as text")
+        if hand is not None and not isinstance(hand, str):
+            raise InvalidActionError("unknown_hand", "hand: a hand id, or null")
+        filed = await services.db.run(_desk(services).file, reporter.id, name, reason, hand, _now())
+        return JsonAnswer(ReportFiled(id=filed))
+
+    return [api("/api/reports", report, ["POST"])]
 
 
 def forbidden(why: str = "the operator's console needs a role") -> IllegalActionError:
@@ -327,6 +353,39 @@ async def _delete(services: Services, operator: Staff, request: Request) -> obje
     return _line(line)
 
 
+def _desk(services: Services) -> ReportDesk:
+    return ReportDesk(services.db.store)
+
+
+async def _reports(services: Services, operator: Staff, request: Request) -> object:
+    state = request.query_params.get("state", "open")
+    rows = await services.db.run(_desk(services).rows, state, limit=200)
+    return [from_row(row, ReportAnswer) for row in rows]
+
+
+async def _resolve(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    act = _act(operator, request, body.get("reason"))
+    action = body.get("action")
+    if not isinstance(action, str):
+        raise InvalidActionError("bad_resolution", "action: dismiss, warn, mute or ban")
+    until = _until(body.get("until"))
+    if action == "mute":
+        minutes = _whole(body.get("minutes"), "bad_minutes", f"minutes: 1..{MAX_MUTE_MINUTES}")
+        until = act.now + timedelta(minutes=min(max(minutes, 1), MAX_MUTE_MINUTES))
+    number = str(request.path_params["id"])
+    report = int(number) if number.isascii() and number.isdigit() and len(number) < 12 else 0
+    reported, line = await services.db.run(_desk(services).resolve, report, action, until, act)
+    if action == "ban":
+        _end_sessions(services, reported, act.reason)
+    return _line(line)
+
+
+async def _flags(services: Services, operator: Staff, request: Request) -> object:
+    found = await services.db.run(_desk(services).flags, _now())
+    return [from_row(flag, FlagAnswer) for flag in found]
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
@@ -346,6 +405,9 @@ _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/matches"): ("viewer", _runs),
     ("GET", "/api/admin/dashboard"): ("viewer", _dashboard),
     ("POST", "/api/admin/audit"): ("admin", _audit),
+    ("GET", "/api/admin/reports"): ("viewer", _reports),
+    ("POST", "/api/admin/reports/{id}/resolve"): ("moderator", _resolve),
+    ("GET", "/api/admin/flags"): ("viewer", _flags),
     ("POST", "/api/admin/matches/{run}/cancel"): ("admin", _cancel_run),
 }
 

@@ -55,7 +55,7 @@ from qipai.store import MatchResultRow
 
 from .accounts import Session
 from .connection import PlayerSocket
-from .console import admin_routes
+from .console import admin_routes, report_routes
 from .economy import economy_routes
 from .endpoints import (
     Endpoint,
@@ -183,6 +183,7 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         *_match_routes(live),
         *_private_routes(live),
         *admin_routes(live),
+        *report_routes(live),
         *economy_routes(live),
         api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),

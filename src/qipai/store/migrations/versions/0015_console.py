@@ -3,7 +3,7 @@
 Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``),
 ``admin_log`` (every console action, append-only: who, when, what, on whom, why) and
 ``sanctions`` (bans and mutes, kept when they end); and ``sessions.address``, the client's
-address when a session began.
+address when a session began; ``reports``, players' reports 举报 of other players.
 
 Revision ID: 0015
 Revises: 0013
@@ -65,10 +65,33 @@ def upgrade() -> None:
     op.create_index("ix_sanctions_user_id", "sanctions", ["user_id"])
     with op.batch_alter_table("sessions") as batch:
         batch.add_column(sa.Column("address", sa.String(64), nullable=True))
+    op.create_table(
+        "reports",
+        sa.Column("id", ID, autoincrement=True, nullable=False),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("reporter_id", sa.Integer(), nullable=False),
+        sa.Column("reported_id", sa.Integer(), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("hand_id", sa.String(64), nullable=True),
+        sa.Column("state", sa.String(8), nullable=False),
+        sa.Column("resolution", sa.String(16), nullable=True),
+        sa.Column("resolved_by", sa.String(64), nullable=True),
+        sa.Column("resolved_at", UTCDateTime(), nullable=True),
+        sa.CheckConstraint("state IN ('open', 'closed')", name=op.f("ck_reports_state")),
+        sa.ForeignKeyConstraint(["reporter_id"], ["users.id"], name="fk_reports_reporter_id_users"),
+        sa.ForeignKeyConstraint(["reported_id"], ["users.id"], name="fk_reports_reported_id_users"),
+        sa.ForeignKeyConstraint(["hand_id"], ["hands.id"], name="fk_reports_hand_id_hands"),
+        sa.PrimaryKeyConstraint("id", name="pk_reports"),
+    )
+    for column in ("reporter_id", "reported_id", "state"):
+        op.create_index(f"ix_reports_{column}", "reports", [column])
 
 
 def downgrade() -> None:
     """Drop them."""
+    for column in ("reporter_id", "reported_id", "state"):
+        op.drop_index(f"ix_reports_{column}", "reports")
+    op.drop_table("reports")
     with op.batch_alter_table("sessions") as batch:
         batch.drop_column("address")
     op.drop_index("ix_sanctions_user_id", "sanctions")
