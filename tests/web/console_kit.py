@@ -18,10 +18,12 @@ SHOTS = os.environ.get("QIPAI_SCREENSHOTS")
 Page = Any
 
 
-def register(page: Page, url: str, name: str) -> None:
-    """Register ``name`` through the API (no page opened)."""
+def register(page: Page, url: str, name: str) -> str:
+    """Register ``name`` through the API (no page opened); his session's token."""
     answer = page.request.post(f"{url}/api/register", data={"name": name, "password": PASSWORD})
     assert answer.ok, answer.text()
+    token: str = answer.json()["token"]
+    return token
 
 
 def give_role(hall: RunningHall, name: str, role: str) -> None:

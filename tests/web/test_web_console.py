@@ -11,10 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_kit import act, find_player, loaded, no_sideways_scroll, operator, shot, tab
+from console_kit import (
+    act,
+    find_player,
+    loaded,
+    no_sideways_scroll,
+    operator,
+    register,
+    shot,
+    tab,
+)
 from web_kit import (
+    HUANLE_HUMANS_ROOM,
     PASSWORD,
     WAIT_MS,
+    button,
     ddz_act,
     ddz_choice,
     join,
@@ -53,6 +64,7 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     _read_the_log(page, player_name, device)
 
     tab(page, "reports")
+    assert page.locator("[data-testid=admin-reports] [data-testid=admin-error]").count() == 0
     shot(page, f"{device}-reports")
     tab(page, "dashboard")
     act(page, "[data-testid=admin-run-audit]", "每日审计")
@@ -206,3 +218,76 @@ def test_a_password_reset_an_export_and_a_deletion(hall: Any, new_page: Any) -> 
         "[data-testid=admin-log-line][data-actor=op_reset]", "els => els.map(e => e.dataset.action)"
     )
     assert actions[:3] == ["delete", "export", "password"]
+
+
+def test_a_report_is_resolved_with_its_replay(hall: Any, new_page: Any) -> None:
+    """举报: a player reports another's hand; a moderator watches its replay from the
+    reported seat, mutes him, and finds the report closed and the line in the log."""
+    cheat = new_page()
+    sign_up(cheat, hall.url, "reported_r")
+    join(cheat, "doudizhu-yifa")
+    play_to_result(cheat, lambda p, legal: ddz_act(p, ddz_choice(legal)))
+    hand = cheat.get_attribute("[data-testid=result]", "data-hand")
+    seat = cheat.get_attribute("[data-testid=table]", "data-seat")
+    page = new_page()
+    token = register(page, hall.url, "reporter_r")
+    filed = page.request.post(
+        f"{hall.url}/api/reports",
+        data={"name": "reported_r", "reason": "故意送分", "hand": hand},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert filed.ok, filed.text()
+    report = f"[data-testid=admin-report][data-id='{filed.json()['id']}']"
+
+    operator(page, hall, "op_report", role="moderator")
+    tab(page, "reports")
+    page.wait_for_selector("[data-testid=admin-flags][data-loaded='1']")
+    assert page.locator("[data-testid=admin-reports] [data-testid=admin-error]").count() == 0
+    assert "故意送分" in page.inner_text(report)
+    shot(page, "desktop-reports-open")
+    page.click(f"{report} [data-testid=admin-report-replay]")
+    page.wait_for_selector(f"[data-testid=replay][data-hand='{hand}']")
+    page.wait_for_selector(f"[data-testid=replay-view][data-seat='{seat}'].on")
+    page.click("[data-testid=admin-replay-back]")
+    loaded(page, "admin-reports")
+    resolve = f"{report} [data-testid=admin-resolve]"
+    act(page, resolve, "警告无效，禁言", action="mute", minutes="30")
+    page.wait_for_selector(report, state="detached")
+    page.click("[data-testid=admin-reports-closed]")
+    muted = "[data-testid=admin-resolution][data-action=mute]"
+    page.wait_for_selector(f"{report}[data-state=closed] {muted}")
+    shot(page, "desktop-reports-closed")
+    find_player(page, "reported_r")
+    page.wait_for_selector("[data-testid=admin-player-mute][data-on='1']")
+    tab(page, "log")
+    line = page.wait_for_selector("[data-testid=admin-log-line][data-action=report]")
+    assert "警告无效，禁言" in line.inner_text()
+
+
+def test_the_flags_name_accounts_of_one_address_at_one_table(hall: Any, new_page: Any) -> None:
+    """Three accounts of one address (the test's loopback) play three hands together (each
+    hand by 托管): the 举报 tab's flags name them, each flag's hands replayable."""
+    pages = [new_page() for _ in range(3)]
+    names = [f"shared{i}" for i in range(3)]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, hall.url, name)
+    room = f"[data-testid=room][data-room='{HUANLE_HUMANS_ROOM}'] [data-testid=join]"
+    for n in range(3):
+        for page in pages:  # the table forms once all three wait
+            if n == 0:
+                page.click(room)
+            else:
+                button(page, "again").click()
+        for page in pages:
+            page.wait_for_selector("[data-testid=table]:not([data-hand=''])")
+            button(page, "trustee").click()
+        for page in pages:
+            page.wait_for_selector("[data-testid=result]")
+    page = operator(new_page(), hall, "op_flags", role="viewer")
+    tab(page, "reports")
+    flag = page.wait_for_selector("[data-testid=admin-flag][data-kind=shared_address]")
+    text = flag.inner_text()
+    assert sum(name in text for name in names) == 2
+    shot(page, "desktop-flags")
+    page.click("[data-testid=admin-flag] [data-testid=admin-flag-hand]")
+    page.wait_for_selector("[data-testid=replay] [data-testid=table]")

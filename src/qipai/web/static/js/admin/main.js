@@ -13,7 +13,7 @@ import { operator, refusal } from "./kit.js";
 import { renderDashboard, renderLog, renderMatches, renderTables } from "./sections.js";
 import { renderPlayer, renderPlayers } from "./players.js";
 import { renderReports } from "./reports.js";
-import { renderReplayHere } from "./replays.js";
+import { renderReplayHere, symbols } from "./replays.js";
 
 addStrings(ADMIN_STRINGS);
 
@@ -167,4 +167,5 @@ async function start() {
 
 window.addEventListener("hashchange", render);
 window.qipaiConsole = { go, operator };
+symbols(); // the logo of the header, the suits of a replay
 start();

@@ -1,7 +1,7 @@
 // A hand's replay inside the console (#/replay/HAND/SEAT): the player client's own replay
 // page (js/views/replay.js), drawn here with a stand-in for the client's app (no table of
-// its own, no player: the seat asked, else the first). The cards' symbols are the client
-// page's SVG sprite, taken from it once.
+// its own, no player: the seat asked, else the first). The symbols (the logo, the suits)
+// are the client page's SVG sprite, taken from it once, when the console opens.
 
 import { fill, h } from "../dom.js";
 import { has, t } from "../i18n.js";

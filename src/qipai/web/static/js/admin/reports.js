@@ -49,7 +49,7 @@ export function renderReports(root) {
             h("a", { href: `#/player/${seg(report.reported)}`, text: report.reported }),
             report.reason,
             report.hand ? h("a", { href: replayOf(report), "data-testid": "admin-report-replay", text: t("admin.replay") }) : h("span", { class: "muted", text: t("admin.noHand") }),
-            report.state === "open" ? (may("moderator") ? actionButton("admin.act.resolve", "admin-resolve", () => resolve(report)) : "") : resolution(report.resolution),
+            report.state === "open" ? (may("moderator") ? actionButton("admin.act.resolve", "admin-resolve", () => resolve(report)) : "") : resolution(report),
           ]),
           { testid: "admin-report-list", empty: t("admin.noReports"), rowAttrs: (i) => ({ "data-testid": "admin-report", "data-id": reports[i].id, "data-state": reports[i].state }) },
         ),
@@ -65,7 +65,7 @@ export function renderReports(root) {
       testid: "admin-resolve-form",
       fields: [
         { name: "action", key: "admin.action", type: "select", value: "dismiss", options: ["dismiss", "warn", "mute", "ban"].map((a) => [a, t(`admin.resolve.${a}`)]) },
-        { name: "minutes", key: "admin.minutes", type: "number", value: "60" },
+        { name: "minutes", key: "admin.minutes", type: "number", value: "60", hint: "admin.resolveMinutes" },
         { name: "forever", key: "admin.forever", type: "checkbox", value: true },
       ],
       send: (v) => {
@@ -114,8 +114,7 @@ function replayOf(report) {
   return `#/replay/${seg(report.hand)}/${seat}`;
 }
 
-function resolution(value) {
-  if (!value) return "—";
-  if (typeof value === "string") return value;
-  return [value.action ? t(`admin.resolve.${value.action}`) : "", value.reason || ""].filter(Boolean).join(" · ");
+function resolution(report) {
+  const action = report.resolution ? t(`admin.resolve.${report.resolution}`) : "—";
+  return h("span", { "data-testid": "admin-resolution", "data-action": report.resolution || "" }, action, report.resolved_by ? h("small", { class: "muted", text: ` · ${report.resolved_by}` }) : null);
 }

@@ -133,6 +133,7 @@ export const ADMIN_STRINGS = {
   "admin.resolve.mute": ["禁言", "Mute"],
   "admin.resolve.ban": ["封禁", "Ban"],
   "admin.noHand": ["无牌局", "no hand"],
+  "admin.resolveMinutes": ["禁言的时长；封禁不选“永久”时也按此时长", "how long a mute lasts; a ban too, unless for good"],
 
   "admin.actor": ["操作人", "Operator"],
   "admin.logWhat": ["操作", "Action"],
@@ -152,5 +153,5 @@ export const ADMIN_STRINGS = {
   "admin.logAction.password": ["重置密码", "password reset"],
   "admin.logAction.delete": ["删除账号", "delete"],
   "admin.logAction.export": ["导出数据", "export"],
-  "admin.logAction.resolve": ["处理举报", "resolve report"],
+  "admin.logAction.report": ["处理举报", "report resolved"],
 };
