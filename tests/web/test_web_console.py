@@ -7,6 +7,7 @@ phone; a player with no role gets the no-access page; a viewer sees no action.""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,8 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     page.click("[data-testid=lang]")
     loaded(page, "admin-dashboard")
     assert page.inner_text("[data-testid=admin-tab-players]") == "Players"
+    english = page.inner_text("#top") + page.inner_text("#app")
+    assert re.findall(r"[\u4e00-\u9fff]+", english) == ["中文"]  # the way back names its language
     shot(page, f"{device}-dashboard-english")
     page.click("[data-testid=lang]")
 

@@ -19,12 +19,12 @@ export function renderReports(root) {
       fill(
         flags,
         grid(
-          [{ key: "admin.kind" }, { key: "admin.tab.players" }, { key: "admin.amount", num: true }, { key: "admin.hand" }],
+          [{ key: "admin.kind" }, { key: "admin.tab.players" }, { key: "admin.flagHands", num: true }, { key: "admin.hand" }],
           found.map((flag) => [
             t(`admin.flag.${flag.kind}`),
             h("span", {}, flag.players.map((name, i) => [i ? ", " : "", h("a", { href: `#/player/${seg(name)}`, text: name })])),
-            t("admin.flagCount", { n: flag.count }),
-            h("span", { class: "hand-links" }, (flag.hands || []).slice(0, 5).map((hand) => h("a", { href: `#/replay/${seg(hand)}/0`, "data-testid": "admin-flag-hand", text: hand.slice(0, 10) }))),
+            String(flag.count),
+            h("span", { class: "hand-links" }, (flag.hands || []).slice(0, 5).map((hand) => h("a", { href: `#/replay/${seg(hand)}/0`, "data-testid": "admin-flag-hand", title: hand, text: `…${hand.slice(-6)}` }))),
           ]),
           { testid: "admin-flag-list", empty: t("admin.noFlags"), rowAttrs: (i) => ({ "data-testid": "admin-flag", "data-kind": found[i].kind }) },
         ),

@@ -119,7 +119,7 @@ export const ADMIN_STRINGS = {
   "admin.noFlags": ["没有警示", "No flag"],
   "admin.flag.shared_address": ["同一地址多账号同桌", "Same address at one table"],
   "admin.flag.chip_dumping": ["疑似输送游戏币", "Possible chip dumping"],
-  "admin.flagCount": ["{n} 次", "{n} times"],
+  "admin.flagHands": ["同桌局数", "Hands together"],
   "admin.queue": ["举报队列", "Report queue"],
   "admin.open": ["待处理", "Open"],
   "admin.closed": ["已处理", "Closed"],
