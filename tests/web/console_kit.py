@@ -37,12 +37,27 @@ def operator(page: Page, hall: RunningHall, name: str, role: str = "admin") -> P
     browser has no session), on the dashboard."""
     register(page, hall.url, name)
     give_role(hall, name, role)
+    page.add_init_script(_WATCH)  # before any of the page's own code
     page.goto(f"{hall.url}/admin")
     page.fill("[data-testid=username]", name)
     page.fill("[data-testid=password]", PASSWORD)
     page.click("[data-testid=sign-in]")
     loaded(page, "admin-dashboard")
     return page
+
+
+_WATCH = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+"""
+
+
+def violations(page: Page) -> list[str]:
+    """What the page's security policy blocked since ``operator`` opened it (none: the
+    console needs no inline script or style either)."""
+    found: list[str] = page.evaluate("() => window.__violations")
+    return found
 
 
 def loaded(page: Page, testid: str) -> None:

@@ -21,6 +21,7 @@ from console_kit import (
     register,
     shot,
     tab,
+    violations,
 )
 from web_kit import (
     HUANLE_HUMANS_ROOM,
@@ -55,7 +56,7 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
 
     page = operator(new_page(*VIEWPORTS[device]), hall, f"op_{tag}")
     assert page.url == f"{hall.url}/admin/"  # /admin is the folder's page
-    page.wait_for_selector("[data-testid=admin-me][data-role=admin]", state="attached")
+    page.wait_for_selector("[data-testid=admin-me][data-role=admin]")
     shot(page, f"{device}-dashboard")
     if device == "phone":
         no_sideways_scroll(page)
@@ -77,6 +78,7 @@ def test_an_admin_moderates_from_the_console(hall: Any, new_page: Any, device: s
     assert re.findall(r"[\u4e00-\u9fff]+", english) == ["中文"]  # the way back names its language
     shot(page, f"{device}-dashboard-english")
     page.click("[data-testid=lang]")
+    assert violations(page) == []
 
 
 def _close_his_table(page: Any, player: Any, name: str, device: str) -> None:
@@ -181,6 +183,7 @@ def test_a_hand_replays_in_the_console(hall: Any, new_page: Any) -> None:
     shot(page, "desktop-replay")
     page.click("[data-testid=admin-replay-back]")
     loaded(page, "admin-player")
+    assert violations(page) == []
 
 
 def test_a_password_reset_an_export_and_a_deletion(hall: Any, new_page: Any) -> None:

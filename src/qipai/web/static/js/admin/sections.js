@@ -105,7 +105,7 @@ export function renderMatches(root) {
     fill(
       body,
       grid(
-        [{ key: "admin.run" }, { key: "admin.state" }, { key: "admin.fee", num: true }, { key: "admin.registered", num: true }, { key: "admin.started" }, { key: "admin.actions" }],
+        [{ key: "admin.run" }, { key: "admin.state" }, { key: "admin.fee", num: true }, { key: "admin.registered", num: true }, { key: "admin.runTime" }, { key: "admin.actions" }],
         runs.map((run) => [
           h("span", {}, h("b", { text: run.match }), h("br"), h("small", { class: "muted", text: run.run })),
           t(`admin.runState.${run.state}`),

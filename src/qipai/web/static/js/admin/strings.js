@@ -110,7 +110,7 @@ export const ADMIN_STRINGS = {
   "admin.state": ["状态", "State"],
   "admin.fee": ["报名费", "Fee"],
   "admin.registered": ["报名人数", "Registered"],
-  "admin.started": ["开始时间", "Started"],
+  "admin.runTime": ["开放 / 开始时间", "Opened / started"],
   "admin.noRuns": ["没有报名中或进行中的比赛", "No run registering or in play"],
   "admin.runState.registering": ["报名中", "registering"],
   "admin.runState.running": ["进行中", "in play"],
