@@ -61,8 +61,22 @@ function header() {
     }),
     operator.session ? h("button", { class: "btn small quiet", "data-testid": "admin-sign-out", onclick: signOut, text: t("auth.signout") }) : null,
   );
-  const on = document.querySelector("#top nav.tabs a.on");
-  if (on) on.scrollIntoView({ block: "nearest", inline: "nearest" });
+  const nav = document.querySelector("#top nav.tabs");
+  if (nav) requestAnimationFrame(() => fadeHidden(nav));
+}
+
+/** Tabs wider than the header (a phone, English): the tab shown is scrolled into view and
+ * the side more tabs hide on fades (the client's `nav.tabs[data-more]` styles). */
+function fadeHidden(nav) {
+  const on = nav.querySelector("a.on");
+  if (on) nav.scrollLeft = Math.max(0, on.offsetLeft + on.offsetWidth - nav.clientWidth + 24);
+  const mark = () => {
+    const end = nav.scrollWidth - nav.clientWidth - nav.scrollLeft > 1;
+    const start = nav.scrollLeft > 1;
+    nav.dataset.more = end && start ? "both" : end ? "end" : start ? "start" : "";
+  };
+  nav.addEventListener("scroll", mark, { passive: true });
+  mark();
 }
 
 function render() {
