@@ -297,3 +297,33 @@ def test_the_flags_name_accounts_of_one_address_at_one_table(hall: Any, new_page
     shot(page, "desktop-flags")
     page.click("[data-testid=admin-flag] [data-testid=admin-flag-hand]")
     page.wait_for_selector("[data-testid=replay] [data-testid=table]")
+
+
+def test_a_moderator_bans_for_days_mutes_and_lifts_both(hall: Any, new_page: Any) -> None:
+    """A moderator has the moderator's actions only; a ban until a day (the form's local
+    time) and a mute of some minutes show on the player's page until lifted."""
+    page = new_page()
+    register(page, hall.url, "rowdy")
+    operator(page, hall, "op_mod", role="moderator")
+    find_player(page, "rowdy")
+    shown = page.eval_on_selector_all(
+        "[data-testid=admin-player-actions] button", "els => els.map(e => e.dataset.testid)"
+    )
+    assert shown == ["admin-ban", "admin-mute", "admin-password"]
+    act(page, "[data-testid=admin-ban]", "刷屏", until="2031-01-02T03:04")
+    ban = page.wait_for_selector("[data-testid=admin-player-ban][data-on='1']")
+    assert ban.inner_text() == "2031-01-02 03:04 前 · 刷屏"
+    act(page, "[data-testid=admin-unban]", "已申诉")
+    page.wait_for_selector("[data-testid=admin-player-ban][data-on='0']")
+    act(page, "[data-testid=admin-mute]", "骂人", minutes="15")
+    mute = page.wait_for_selector("[data-testid=admin-player-mute][data-on='1']")
+    assert "骂人" in mute.inner_text()
+    act(page, "[data-testid=admin-unmute]", "已道歉")
+    page.wait_for_selector("[data-testid=admin-player-mute][data-on='0']")
+    page.click("[data-testid=admin-mute]")  # too long: refused, the form stays open
+    page.fill("[data-testid=admin-minutes]", "999999")
+    page.fill("[data-testid=admin-reason]", "太长")
+    page.click("[data-testid=admin-submit]")
+    refused = page.wait_for_selector("[data-testid=admin-form-error]:has-text('bad_minutes')")
+    assert refused.inner_text().startswith("操作失败：")
+    shot(page, "desktop-refused")

@@ -85,8 +85,8 @@ export function renderPlayer(root, name) {
         p.recent_hands.map((row) => [
           when(row.started_at),
           h("span", {}, `${t(`game.${row.game}`)} · ${t(`rules.${row.rules}`)}`, h("br"), h("small", { class: "muted", text: row.hand_id })),
-          row.net === null ? "—" : h("span", { class: signClass(row.net), text: signed(row.net) }),
-          row.status === "finished" || row.ended_at ? h("a", { href: `#/replay/${seg(row.hand_id)}/${row.seat}`, "data-testid": "admin-replay-link", text: t("admin.replay") }) : "—",
+          row.net === null ? t(`status.${row.status}`) : h("span", { class: signClass(row.net), text: signed(row.net) }),
+          row.status === "settled" ? h("a", { href: `#/replay/${seg(row.hand_id)}/${row.seat}`, "data-testid": "admin-replay-link", text: t("admin.replay") }) : "—",
         ]),
         { testid: "admin-hands" },
       ),
