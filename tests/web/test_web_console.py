@@ -15,6 +15,7 @@ import pytest
 from console_kit import (
     act,
     find_player,
+    give_role,
     loaded,
     no_sideways_scroll,
     operator,
@@ -165,6 +166,9 @@ def test_a_viewer_reads_but_sees_no_action(hall: Any, new_page: Any) -> None:
     assert page.locator("[data-testid=admin-player-actions] button").count() == 0
     tab(page, "tables")
     assert page.locator("[data-testid=admin-close-table]").count() == 0
+    give_role(hall, "viewer_v", "none")  # taken while his page is open
+    page.click("[data-testid=admin-tab-log]")
+    page.wait_for_selector("[data-testid=admin-no-access]")
 
 
 def test_a_hand_replays_in_the_console(hall: Any, new_page: Any) -> None:

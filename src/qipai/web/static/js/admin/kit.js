@@ -16,9 +16,16 @@ export function may(least) {
   return RANKS.indexOf(operator.role) >= RANKS.indexOf(least);
 }
 
-/** GET a console path with the operator's token. */
-export function get(path) {
-  return api("GET", path, { token: operator.session?.token });
+/** GET a console path with the operator's token. Refused `forbidden` (his session ended
+ * or his role was taken since the page opened: every read needs only a role), the page
+ * asks GET /api/admin/me again (main.js: `console-forbidden`). */
+export async function get(path) {
+  try {
+    return await api("GET", path, { token: operator.session?.token });
+  } catch (error) {
+    if (error.code === "forbidden") window.dispatchEvent(new Event("console-forbidden"));
+    throw error;
+  }
 }
 
 /** POST a console action (always JSON) with the operator's token. */

@@ -180,6 +180,7 @@ async function start() {
 }
 
 window.addEventListener("hashchange", render);
+window.addEventListener("console-forbidden", () => start()); // js/admin/kit.js: ask again
 window.qipaiConsole = { go, operator };
 symbols(); // the logo of the header, the suits of a replay
 start();
