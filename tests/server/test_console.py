@@ -29,9 +29,11 @@ from qipai.cli import main
 from qipai.client.connection import HallClient
 from qipai.hall.match.config import load_matches
 from qipai.server.edge.console import LEAST_ROLE
+from qipai.server.run.matches import with_schedules
 from qipai.store import Store
 from qipai.store.audit import audit
 from qipai.store.console import Act, Console
+from qipai.store.console import Schedule as KeptSchedule
 from qipai.store.schema import ROLES
 
 PASSWORD = "a fine password"
@@ -432,7 +434,10 @@ def test_a_reset_password_is_handed_over_and_ends_his_sessions(
 def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
     hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
 ) -> None:
-    _register(http, "console-leaving")
+    leaving = _register(http, "console-leaving")
+    friend = _register(http, "console-friend")
+    http.post("/api/friends/console-friend", headers=leaving)
+    http.post("/api/friends/console-leaving", headers=friend)  # accepted
     http.post(
         "/api/admin/players/console-leaving/grant", headers=staff["admin"],
         json={"amount": 50, "reason": "welcome back"},
@@ -444,7 +449,8 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
     data = exported.json()
     assert data["player"]["name"] == "console-leaving"
     assert sorted(p["amount"] for p in data["postings"]) == [50, 10_000]
-    assert set(data) == {"player", "postings", "hands", "matches", "private_tables"}
+    assert data["friends"] == [{"name": "console-friend", "state": "friends"}]
+    assert set(data) == {"player", "postings", "hands", "matches", "private_tables", "friends"}
     deleted = http.post(
         "/api/admin/players/console-leaving/delete", headers=staff["admin"],
         json={"reason": "he asked to be forgotten"},
@@ -456,6 +462,7 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
         http.get(f"/api/admin/players/已注销{user}", headers=staff["viewer"]).json()["coins"]
         == 10_050
     )
+    assert http.get("/api/friends", headers=friend).json() == []  # his friendships went too
     again = http.post("/api/register", json={"name": "console-leaving", "password": PASSWORD})
     assert again.status_code == 200  # the name is free again
     taken = http.post("/api/register", json={"name": "已注销99", "password": PASSWORD})
@@ -497,3 +504,40 @@ def test_a_players_report_waits_in_the_queue_until_a_moderator_resolves_it(
     closed = http.get("/api/admin/reports", headers=staff["viewer"], params={"state": "closed"})
     assert filed.json()["id"] in [r["id"] for r in closed.json() if r["resolution"] == "mute"]
     assert http.get("/api/admin/flags", headers=staff["viewer"]).status_code == 200
+
+
+def test_an_admin_stops_and_restarts_a_match_and_its_schedule_is_kept(
+    http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    def listed() -> list[str]:
+        return [m["name"] for m in http.get("/api/matches").json()]
+
+    def schedule(**body: object) -> httpx.Response:
+        path = f"/api/admin/schedules/{places_kit.MATCH}"
+        return http.post(path, headers=staff["admin"], json={"reason": "maintenance", **body})
+
+    assert places_kit.MATCH in listed()
+    assert schedule(every_minutes=0).json()["error"] == "bad_match"
+    assert schedule(enabled=False).status_code == 200
+    kept = {s["match"]: s for s in http.get("/api/admin/schedules", headers=staff["viewer"]).json()}
+    assert (kept[places_kit.MATCH]["enabled"], kept[places_kit.MATCH]["kept"]) == (False, True)
+    assert kept["crash-trio"]["kept"] is False
+    [open_run] = [r["run"] for r in http.get("/api/admin/matches", headers=staff["viewer"]).json()
+                  if r["match"] == places_kit.MATCH]  # fmt: skip
+    http.post(
+        f"/api/admin/matches/{open_run.replace('#', '%23')}/cancel", headers=staff["admin"],
+        json={"reason": "stopped"},
+    )  # fmt: skip
+    assert places_kit.MATCH not in listed()  # stopped: no next run opened
+    assert schedule(enabled=True).status_code == 200
+    assert places_kit.MATCH in listed()  # a new run takes registrations
+
+
+def test_a_kept_schedule_is_followed_at_the_next_start_unless_it_no_longer_fits() -> None:
+    [trio] = load_matches(places_kit.MATCHES)
+    kept = {trio.id: KeptSchedule(trio.id, 30, 15, enabled=False)}
+    [followed] = with_schedules([trio], kept)
+    assert (followed.every_minutes, followed.at_minute, followed.enabled) == (30, 15, False)
+    unfit = {trio.id: KeptSchedule(trio.id, 30, 45, enabled=False)}  # 45 is past the period
+    assert with_schedules([trio], unfit) == (trio,)
+    assert with_schedules([trio], {}) == (trio,)

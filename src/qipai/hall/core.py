@@ -224,7 +224,7 @@ class HallCore:
                 mc.StartMatches() | mc.StopMatches() | mc.Register() | mc.Unregister()
                 | mc.MatchTick() | mc.EntryHeld() | mc.EntryFailed() | mc.EntryRefunded()
                 | mc.RefundFailed() | mc.RunOpened() | mc.RunStarted() | mc.RunCancelled()
-                | mc.StepFailed() | mc.RunFinished() | mc.CancelMatch()
+                | mc.StepFailed() | mc.RunFinished() | mc.CancelMatch() | mc.Reschedule()
             ):  # fmt: skip
                 self.matches.handle(command, out, now)
             case _:

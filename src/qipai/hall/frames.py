@@ -374,6 +374,20 @@ class Scoreboard(_Frame, tag="scoreboard", kw_only=True):
     over: bool
 
 
+# --- friends 好友 ------------------------------------------------------------------------
+
+
+class Invite(_Frame, tag="invite"):
+    """A friend invites the receiver to his private table 好友房: the inviter's ``name``,
+    the table's ``code`` (a ``private_join`` with it takes a seat), its ``game`` and the
+    game's ``title``."""
+
+    name: str
+    code: str
+    game: str
+    title: str
+
+
 OutFrame: TypeAlias = (
     Welcome
     | Ack
@@ -400,6 +414,7 @@ OutFrame: TypeAlias = (
     | MatchCancelled
     | PrivateTable
     | Scoreboard
+    | Invite
 )
 """Every frame the server sends."""
 

@@ -36,15 +36,15 @@ from qipai.store import ledger
 from qipai.store.accounts import account_of
 from qipai.store.ledger import Entry, Posting, SystemAccounts
 from qipai.store.models import check_aware, check_text
-from qipai.store.schema import hands, match_runs
-
-if TYPE_CHECKING:
-    from qipai.store.store import Store
 from qipai.store.schema import (
     ROLES,
     SANCTION_KINDS,
     admin_log,
     entries,
+    friendships,
+    hands,
+    match_runs,
+    match_schedules,
     name_keys,
     roles,
     sanctions,
@@ -52,6 +52,9 @@ from qipai.store.schema import (
     transactions,
     users,
 )
+
+if TYPE_CHECKING:
+    from qipai.store.store import Store
 
 MAX_REASON = 500
 """The longest reason an operator may give."""
@@ -348,13 +351,16 @@ def reset_password(connection: Connection, user_id: int, password_hash: str, act
 
 def delete_account(connection: Connection, user_id: int, act: Act) -> LogLine:
     """Remove ``user_id``'s personal data, logged: his name becomes ``已注销<id>`` (his
-    name's keys freed), his password and sessions and role go; his ledger rows, hands and
-    matches stay under the same anonymous id, so that the audit still holds."""
+    name's keys freed), his password, sessions, role, friendships and chosen look go; his
+    ledger rows, hands and matches stay under the same anonymous id, so that the audit
+    still holds."""
     line = log_action(connection, "delete", {"id": user_id}, act)
+    either = or_(friendships.c.low_id == user_id, friendships.c.high_id == user_id)
+    connection.execute(delete(friendships).where(either))
     connection.execute(delete(sessions).where(sessions.c.user_id == user_id))
     connection.execute(delete(roles).where(roles.c.user_id == user_id))
     connection.execute(delete(name_keys).where(name_keys.c.user_id == user_id))
-    anonymous = {"name": f"{DELETED_PREFIX}{user_id}", "password_hash": ""}
+    anonymous = {"name": f"{DELETED_PREFIX}{user_id}", "password_hash": "", "avatar": None}
     connection.execute(update(users).where(users.c.id == user_id).values(anonymous))
     return line
 
@@ -458,6 +464,43 @@ def runs_in_play(connection: Connection) -> int:
     return count
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """An operator's schedule of a configured match."""
+
+    match_id: str
+    """The match."""
+    every_minutes: int
+    """A scheduled match starts every so many minutes…"""
+    at_minute: int
+    """…at this minute of the period."""
+    enabled: bool
+    """Whether new runs open."""
+
+
+def schedules(connection: Connection) -> dict[str, Schedule]:
+    """Every schedule an operator set, by match."""
+    rows = connection.execute(select(match_schedules))
+    return {
+        row.match_id: Schedule(row.match_id, row.every_minutes, row.at_minute, row.enabled)
+        for row in rows
+    }
+
+
+def set_schedule(connection: Connection, schedule: Schedule, act: Act) -> LogLine:
+    """Keep ``schedule`` (replacing the match's last), logged."""
+    detail: dict[str, Json] = {
+        "every_minutes": schedule.every_minutes, "at_minute": schedule.at_minute,
+        "enabled": schedule.enabled,
+    }  # fmt: skip
+    line = log_action(connection, "schedule", detail, act)
+    mine = match_schedules.c.match_id == schedule.match_id
+    connection.execute(delete(match_schedules).where(mine))
+    row = {**detail, "match_id": schedule.match_id, "updated_at": act.now, "updated_by": act.actor}
+    connection.execute(insert(match_schedules).values(row))
+    return line
+
+
 class Console:
     """The console's store calls, each one transaction (an action with its log line); a
     player is named as the console names him, by his name (``unknown_player``)."""
@@ -496,6 +539,16 @@ class Console:
         """:func:`lift` for the player ``act.target``."""
         with self.store.write() as connection:
             return lift(connection, _user_id(connection, act.target), kind, act)
+
+    def schedules(self) -> dict[str, Schedule]:
+        """:func:`schedules`."""
+        with self.store.read() as connection:
+            return schedules(connection)
+
+    def set_schedule(self, schedule: Schedule, act: Act) -> LogLine:
+        """:func:`set_schedule`."""
+        with self.store.write() as connection:
+            return set_schedule(connection, schedule, act)
 
     def note(self, action: str, detail: dict[str, Json], act: Act) -> LogLine:
         """Write the log line of an action done outside the database (a table closed in a

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Table,
     Text,
     text,
+    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -100,8 +101,28 @@ users = Table(
     Column("hands", Integer, nullable=False, server_default="0"),
     Column("wins", Integer, nullable=False, server_default="0"),
     Column("points", BigInteger, nullable=False, server_default="0"),
+    Column("avatar", Integer, nullable=True),
+    Column("show_where", Boolean, nullable=False, server_default=true()),
 )
-"""Players, with their play counters (updated by each settlement)."""
+"""Players, with their play counters (updated by each settlement); a guest's
+``password_hash`` is empty.  ``avatar``: the look he chose in the browser's set (NULL:
+drawn from his name) and ``show_where``: whether his friends see where he is (migration
+``0014``)."""
+
+friendships = Table(
+    "friendships",
+    metadata,
+    Column("low_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("high_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("asker_id", Integer, nullable=False),
+    Column("asked_at", UTCDateTime, nullable=False),
+    Column("accepted_at", UTCDateTime, nullable=True),
+    PrimaryKeyConstraint("low_id", "high_id"),
+    CheckConstraint("low_id < high_id", name="ordered"),
+    CheckConstraint("asker_id = low_id OR asker_id = high_id", name="asker_in_pair"),
+)
+"""Friends 好友 (migration ``0014``): one row per pair, the lower user id first; who asked
+and when; ``accepted_at`` once the other accepted (NULL: a request still open)."""
 
 name_keys = Table(
     "name_keys",
@@ -168,6 +189,20 @@ sanctions = Table(
 )
 """Bans and mutes (migration ``0015``): in force from ``starts_at`` until ``until``
 (``NULL``: for good) unless ``lifted_at``; rows are kept when they end."""
+
+match_schedules = Table(
+    "match_schedules",
+    metadata,
+    Column("match_id", String(64), primary_key=True),
+    Column("every_minutes", Integer, nullable=False),
+    Column("at_minute", Integer, nullable=False),
+    Column("enabled", Boolean, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String(64), nullable=False),
+)
+"""An operator's schedule of a configured match, set from the console (migration
+``0015``): it replaces the matches file's ``every_minutes`` and ``at_minute`` and says
+whether new runs open; a match without a row follows the file."""
 
 REPORT_STATES = ("open", "closed")
 """A report 举报 waits in the queue (``open``) until a moderator resolves it."""

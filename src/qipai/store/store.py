@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine
 
 from qipai.errors import InvalidActionError
-from qipai.store import accounts, database, fences, hands, matches, privates
+from qipai.store import accounts, database, fences, friends, hands, matches, privates
 from qipai.store.ledger import Fault, SystemAccounts, no_fault
 from qipai.store.models import (
     Fence,
@@ -550,6 +550,63 @@ class Store:
         """
         with self.read() as connection:
             return privates.of_user(connection, user_id, limit=limit)
+
+    # --- friends 好友, and what a player chooses of himself (:mod:`.friends`) ---------
+
+    def card(self, user_id: int) -> friends.Card:
+        """The player's card. :raises InvalidActionError: ``unknown_user``."""
+        with self.read() as connection:
+            return friends.card(connection, user_id)
+
+    def card_by_name(self, name: str) -> friends.Card | None:
+        """The card of the player of that name, if any."""
+        with self.read() as connection:
+            return friends.card_by_name(connection, name)
+
+    def password_hash(self, user_id: int) -> str:
+        """The user's password hash (``""``: a guest)."""
+        with self.read() as connection:
+            return friends.password_hash(connection, user_id)
+
+    def rename(self, user_id: int, name: str) -> None:
+        """A new name (:func:`.friends.rename`: ``name_taken``, ``bad_name``)."""
+        with self.write() as connection:
+            friends.rename(connection, user_id, name)
+
+    def bind(self, user_id: int, name: str, encoded: str, *, keep: str | None) -> None:
+        """A guest becomes an account (:func:`.friends.bind`: ``not_guest``, ``name_taken``)."""
+        with self.write() as connection:
+            friends.bind(connection, user_id, name, encoded, keep=keep)
+
+    def set_password(self, user_id: int, encoded: str, *, keep: str | None) -> int:
+        """A new password; every session but ``keep`` ends (how many: returned)."""
+        with self.write() as connection:
+            return friends.set_password(connection, user_id, encoded, keep=keep)
+
+    def set_looks(self, user_id: int, *, avatar: int | None, show_where: bool | None) -> None:
+        """The avatar and the friends' view of where he is (``bad_avatar``)."""
+        with self.write() as connection:
+            friends.set_looks(connection, user_id, avatar=avatar, show_where=show_where)
+
+    def friend_state(self, me: int, other: int) -> str | None:
+        """How ``me`` stands with ``other`` (:func:`.friends.state`)."""
+        with self.read() as connection:
+            return friends.state(connection, me, other)
+
+    def ask_friend(self, me: int, other: int, *, now: datetime) -> str:
+        """Ask, or accept a request (:func:`.friends.ask`)."""
+        with self.write() as connection:
+            return friends.ask(connection, me, other, now=now)
+
+    def remove_friend(self, me: int, other: int) -> None:
+        """End a friendship or a request (``not_friends``)."""
+        with self.write() as connection:
+            friends.remove(connection, me, other)
+
+    def friend_list(self, me: int) -> list[friends.Friend]:
+        """His friends and open requests, by name."""
+        with self.read() as connection:
+            return friends.friends(connection, me)
 
 
 def _check_revision(engine: Engine) -> None:

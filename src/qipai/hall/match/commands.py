@@ -120,6 +120,15 @@ class CancelMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class Reschedule:
+    """An operator's schedule for ``match`` (its new configuration): runs opened from now
+    on follow it; the open run, still registering, starts at the new time; a match no longer
+    ``enabled`` opens no next run."""
+
+    match: MatchConfig
+
+
+@dataclass(frozen=True, slots=True)
 class StepFailed:
     """The step of ``match``'s open run (``OpenRun``, ``StartRun``, ``CancelRun``) failed:
     ``code`` and ``message`` say why."""
@@ -141,6 +150,6 @@ class RunFinished:
 MatchCommand = (
     StartMatches | StopMatches | Register | Unregister | MatchTick | EntryHeld | EntryFailed
     | EntryRefunded | RefundFailed | RunOpened | RunStarted | RunCancelled | StepFailed
-    | RunFinished | CancelMatch
+    | RunFinished | CancelMatch | Reschedule
 )  # fmt: skip
 """Everything the match desk is told."""

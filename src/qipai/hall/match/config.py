@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -176,6 +176,9 @@ class MatchConfig:
     down (:mod:`qipai.hall.match.prizes`)."""
     table_seats: int = field(default=3)
     """Seats at each table (the game's default table size)."""
+    enabled: bool = True
+    """Whether new runs open (an operator may stop a match from the console: its open run
+    plays on, no next one opens)."""
 
     @property
     def game_type(self) -> SomeGame:
@@ -576,3 +579,18 @@ def match_by_id(matches: Sequence[MatchConfig], match_id: str) -> MatchConfig:
             return match
     known = ", ".join(match.id for match in matches)
     raise InvalidActionError("unknown_match", f"no match {match_id!r}; known: {known}")
+
+
+def rescheduled(
+    match: MatchConfig, every_minutes: int, at_minute: int, enabled: bool
+) -> MatchConfig:
+    """``match`` with an operator's schedule (the console's, kept in the database): a
+    scheduled match's period and minute, and whether new runs open.
+
+    :raises InvalidActionError: ``bad_match`` for a period or minute the file would refuse.
+    """
+    changed = replace(
+        match, every_minutes=every_minutes, at_minute=at_minute, enabled=enabled
+    )
+    _check_match(changed)
+    return changed

@@ -229,6 +229,8 @@ class MatchDesk:
                 self._finished(run_id, told, out)
             case mc.CancelMatch(run_id, reason):
                 self._cancel(run_id, reason, out, now)
+            case mc.Reschedule(match):
+                self._reschedule(match, out, now)
             case _:
                 assert_never(command)
 
@@ -257,7 +259,7 @@ class MatchDesk:
         out.append(me.CancelInterrupted(keep, tuple(configs)))
         for match in matches:
             self._counts[match.id] = numbers.get(match.id, 0)
-            self._open_next(match, out)
+            self._open_next(match, out)  # (none for a match an operator stopped)
         for live in carried:
             self._carry_on(live, out, now)
 
@@ -271,7 +273,28 @@ class MatchDesk:
             out.append(Send(user, live.update(player)))
         self._deal(live, out, now)
 
+    def _reschedule(self, match: MatchConfig, out: Out, now: float) -> None:
+        """Follow an operator's schedule for ``match`` (:class:`~.commands.Reschedule`).
+
+        :raises InvalidActionError: ``unknown_match``.
+        """
+        if all(known.id != match.id for known in self.matches):
+            raise InvalidActionError("unknown_match", f"no match {match.id!r}")
+        self.matches = tuple(match if known.id == match.id else known for known in self.matches)
+        live = self.live.get(match.id)
+        if live is None:
+            if match.enabled:  # switched on again: a run opens
+                self._open_next(match, out)
+            return
+        if live.run.state is RunState.REGISTERING:
+            live.config = match
+            if match.kind is MatchKind.SCHEDULED:
+                live.starts_at = next_start(match, now)
+
     def _open_next(self, match: MatchConfig, out: Out) -> None:
+        if not match.enabled:  # stopped by an operator: no next run
+            self.live.pop(match.id, None)
+            return
         self._counts[match.id] += 1
         out.append(me.OpenRun(match.id, f"{match.id}#{self._counts[match.id]}", match.entry_fee))
 

@@ -1,11 +1,12 @@
 """The match API's requests: a closed union of small typed values, read strictly.
 
 The HTTP routes build them (``GET /api/matches``, ``POST /api/matches/<id>/register`` and
-``/unregister``, ``GET /api/runs/<run>``; the operator's console its cancel), the cluster
-carries them to the node that holds the matches as ``{"op": <name>, "a": <argument>}``,
-and :meth:`MatchHall.serve <qipai.server.run.matches.MatchHall.serve>` answers each kind
-exhaustively.  A name that is not one of the five is refused (``bad_request``), so
-nothing unknown is ever taken for another request (an unregistration least of all).
+``/unregister``, ``GET /api/runs/<run>``; the operator's console its cancel and
+schedule), the cluster carries them to the node that holds the matches as
+``{"op": <name>, "a": <argument>}``, and :meth:`MatchHall.serve
+<qipai.server.run.matches.MatchHall.serve>` answers each kind exhaustively.  A name that
+is not one of the six is refused (``bad_request``), so nothing unknown is ever taken for
+another request (an unregistration least of all).
 
 >>> parse_request("register", "tiyan-9")
 Register(match='tiyan-9')
@@ -30,6 +31,7 @@ __all__ = [
     "ListMatches",
     "MatchRequest",
     "Register",
+    "Schedule",
     "Standings",
     "Unregister",
     "parse_request",
@@ -72,7 +74,18 @@ class Cancel:
     reason: str
 
 
-MatchRequest = ListMatches | Standings | Register | Unregister | Cancel
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """An operator's schedule of ``match`` (kept in the database first): a scheduled
+    match's period and minute, and whether new runs open.  Only the console builds it."""
+
+    match: str
+    every_minutes: int
+    at_minute: int
+    enabled: bool
+
+
+MatchRequest = ListMatches | Standings | Register | Unregister | Cancel | Schedule
 """Every request of the match API."""
 
 
@@ -89,6 +102,8 @@ def wire_of(request: MatchRequest) -> tuple[str, str]:
             return "unregister", match
         case Cancel(run, reason):
             return "cancel", json.dumps([run, reason], ensure_ascii=False)
+        case Schedule(match, every, at, enabled):
+            return "schedule", json.dumps([match, every, at, enabled])
         case _:
             assert_never(request)
 
@@ -111,6 +126,8 @@ def parse_request(name: object, argument: object) -> MatchRequest:
         return Unregister(argument)
     if name == "cancel":
         return _cancel(argument)
+    if name == "schedule":
+        return _schedule(argument)
     raise InvalidActionError("bad_request", f"no match request {name!r}")
 
 
@@ -122,3 +139,13 @@ def _cancel(argument: str) -> Cancel:
     if not isinstance(run, str) or not isinstance(reason, str):
         raise InvalidActionError("bad_request", "a cancel names its run and reason")
     return Cancel(run, reason)
+
+
+def _schedule(argument: str) -> Schedule:
+    try:
+        match, every, at, enabled = json.loads(argument)
+    except (ValueError, TypeError):
+        raise InvalidActionError("bad_request", "a schedule names its match and times") from None
+    if not (isinstance(match, str) and isinstance(every, int) and isinstance(at, int)):
+        raise InvalidActionError("bad_request", "a schedule names its match and times")
+    return Schedule(match, every, at, bool(enabled))

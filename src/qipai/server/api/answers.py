@@ -126,6 +126,61 @@ class Me(_Answer):
     level: LevelAnswer
 
 
+class Account(_Answer):
+    """``GET /api/me/account`` and the answer of every change to it: the player's name,
+    whether he is a guest, his chosen ``avatar`` (``null``: drawn from his name) and
+    whether his friends see where he is (``show_where``)."""
+
+    id: int
+    name: str
+    guest: bool
+    avatar: int | None
+    show_where: bool
+
+
+class PlayerCard(_Answer):
+    """``GET /api/players/{name}``: a player's card 名片; ``friend``: how the asker stands
+    with him (``friends``, ``asked``, ``asking``; ``null``: none, or not signed in, or
+    himself)."""
+
+    name: str
+    avatar: int | None
+    guest: bool
+    level: LevelAnswer
+    hands: int
+    wins: int
+    friend: str | None
+
+
+class Where(_Answer):
+    """Where a friend is: ``kind`` (``lobby``, ``room``, ``private``, ``match``,
+    ``watching``) and, in a cash room, its ``room`` id (``null`` elsewhere)."""
+
+    kind: str
+    room: str | None
+
+
+class FriendAnswer(_Answer):
+    """One row of ``GET /api/friends``: his ``name`` and ``avatar``; ``state``
+    (``friends``, ``asked``: I asked him, ``asking``: he asked me); for a friend, whether
+    he is ``online``, ``where`` he is (``null``: offline, hidden by him, or not known on
+    this node) and whether I may watch him by his name now (``watchable``)."""
+
+    name: str
+    avatar: int | None
+    state: str
+    online: bool
+    where: Where | None
+    watchable: bool
+
+
+class Friendship(_Answer):
+    """``POST /api/friends/{name}``: the state after (``asked`` or ``friends``)."""
+
+    name: str
+    state: str
+
+
 # --- the hall -------------------------------------------------------------------------
 
 

@@ -189,3 +189,17 @@ class ReportFiled(Answer):
     """``POST /api/reports``: the report's number."""
 
     id: int
+
+
+class ScheduleAnswer(Answer):
+    """A configured match of ``GET /api/admin/schedules``: its kind, its schedule (a
+    scheduled match: every so many minutes, at this minute), whether new runs open, and
+    ``kept`` (an operator set it from the console; else the matches file's)."""
+
+    match: str
+    name: str
+    kind: str
+    every_minutes: int
+    at_minute: int
+    enabled: bool
+    kept: bool

@@ -46,6 +46,7 @@ from .headers import SecurityHeaders
 from .limits import Gate, HashGate, Limits, MemoryBuckets
 from .logs import quiet_client_noise
 from .routes import http_routes
+from .socialnodes import node_handlers
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ def _cluster_gateway(
     cluster.on_matches = matches.start
     cluster.room_idle = hall.room_idle
     cluster.private_codes = hall.core.private.tables.keys
-    gateway = Gateway(hall, cluster)
+    gateway = Gateway(hall, cluster, node_handlers(hall))  # friends: presence, invitations
     gateway.matches = matches
     matches.steps.hold = gateway.hold_here
     return gateway

@@ -50,6 +50,7 @@ from qipai.server.run.hall import HallService
 from qipai.store.console import Console
 
 from .accounts import Accounts, SignedIn
+from .auth import token_hash
 from .gateway import Client, Gateway
 from .limits import Gate, RateLimitedError
 from .links import Link, LocalLink
@@ -189,10 +190,11 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
-        self.user_id: int | None = None
-        """The signed-in player's id (once ``hello`` is accepted)."""
         self._session_ended: str | None = None
         """Why an operator ended the player's sessions (the connection closes)."""
+        self.session: tuple[int, str] | None = None
+        """The signed-in user's id and his session token's hash (a new password cuts the
+        account's other connections: :mod:`.social`)."""
         self._watch_choice: WatchByName | None = None
         """The player's last ``watch_by_name`` on this connection: told again to each
         hall it links to later (a room on another node holds him then)."""
@@ -207,7 +209,6 @@ class PlayerSocket:
         user = await self._sign_in()
         if user is None:
             return
-        self.user_id = user.id
         try:
             await self._open_link(user)
         except GameError as error:  # the cluster does not answer: come back later
@@ -253,6 +254,11 @@ class PlayerSocket:
         """Close the connection (code 1012): the client connects again, to a hall that
         knows where its player is (this node was taken over while away)."""
         self._cut.set()
+
+    @property
+    def user_id(self) -> int | None:
+        """The signed-in player's id (once ``hello`` is accepted)."""
+        return None if self.session is None else self.session[0]
 
     def end_session(self, why: str) -> None:
         """Close the connection for good (code 4003) after an ``error`` ``session_ended``
@@ -316,6 +322,7 @@ class PlayerSocket:
         if await self._refused(self._gate.connection_of(user.id)):
             return None
         self._last = message.last
+        self.session = (user.id, token_hash(message.token))
         limit = self._limit
         self._send(
             protocol.welcome(user.id, user.name, user.coins, rate=limit.rate, burst=limit.burst)

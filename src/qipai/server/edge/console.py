@@ -24,7 +24,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.match.requests import Cancel
+from qipai.hall.match.config import rescheduled
+from qipai.hall.match.requests import Cancel, Schedule
 from qipai.jsontypes import Json
 from qipai.server.api.answers import HistoryAnswer, JsonAnswer, from_row
 from qipai.server.api.console import (
@@ -40,12 +41,15 @@ from qipai.server.api.console import (
     ReportFiled,
     RunAnswer,
     SanctionAnswer,
+    ScheduleAnswer,
     StaffAnswer,
     TableAnswer,
     TakingsAnswer,
 )
+from qipai.server.run.matches import with_schedules
 from qipai.store.audit import audit
 from qipai.store.console import Act, Console, LogLine, Sanction
+from qipai.store.console import Schedule as KeptSchedule
 from qipai.store.reports import ReportDesk
 from qipai.store.schema import ROLES
 
@@ -157,7 +161,7 @@ def _act(operator: Staff, request: Request, reason: Json) -> Act:
     if not isinstance(reason, str):
         raise InvalidActionError("bad_reason", "say why: a reason is text")
     params = request.path_params
-    target = params.get("name", params.get("id", params.get("run")))
+    target = params.get("name", params.get("id", params.get("run", params.get("match"))))
     return Act(operator.name, target, reason, _now())
 
 
@@ -339,6 +343,10 @@ async def _export(services: Services, operator: Staff, request: Request) -> obje
             private_result(row)
             for row in await db.run(db.store.private_results, page.id, limit=MAX_EXPORTED)
         ],
+        "friends": [
+            {"name": friend.card.name, "state": friend.state}
+            for friend in await db.run(db.store.friend_list, page.id)
+        ],
     }
     await db.run(_console(services).note, "export", {}, act)
     disposition = f'attachment; filename="qipai-{page.id}.json"'
@@ -386,6 +394,43 @@ async def _flags(services: Services, operator: Staff, request: Request) -> objec
     return [from_row(flag, FlagAnswer) for flag in found]
 
 
+async def _schedules(services: Services, operator: Staff, request: Request) -> object:
+    kept = await services.db.run(_console(services).schedules)
+    return [
+        ScheduleAnswer(
+            match=match.id, name=match.name, kind=match.kind.value,
+            every_minutes=match.every_minutes, at_minute=match.at_minute, enabled=match.enabled,
+            kept=match.id in kept,
+        )
+        for match in with_schedules(services.matches.matches, kept)
+    ]  # fmt: skip
+
+
+async def _schedule(services: Services, operator: Staff, request: Request) -> object:
+    body = await read_body(request)
+    match_id = str(request.path_params["match"])
+    known = {match.id: match for match in services.matches.matches}
+    if match_id not in known:
+        raise InvalidActionError("unknown_match", f"no match {match_id!r}")
+    match = known[match_id]
+    every = _whole(body.get("every_minutes", match.every_minutes), "bad_match", "every_minutes")
+    at = _whole(body.get("at_minute", match.at_minute), "bad_match", "at_minute")
+    enabled = body.get("enabled", match.enabled)
+    if not isinstance(enabled, bool):
+        raise InvalidActionError("bad_match", "enabled: true or false")
+    rescheduled(match, every, at, enabled)  # refused here (bad_match) before it is kept
+    act = _act(operator, request, body.get("reason"))
+    line = await services.db.run(
+        _console(services).set_schedule, KeptSchedule(match_id, every, at, enabled), act
+    )
+    followed = Schedule(match_id, every, at, enabled)
+    if services.gateway is None:
+        await services.matches.serve(followed, None, "")
+    else:
+        await services.gateway.ask_matches(followed, None, "")
+    return _line(line)
+
+
 _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("GET", "/api/admin/me"): ("viewer", _me),
     ("GET", "/api/admin/players"): ("viewer", _find),
@@ -409,6 +454,8 @@ _ROUTES: dict[tuple[str, str], tuple[str, Serve]] = {
     ("POST", "/api/admin/reports/{id}/resolve"): ("moderator", _resolve),
     ("GET", "/api/admin/flags"): ("viewer", _flags),
     ("POST", "/api/admin/matches/{run}/cancel"): ("admin", _cancel_run),
+    ("GET", "/api/admin/schedules"): ("viewer", _schedules),
+    ("POST", "/api/admin/schedules/{match}"): ("admin", _schedule),
 }
 
 LEAST_ROLE: dict[tuple[str, str], str] = {where: least for where, (least, _) in _ROUTES.items()}

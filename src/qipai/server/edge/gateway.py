@@ -19,6 +19,7 @@ were there, and sends his frames back.  Messages travel in the nodes' inboxes
 - ``private`` (``GET /api/private/{code}``, answered with ``reply``), to the node a
   private table is open on (its lease ``private:<code>`` names it); a ``private_join`` or
   a ``spectate`` by code links the connection there first, as a ``join`` does.
+- ``social`` (friends: :mod:`.socialnodes`), to each other node, answered or not.
 
 A call not answered within :data:`CALL_SECONDS` is refused with ``cluster_unavailable``.
 When a node stops, the gateways close what they served for it (its players are away:
@@ -35,7 +36,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -95,11 +96,20 @@ class Client:
     gone a moment): the connection attaches there again."""
 
 
+NodeHandler = Callable[[Message], Awaitable[Json]]
+"""What a feature answers to a call of another node (its own kind of message)."""
+
+
 class Gateway:
     """This node's links to the players held elsewhere, and its service to the
     gateways of the players it holds."""
 
-    def __init__(self, hall: HallService, cluster: ClusterNode) -> None:
+    def __init__(
+        self,
+        hall: HallService,
+        cluster: ClusterNode,
+        handlers: Mapping[str, NodeHandler] | None = None,
+    ) -> None:
         self.hall = hall
         self.cluster = cluster
         self.node = cluster.node_id
@@ -117,6 +127,8 @@ class Gateway:
         """This node's connections, by player."""
         self.matches: MatchHall | None = None
         """The matches (running here when this node holds them)."""
+        self.handlers: Mapping[str, NodeHandler] = handlers or {}
+        """A feature's own calls between nodes, by kind (friends: :mod:`.socialnodes`)."""
         self.call_seconds = Histogram(
             "qipai_node_call_seconds",
             "Time from a call sent to another node to its answer (through Redis).",
@@ -465,6 +477,9 @@ class Gateway:
             self.send(origin, reply)
 
     async def _serve_one(self, kind: str, connection: tuple[str, int], message: Message) -> Json:
+        handler = self.handlers.get(kind)
+        if handler is not None:
+            return await handler(message)
         if kind == "match":
             request = parse_request(message.get("op"), message.get("a"))
             user = None if message.get("u") is None else field(message, "u", int)

@@ -70,6 +70,7 @@ from .endpoints import (
 from .limits import BusyError
 from .params import int_param
 from .privates import private_info, private_result
+from .social import social_routes
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +186,7 @@ def http_routes(live: Callable[[], Services]) -> list[Route | WebSocketRoute | M
         *admin_routes(live),
         *report_routes(live),
         *economy_routes(live),
+        *social_routes(live),
         api("/api/{rest:path}", _unknown_path, ["GET", "POST"]),  # the API answers in JSON
         WebSocketRoute("/ws", websocket),
         Mount("/", StaticFiles(packages=[("qipai.web", "static")], html=True), name="web"),

@@ -60,8 +60,10 @@ HOUSEKEEPING_PASSES = 36_000
 class Cuttable(Protocol):
     """A connection the hall may close."""
 
-    user_id: int | None
-    """Whose connection it is (``None``: not signed in yet)."""
+    @property
+    def user_id(self) -> int | None:
+        """Whose connection it is (``None``: not signed in yet)."""
+        ...
 
     def cut(self) -> None:
         """Close it (its client connects again)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TypeAlias, assert_never
 
@@ -25,12 +25,13 @@ from qipai.hall.effects import Effect
 from qipai.hall.frames import MatchOver, OutFrame
 from qipai.hall.match import commands as mc
 from qipai.hall.match import effects as me
-from qipai.hall.match.config import MatchConfig
+from qipai.hall.match.config import MatchConfig, rescheduled
 from qipai.hall.match.requests import (
     Cancel,
     ListMatches,
     MatchRequest,
     Register,
+    Schedule,
     Standings,
     Unregister,
 )
@@ -38,6 +39,8 @@ from qipai.hall.match.runs import LiveRun, over, pid, shown
 from qipai.jsontypes import Json
 from qipai.server.api.answers import Ok, Registered
 from qipai.store import MatchResultRow
+from qipai.store.console import Console
+from qipai.store.console import Schedule as KeptSchedule
 
 from .database import Database
 from .hall import HallService, Player
@@ -89,6 +92,7 @@ class MatchHall:
         if self.active or not self.matches:  # no match: nothing here, no run touched
             return []
         db, ours = self.hall.db, {match.id for match in self.matches}
+        self.matches = with_schedules(self.matches, await db.run(Console(db.store).schedules))
         saved = await db.run(db.store.match_snapshots)
         numbers = []
         for match in self.matches:
@@ -147,6 +151,9 @@ class MatchHall:
             case Cancel(run, reason):
                 await self.cancel(run, reason)
                 return Ok(ok=True)
+            case Schedule(match, every, at, enabled):
+                await self.reschedule(match, every, at, enabled=enabled)
+                return Ok(ok=True)
             case _:
                 assert_never(request)
 
@@ -193,6 +200,20 @@ class MatchHall:
         async with self._sequences[match_id]:
             await self._drive(mc.CancelMatch(run_id, reason))
 
+    async def reschedule(self, match_id: str, every: int, at: int, *, enabled: bool) -> None:
+        """An operator's schedule of ``match_id`` (kept in the database already), followed
+        from now on (:class:`~qipai.hall.match.commands.Reschedule`).
+
+        :raises InvalidActionError: ``unknown_match``, ``bad_match``.
+        """
+        current = next((match for match in self.matches if match.id == match_id), None)
+        if current is None:
+            raise InvalidActionError("unknown_match", f"no match {match_id!r}")
+        changed = rescheduled(current, every, at, enabled)
+        async with self._sequences[match_id]:
+            await self._drive(mc.Reschedule(changed))
+        self.matches = tuple(changed if m.id == match_id else m for m in self.matches)
+
     async def standings(self, run_id: str, user: int | None) -> dict[str, Json]:
         """A run's standings, live while it plays, final once it ended (from the store).
 
@@ -234,3 +255,21 @@ def _over_kept(result: MatchResultRow, standings_json: str, player: str) -> Matc
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def with_schedules(
+    matches: Sequence[MatchConfig], schedules: Mapping[str, KeptSchedule]
+) -> tuple[MatchConfig, ...]:
+    """``matches`` with the schedules operators set from the console (the matches file's
+    values where none was set, or where a set one no longer fits the file's match)."""
+    return tuple(_followed(match, schedules.get(match.id)) for match in matches)
+
+
+def _followed(match: MatchConfig, kept: KeptSchedule | None) -> MatchConfig:
+    if kept is None:
+        return match
+    try:
+        return rescheduled(match, kept.every_minutes, kept.at_minute, kept.enabled)
+    except InvalidActionError as error:
+        log.warning("match %s keeps the file's schedule: %s", match.id, error.message)
+        return match

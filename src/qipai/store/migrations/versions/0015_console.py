@@ -3,10 +3,11 @@
 Adds ``roles`` (who may use the console: ``viewer``, ``moderator`` or ``admin``),
 ``admin_log`` (every console action, append-only: who, when, what, on whom, why) and
 ``sanctions`` (bans and mutes, kept when they end); and ``sessions.address``, the client's
-address when a session began; ``reports``, players' reports 举报 of other players.
+address when a session began; ``reports``, players' reports 举报 of other players;
+``match_schedules``, an operator's schedule of a configured match.
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-07
 """
 
@@ -18,7 +19,7 @@ from alembic import op
 from qipai.store.schema import UTCDateTime
 
 revision: str = "0015"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | None = None
 depends_on: str | None = None
 
@@ -85,10 +86,21 @@ def upgrade() -> None:
     )
     for column in ("reporter_id", "reported_id", "state"):
         op.create_index(f"ix_reports_{column}", "reports", [column])
+    op.create_table(
+        "match_schedules",
+        sa.Column("match_id", sa.String(64), nullable=False),
+        sa.Column("every_minutes", sa.Integer(), nullable=False),
+        sa.Column("at_minute", sa.Integer(), nullable=False),
+        sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("updated_at", UTCDateTime(), nullable=False),
+        sa.Column("updated_by", sa.String(64), nullable=False),
+        sa.PrimaryKeyConstraint("match_id", name="pk_match_schedules"),
+    )
 
 
 def downgrade() -> None:
     """Drop them."""
+    op.drop_table("match_schedules")
     for column in ("reporter_id", "reported_id", "state"):
         op.drop_index(f"ix_reports_{column}", "reports")
     op.drop_table("reports")

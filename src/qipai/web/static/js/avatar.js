@@ -1,5 +1,6 @@
-// A player's avatar 头像, drawn from his name: no upload and no choice to store. A hash of the
-// name picks each feature (background, skin, hair, eyes, mouth, shirt), so the same name
+// A player's avatar 头像: one of the LOOKS he chose (GET /api/me/account, the friends list,
+// a player's card say which: `setLook` keeps it for the name), else drawn from his name. No
+// upload. A hash of the name picks each feature (background, skin, hair, eyes, mouth, shirt), so the same name
 // always looks the same, on every screen and in every language, and two players at a table
 // almost never look alike (12 × 4 × 6 × 5 × 3 × 3 × 12 = 155,520 looks). Bots are drawn the same way
 // from their nicknames. Every shape is drawn here, in SVG; nothing is fetched.
@@ -79,13 +80,34 @@ function svgOf(f) {
   );
 }
 
-/** The avatar of the player named `name` (`data-avatar`: its features, for the tests). */
-export function avatarEl(name, { small = false } = {}) {
-  const f = features(name);
+/** How many looks a player may choose from (the hall's `avatar` 0..LOOKS-1). */
+export const LOOKS = 12;
+
+/** The features of the chosen look `k`: each feature steps through its choices. */
+export function lookFeatures(k) {
+  return { hue: k % HUES, skin: k % SKIN.length, hair: k % HAIR.length, colour: (k * 2) % HAIR_COLOUR.length, eyes: k % EYES.length, mouth: (k + 1) % MOUTHS.length, shirt: (k * 5) % HUES };
+}
+
+/** The looks the page has learnt, by name (null: drawn from the name). */
+const chosen = new Map();
+
+/** Remember the look `look` (0..LOOKS-1, or null) the player `name` chose. */
+export function setLook(name, look) {
+  if (look === null || look === undefined) chosen.delete(name);
+  else chosen.set(name, look);
+}
+
+/** The avatar of the player named `name`: the look `look` (a number), else the one he is
+ * known to have chosen, else drawn from his name (`data-avatar`: its features, for the
+ * tests; `data-look`: the chosen look, if any). */
+export function avatarEl(name, { small = false, look = undefined } = {}) {
+  const picked = look === undefined ? chosen.get(name) : look;
+  const f = typeof picked === "number" ? lookFeatures(picked) : features(name);
   const el = h("div", {
     class: `avatar ${small ? "small" : ""}`,
     "data-testid": "avatar",
     "data-avatar": Object.values(f).join("-"),
+    "data-look": typeof picked === "number" ? String(picked) : null,
     "aria-hidden": "true",
   });
   el.innerHTML = svgOf(f); // numbers and constants of this module only: never the name

@@ -1,5 +1,5 @@
 // The client's entry point: the session, the socket, the routes (#/lobby, #/matches,
-// #/table, #/private, #/history, #/replay/HAND, #/leaders), the link of a private table
+// #/table, #/private, #/history, #/replay/HAND, #/leaders, #/friends), the link of a private table
 // (/?p=CODE) and the header.
 
 import { loadRooms } from "./games/index.js";
@@ -16,6 +16,7 @@ import * as matches from "./match.js";
 import { soundToggle } from "./sound.js";
 import { inviteNote, joinLinked, leftPrivate, privateFrame, sendWatchChoice, takeLinkCode } from "./private.js";
 import { renderPrivate } from "./views/privateroom.js";
+import { learnMine, onInvite } from "./social.js";
 
 const app = {
   session: storage.session(),
@@ -131,6 +132,7 @@ async function start() {
   const [rooms] = await Promise.all([
     api("GET", "/api/rooms").catch(() => []),
     app.refreshMe(),
+    learnMine(app), // the avatar he chose (js/social.js)
     matches.loadMatches(app), // a match table's game and title come from the list
   ]);
   await loadRooms(rooms); // each room's game module (js/games/index.js)
@@ -188,6 +190,8 @@ function onFrames(frames) {
     app.frameCounts[frame.type] = (app.frameCounts[frame.type] || 0) + 1;
     if (frame.type === "welcome") {
       if (app.me) app.me.coins = frame.coins;
+    } else if (frame.type === "invite") {
+      onInvite(app, frame); // a friend's private table (js/social.js)
     } else if (privateFrame(app, frame)) {
       // a private table's, a spectator's (js/private.js)
     } else if (frame.type === "queued") {
@@ -310,6 +314,7 @@ function render() {
   else if (route.name === "history") import("./views/history.js").then((m) => m.renderHistory(app, root));
   else if (route.name === "replay") import("./views/replay.js").then((m) => m.renderReplay(app, root, route.arg));
   else if (route.name === "leaders") import("./views/leaders.js").then((m) => m.renderLeaders(app, root));
+  else if (route.name === "friends") import("./views/social.js").then((m) => m.renderSocial(app, root));
   else if (route.name === "matches") renderMatches(app, root);
   else if (route.name === "private") renderPrivate(app, root);
   else renderLobby(app, root);

@@ -14,6 +14,7 @@ import * as panels from "./panels.js";
 import { matchStrip, noticeTray } from "./match.js";
 import { privateStrip, spectatorStrip } from "./private.js";
 import { avatarEl } from "./avatar.js";
+import { openCard } from "./social.js";
 
 const TICK_MS = 250;
 /** How many watch a cash table (观战 N), to its players while anyone does (a private
@@ -278,7 +279,7 @@ export class TableView {
     const acting = awaits(s, seat) && !s.over && !T.readOnly;
     return h(
       "div",
-      { class: "who" },
+      { class: "who", role: "button", tabindex: "0", "data-testid": "seat-who", "data-seat": seat, onclick: () => openCard(T.app, player), onkeydown: (event) => (event.key === "Enter" || event.key === " ") && openCard(T.app, player) },
       avatarEl(player.name),
       h("div", { class: "nm", title: playerName(player.name), text: playerName(player.name) }),
       extra.meta,

@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { h, fill, icon, toast } from "../dom.js";
 import { playerName, roomTitle, t } from "../i18n.js";
 import { avatarEl } from "../avatar.js";
+import { socialButton } from "../social.js";
 import { gameNames } from "../games/index.js";
 import { friendsPanel } from "./friends.js";
 import { welfarePanel } from "./welfare.js";
@@ -115,6 +116,7 @@ function profile(app) {
     h("div", { class: "stat" }, h("b", { "data-testid": "me-wins", text: String(me.wins) }), h("span", { text: t("lobby.wins") })),
     h("div", { class: "stat" }, h("b", { text: String(me.hands) }), h("span", { text: t("lobby.hands") })),
     h("div", { class: "stat" }, h("b", { text: String(me.points) }), h("span", { text: t("lobby.points") })),
+    socialButton(app), // js/social.js: #/friends
   );
 }
 

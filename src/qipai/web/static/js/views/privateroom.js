@@ -22,6 +22,7 @@ function shareButtons(code) {
   return [
     h("button", { class: "btn small", "data-testid": "private-copy", onclick: copy, text: t("private.copy") }),
     navigator.share ? h("button", { class: "btn small", "data-testid": "private-share", onclick: share, text: t("private.share") }) : null,
+    h("a", { class: "btn small primary", href: "#/friends", "data-testid": "private-invite-friends", text: t("social.inviteFriends") }), // js/views/social.js
   ];
 }
 
