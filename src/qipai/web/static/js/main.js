@@ -4,7 +4,7 @@
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
-import { closeDialogs, h, fill, icon, toast } from "./dom.js";
+import { closeDialogs, dialog, h, fill, icon, toast } from "./dom.js";
 import { has, lang, playerName, setLang, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
@@ -151,6 +151,7 @@ function connect() {
     onStatus: (status) => {
       app.net = status;
       if (status === "signed-out") app.signOut();
+      if (status === "ended") sessionEnded();
       if (status === "open" && app.table) app.table.pending = null; // unanswered before the drop
       if (status === "open") sendWatchChoice(app); // the hall holds it while it holds him
       if (status === "open") joinLinked(app); // opened with /?p=CODE: that table
@@ -158,6 +159,27 @@ function connect() {
     },
   });
   app.socket.open();
+}
+
+/** What the hall says when an operator ended the sessions for another cause than a ban
+ * (server/edge/console.py): the notice's text for each. */
+const ENDED_NOT_BANNED = {
+  "your password was reset by an operator": "auth.passwordReset",
+  "this account was deleted": "auth.deleted",
+};
+
+/** An operator ended the account's sessions (a ban, a password reset, a deletion): the
+ * hall closed the socket (4003). The page says so with the ban's reason, signs out and
+ * does not connect again. */
+function sessionEnded() {
+  const why = (app.endedWhy || "").replace(/^your session was ended: /, "");
+  const other = ENDED_NOT_BANNED[why];
+  app.socket = null; // stopped already: nothing to close
+  app.signOut();
+  closeDialogs();
+  const title = t(other ? "auth.endedTitle" : "auth.bannedTitle");
+  const text = other ? t(other) : t("auth.banned", { why });
+  dialog(h("div", {}, h("h2", { text: title }), h("p", { "data-testid": "banned-reason", text })), { testid: other ? "ended-notice" : "banned-notice" });
 }
 
 // ------------------------------------------------------------------ frames
@@ -197,6 +219,8 @@ function onFrames(frames) {
       matches.onOver(app, frame);
     } else if (frame.type === "match_cancelled") {
       matches.onCancelled(app, frame);
+    } else if (frame.type === "error" && frame.code === "session_ended") {
+      app.endedWhy = frame.message || ""; // shown once the socket closes (sessionEnded)
     } else if (frame.type === "error" && againTooSoon(frame)) {
       // nothing to say: joined once the hall lets the player go
     } else {

@@ -22,7 +22,8 @@ export class HallSocket {
    * @param {string} options.token the session token
    * @param {() => object} options.last the `last` map to send in `hello`
    * @param {(frames: object[]) => void} options.onFrames every batch of frames received
-   * @param {(status: string) => void} options.onStatus "connecting", "open", "closed", "signed-out"
+   * @param {(status: string) => void} options.onStatus "connecting", "open", "closed", "signed-out",
+   *   "ended" (an operator banned the account: `error` `session_ended`, close 4003; no retry)
    */
   constructor({ token, last, onFrames, onStatus }) {
     this.token = token;
@@ -68,6 +69,7 @@ export class HallSocket {
         this.onStatus("open");
       }
       if (frame.type === "error" && frame.code === "bad_token") this.badToken = true;
+      if (frame.type === "error" && frame.code === "session_ended") this.ended = true;
       if (frame.type === "error" && typeof frame.retry_after === "number") {
         this.retryAfterMs = Math.max(this.retryAfterMs, frame.retry_after * 1000);
       }
@@ -84,6 +86,11 @@ export class HallSocket {
     }
     if (this.badToken) {
       this.onStatus("signed-out");
+      return;
+    }
+    if (this.ended) {
+      this.stopped = true; // banned: connecting again would only be refused
+      this.onStatus("ended");
       return;
     }
     this.onStatus("connecting");
