@@ -192,8 +192,8 @@ def test_a_ban_closes_the_players_socket_and_refuses_his_sign_in_until_unbanned(
     hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
 ) -> None:
     frame, code, took = asyncio.run(_socket_closed_by_ban(hall, http, staff["moderator"]))
-    assert (frame["code"], code) == ("session_ended", 4003) and took < 1.0
-    assert "bots at the table" in frame["message"]
+    assert (frame["code"], frame["cause"], code) == ("session_ended", "ban", 4003)
+    assert frame["message"] == "bots at the table" and took < 1.0
     sign_in = http.post("/api/login", json={"name": "console-cheat", "password": PASSWORD})
     assert (sign_in.status_code, sign_in.json()["error"]) == (403, "banned")
     assert sign_in.json()["until"] is not None

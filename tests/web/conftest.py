@@ -17,6 +17,7 @@ from web_kit import (
     WEB_MATCHES,
     RunningHall,
     fast_config,
+    record_frames,
     running_hall,
 )
 
@@ -81,6 +82,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page = context.new_page()
         page.set_default_timeout(20_000)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("websocket", lambda socket: record_frames(page, socket))
         return page
 
     yield open_page

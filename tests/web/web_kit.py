@@ -8,6 +8,7 @@ on the player in the browser.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -93,9 +94,46 @@ _NEXT = """([last]) => {
 }"""
 
 
+FRAMES_KEPT = 40
+"""Messages of its socket a page keeps for the log of a stall (:func:`next_decision`)."""
+_FRAMES: dict[int, collections.deque[str]] = {}
+
+
+def record_frames(page: Page, socket: Any) -> None:
+    """Keep the last :data:`FRAMES_KEPT` messages of ``page``'s WebSocket, each way."""
+    kept = _FRAMES.setdefault(id(page), collections.deque(maxlen=FRAMES_KEPT))
+    socket.on("framereceived", lambda payload: kept.append(f"<- {str(payload)[:300]}"))
+    socket.on("framesent", lambda payload: kept.append(f"-> {str(payload)[:200]}"))
+
+
+_STATE = """() => {
+  const T = window.qipai && window.qipai.app.table;
+  const el = document.querySelector('[data-testid=table]');
+  const toasts = [...document.querySelectorAll('.toast')].map((e) => e.textContent);
+  const dialogs = [...document.querySelectorAll('.overlay [data-testid]')]
+    .map((e) => e.dataset.testid).slice(0, 12);
+  if (!T || !T.state) return {table: null, toasts, dialogs};
+  const s = T.state;
+  return {pending: T.pending, number: T.number, hand: s.hand, n: s.n, legal: s.legal,
+          turnSeat: s.turnSeat, seat: s.seat, over: Boolean(s.over),
+          lifted: [...(T.ui.lifted || [])], dataset: el ? {...el.dataset} : null,
+          net: window.qipai.app.net, toasts, dialogs};
+}"""
+
+
 def next_decision(page: Page, last: str | None, *, wait_ms: int = WAIT_MS) -> dict[str, Any]:
-    """Wait for the result panel or a new decision of the player: ``{"kind", "legal"…}``."""
-    handle = page.wait_for_function(_NEXT, arg=[last or ""], timeout=wait_ms)
+    """Wait for the result panel or a new decision of the player: ``{"kind", "legal"…}``.
+    On a timeout the error says what the page held then (its table's state, the toasts and
+    dialogs showing), so that a stall in a loaded run can be read from the log."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: PLC0415
+
+    try:
+        handle = page.wait_for_function(_NEXT, arg=[last or ""], timeout=wait_ms)
+    except PlaywrightTimeoutError as error:
+        held = page.evaluate(_STATE)
+        frames = "\n".join(_FRAMES.get(id(page), ()))
+        said = f"no new decision after {last!r} in {wait_ms} ms: {held}\nits socket:\n{frames}"
+        raise AssertionError(said) from error
     value: dict[str, Any] = handle.json_value()
     return value
 
@@ -159,9 +197,12 @@ def felt_point(page: Page) -> tuple[float, float]:
 
 def click_card(page: Page, code: str) -> None:
     """Click a card of the hand with the mouse, on its visible left edge (the cards
-    overlap, so the middle of a card may lie under the next one)."""
-    box = page.locator(f"[data-testid=hand] [data-card='{code}']").bounding_box()
-    page.mouse.click(box["x"] + 6, box["y"] + 24)
+    overlap, so the middle of a card may lie under the next one).  The point is taken
+    where the card is when the click is made (Playwright waits for it to stand still and
+    to be the one under the point): a frame that moves the hand between a look at it and
+    the click (another seat's play, a banner) must not send the click to the felt, which
+    puts every lifted card down."""
+    page.locator(f"[data-testid=hand] [data-card='{code}']").click(position={"x": 6, "y": 24})
 
 
 # --------------------------------------------------------------------- Dou Dizhu
@@ -288,10 +329,14 @@ def ddz_play_snapshot(
 def lift_and_play(page: Page, action: str, *, right_click: bool = False) -> None:
     """Lift the cards of ``action`` by clicking them, then play (button or right-click);
     when the client asks which reading the cards stand for, choose ``action``."""
-    for card in lifted(page):
-        click_card(page, card)  # start from a clean hand
-    for card in cards_for(action[5:], hand(page)):
-        click_card(page, card)
+    wanted = cards_for(action[5:], hand(page))
+    for _ in range(3):  # a lift undone meanwhile (a click that missed) is lifted again
+        for card in lifted(page):
+            click_card(page, card)  # start from a clean hand
+        for card in wanted:
+            click_card(page, card)
+        if sorted(lifted(page)) == sorted(wanted):
+            break
     if right_click:
         page.mouse.click(*felt_point(page), button="right")
     else:

@@ -77,6 +77,7 @@ class Error(_Frame, tag="error"):
     id: int | UnsetType = UNSET
     retry_after: Number | UnsetType = UNSET
     watch: bool | UnsetType = UNSET
+    cause: str | UnsetType = UNSET
 
 
 class Pong(_Frame, tag="pong"):

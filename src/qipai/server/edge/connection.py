@@ -43,7 +43,7 @@ import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
-from qipai.hall.frames import OutFrame
+from qipai.hall.frames import Error, OutFrame
 from qipai.server.api import protocol
 from qipai.server.api.protocol import Chat, Hello, Join, Ping, PrivateJoin, Spectate, WatchByName
 from qipai.server.run.hall import HallService
@@ -190,7 +190,7 @@ class PlayerSocket:
         self._flooding = False
         self._last: dict[str, int] = {}
         self._host: str | None = None
-        self._session_ended: str | None = None
+        self._session_ended: tuple[str, str] | None = None
         """Why an operator ended the player's sessions (the connection closes)."""
         self.session: tuple[int, str] | None = None
         """The signed-in user's id and his session token's hash (a new password cuts the
@@ -237,8 +237,9 @@ class PlayerSocket:
                 if self._link is not None:
                     await self._link.close()
         if self._session_ended is not None:
-            text = f"your session was ended: {self._session_ended}"
-            await self._close(protocol.error("session_ended", text), CLOSE_SESSION_ENDED)
+            cause, why = self._session_ended
+            ended = Error(code="session_ended", message=why, cause=cause)
+            await self._close(ended, CLOSE_SESSION_ENDED)
         elif self._too_slow.is_set() or self._flooding or self._cut.is_set():
             # the close frame waits behind what the client has not read: it may never go
             code, reason = (
@@ -260,10 +261,11 @@ class PlayerSocket:
         """The signed-in player's id (once ``hello`` is accepted)."""
         return None if self.session is None else self.session[0]
 
-    def end_session(self, why: str) -> None:
+    def end_session(self, cause: str, why: str) -> None:
         """Close the connection for good (code 4003) after an ``error`` ``session_ended``
-        that says ``why``: an operator ended the player's sessions (a ban)."""
-        self._session_ended = why
+        with its ``cause`` (``ban``, ``password``, ``deleted``) and ``why`` as its message:
+        an operator ended the player's sessions."""
+        self._session_ended = (cause, why)
         self._cut.set()
 
     async def _receive(self) -> str | bytes:

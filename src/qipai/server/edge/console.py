@@ -208,7 +208,7 @@ async def _ban(services: Services, operator: Staff, request: Request) -> object:
     act = _act(operator, request, body.get("reason"))
     until = _until(body.get("until"))
     user, line = await services.db.run(_console(services).impose, "ban", until, act)
-    _end_sessions(services, user, line.reason)
+    _end_sessions(services, user, "ban", line.reason)
     return _line(line)
 
 
@@ -328,7 +328,7 @@ async def _password(services: Services, operator: Staff, request: Request) -> ob
     line = await services.db.run(_console(services).reset_password, encoded, act)
     user = await services.db.run(services.db.store.user_by_name, str(act.target))
     if user is not None:
-        _end_sessions(services, user.id, "your password was reset by an operator")
+        _end_sessions(services, user.id, "password", "your password was reset by an operator")
     return PasswordAnswer(password=password, line=_line(line))
 
 
@@ -360,7 +360,7 @@ async def _delete(services: Services, operator: Staff, request: Request) -> obje
     body = await read_body(request)
     act = _act(operator, request, body.get("reason"))
     user, line = await services.db.run(_console(services).delete_account, act)
-    _end_sessions(services, user, "this account was deleted")
+    _end_sessions(services, user, "deleted", "this account was deleted")
     return _line(line)
 
 
@@ -388,7 +388,7 @@ async def _resolve(services: Services, operator: Staff, request: Request) -> obj
     report = int(number) if number.isascii() and number.isdigit() and len(number) < 12 else 0
     reported, line = await services.db.run(_desk(services).resolve, report, action, until, act)
     if action == "ban":
-        _end_sessions(services, reported, act.reason)
+        _end_sessions(services, reported, "ban", act.reason)
     return _line(line)
 
 
@@ -466,12 +466,12 @@ LEAST_ROLE: dict[tuple[str, str], str] = {where: least for where, (least, _) in 
 moderates players, ``admin`` moves coins and gives roles."""
 
 
-def _end_sessions(services: Services, user: int, why: str) -> None:
+def _end_sessions(services: Services, user: int, cause: str, why: str) -> None:
     """Close the banned player's connections, on every node."""
     if services.gateway is None:
-        services.hall.end_sessions(user, why)
+        services.hall.end_sessions(user, cause, why)
     else:
-        services.gateway.end_sessions(user, why)
+        services.gateway.end_sessions(user, cause, why)
 
 
 def _whole(value: Json, code: str, what: str) -> int:

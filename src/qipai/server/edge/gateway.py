@@ -373,12 +373,12 @@ class Gateway:
             self.send(node, {"k": "moved", "u": user})
         self._move(user, self.node)
 
-    def end_sessions(self, user: int, why: str) -> None:
+    def end_sessions(self, user: int, cause: str, why: str) -> None:
         """Close every connection of ``user`` on every node (an operator ended his
-        sessions: a ban): here at once, on the others as their inbox is read."""
-        self.hall.end_sessions(user, why)
+        sessions): here at once, on the others as their inbox is read."""
+        self.hall.end_sessions(user, cause, why)
         for node in self.cluster.alive - {self.node}:
-            self.send(node, {"k": "ended", "u": user, "why": why})
+            self.send(node, {"k": "ended", "u": user, "cause": cause, "why": why})
 
     async def live_tables(self) -> dict[str, list[TableSummary]]:
         """The tables in play on every node that answers, by node (the console)."""
@@ -443,7 +443,8 @@ class Gateway:
         if kind == "moved":
             self._move(field(message, "u", int), field(message, "from", str))
         elif kind == "ended":
-            self.hall.end_sessions(field(message, "u", int), field(message, "why", str))
+            cause, why = field(message, "cause", str), field(message, "why", str)
+            self.hall.end_sessions(field(message, "u", int), cause, why)
         elif kind == "frame":
             link = self.links.get(field(message, "c", int))
             if link is not None:

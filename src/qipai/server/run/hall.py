@@ -69,8 +69,9 @@ class Cuttable(Protocol):
         """Close it (its client connects again)."""
         ...
 
-    def end_session(self, why: str) -> None:
-        """Close it for good: its session was ended (a ban); the client is told ``why``."""
+    def end_session(self, cause: str, why: str) -> None:
+        """Close it for good: an operator ended its session (``cause``: ``ban``,
+        ``password``, ``deleted``); the client is told ``why``."""
         ...
 
 
@@ -233,12 +234,12 @@ class HallService:
         """
         self.executor.run(c.CloseTable(number, reason))
 
-    def end_sessions(self, user: int, why: str) -> int:
-        """Close every connection of ``user`` on this process (his sessions were ended by
-        an operator: a ban); how many there were."""
+    def end_sessions(self, user: int, cause: str, why: str) -> int:
+        """Close every connection of ``user`` on this process (an operator ended his
+        sessions: ``cause`` ``ban``, ``password`` or ``deleted``); how many there were."""
         ended = [socket for socket in self.sockets if socket.user_id == user]
         for socket in ended:
-            socket.end_session(why)
+            socket.end_session(cause, why)
         return len(ended)
 
     def _owns(self, room_id: str) -> bool:

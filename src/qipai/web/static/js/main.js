@@ -161,19 +161,16 @@ function connect() {
   app.socket.open();
 }
 
-/** What the hall says when an operator ended the sessions for another cause than a ban
- * (server/edge/console.py): the notice's text for each. */
-const ENDED_NOT_BANNED = {
-  "your password was reset by an operator": "auth.passwordReset",
-  "this account was deleted": "auth.deleted",
-};
+/** The notice's text for each cause of an ended session other than a ban (the error's
+ * `cause`: server/edge/console.py). */
+const ENDED_NOT_BANNED = { password: "auth.passwordReset", deleted: "auth.deleted" };
 
 /** An operator ended the account's sessions (a ban, a password reset, a deletion): the
  * hall closed the socket (4003). The page says so with the ban's reason, signs out and
  * does not connect again. */
 function sessionEnded() {
-  const why = (app.endedWhy || "").replace(/^your session was ended: /, "");
-  const other = ENDED_NOT_BANNED[why];
+  const { cause, why } = app.ended || { cause: "ban", why: "" };
+  const other = ENDED_NOT_BANNED[cause];
   app.socket = null; // stopped already: nothing to close
   app.signOut();
   closeDialogs();
@@ -220,7 +217,7 @@ function onFrames(frames) {
     } else if (frame.type === "match_cancelled") {
       matches.onCancelled(app, frame);
     } else if (frame.type === "error" && frame.code === "session_ended") {
-      app.endedWhy = frame.message || ""; // shown once the socket closes (sessionEnded)
+      app.ended = { cause: frame.cause || "ban", why: frame.message || "" }; // shown once closed
     } else if (frame.type === "error" && againTooSoon(frame)) {
       // nothing to say: joined once the hall lets the player go
     } else {
