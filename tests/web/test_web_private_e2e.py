@@ -249,9 +249,19 @@ def the_end(pages: list[Page]) -> None:
 
 def to_lobby(pages: list[Page]) -> None:
     """From the final scoreboard to the lobby."""
+    from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415  (a test extra)
+
     for page in pages:
         page.click("[data-testid=scoreboard-close]")
-        page.wait_for_selector("[data-testid=lobby]")
+        try:
+            page.wait_for_selector("[data-testid=lobby]")
+        except PlaywrightError as error:  # say where the page stayed
+            held = page.evaluate(
+                "() => ({url: location.href, dialogs: [...document.querySelectorAll("
+                "'.overlay [data-testid]')].map((e) => e.dataset.testid).slice(0, 8), "
+                "table: window.qipai.app.table && window.qipai.app.table.number})"
+            )
+            raise AssertionError(f"not in the lobby after the final scoreboard: {held}") from error
 
 
 def one_table(url: str, players: list[Page], watcher: Page, *, shots: bool) -> None:

@@ -254,9 +254,16 @@ export function scoreboardDialog(app, board) {
   );
   const totals = h("tr", { class: "total", "data-testid": "scoreboard-total" }, h("th", { text: t("private.total") }), board.totals.map((p) => h("th", { class: signClass(p), text: signed(p) })));
   let close = null;
+  // after the last hand 大厅 goes to the lobby, unless the player sits at another table in
+  // a hand meanwhile (the board's own table is over, whatever its page state says: a
+  // snapshot asked for while it closed may have come without its last hand)
+  const elsewhere = () => {
+    const T = app.table;
+    return Boolean(T && T.state && !T.state.over && T.number !== board.table);
+  };
   const done = () => {
     close();
-    if (board.over && !(app.table && app.table.state && !app.table.state.over)) app.toLobby();
+    if (board.over && !elsewhere()) app.toLobby();
   };
   close = dialog(
     [
