@@ -1,6 +1,7 @@
 // Chinese first, English second: t(key, {vars}) in the current language.
 
 import { storage } from "./storage.js";
+import { h } from "./dom.js";
 import { STRINGS } from "./strings.js";
 
 let current = storage.lang() === "en" ? "en" : "zh";
@@ -72,4 +73,17 @@ const CHINESE = /[\u4e00-\u9fff]/;
 /** Whether a key has a text (used for server codes: error and reason words). */
 export function has(key) {
   return key in STRINGS;
+}
+
+/** The header's EN / 中文 button: switch the language, then `render` the page again. */
+export function langButton(render) {
+  return h("button", {
+    class: "btn small quiet",
+    "data-testid": "lang",
+    onclick: () => {
+      setLang(lang() === "zh" ? "en" : "zh");
+      render();
+    },
+    text: lang() === "zh" ? "EN" : "中文",
+  });
 }

@@ -5,7 +5,7 @@
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
 import { closeDialogs, dialog, h, fill, icon, toast } from "./dom.js";
-import { has, lang, playerName, setLang, t } from "./i18n.js";
+import { has, lang, langButton, playerName, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
 import { Table } from "./table.js";
@@ -359,15 +359,7 @@ function renderHeader() {
         )
       : null,
     app.session ? soundToggle() : null,
-    h("button", {
-      class: "btn small quiet",
-      "data-testid": "lang",
-      onclick: () => {
-        setLang(lang() === "zh" ? "en" : "zh");
-        render();
-      },
-      text: lang() === "zh" ? "EN" : "中文",
-    }),
+    langButton(render),
     app.session
       ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
       : null,

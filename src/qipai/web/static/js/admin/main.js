@@ -6,7 +6,7 @@
 
 import { api } from "../api.js";
 import { fill, h, icon } from "../dom.js";
-import { addStrings, lang, setLang, t } from "../i18n.js";
+import { addStrings, langButton, t } from "../i18n.js";
 import { storage } from "../storage.js";
 import { ADMIN_STRINGS } from "./strings.js";
 import { operator, refusal } from "./kit.js";
@@ -50,15 +50,7 @@ function header() {
     operator.role
       ? h("span", { class: "userchip", "data-testid": "admin-me", "data-role": operator.role }, h("span", { text: operator.name }), h("span", { class: "title", text: t(`admin.role.${operator.role}`) }))
       : null,
-    h("button", {
-      class: "btn small quiet",
-      "data-testid": "lang",
-      onclick: () => {
-        setLang(lang() === "zh" ? "en" : "zh");
-        render();
-      },
-      text: lang() === "zh" ? "EN" : "中文",
-    }),
+    langButton(render),
     operator.session ? h("button", { class: "btn small quiet", "data-testid": "admin-sign-out", onclick: signOut, text: t("auth.signout") }) : null,
   );
   const nav = document.querySelector("#top nav.tabs");
