@@ -462,6 +462,8 @@ def test_an_export_holds_his_data_and_a_deleted_account_keeps_only_its_ledger(
         http.get(f"/api/admin/players/已注销{user}", headers=staff["viewer"]).json()["coins"]
         == 10_050
     )
+    board = http.get("/api/leaderboard", params={"by": "coins", "limit": 100}).json()
+    assert f"已注销{user}" not in [row["name"] for row in board]  # no longer anybody's
     assert http.get("/api/friends", headers=friend).json() == []  # his friendships went too
     again = http.post("/api/register", json={"name": "console-leaving", "password": PASSWORD})
     assert again.status_code == 200  # the name is free again

@@ -76,7 +76,8 @@ def traced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningHa
     threading.setprofile(walk.hook)  # every thread the hall starts from here on
     try:
         url = f"sqlite:///{tmp_path_factory.mktemp('walk') / 'hall.db'}"
-        with running_hall(config_with(url, ROOM)) as hall:
+        # no match: the matches' tick (every 0.5 s) would cross the walk now and then
+        with running_hall(config_with(url, ROOM, matches=())) as hall:
             yield hall, walk
     finally:
         threading.setprofile(None)

@@ -234,7 +234,8 @@ def _account_column(connection: Connection, column: Column[int], user_id: int) -
 
 
 def leaderboard(connection: Connection, by: str, *, limit: int) -> list[LeaderRow]:
-    """The best players by coins, wins or points (ties: the older account first).
+    """The best players by coins, wins or points (ties: the older account first); deleted
+    accounts (``已注销<id>``) are left out.
 
     :raises InvalidActionError: ``bad_leaderboard``, ``bad_limit``.
     """
@@ -245,6 +246,7 @@ def leaderboard(connection: Connection, by: str, *, limit: int) -> list[LeaderRo
     rows = connection.execute(
         select(users.c.id, users.c.name, value)
         .join_from(users, accounts, accounts.c.user_id == users.c.id)
+        .where(users.c.name.not_like(f"{names.DELETED_PREFIX}%"))
         .order_by(value.desc(), users.c.id)
         .limit(limit)
     )

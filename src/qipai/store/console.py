@@ -36,6 +36,7 @@ from qipai.store import ledger
 from qipai.store.accounts import account_of
 from qipai.store.ledger import Entry, Posting, SystemAccounts
 from qipai.store.models import check_aware, check_text
+from qipai.store.names import DELETED_PREFIX
 from qipai.store.schema import (
     ROLES,
     SANCTION_KINDS,
@@ -326,10 +327,6 @@ def live_sessions(connection: Connection, user_id: int, now: datetime) -> list[S
     return [SessionRow(row.expires_at, row.address) for row in rows]
 
 
-DELETED_PREFIX = "已注销"
-"""The name a deleted account keeps (``已注销<id>``): no person's name, and no name a
-person may take (the hall's names are 2-20 characters of one script, this one ends in
-digits after Chinese)."""
 
 
 def reset_password(connection: Connection, user_id: int, password_hash: str, act: Act) -> LogLine:

