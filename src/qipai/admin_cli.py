@@ -131,7 +131,7 @@ def _password(console: Console, args: argparse.Namespace) -> None:
     from qipai.server.edge.console import ONE_TIME_BYTES  # noqa: PLC0415
 
     password = secrets.token_urlsafe(ONE_TIME_BYTES)
-    _print(console.reset_password(Passwords().hash(password), _act(args)))
+    _print(console.reset_password(Passwords().hash(password), _act(args))[1])
     print(f"one-time password: {password}")
 
 

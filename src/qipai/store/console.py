@@ -570,10 +570,11 @@ class Console:
             ).first()  # fmt: skip
         return None if row is None else _line_of(row)
 
-    def reset_password(self, password_hash: str, act: Act) -> LogLine:
-        """:func:`reset_password` for the player ``act.target``."""
+    def reset_password(self, password_hash: str, act: Act) -> tuple[int, LogLine]:
+        """:func:`reset_password` for the player ``act.target``: his id and the line."""
         with self.store.write() as connection:
-            return reset_password(connection, _user_id(connection, act.target), password_hash, act)
+            user = _user_id(connection, act.target)
+            return user, reset_password(connection, user, password_hash, act)
 
     def delete_account(self, act: Act) -> tuple[int, LogLine]:
         """:func:`delete_account` for the player ``act.target``: his id and the line."""

@@ -162,9 +162,10 @@ def report_rows(connection: Connection, state: str, *, limit: int) -> list[Repor
 
 def resolve(
     connection: Connection, report: int, action: str, until: datetime | None, act: Act
-) -> LogLine:
+) -> tuple[int, LogLine]:
     """Close report ``report`` with ``action``, logged; ``mute`` and ``ban`` impose it on
     the reported player until ``until`` (a ban: ``None`` for good) in the same transaction.
+    The reported player's id, and the log line.
 
     :raises InvalidActionError: ``unknown_report``, ``bad_resolution``, ``bad_until``.
     :raises IllegalActionError: ``report_closed``.
@@ -188,14 +189,15 @@ def resolve(
         .where(reports.c.id == report)
         .values(state="closed", resolution=action, resolved_by=act.actor, resolved_at=act.now)
     )
-    return line
+    reported: int = row.reported_id
+    return reported, line
 
 
 def flags(connection: Connection, now: datetime) -> list[Flag]:
     """The fair-play flags over the hands of the last :data:`FLAG_DAYS` days: each pair
     seen in at least :data:`FLAG_LEAST` hands, the most first."""
-    since = now - timedelta(days=FLAG_DAYS)
-    found = [*_shared_addresses(connection, since), *_chip_dumping(connection, since)]
+    seats = _recent_seats(connection, now - timedelta(days=FLAG_DAYS))
+    found = [*_shared_addresses(connection, seats), *_chip_dumping(connection, seats)]
     return sorted(found, key=lambda flag: (-flag.count, flag.kind, flag.players))
 
 
@@ -204,9 +206,11 @@ def _names(connection: Connection, ids: set[int]) -> dict[int, str]:
     return {row.id: row.name for row in rows}
 
 
-def _recent_seats(
-    connection: Connection, since: datetime
-) -> list[tuple[str, int, bool, str | None]]:
+Seats = list[tuple[str, int, bool, str | None]]
+"""(hand, user, won, feats) of every person's seat in the hands looked at, newest first."""
+
+
+def _recent_seats(connection: Connection, since: datetime) -> Seats:
     """(hand, user, won, feats) of every person's seat in the hands settled since."""
     rows = connection.execute(
         select(hand_seats.c.hand_id, hand_seats.c.user_id, hand_seats.c.won, hand_seats.c.feats)
@@ -218,7 +222,7 @@ def _recent_seats(
     return [(row.hand_id, row.user_id, bool(row.won), row.feats) for row in rows]
 
 
-def _shared_addresses(connection: Connection, since: datetime) -> list[Flag]:
+def _shared_addresses(connection: Connection, seats: Seats) -> list[Flag]:
     """Pairs of accounts whose sessions came from one address and who sat at one table in
     at least :data:`FLAG_LEAST` hands."""
     by_address: defaultdict[str, set[int]] = defaultdict(set)
@@ -233,7 +237,7 @@ def _shared_addresses(connection: Connection, since: datetime) -> list[Flag]:
         return []
     at_hand: defaultdict[str, set[int]] = defaultdict(set)
     order: list[str] = []
-    for hand, user, _, _ in _recent_seats(connection, since):
+    for hand, user, _, _ in seats:
         if hand not in at_hand:
             order.append(hand)
         at_hand[hand].add(user)
@@ -245,10 +249,9 @@ def _shared_addresses(connection: Connection, since: datetime) -> list[Flag]:
     return _flagged(connection, "shared_address", together)
 
 
-def _chip_dumping(connection: Connection, since: datetime) -> list[Flag]:
+def _chip_dumping(connection: Connection, seats: Seats) -> list[Flag]:
     """(loser, winner) pairs: the loser raised then folded, and the winner won that hand,
     in at least :data:`FLAG_LEAST` hands."""
-    seats = _recent_seats(connection, since)
     winners: defaultdict[str, set[int]] = defaultdict(set)
     for hand, user, won, _ in seats:
         if won:
@@ -294,12 +297,7 @@ class ReportDesk:
     ) -> tuple[int, LogLine]:
         """:func:`resolve`: the reported player's id, and the log line."""
         with self.store.write() as connection:
-            reported: int | None = connection.execute(
-                select(reports.c.reported_id).where(reports.c.id == report)
-            ).scalar()
-            line = resolve(connection, report, action, until, act)
-            assert reported is not None  # (resolve refused an unknown report)
-            return reported, line
+            return resolve(connection, report, action, until, act)
 
     def flags(self, now: datetime) -> list[Flag]:
         """:func:`flags`."""

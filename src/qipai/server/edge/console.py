@@ -48,7 +48,7 @@ from qipai.server.api.console import (
 )
 from qipai.server.run.matches import with_schedules
 from qipai.store.audit import audit
-from qipai.store.console import Act, Console, LogLine, Sanction
+from qipai.store.console import Act, Console, LogLine, PlayerPage, Sanction
 from qipai.store.console import Schedule as KeptSchedule
 from qipai.store.reports import ReportDesk
 from qipai.store.schema import ROLES
@@ -63,6 +63,8 @@ SEARCH_LIMIT = 50
 """Players one search lists at most."""
 ONE_TIME_BYTES = 9
 """Random bytes of a one-time password (12 characters)."""
+POSTINGS_SHOWN = 50
+"""A player's newest ledger entries his console page shows."""
 MAX_EXPORTED = 1000
 """The most hands, postings, matches and private tables one export holds."""
 ALONE = "hall"
@@ -178,11 +180,16 @@ async def _find(services: Services, operator: Staff, request: Request) -> object
 
 
 async def _player(services: Services, operator: Staff, request: Request) -> object:
-    name = request.path_params["name"]
+    page = await services.db.run(_console(services).player, request.path_params["name"], _now())
+    return await _player_answer(services, page, int_param(request, "hands", 20, 1, 200))
+
+
+async def _player_answer(services: Services, page: PlayerPage, hands_shown: int) -> PlayerAnswer:
+    """The console's page of a player: ``page`` (his newest postings: at most
+    :data:`POSTINGS_SHOWN`), his profile, his newest hands and match runs."""
     db = services.db
-    page = await db.run(_console(services).player, name, _now())
     profile = await db.run(db.store.profile, page.id)
-    hands = await db.run(db.store.history, page.id, limit=int_param(request, "hands", 20, 1, 200))
+    hands = await db.run(db.store.history, page.id, limit=hands_shown)
     runs = await db.run(db.store.match_results, page.id, limit=20)
     titles = {match.id: match.name for match in services.matches.matches}
     return PlayerAnswer(
@@ -190,7 +197,7 @@ async def _player(services: Services, operator: Staff, request: Request) -> obje
         coins=profile.coins, hands=profile.hands, wins=profile.wins, role=page.role,
         ban=_sanction(page.ban), mute=_sanction(page.mute), sessions=len(page.sessions),
         sessions_list=[from_row(session, LiveSessionAnswer) for session in page.sessions],
-        postings=[from_row(posting, PostingAnswer) for posting in page.postings],
+        postings=[from_row(posting, PostingAnswer) for posting in page.postings[:POSTINGS_SHOWN]],
         recent_hands=[from_row(row, HistoryAnswer) for row in hands],
         recent_matches=[match_result(row, titles) for row in runs],
     )  # fmt: skip
@@ -325,10 +332,8 @@ async def _password(services: Services, operator: Staff, request: Request) -> ob
     password = secrets.token_urlsafe(ONE_TIME_BYTES)
     accounts = services.accounts
     encoded = await accounts.hashing.run(accounts.passwords.hash, password)
-    line = await services.db.run(_console(services).reset_password, encoded, act)
-    user = await services.db.run(services.db.store.user_by_name, str(act.target))
-    if user is not None:
-        _end_sessions(services, user.id, "password", "your password was reset by an operator")
+    user, line = await services.db.run(_console(services).reset_password, encoded, act)
+    _end_sessions(services, user, "password", "your password was reset by an operator")
     return PasswordAnswer(password=password, line=_line(line))
 
 
@@ -338,7 +343,7 @@ async def _export(services: Services, operator: Staff, request: Request) -> obje
     db = services.db
     page = await db.run(_console(services).player, name, act.now, limit=MAX_EXPORTED)
     exported = {
-        "player": await _player(services, operator, request),
+        "player": await _player_answer(services, page, 20),
         "postings": [from_row(p, PostingAnswer) for p in page.postings],
         "hands": await db.run(db.store.history, page.id, limit=MAX_EXPORTED),
         "matches": await db.run(db.store.match_results, page.id, limit=MAX_EXPORTED),
