@@ -158,6 +158,26 @@ def test_coins_given_and_taken_never_below_zero_with_the_audit_exact(
         assert audit(store, allow_playing=True) == []
 
 
+def test_a_grant_sent_twice_from_one_form_pays_once(
+    hall: RunningHall, http: httpx.Client, staff: dict[str, dict[str, str]]
+) -> None:
+    target = _register(http, "console-clicker")
+    path = "/api/admin/players/console-clicker/grant"
+    coins = http.get("/api/me", headers=target).json()["coins"]
+    lines = len(http.get("/api/admin/log", headers=staff["viewer"]).json())
+    once = {"amount": 40, "reason": "a double click", "key": "form-7f3a"}
+    first = http.post(path, headers=staff["admin"], json=once)
+    again = http.post(path, headers=staff["admin"], json=once)  # the same form, sent twice
+    assert first.status_code == 200
+    assert (again.status_code, again.json()["error"]) == (409, "already_done")
+    assert http.get("/api/me", headers=target).json()["coins"] == coins + 40
+    assert len(http.get("/api/admin/log", headers=staff["viewer"]).json()) == lines + 1
+    bad = {"amount": 5, "reason": "x", "key": "no spaces"}
+    assert http.post(path, headers=staff["admin"], json=bad).json()["error"] == "bad_key"
+    with Store.open(hall.db_url) as store:
+        assert audit(store, allow_playing=True) == []
+
+
 async def _socket_closed_by_ban(
     hall: RunningHall, http: httpx.Client, admin: dict[str, str]
 ) -> tuple[dict[str, Any], int | None, float]:

@@ -164,12 +164,16 @@ def _line_of(row: Row[tuple[int, datetime, str, str, str | None, str, str]]) -> 
 
 
 def adjust_coins(
-    connection: Connection, system: SystemAccounts, user_id: int, amount: int, act: Act
-) -> LogLine:
-    """Give (``amount`` > 0) or take (< 0) coins, logged; never below zero.
+    connection: Connection, system: SystemAccounts, user_id: int, amount: int, act: Act,
+    *, key: str | None = None,
+) -> LogLine:  # fmt: skip
+    """Give (``amount`` > 0) or take (< 0) coins, logged; never below zero.  ``key`` (the
+    operator's form's own): the same key twice moves the coins once (the ledger's key
+    ``grant|penalty:admin:key:<key>``; else the log line's number).
 
     :raises InvalidActionError: ``bad_amount``, ``bad_reason``, ``unknown_user``.
-    :raises IllegalActionError: ``insufficient_coins`` (a deduction beyond the balance).
+    :raises IllegalActionError: ``insufficient_coins`` (a deduction beyond the balance),
+        ``already_done`` (that key moved coins already: nothing written again).
     """
     if amount == 0 or abs(amount) > MAX_ADJUSTMENT:
         raise InvalidActionError(
@@ -179,7 +183,10 @@ def adjust_coins(
     line = log_action(connection, "grant" if amount > 0 else "deduct", {"amount": amount}, act)
     kind = "grant" if amount > 0 else "penalty"
     moves = (Entry(system.grants, -amount, "grant"), Entry(account, amount, "grant"))
-    ledger.post(connection, [Posting(f"{kind}:admin:{line.id}", kind, moves, act.now)])
+    named = f"key:{key}" if key is not None else str(line.id)
+    [posted] = ledger.post(connection, [Posting(f"{kind}:admin:{named}", kind, moves, act.now)])
+    if not posted:  # (the caller's transaction is rolled back: no second log line)
+        raise IllegalActionError("already_done", "this grant was made already")
     return line
 
 
@@ -520,11 +527,11 @@ class Console:
         with self.store.write() as connection:
             return set_role(connection, _user_id(connection, act.target), role, act)
 
-    def adjust_coins(self, amount: int, act: Act) -> LogLine:
+    def adjust_coins(self, amount: int, act: Act, key: str | None = None) -> LogLine:
         """:func:`adjust_coins` for the player ``act.target``."""
         with self.store.write() as connection:
             user = _user_id(connection, act.target)
-            return adjust_coins(connection, self.store.system, user, amount, act)
+            return adjust_coins(connection, self.store.system, user, amount, act, key=key)
 
     def impose(self, kind: str, until: datetime | None, act: Act) -> tuple[int, LogLine]:
         """:func:`impose` on the player ``act.target``: his user id and the log line."""

@@ -13,6 +13,7 @@ same transaction as the action (:mod:`qipai.store.console`).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -63,6 +64,8 @@ SEARCH_LIMIT = 50
 """Players one search lists at most."""
 ONE_TIME_BYTES = 9
 """Random bytes of a one-time password (12 characters)."""
+GRANT_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A grant's own key (the console's form draws one when it opens)."""
 POSTINGS_SHOWN = 50
 """A player's newest ledger entries his console page shows."""
 MAX_EXPORTED = 1000
@@ -207,7 +210,10 @@ async def _grant(services: Services, operator: Staff, request: Request) -> objec
     body = await read_body(request)
     amount = _whole(body.get("amount"), "bad_amount", "amount: whole coins, negative to deduct")
     act = _act(operator, request, body.get("reason"))
-    return _line(await services.db.run(_console(services).adjust_coins, amount, act))
+    key = body.get("key")
+    if key is not None and not (isinstance(key, str) and GRANT_KEY.fullmatch(key)):
+        raise InvalidActionError("bad_key", "key: 1 to 64 letters, digits, - or _")
+    return _line(await services.db.run(_console(services).adjust_coins, amount, act, key))
 
 
 async def _ban(services: Services, operator: Staff, request: Request) -> object:

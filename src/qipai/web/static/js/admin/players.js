@@ -99,25 +99,29 @@ export function renderPlayer(root, name) {
   /** The buttons of the actions his role lets the operator do on this player. */
   function actions(p) {
     /** The button of the action `kind` (POST …/kind): its form with `fields`, the body
-     * `body(values)` and the reason; `done`: after it (else: the page loads again). */
+     * `body(values, once)` and the reason; `done`: after it (else: the page loads again).
+     * `once` is drawn when the form opens: a grant sent twice from one form (a double
+     * click, a retry) pays once. */
     const button = (kind, { fields = [], body = () => ({}), warn = false, text, done = refresh } = {}) =>
       actionButton(
         `admin.act.${kind}`,
         `admin-${kind}`,
-        () =>
-          actionForm({
+        () => {
+          const once = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+          return actionForm({
             title: `${t(`admin.act.${kind}`)} · ${p.name}`,
             testid: `admin-${kind}-form`,
             fields,
             warn: text,
-            send: (v) => post(`${base}/${kind}`, { ...body(v), reason: v.reason }),
+            send: (v) => post(`${base}/${kind}`, { ...body(v, once), reason: v.reason }),
             done,
-          }),
+          });
+        },
         { warn },
       );
     const roles = [["", t("admin.role.none")], ...["viewer", "moderator", "admin"].map((r) => [r, t(`admin.role.${r}`)])];
     return [
-      may("admin") ? button("grant", { fields: [{ name: "amount", key: "admin.amount", type: "number", hint: "admin.amountHint" }], body: (v) => ({ amount: Number(v.amount) }) }) : null,
+      may("admin") ? button("grant", { fields: [{ name: "amount", key: "admin.amount", type: "number", hint: "admin.amountHint" }], body: (v, once) => ({ amount: Number(v.amount), key: once }) }) : null,
       !may("moderator")
         ? null
         : p.ban
