@@ -4,6 +4,7 @@ that kill or pause one: a fresh PostgreSQL database, a Redis key prefix of their
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import subprocess
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import redis
 from process_kit import serving
+from server_kit import RunningHall, fast_config, running_hall
 from wire_kit import fresh_postgres
 
 from qipai.cluster.placement import preferred
@@ -90,6 +92,24 @@ def redis_keys() -> Iterator[tuple[str, redis.Redis]]:
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@contextlib.contextmanager
+def two_halls(purpose: str) -> Iterator[tuple[dict[str, RunningHall], str, str, redis.Redis]]:
+    """Nodes ``a`` and ``b`` in this process (over Redis, with no match) on a new
+    PostgreSQL database: the halls, the database's URL, the Redis key prefix and client."""
+    with (
+        redis_keys() as (prefix, client),
+        fresh_postgres(purpose) as url,
+        contextlib.ExitStack() as stack,
+    ):
+        halls = {}
+        for node in ("a", "b"):
+            config = dataclasses.replace(
+                fast_config(url), redis_url=REDIS, node_id=node, redis_prefix=prefix, matches=()
+            )
+            halls[node] = stack.enter_context(running_hall(config))
+        yield halls, url, prefix, client
 
 
 @contextlib.contextmanager

@@ -6,16 +6,14 @@ the account's other connections on every node."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import time
 from collections.abc import Iterator
 
 import pytest
-from nodes_kit import REDIS, redis_keys, room_owner
-from server_kit import RunningHall, fast_config, running_hall
+from nodes_kit import room_owner, two_halls
+from server_kit import RunningHall
 from websockets.exceptions import ConnectionClosed
-from wire_kit import fresh_postgres, of_type, until
+from wire_kit import of_type, until
 
 from qipai.client.connection import ClientSession, HallClient
 
@@ -26,17 +24,7 @@ PASSWORD = "correct horse"
 def nodes() -> Iterator[tuple[dict[str, RunningHall], str]]:
     """Nodes ``a`` and ``b`` (each has seen the other's beat: whom a node asks of where
     a friend is); a Dou Dizhu room node ``a`` owns."""
-    with (
-        redis_keys() as (prefix, client),
-        fresh_postgres("friends") as url,
-        contextlib.ExitStack() as stack,
-    ):
-        halls = {}
-        for node in ("a", "b"):
-            config = dataclasses.replace(
-                fast_config(url), redis_url=REDIS, node_id=node, redis_prefix=prefix, matches=()
-            )
-            halls[node] = stack.enter_context(running_hall(config))
+    with two_halls("friends") as (halls, _, prefix, client):
         for _ in range(100):  # the rooms are shared out, the nodes see each other's beats
             owned = [r for r in halls["a"].hall.rooms if room_owner(client, prefix, r) == "a"]
             seen = all(set(halls[n].hall.cluster.said) == {"a", "b"} for n in halls)

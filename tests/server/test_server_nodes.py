@@ -6,7 +6,6 @@ comes back on either one and finds his hand where it was."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import time
 from collections.abc import Iterator
@@ -16,12 +15,12 @@ import httpx
 import pytest
 import redis
 from fuzz_kit import hall_log, problems
-from nodes_kit import REDIS, redis_keys, room_owner
+from nodes_kit import room_owner, two_halls
 from outage_kit import failing
 from refusal_kit import hello_refusal
-from server_kit import RunningHall, fast_config, play_hand, running_hall
+from server_kit import RunningHall, play_hand
 from sqlalchemy import select
-from wire_kit import fresh_postgres, of_type, until
+from wire_kit import of_type, until
 
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import HallClient
@@ -46,17 +45,7 @@ class Pair:
 
 @pytest.fixture(scope="module")
 def pair() -> Iterator[Pair]:
-    with (
-        redis_keys() as (prefix, client),
-        fresh_postgres("nodes") as url,
-        contextlib.ExitStack() as stack,
-    ):
-        nodes = {}
-        for node in ("a", "b"):
-            config = dataclasses.replace(
-                fast_config(url), redis_url=REDIS, node_id=node, redis_prefix=prefix, matches=()
-            )
-            nodes[node] = stack.enter_context(running_hall(config))
+    with two_halls("nodes") as (nodes, url, prefix, client):
         yield Pair(nodes, url, prefix, client)
 
 
