@@ -79,8 +79,18 @@ def sign_up(page: Page, url: str, name: str, password: str = PASSWORD) -> None:
 
 
 def join(page: Page, room: str) -> None:
-    """Join a room from the lobby and wait for the table."""
-    page.click(f"[data-testid=room][data-room='{room}'] [data-testid=join]")
+    """Join a room from the lobby and wait for the table.  A click the lobby lost (it is
+    drawn again on every frame, and a panel above the rooms may grow meanwhile) is made
+    once more, if the page neither queued nor sat by half the wait."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: PLC0415
+
+    button = f"[data-testid=room][data-room='{room}'] [data-testid=join]"
+    page.click(button)
+    joined = "() => document.querySelector('[data-testid=table]') || window.qipai.app.queued"
+    try:
+        page.wait_for_function(joined, timeout=WAIT_MS // 2)
+    except PlaywrightTimeoutError:  # the click was lost
+        page.click(button)
     page.wait_for_selector("[data-testid=table]", timeout=WAIT_MS)
 
 
