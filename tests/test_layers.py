@@ -213,8 +213,12 @@ HALL_STRATA: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "qipai.hall.commands", "qipai.hall.effects", "qipai.hall.table.live",
+                "qipai.hall.table.commands", "qipai.hall.table.effects",
+                "qipai.hall.cash.commands", "qipai.hall.cash.effects",
+                "qipai.hall.watch.commands",
                 "qipai.hall.match.commands", "qipai.hall.match.config",
                 "qipai.hall.match.effects", "qipai.hall.match.prizes",
+                "qipai.hall.private.commands", "qipai.hall.private.effects",
                 "qipai.hall.private.options", "qipai.hall.private.saves",
                 "qipai.hall.private.scores", "qipai.hall.private.state",
             }
@@ -232,10 +236,11 @@ HALL_STRATA: tuple[tuple[str, frozenset[str]], ...] = (
 )  # fmt: skip
 """The hall's layers, low to high (``docs/architecture.md``, "The hall's wings"): the
 core's values (with the rooms' seating rule); one table; the messages (the closed unions of
-commands and effects, the wings' own ones they name, and the live-table flow that speaks
-them); watching; the places (cash rooms, matches, friends' tables: none imports another);
-the core that dispatches to them.  A name is a module, or ``package.*`` for the package
-and its modules; the exact name wins over a pattern, the longer pattern over the shorter."""
+commands and effects, each wing's own ``commands`` and ``effects`` that they name with what
+those carry, and the live-table flow that speaks them); watching; the places (cash rooms,
+matches, friends' tables: none imports another); the core that dispatches to them.  A name
+is a module, or ``package.*`` for the package and its modules; the exact name wins over a
+pattern, the longer pattern over the shorter."""
 
 
 def hall_stratum(name: str) -> int:

@@ -27,21 +27,26 @@ from typing import assert_never
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import commands as c
 from qipai.hall import notices
+from qipai.hall.cash import commands as cc
 from qipai.hall.cash.matchmaking import MatchedTable
 from qipai.hall.cash.rooms import CashRooms, Seated
 from qipai.hall.chat import chat_frame, check_phrase
-from qipai.hall.effects import Effect, ReleasePlace, Reply, Send, VoidHand
+from qipai.hall.effects import Effect, ReleasePlace, Reply, Send
 from qipai.hall.frames import OutFrame
 from qipai.hall.match import commands as mc
 from qipai.hall.match.desk import Done, MatchDesk, MatchTable
 from qipai.hall.place import Place, PlaceKind, check_free
 from qipai.hall.players import Player
+from qipai.hall.private import commands as pc
 from qipai.hall.private.options import PrivateSettings
 from qipai.hall.private.tables import PrivateTables
 from qipai.hall.rooms import Room
+from qipai.hall.table import commands as tc
+from qipai.hall.table.effects import VoidHand
 from qipai.hall.table.live import LiveTable, Out, Owner, Posted, TableFlow
 from qipai.hall.table.summary import TableSummary, summarize
 from qipai.hall.table.table import DEAL_STEP_SECONDS, HandTerms, SeatInfo, Table
+from qipai.hall.watch import commands as wc
 from qipai.hall.watch.settings import WatchSettings
 from qipai.hall.watch.spectators import Spectators
 
@@ -165,7 +170,7 @@ class HallCore:
         out: Out = []
         self._check_moves(command)
         self._apply(command, out, now)
-        if isinstance(command, c.Join | mc.Register):  # a place taken: he watches no more
+        if isinstance(command, cc.Join | mc.Register):  # a place taken: he watches no more
             self.watch.moved(command.user, out, now)
         self.watch.follow_up(out)  # whom a spectator followed may have left meanwhile
         return out
@@ -173,21 +178,21 @@ class HallCore:
     def _apply(self, command: c.Command, out: Out, now: float) -> None:
         """:meth:`handle`'s work, by command (its place checked)."""
         match command:
-            case c.Join(user, room, balance, once):
+            case cc.Join(user, room, balance, once):
                 self.cash.join(self._known(user), room, balance, out, now, once=once)
             case c.Leave(user):
                 self._leave(self._known(user), out, now)
-            case c.Act() | c.Contribute() | c.Trustee() | c.Escape():
+            case tc.Act() | tc.Contribute() | tc.Trustee() | tc.Escape():
                 self._seat_command(command, out, now)
-            case c.EscapeCost(user):
+            case tc.EscapeCost(user):
                 self._escape_cost(user, out)
             case c.Presence(user, connected):
                 self._presence(user, connected, out, now)
             case c.Chat(user, phrase, message_id):
                 self._chat(user, phrase, message_id, out, now)
-            case c.Spectate() | c.StopSpectating():
+            case wc.Spectate() | wc.StopSpectating():
                 self._spectate(command, out, now)
-            case c.WatchByName(user, allow):
+            case wc.WatchByName(user, allow):
                 self._known(user).watch_by_name = allow
             case c.Resync(user):
                 self._resync(command, out, now)
@@ -195,29 +200,29 @@ class HallCore:
                 self._resume(user, dict(last), out, now)
             case c.Tick():
                 self._tick(out, now)
-            case c.Matchmake(rooms):
+            case cc.Matchmake(rooms):
                 self.cash.matchmake(rooms, out, now)
-            case c.BalancesRead(seating, balances):
+            case cc.BalancesRead(seating, balances):
                 self._open_cash(self.cash.balances_read(seating, balances), out, now)
-            case c.SeatingFailed(seating, message):
+            case cc.SeatingFailed(seating, message):
                 self.cash.seating_failed(seating, message, out, now)
-            case c.HandRecorded(table, hand):
+            case tc.HandRecorded(table, hand):
                 self.flow.recorded(table, hand, out, now)
-            case c.HandSettled(table, hand):
+            case tc.HandSettled(table, hand):
                 self._settled(table, hand, out, now)
-            case c.StoreFailed(table, hand, code, message):
+            case tc.StoreFailed(table, hand, code, message):
                 error = IllegalActionError(code, message)
                 self.flow.store_failed(table, hand, error, out, now)
-            case c.BotDecided(table, turn, action):
+            case tc.BotDecided(table, turn, action):
                 self.flow.decided(table, turn, action, out, now)
-            case c.Shutdown() | c.CloseTable():
+            case c.Shutdown() | tc.CloseTable():
                 self._stop(command, out, now)
             case (
-                c.CreatePrivate() | c.JoinPrivate() | c.Ready() | c.StartPrivate()
-                | c.KickPrivate() | c.ClosePrivate()
+                pc.CreatePrivate() | pc.JoinPrivate() | pc.Ready() | pc.StartPrivate()
+                | pc.KickPrivate() | pc.ClosePrivate()
             ):  # fmt: skip
                 self.private.handle(self._known(command.user), command, out, now)
-            case c.RestorePrivate():
+            case pc.RestorePrivate():
                 self._restore(command, out, now)
             # --- matches (hall/match/desk.py) ---
             case (
@@ -232,7 +237,7 @@ class HallCore:
 
     # --- players ----------------------------------------------------------------------
 
-    def _stop(self, command: c.Shutdown | c.CloseTable, out: Out, now: float) -> None:
+    def _stop(self, command: c.Shutdown | tc.CloseTable, out: Out, now: float) -> None:
         """The hall stops (:class:`~qipai.hall.commands.Shutdown`), or an operator closes
         one table: it fails as on a crash, its players told why."""
         if isinstance(command, c.Shutdown):
@@ -252,7 +257,7 @@ class HallCore:
         :raises IllegalActionError: ``in_match``, ``already_in_room``.
         """
         match command:
-            case c.Join(user) | c.CreatePrivate(user) | c.JoinPrivate(user) | c.Spectate(user):
+            case cc.Join(user) | pc.CreatePrivate(user) | pc.JoinPrivate(user) | wc.Spectate(user):
                 self.check_free(user)
             case mc.Register(user, _, match_id):
                 open_run = self.matches.open_run(match_id)  # (``unknown_match`` first)
@@ -260,7 +265,7 @@ class HallCore:
             case _:
                 pass
 
-    def _restore(self, command: c.RestorePrivate, out: Out, now: float) -> None:
+    def _restore(self, command: pc.RestorePrivate, out: Out, now: float) -> None:
         """A private table of a node that stopped, opened again here; a person who took
         another place here meanwhile keeps it (his seat there is free)."""
         saved, ours = command.saved, Place(PlaceKind.PRIVATE, command.saved.code)
@@ -281,13 +286,13 @@ class HallCore:
             raise IllegalActionError("not_connected", "the connection closed")
         return player
 
-    def _spectate(self, command: c.Spectate | c.StopSpectating, out: Out, now: float) -> None:
+    def _spectate(self, command: wc.Spectate | wc.StopSpectating, out: Out, now: float) -> None:
         """Watch a table (a private one by its code: :meth:`.PrivateTables.spectate`), or
         stop; a person at a private table watches none (between its hands too).
 
         :raises IllegalActionError: ``already_in_room``, the spectators' refusals.
         """
-        if isinstance(command, c.Spectate) and command.code is not None:
+        if isinstance(command, wc.Spectate) and command.code is not None:
             if command.table is not None or command.player is not None:
                 raise InvalidActionError("bad_message", "name one table, or one player")
             self.private.spectate(command.user, command.code, out, now)
@@ -328,9 +333,7 @@ class HallCore:
             raise IllegalActionError("not_seated", "not at a table")
         return live, live.seat_of(user)
 
-    def _seat_command(
-        self, command: c.Act | c.Contribute | c.Trustee | c.Escape, out: Out, now: float
-    ) -> None:
+    def _seat_command(self, command: tc.SeatCommand, out: Out, now: float) -> None:
         """A seat's command at its table, then what is due there."""
         _check_fresh(command, self.table_of(command.user))
         live, seat = self._seated(command.user)
@@ -338,7 +341,7 @@ class HallCore:
 
     def _at_seat(
         self,
-        command: c.Act | c.Contribute | c.Trustee | c.Escape,
+        command: tc.SeatCommand,
         live: LiveTable,
         seat: int,
         out: Out,
@@ -346,13 +349,13 @@ class HallCore:
     ) -> None:
         table = live.table
         match command:
-            case c.Act(_, text):
+            case tc.Act(_, text):
                 table.act(seat, text, now)
-            case c.Contribute(_, _, hand, value):
+            case tc.Contribute(_, _, hand, value):
                 table.contribute(seat, hand, value, now)
-            case c.Trustee(_, on):
+            case tc.Trustee(_, on):
                 table.set_trustee(seat, on, now)
-            case c.Escape():
+            case tc.Escape():
                 table.escape(seat, now)
                 self.players[command.user].leaving = True  # out of the room after it
         self.flow.after(live, out, now)
@@ -531,17 +534,15 @@ def _catch_up(live: LiveTable, user: int, last: dict[str, int]) -> list[OutFrame
     return table.ending(seat) if table.is_over else [table.snapshot(seat)]
 
 
-def _check_fresh(
-    command: c.Act | c.Contribute | c.Trustee | c.Escape, live: LiveTable | None
-) -> None:
+def _check_fresh(command: tc.SeatCommand, live: LiveTable | None) -> None:
     """Refuse a command for a table the player no longer sits at.
 
     :raises IllegalActionError: ``stale_table``.
     """
     match command:
-        case c.Act(_, _, named) if named is not None and (live is None or live.number != named):
+        case tc.Act(_, _, named) if named is not None and (live is None or live.number != named):
             pass
-        case c.Contribute(_, named) if live is not None and live.number != named:
+        case tc.Contribute(_, named) if live is not None and live.number != named:
             pass
         case _:
             return

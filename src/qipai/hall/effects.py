@@ -5,15 +5,36 @@
 store's writes on its threads (answered back as commands: ``HandRecorded``,
 ``HandSettled``, ``StoreFailed``, ``BalancesRead``), one timer for the earliest
 :class:`WakeAt`, the cluster's leases and claims.
+
+Each wing defines the effects it asks, and their closed union:
+:data:`~qipai.hall.table.effects.TableEffect` (a hand's writes, a bot's decision, a table's
+lease), :data:`~qipai.hall.cash.effects.CashEffect` (a seating's balances),
+:data:`~qipai.hall.private.effects.PrivateEffect` (a private table kept in the store) and
+:data:`~qipai.hall.match.effects.MatchEffect` (the matches' store steps).  This module keeps
+the effects that every wing asks alike: the frames' ways to a person (:class:`Send`,
+:class:`Reply`, and :class:`KeepMissed`, :class:`NoteEnding` for one away from his
+connection), a place given back (:class:`ReleasePlace`: a cash room, a private table or a
+match), the one timer (:class:`WakeAt`) and the operators' log (:class:`Log`).  It names
+every effect once more, so that ``effects.Send`` and ``effects.SettleHand`` read as they did
+before the wings owned theirs (:data:`__all__`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qipai.hall.frames import OutFrame, Scoreboard
+from qipai.hall.cash.effects import CashEffect, ReadBalances
+from qipai.hall.frames import OutFrame
 from qipai.hall.match.effects import MatchEffect
-from qipai.hall.table.values import BotTurn, HandOutcome
+from qipai.hall.private.effects import KeepScoreboard, PrivateEffect, SavePrivate
+from qipai.hall.table.effects import (
+    AskBot,
+    RecordHandStart,
+    Release,
+    SettleHand,
+    TableEffect,
+    VoidHand,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,96 +80,11 @@ class ReleasePlace:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordHandStart:
-    """Write the start of a hand before it is dealt (with the commitment of its seed);
-    with several nodes the table's lease is taken first.  Answered by ``HandRecorded`` or
-    ``StoreFailed``."""
-
-    table: int
-    hand: str
-    room: str
-    game: str
-    rules: str
-    commitment: str
-    players: tuple[int | None, ...]
-    bots: tuple[str | None, ...] = ()
-    """The name each bot seat has at the table (``None`` at a person's seat; ``()``: not
-    said), kept with the hand so that its replay names the bots as the table did."""
-
-
-@dataclass(frozen=True, slots=True)
-class SettleHand:
-    """Settle the finished hand ``outcome`` in one transaction (void it, when the engine
-    voided it) under the table's lease.  Answered by ``HandSettled`` or ``StoreFailed``."""
-
-    table: int
-    outcome: HandOutcome
-
-
-@dataclass(frozen=True, slots=True)
-class VoidHand:
-    """Void ``hand`` (a hand recorded and never settled), again and again while the store
-    does not answer: a hand is never left in play."""
-
-    hand: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReadBalances:
-    """Read each seat's coins of seating ``seating`` (``None``: a bot, 0).  Answered by
-    ``BalancesRead`` or ``SeatingFailed``."""
-
-    seating: int
-    users: tuple[int | None, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AskBot:
-    """The bots' worker pool decides ``turn`` at ``table`` (``--bot-workers``); answered
-    by ``BotDecided`` (or never: the table then plays the basic 托管 after its wait)."""
-
-    table: int
-    turn: BotTurn
-
-
-@dataclass(frozen=True, slots=True)
-class Release:
-    """The table ``table`` is closed: its lease goes back (several nodes)."""
-
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
 class WakeAt:
     """Send ``Tick`` at ``when`` (seconds, the commands' ``now`` scale); one timer for the
     earliest is enough: each ``Tick`` names the next."""
 
     when: float
-
-
-@dataclass(frozen=True, slots=True)
-class KeepScoreboard:
-    """Store the final ``scoreboard`` of private table ``code`` for each of ``users``
-    (readable after its close, and in their 战绩)."""
-
-    code: str
-    game: str
-    rules: str
-    stakes: str
-    hands: int
-    users: tuple[int, ...]
-    scoreboard: Scoreboard
-    base: int | None = None
-    """The table's stake (房间系数 or base), kept with its scoreboard."""
-
-
-@dataclass(frozen=True, slots=True)
-class SavePrivate:
-    """Keep open private table ``code`` in the store as it is now
-    (:meth:`~qipai.hall.private.tables.PrivateTables.saved`; none: it closed, forget it there), for
-    the node that would take it over."""
-
-    code: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +95,21 @@ class Log:
     text: str
 
 
+HallEffect = Send | Reply | KeepMissed | NoteEnding | ReleasePlace | WakeAt | Log
+"""The effects every wing asks alike (this module's own)."""
+
 Effect = (
-    Send | Reply | KeepMissed | NoteEnding | ReleasePlace | RecordHandStart | SettleHand
-    | VoidHand | ReadBalances | AskBot | Release | WakeAt | Log | KeepScoreboard | SavePrivate
+    HallEffect
+    | TableEffect  # the tables' (hall/table/effects.py)
+    | CashEffect  # the cash rooms' (hall/cash/effects.py)
+    | PrivateEffect  # the private tables' (hall/private/effects.py)
     | MatchEffect  # the matches' store steps (hall/match/effects.py)
-)  # fmt: skip
+)
 """Everything the live hall asks of the world."""
+
+__all__ = [
+    "AskBot", "CashEffect", "Effect", "HallEffect", "KeepMissed", "KeepScoreboard", "Log",
+    "MatchEffect", "NoteEnding", "PrivateEffect", "ReadBalances", "RecordHandStart", "Release",
+    "ReleasePlace", "Reply", "SavePrivate", "Send", "SettleHand", "TableEffect", "VoidHand",
+    "WakeAt",
+]  # fmt: skip

@@ -2,7 +2,7 @@
 
 One :class:`~qipai.hall.cash.matchmaking.Lobby` per room.  ``Matchmake`` seats whoever can be
 seated (bots filling seats where the room allows, after its wait); each seating's balances
-are read from the store (:class:`~qipai.hall.effects.ReadBalances`) before its table
+are read from the store (:class:`~qipai.hall.cash.effects.ReadBalances`) before its table
 opens.  After every hand the table's players wait again and are regrouped with everyone
 else waiting (分组规则), except those leaving; in a room that keeps its tables
 (``regroup = false``) the same table deals its next hand instead, after the pause, as
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall import notices
+from qipai.hall.cash.effects import ReadBalances
 from qipai.hall.cash.matchmaking import Lobby, MatchedTable
-from qipai.hall.effects import Log, ReadBalances, ReleasePlace, Send
+from qipai.hall.effects import Log, ReleasePlace, Send
 from qipai.hall.players import Player
 from qipai.hall.rooms import Room, check_join
 from qipai.hall.table.botseats import bot_seats

@@ -33,10 +33,10 @@ from functools import partial
 from typing import assert_never
 
 from qipai.errors import GameError, IllegalActionError, InvalidActionError
-from qipai.hall import commands as c
 from qipai.hall import frames, notices
-from qipai.hall.effects import KeepScoreboard, ReleasePlace, SavePrivate, Send, WakeAt
+from qipai.hall.effects import ReleasePlace, Send, WakeAt
 from qipai.hall.players import Player
+from qipai.hall.private import commands as pc
 from qipai.hall.private.book import TableBook
 from qipai.hall.private.dealing import (
     Opener,
@@ -45,6 +45,7 @@ from qipai.hall.private.dealing import (
     deals_on,
     live_seats,
 )
+from qipai.hall.private.effects import KeepScoreboard, SavePrivate
 from qipai.hall.private.options import (
     PrivateOptions,
     PrivateSettings,
@@ -163,23 +164,23 @@ class PrivateTables(TableBook):
 
     # --- commands -----------------------------------------------------------------------
 
-    def handle(self, player: Player, command: c.Private, out: Out, now: float) -> None:
+    def handle(self, player: Player, command: pc.Private, out: Out, now: float) -> None:
         """One of the private tables' commands from ``player``.
 
         :raises GameError: refused (nothing changed).
         """
         match command:
-            case c.CreatePrivate(_, options, balance, code):
+            case pc.CreatePrivate(_, options, balance, code):
                 self.create(player, options, balance, out, now, code=code)
-            case c.JoinPrivate(_, code, balance):
+            case pc.JoinPrivate(_, code, balance):
                 self.join(player, code, balance, out, now)
-            case c.Ready(_, ready):
+            case pc.Ready(_, ready):
                 self.set_ready(player, ready, out, now)
-            case c.StartPrivate():
+            case pc.StartPrivate():
                 self.start(player, out, now)
-            case c.KickPrivate(_, seat):
+            case pc.KickPrivate(_, seat):
                 self.kick(player, seat, out, now)
-            case c.ClosePrivate():
+            case pc.ClosePrivate():
                 self.close(player, out, now)
             case _:
                 assert_never(command)

@@ -2,7 +2,7 @@
 
 A :class:`LiveTable` is one :class:`~qipai.hall.table.table.Table` with its players and its
 :class:`Phase`.  Its hand is written to the store before it is dealt
-(:class:`~qipai.hall.effects.RecordHandStart`, answered by ``HandRecorded``), and settled
+(:class:`~qipai.hall.table.effects.RecordHandStart`, answered by ``HandRecorded``), and settled
 before anybody is told the result: the frames of a finished hand are held until
 ``HandSettled`` comes (a snapshot asked meanwhile waits with them).  A table whose hand
 could not be recorded is *refused* (nothing was dealt, its players leave); one whose
@@ -27,22 +27,11 @@ from qipai.errors import GameError, IllegalActionError
 from qipai.games.events import SPECTATOR
 from qipai.hall import notices
 from qipai.hall.cash.matchmaking import MatchedTable
-from qipai.hall.effects import (
-    AskBot,
-    Effect,
-    KeepMissed,
-    Log,
-    NoteEnding,
-    RecordHandStart,
-    Release,
-    Send,
-    SettleHand,
-    VoidHand,
-    WakeAt,
-)
+from qipai.hall.effects import Effect, KeepMissed, Log, NoteEnding, Send, WakeAt
 from qipai.hall.frames import OutFrame
 from qipai.hall.players import Player
 from qipai.hall.seeds import SEED_BITS, commitment
+from qipai.hall.table.effects import AskBot, RecordHandStart, Release, SettleHand, VoidHand
 from qipai.hall.table.table import BotTurn, Table
 
 Out = list[Effect]

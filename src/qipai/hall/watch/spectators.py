@@ -54,11 +54,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from qipai.errors import IllegalActionError, InvalidActionError
-from qipai.hall.commands import Resync, Spectate, StopSpectating
+from qipai.hall.commands import Resync
 from qipai.hall.effects import Effect, Reply, Send, WakeAt
 from qipai.hall.frames import OutFrame, Snapshot, SpectateEnded, SpectatorCount
 from qipai.hall.players import Player
 from qipai.hall.table.live import LiveTable
+from qipai.hall.watch.commands import Spectate, StopSpectating
 from qipai.hall.watch.settings import TableWatch, WatchSettings
 
 Out = list[Effect]
