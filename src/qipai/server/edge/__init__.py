@@ -3,8 +3,8 @@
 The ASGI app (:mod:`~qipai.server.edge.app`) and its HTTP routes
 (:mod:`~qipai.server.edge.routes`), one WebSocket connection
 (:mod:`~qipai.server.edge.connection`) and its link to the hall that holds its player:
-this process (:mod:`~qipai.server.edge.links`, with the private tables' and the spectators'
-messages, :mod:`~qipai.server.edge.privates`, :mod:`~qipai.server.edge.watching`) or
+this process (:mod:`~qipai.server.edge.links`: each message as the core's command, one
+function; a place taken first for a room or a private table, :mod:`~qipai.server.edge.privates`) or
 another node (:mod:`~qipai.server.edge.gateway`); accounts and sessions
 (:mod:`~qipai.server.edge.accounts`, :mod:`~qipai.server.edge.auth`), the limits
 (:mod:`~qipai.server.edge.limits`), parameters and headers checked at the border

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from qipai.errors import InvalidActionError
+from qipai.hall import commands as c
 from qipai.hall.frames import OutFrame
 from qipai.server.api import protocol
 from qipai.server.api.protocol import (
@@ -40,8 +41,7 @@ from qipai.server.api.protocol import (
 from qipai.server.run.bus import Sink
 from qipai.server.run.hall import HallService, Player
 
-from . import watching
-from .privates import private_message
+from .privates import create_private, join_private
 
 
 class Link(Protocol):
@@ -131,44 +131,65 @@ async def dispatch(
     hall: HallService, player: Player, message: protocol.ClientMessage
 ) -> OutFrame | None:
     """Apply one client message to ``player`` in ``hall``; the answering frame, if any
-    (``hello`` and ``ping`` are the connection's own business).
+    (``None``: an ``ack``).  A message that gives him a place (a room, a private table)
+    takes it first (:meth:`~qipai.server.run.hall.HallService.take_place`, his coins read);
+    every other one is its command (:func:`command_of`), run as it is.
 
     :raises GameError: the hall's refusal.
     """
     match message:
-        case Act(_, action, table):
-            await hall.act(player, action, table)
-        case Entropy(table, hand, value):
-            await hall.contribute(player, table, hand, value)
         case Join(room, once):
             await hall.join(player, room, once=once)
+        case PrivateCreate():
+            await create_private(hall, player, message)
+        case PrivateJoin():
+            return await join_private(hall, player, message)
+        case _:
+            replies = hall.executor.run(command_of(player.user, message))
+            return replies[0] if replies else None
+    return None
+
+
+def command_of(user: int, message: protocol.ClientMessage) -> c.Command:
+    """The hall's command for ``user``'s ``message`` (one that takes no place: those go
+    through :func:`dispatch`); the rules are the core's, checked when it handles it.
+
+    :raises InvalidActionError: ``bad_message``: a message that is not for a hall (``hello``
+        and ``ping`` are the connection's), a ``spectate`` naming neither or both of a
+        code and a player.
+    """
+    match message:
+        case Act(_, action, table):
+            return c.Act(user, action, table)
+        case Entropy(table, hand, value):
+            return c.Contribute(user, table, hand, value)
         case Leave():
-            hall.leave(player)
+            return c.Leave(user)
         case TrusteeSwitch(on):
-            await hall.trustee(player, on)
+            return c.Trustee(user, on)
         case EscapeRequest():
-            await hall.escape(player)
+            return c.Escape(user)
         case EscapeCost():
-            return hall.escape_cost(player)
+            return c.EscapeCost(user)
         case Resync():
-            return await hall.resync(player)
+            return c.Resync(user)
         case Chat(phrase, message_id):
-            return hall.chat(player, phrase, message_id)
-        case (
-            PrivateCreate()
-            | PrivateJoin()
-            | Ready()
-            | PrivateStart()
-            | PrivateKick()
-            | PrivateClose()
-        ):
-            return await private_message(hall, player, message)
+            return c.Chat(user, phrase, message_id)
+        case Ready(_, ready):
+            return c.Ready(user, ready)
+        case PrivateStart():
+            return c.StartPrivate(user)
+        case PrivateKick(seat):
+            return c.KickPrivate(user, seat)
+        case PrivateClose():
+            return c.ClosePrivate(user)
+        case Spectate(_, code, name) if (code is None) != (name is None):
+            return c.Spectate(user, code=code) if name is None else c.Spectate(user, player=name)
         case Spectate():
-            watching.spectate(hall, player, message)
+            raise InvalidActionError("bad_message", "spectate: name a code or a player")
         case StopSpectating():
-            watching.stop_spectating(hall, player)
-        case WatchByName():
-            watching.watch_by_name(hall, player, message)
+            return c.StopSpectating(user)
+        case WatchByName(allow):
+            return c.WatchByName(user, allow)
         case _:
             raise InvalidActionError("bad_message", f"{type(message).__name__} is not for a hall")
-    return None

@@ -1,8 +1,10 @@
-"""Private tables 好友房 at the edge: their client messages become the core's commands
-(:mod:`qipai.hall.private.tables`), and ``GET /api/private/{code}`` is answered here.
+"""Private tables 好友房 at the edge: the two messages that take a place at one (the other
+private messages are plain commands: :func:`~qipai.server.edge.links.command_of`), and
+``GET /api/private/{code}`` answered here.
 
-Creating or joining takes the player's place as joining a room does (under his lock, a
-match registration refused, his claim taken in the cluster), his coins read first.  A
+Creating or joining takes the player's place as joining a room does
+(:meth:`~qipai.server.run.hall.HallService.take_place`: under his lock, a match
+registration refused, his claim taken in the cluster), his coins read first.  A
 ``table_full`` refusal says whether the table may be watched instead (``watch``).  The
 limits on trying codes (``private_join``, ``GET /api/private/{code}``) are the
 :class:`~qipai.server.edge.limits.Gate`'s.
@@ -11,12 +13,11 @@ limits on trying codes (``private_join``, ``GET /api/private/{code}``) are the
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import msgspec
 from msgspec import UNSET
 
-from qipai.errors import GameError, IllegalActionError
+from qipai.errors import IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall import frames
 from qipai.hall.frames import OutFrame, to_json
@@ -25,84 +26,44 @@ from qipai.hall.private.state import FriendsTable
 from qipai.hall.private.tables import TableFullError
 from qipai.jsontypes import Json
 from qipai.server.api.answers import PrivateInfo, PrivateResult
-from qipai.server.api.protocol import (
-    PrivateClose,
-    PrivateCreate,
-    PrivateJoin,
-    PrivateKick,
-    PrivateStart,
-    Ready,
-)
+from qipai.server.api.protocol import PrivateCreate, PrivateJoin
 from qipai.server.run.hall import HallService, Player
 from qipai.server.run.privatenodes import reserve_code
 from qipai.store.privates import PrivateRow
 
-PrivateMessage = PrivateCreate | PrivateJoin | Ready | PrivateStart | PrivateKick | PrivateClose
-"""The private tables' client messages."""
 
+async def create_private(hall: HallService, player: Player, message: PrivateCreate) -> None:
+    """Open a private table for ``player`` with the options ``message`` names (its code
+    the hall's own, reserved in the cluster on a node of several), his place taken.
 
-async def private_message(
-    hall: HallService, player: Player, message: PrivateMessage
-) -> OutFrame | None:
-    """Apply one private table message of ``player``; the answering frame (``None``: an
-    ``ack``).
-
-    :raises GameError: the hall's refusal.
+    :raises GameError: the hall's refusal (``in_match``, ``not_enough_coins``…).
     """
-    user = player.user
-    match message:
-        case PrivateCreate():
-            chosen = msgspec.structs.asdict(message)
-            del chosen["id"]
-            options = PrivateOptions(**chosen)  # the message's fields are the options
-            code = await reserve_code(hall)  # the hall's own (a node of several)
-            try:
-                await _take_place(
-                    hall, player, lambda coins: c.CreatePrivate(user, options, coins, code)
-                )
-            finally:
-                if code is not None and hall.cluster is not None:
-                    hall.cluster.unreserve(code)
-        case PrivateJoin(message_id, code):
-            try:
-                await _take_place(hall, player, lambda coins: c.JoinPrivate(user, code, coins))
-            except TableFullError as error:
-                watch = True if error.watch else UNSET
-                return frames.Error(
-                    code=error.code, message=error.message, id=message_id, watch=watch
-                )
-        case Ready(_, ready):
-            hall.executor.run(c.Ready(user, ready))
-        case PrivateStart():
-            hall.executor.run(c.StartPrivate(user))
-        case PrivateKick(seat):
-            hall.executor.run(c.KickPrivate(user, seat))
-        case PrivateClose():
-            hall.executor.run(c.ClosePrivate(user))
+    chosen = msgspec.structs.asdict(message)
+    del chosen["id"]
+    options = PrivateOptions(**chosen)  # the message's fields are the options
+    code = await reserve_code(hall)
+    try:
+        user = player.user
+        await hall.take_place(player, lambda coins: c.CreatePrivate(user, options, coins, code))
+    finally:
+        if code is not None and hall.cluster is not None:
+            hall.cluster.unreserve(code)
+
+
+async def join_private(hall: HallService, player: Player, message: PrivateJoin) -> OutFrame | None:
+    """Seat ``player`` at the private table of ``message.code``, his place taken; a full
+    table is answered with an ``error`` frame saying whether it may be watched instead
+    (``watch``).
+
+    :raises GameError: the hall's other refusals (``unknown_code``, ``in_match``…).
+    """
+    user, code = player.user, message.code
+    try:
+        await hall.take_place(player, lambda coins: c.JoinPrivate(user, code, coins))
+    except TableFullError as error:
+        watch = True if error.watch else UNSET
+        return frames.Error(code=error.code, message=error.message, id=message.id, watch=watch)
     return None
-
-
-async def _take_place(
-    hall: HallService, player: Player, command: Callable[[int], c.Command]
-) -> None:
-    """Run ``command(coins)`` with the player's place taken (given back if refused and he
-    holds nothing here).
-
-    :raises IllegalActionError: ``in_match``, ``not_connected``, the core's refusal.
-    """
-    user = player.user
-    async with hall.places.lock(user):
-        hall.core.check_free(user)  # (checked again by the core with the balance read)
-        coins = await hall.db.run(hall.db.store.balance, user)
-        await hall.places.claim(user)
-        try:
-            if hall.players.get(user) is not player:  # gone meanwhile
-                raise IllegalActionError("not_connected", "the connection closed")
-            hall.executor.run(command(coins))
-        except GameError:
-            if not hall.core.holds(user):
-                await hall.places.release(user)
-            raise
 
 
 async def private_info(hall: HallService, code: str) -> PrivateInfo:

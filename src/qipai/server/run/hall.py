@@ -20,12 +20,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
-from qipai.errors import IllegalActionError
+from qipai.errors import GameError, IllegalActionError
 from qipai.hall import commands as c
 from qipai.hall.cash import headcounts
 from qipai.hall.cash.rooms import CashRoom
 from qipai.hall.core import ENTROPY_WINDOW, HAND_PAUSE, HallCore
-from qipai.hall.frames import EscapeCost, OutFrame
+from qipai.hall.frames import OutFrame
 from qipai.hall.notices import voided
 from qipai.hall.players import Player
 from qipai.hall.private.options import PrivateSettings
@@ -259,8 +259,7 @@ class HallService:
         return place is not None and place.is_seat
 
     async def join(self, player: Player, room_id: str, *, once: bool = False) -> None:
-        """Queue ``player`` in a room; ``once``: for one hand.  His place is checked and
-        taken under his lock, his claim taken in the cluster (:mod:`.places`).
+        """Queue ``player`` in a room; ``once``: for one hand (:meth:`take_place`).
 
         :raises InvalidActionError: ``unknown_room``.
         :raises IllegalActionError: ``already_in_room`` (here, or on another node),
@@ -268,55 +267,46 @@ class HallService:
         """
         cash = self.core.cash
         cash.entry(room_id)
-        async with self.places.lock(player.user):
-            self.core.check_free(player.user)
+
+        def check(balance: int) -> None:
             if not self._owns(room_id):
                 moved = f"room {room_id!r} moved: try again"
                 raise IllegalActionError("cluster_unavailable", moved)
-            balance = await self.db.run(self.db.store.balance, player.user)
             cash.check_join(player, room_id, balance)
-            await self.places.claim(player.user)  # his messages come here, from any node
-            if self.players.get(player.user) is not player:  # gone meanwhile: nobody to seat
-                await self.places.release(player.user)
-                raise IllegalActionError("not_connected", "the connection closed")
-            self.executor.run(c.Join(player.user, room_id, balance, once))
 
-    def leave(self, player: Player) -> None:
-        """Stop waiting now, or leave once the hand in play is over.
+        user = player.user
+        await self.take_place(player, lambda coins: c.Join(user, room_id, coins, once), check)
 
-        :raises IllegalActionError: ``not_in_room``.
+    async def take_place(
+        self,
+        player: Player,
+        command: Callable[[int], c.Command],
+        check: Callable[[int], None] | None = None,
+    ) -> None:
+        """Run ``command(coins)``, the player's balance read first, with his place taken:
+        under his lock, refused while he holds one (the core's rule, asked before the
+        store is read), ``check(coins)`` passed, his claim taken in the cluster (his
+        messages come here, from any node), given back if the core refuses and he holds
+        nothing here.
+
+        :raises IllegalActionError: ``in_match``, ``already_in_room``, ``not_connected``
+            (his connection closed meanwhile), ``check``'s or the core's refusal.
         """
-        self.executor.run(c.Leave(player.user))
-
-    async def act(self, player: Player, text: str, table: int | None = None) -> None:
-        """The player's action in text form (at ``table``, if named).
-
-        :raises IllegalActionError: ``not_seated``, ``stale_table``, the table's refusal.
-        """
-        self.executor.run(c.Act(player.user, text, table))
-
-    async def contribute(self, player: Player, table: int, hand: str, value: str) -> None:
-        """The player's entropy for ``hand`` at ``table`` (mixed into its seed)."""
-        self.executor.run(c.Contribute(player.user, table, hand, value))
-
-    async def trustee(self, player: Player, on: bool) -> None:
-        """托管 on or off."""
-        self.executor.run(c.Trustee(player.user, on))
-
-    async def escape(self, player: Player) -> None:
-        """Leave the hand on purpose; the player leaves the room when it is over."""
-        self.executor.run(c.Escape(player.user))
-
-    def escape_cost(self, player: Player) -> EscapeCost:
-        """What leaving his hand now would cost the player (``escape_cost``)."""
-        [frame] = self.executor.run(c.EscapeCost(player.user))
-        assert isinstance(frame, EscapeCost)
-        return frame
-
-    def chat(self, player: Player, phrase: str, message_id: int | None = None) -> OutFrame | None:
-        """Quick chat at his table; ``chat_too_fast`` over his allowance."""
-        replies = self.executor.run(c.Chat(player.user, phrase, message_id))
-        return replies[0] if replies else None
+        user = player.user
+        async with self.places.lock(user):
+            self.core.check_free(user)
+            coins = await self.db.run(self.db.store.balance, user)
+            if check is not None:
+                check(coins)
+            await self.places.claim(user)
+            try:
+                if self.players.get(user) is not player:  # gone meanwhile: nobody to seat
+                    raise IllegalActionError("not_connected", "the connection closed")
+                self.executor.run(command(coins))
+            except GameError:
+                if not self.core.holds(user):
+                    await self.places.release(user)
+                raise
 
     def resume(
         self, player: Player, last: dict[str, int], missed: list[OutFrame]
@@ -336,15 +326,6 @@ class HallService:
     def present(self, player: Player) -> None:
         """The player's new connection is subscribed: his table sees him back."""
         self.executor.run(c.Presence(player.user, True))
-
-    async def resync(self, player: Player) -> OutFrame | None:
-        """A full snapshot of the player's table, never ahead of the events he was sent
-        (while its hand settles, it comes once it is settled).
-
-        :raises IllegalActionError: ``not_seated``.
-        """
-        replies = self.executor.run(c.Resync(player.user))
-        return replies[0] if replies else None
 
     def disconnected(self, player: Player) -> None:
         """The player's last connection closed: 托管 at his table, or out of the queue."""
