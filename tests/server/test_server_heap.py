@@ -39,7 +39,9 @@ def test_the_start_up_heap_is_frozen_its_garbage_collected_first(unfrozen: None)
     tables()
     before = _cycle()  # garbage already when the heap is frozen: collected, not kept
     frozen = freeze_start_up_heap()
-    assert frozen == gc.get_freeze_count() > 100_000  # the move tables among them
+    # the move tables among them (not compared with gc.get_freeze_count() afterwards: in a
+    # parallel run's worker, a hall an earlier module left running frees or freezes its own)
+    assert frozen > 100_000
     assert before() is None
     after = _cycle()  # garbage made later is collected as before
     assert after() is not None

@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests: one hall and one Chromium for the whole run, a fresh
+"""Fixtures of the browser tests: one hall for the whole run, one Chromium per module, a fresh
 browser context (its own localStorage: its own player) per page."""
 
 from __future__ import annotations
@@ -55,10 +55,13 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless Chromium for the whole run.  Without it (or Playwright) the browser tests
-    fail, never skip: `./test` installs both."""
+    """Headless Chromium for one test module.  Not for the whole run: Playwright's sync API
+    runs an event loop on the main thread while it is open, and a worker of a parallel run
+    (pytest-xdist) runs other modules after a browser's, whose ``asyncio.run`` would find
+    that loop running.  Without Chromium (or Playwright) the browser tests fail, never
+    skip: `./test` installs both."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM} (./test installs it)")
     from playwright import sync_api  # noqa: PLC0415  (the test extra: only these tests)
@@ -70,13 +73,18 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """Open pages, each in its own context (a separate player); closed after the test.
-    Page errors (uncaught exceptions in the client) fail the test."""
+    Page errors (uncaught exceptions in the client) fail the test.  A page asks for less
+    motion (``prefers-reduced-motion: reduce``: no card flies, no burst; the client's own
+    setting, css/app.css and js/fx.js) unless its test is marked ``motion`` (the tests of
+    the animations): a seventh less CPU for Chromium, and no card in flight under a click."""
+    motion = "no-preference" if request.node.get_closest_marker("motion") else "reduce"
     contexts = []
     errors: list[str] = []
 
     def open_page(width: int = 1280, height: int = 800, **options: Any) -> Any:
+        options.setdefault("reduced_motion", motion)
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(context)
         page = context.new_page()

@@ -334,7 +334,7 @@ def test_a_match_by_trustee_on_a_phone_and_the_notices(
         page,
         {"type": "match_cancelled", **run, "reason": "not_enough_players", "refunded": 10},
     )
-    cancelled = page.wait_for_selector("[data-testid=match-cancelled]")
+    page.wait_for_selector("[data-testid=match-cancelled]")
     assert page.inner_text("[data-testid=cancel-reason]") == (
         "Too few players registered: the match is cancelled"
     )
@@ -342,7 +342,7 @@ def test_a_match_by_trustee_on_a_phone_and_the_notices(
         "The entry fee of 10 for Regular · Dou Dizhu · 3 players · entry 10 is refunded"
     )
     screenshot(page, tmp_path, "match-cancelled-phone")
-    cancelled.query_selector("[data-testid=match-back]").click()
+    page.locator("[data-testid=match-cancelled] [data-testid=match-back]").click()
     page.wait_for_selector("[data-testid=match-cancelled]", state="detached")
     assert page.locator("[data-testid=match-out]").count() == 0
     page.click("[data-testid=lang]")

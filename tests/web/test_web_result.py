@@ -279,6 +279,7 @@ _FLOURISH_UNDER = f"""() => {{
 """Whether the result's flourish lies under the result's panel (``None``: no flourish now)."""
 
 
+@pytest.mark.motion  # the result's flourish is waited for
 def test_the_result_of_a_table_that_plays_on_stays_open_as_the_next_hand_starts(
     plays_on: RunningHall, new_page: Any, tmp_path: Path
 ) -> None:

@@ -153,15 +153,15 @@ def test_friends_invite_to_a_private_table_and_open_a_card(
     ann.click("[data-testid=private-start]")  # a bot takes the third seat
     for page in (ann, bob):
         page.wait_for_selector("[data-testid=table]", timeout=WAIT_MS)
-    seat = ann.wait_for_selector("[data-testid=seat-who]:has-text('鲍勃')")
-    seat.click()
+    # a locator, found again at the click: the table draws its seats again on every frame
+    ann.locator("[data-testid=seat-who]:has-text('鲍勃')").click()
     ann.wait_for_selector("[data-testid=player-card] [data-testid=card-friends]")
     assert ann.locator("[data-testid=player-card]:has-text('null')").count() == 0
     assert ann.inner_text("[data-testid=player-card] [data-testid=card-hands]") == "0"
     screenshot(ann, SHOTS, "player-card")
     assert _severe(ann) == [], "a player's card"
     _report(ann, hall, "鲍勃")
-    bob.wait_for_selector("[data-testid=seat-who]:not(:has-text('安妮'))").tap()
+    bob.locator("[data-testid=seat-who]:not(:has-text('安妮'))").first.tap()
     bob.wait_for_selector("[data-testid=player-card] [data-testid=card-bot]")
     assert bob.locator("[data-testid=player-card] [data-testid=card-add]").count() == 0
     screenshot(bob, SHOTS, "bot-card-phone")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from web_kit import (
     WAIT_MS,
     ddz_act,
@@ -18,6 +19,8 @@ from web_kit import (
     screenshot,
     sign_up,
 )
+
+pytestmark = pytest.mark.motion  # the animations' tests: the page animates
 
 TOGGLE = "[data-testid=sound-toggle]"
 

@@ -21,6 +21,8 @@ import pytest
 from stub_hall import RegistryHand, StubHall, signed_up
 from web_kit import WAIT_MS, ddz_play_snapshot, feed, screenshot, sign_up
 
+pytestmark = pytest.mark.motion  # the animations' tests: the page animates
+
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 VIEWPORTS = pytest.mark.parametrize("viewport", ["desktop", "phone"])

@@ -48,7 +48,7 @@ export async function renderLeaders(app, root) {
         "tr",
         { "data-testid": "leader-row", "data-user": row.user_id, style: mine ? { color: "var(--gold)", fontWeight: 700 } : null },
         h("td", { text: String(row.rank) }),
-        h("td", { text: playerName(row.name) }),
+        h("td", { "data-name": row.name, text: playerName(row.name) }),
         h("td", { class: "num", text: String(row.value) }),
       ),
     );
