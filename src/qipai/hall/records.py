@@ -33,7 +33,7 @@ from qipai.hall.seeds import (
     entropy_problem,
 )
 from qipai.jsontypes import Json
-from qipai.registry import SomeGame, SomeState, game_type
+from qipai.registry import AppliedStep, SomeGame, SomeState, game_type
 from qipai.registry.gametype import coerce_changes
 
 FORMAT = "qipai-hand/2"
@@ -278,16 +278,6 @@ def _steps(value: object) -> Steps:
 # --- recording ------------------------------------------------------------------------
 
 
-class _Step(Protocol):
-    """One step of a hand's history: who acted, and how."""
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def action(self) -> object: ...
-
-
 class _Finished(Protocol):
     """What :func:`record_hand` reads from a finished state of any game."""
 
@@ -295,7 +285,7 @@ class _Finished(Protocol):
     def is_terminal(self) -> bool: ...
 
     @property
-    def history(self) -> Sequence[_Step]: ...
+    def history(self) -> Sequence[AppliedStep]: ...
 
     def returns(self) -> tuple[int, ...]: ...
 

@@ -23,6 +23,7 @@ from qipai.games.events import SPECTATOR
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
     BUILTIN,
+    AppliedStep,
     EscapeCost,
     GameRules,
     GameState,
@@ -43,6 +44,7 @@ __all__ = [
     "BASIC_TRUSTEE",
     "BUILTIN",
     "SPECTATOR",
+    "AppliedStep",
     "EscapeCost",
     "GameRules",
     "GameState",

@@ -70,6 +70,21 @@ ActionT_co = TypeVar("ActionT_co", covariant=True)
 StateT_co = TypeVar("StateT_co", covariant=True)
 
 
+class AppliedStep(Protocol):
+    """One step of a hand's history: who applied an action (``None``: the dealer), and
+    which (the game's own action)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The acting seat, or ``None`` for the dealer."""
+        ...
+
+    @property
+    def action(self) -> object:
+        """The action applied."""
+        ...
+
+
 class GameState(Protocol[ActionT, ViewT_co]):
     """One hand of any game: the protocol every engine's ``State`` follows, generic over
     the game's action and view types.
@@ -94,6 +109,12 @@ class GameState(Protocol[ActionT, ViewT_co]):
     def events(self) -> Sequence[Event]:
         """Every event of the hand so far, in order: each one says which seats may see it
         (:meth:`~qipai.games.events.Event.visible_to`)."""
+        ...
+
+    @property
+    def history(self) -> Sequence[AppliedStep]:
+        """Every action applied so far, in order, with its seat: what a hand's record
+        keeps, to be replayed from its seed (:func:`~qipai.hall.records.record_hand`)."""
         ...
 
     def legal_actions(self, seat: int | None = None) -> Sequence[ActionT]:

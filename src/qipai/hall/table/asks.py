@@ -52,7 +52,7 @@ def bot_turn(table: TableState, due: tuple[float, int | None] | None) -> BotTurn
     policy = offloaded(table, seat)
     if policy is None:
         return None
-    view = table.hand.state.view(seat)
+    view = table.hand.dealt_state.view(seat)
     position = table.asked.position
     return BotTurn(table.hand_id or "", position, seat, policy, when, table.room.game, view)
 

@@ -44,9 +44,10 @@ def shown_deadline(table: TableState) -> float | None:
     """The deadline the players are shown: the turn's, or the time limit that the
     seats choosing at the same time share (not a bot's earlier move among them); a
     bot's turn shows a player's time limit (it moves sooner, as a quick player)."""
-    if table.hand.playing and table.engine.deciding(table.hand.state):
+    state = table.hand.dealt_state if table.hand.playing else None
+    if state is not None and table.engine.deciding(state):
         return table.clock.since + table.room.decision_seconds
-    actor = table.hand.state.current_player if table.hand.playing else None
+    actor = None if state is None else state.current_player
     if actor is not None and table.seats[actor].is_bot:
         return table.clock.since + table.room.decision_seconds
     return turn_deadline(table, asked=False)
@@ -71,12 +72,13 @@ def move_due(table: TableState) -> tuple[float, int | None] | None:
     the seat to act, or the first due of the seats choosing at the same time."""
     if not table.hand.playing:
         return None
-    deciding = table.engine.deciding(table.hand.state)
+    state = table.hand.dealt_state
+    deciding = table.engine.deciding(state)
     if deciding:
         return min((decision_due(table, seat), seat) for seat in deciding)
-    actor = table.hand.state.current_player
+    actor = state.current_player
     if actor is None:
-        step = table.engine.deal_step(table.hand.state)
+        step = table.engine.deal_step(state)
         return None if step is None else (table.clock.since + table.deal_step, None)
     return decision_due(table, actor), actor
 

@@ -15,17 +15,17 @@ from qipai.errors import InvalidActionError
 from qipai.hall.coins import Settlement, limited, settle
 from qipai.hall.frames import HandOver
 from qipai.hall.records import HandRecord, record_hand
+from qipai.hall.table.hand import HandState
 from qipai.hall.table.state import TableState
 from qipai.hall.table.values import HandOutcome
 from qipai.hall.wire import reveal_json
 from qipai.jsontypes import Json
-from qipai.registry import GameState
 
 
 def hand_outcome(table: TableState) -> HandOutcome:
     """The outcome of ``table``'s hand, over: settled (nothing where it was voided),
     recorded, its winners, its cards shown."""
-    state, room = table.hand.state, table.room
+    state, room = table.hand.dealt_state, table.room
     winners: tuple[int, ...]
     shown: dict[str, Json] = {}
     roles: tuple[str | None, ...] = ()
@@ -59,7 +59,7 @@ def hand_outcome(table: TableState) -> HandOutcome:
     )
 
 
-def shown_of(table: TableState, state: GameState[object, object]) -> dict[str, Json]:
+def shown_of(table: TableState, state: HandState) -> dict[str, Json]:
     """:attr:`HandOutcome.shown` of the finished ``state``."""
     return {"cards": reveal_json(table.room.game, state), "explain": table.engine.explain(state)}
 
@@ -68,10 +68,10 @@ def hand_record(table: TableState) -> HandRecord | None:
     """The record of ``table``'s finished hand (``qipai-hand/2`` without entropy, else
     ``qipai-hand/3``); ``None`` where the game cannot replay it."""
     try:
-        hand = table.hand
+        hand, state = table.hand, table.hand.dealt_state
         if table.entropy_window == 0:
-            return record_hand(table.room.game, hand.state)
-        return record_hand(table.room.game, hand.state, seed=hand.seed, entropy=hand.entropy)
+            return record_hand(table.room.game, state)
+        return record_hand(table.room.game, state, seed=hand.seed, entropy=hand.entropy)
     except InvalidActionError as error:
         if error.code != "unreplayable_hand":
             raise

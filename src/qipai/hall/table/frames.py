@@ -19,7 +19,7 @@ def turn_frame(
     """``seat``'s turn frame: who acts (or who decides at once), the deadline shown,
     ``seat``'s legal actions on his turn, else what he may do out of turn (a spectator,
     ``seat`` ``None``: neither)."""
-    state, engine = table.hand.state, table.engine
+    state, engine = table.hand.dealt_state, table.engine
     deciding = engine.deciding(state)
     actor = None if deciding else state.current_player
     actions = [] if seat is None else [action_text(a) for a in engine.actions(state, seat)]

@@ -12,8 +12,9 @@ from __future__ import annotations
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.table.asks import answer_for, offloaded
 from qipai.hall.table.clock import GRACE_END
+from qipai.hall.table.hand import HandState
 from qipai.hall.table.state import TableState
-from qipai.registry import BASIC_TRUSTEE, GameState
+from qipai.registry import BASIC_TRUSTEE
 
 
 def deal(table: TableState, now: float) -> None:
@@ -21,7 +22,7 @@ def deal(table: TableState, now: float) -> None:
     dealt(table, table.engine.new_hand(table.terms.rules, table.hand.deal_setup()), now)
 
 
-def dealt(table: TableState, state: GameState[object, object], now: float) -> None:
+def dealt(table: TableState, state: HandState, now: float) -> None:
     """``state`` is the hand now: 托管 seats entered, the decision clock started."""
     table.hand.dealt(state)
     table.asked.moved()
@@ -34,7 +35,7 @@ def dealt(table: TableState, state: GameState[object, object], now: float) -> No
 def apply(table: TableState, action: object, seat: int | None, now: float) -> None:
     """Apply one action (the engine validates it first); restart the decision clock
     when the player to act acted or the turn moved."""
-    state = table.hand.state
+    state = table.hand.dealt_state
     before = state.current_player
     was_deciding = bool(table.engine.deciding(state))
     state.apply(action, seat)
@@ -53,9 +54,10 @@ def enter_trustee(table: TableState, seat: int, now: float) -> None:
     table.seat_status[seat].trustee = True
     table.asked.moved()
     if table.hand.playing:
-        before = table.hand.state.current_player
-        table.engine.enter_trustee(table.hand.state, seat)
-        if table.hand.state.current_player != before:
+        state = table.hand.dealt_state
+        before = state.current_player
+        table.engine.enter_trustee(state, seat)
+        if state.current_player != before:
             table.clock.restart(now)
 
 
@@ -65,8 +67,9 @@ def leave_trustee(table: TableState, seat: int, now: float) -> None:
     table.seat_status[seat].trustee = False
     table.asked.moved()
     if table.hand.playing:
-        table.engine.leave_trustee(table.hand.state, seat)
-        if table.hand.state.current_player == seat and not table.engine.deciding(table.hand.state):
+        state = table.hand.dealt_state
+        table.engine.leave_trustee(state, seat)
+        if state.current_player == seat and not table.engine.deciding(state):
             table.clock.restart(now)  # a fresh decision time
 
 
@@ -75,10 +78,10 @@ def fire(table: TableState, when: float, kind: int, seat: int | None) -> None:
     end puts the seat in 托管; a turn plays the deal step, the answer asked for, the bot's
     move, the default of a shared decision, or the seat's 托管 move (in 托管 from now if
     his decision time ran out)."""
-    state = table.hand.state
     if kind == GRACE_END and seat is not None:
         enter_trustee(table, seat, when)
         return
+    state = table.hand.dealt_state
     if seat is None:
         apply(table, table.engine.deal_step(state), None, when)
         return
@@ -105,7 +108,7 @@ def trustee_move(table: TableState, seat: int, now: float) -> None:
     (``bot_wait`` and a 托管 style other than the basic one) it is not computed here:
     its clock restarts now, and it is played ``bot_delay`` later as any 托管 move, once
     answered (:meth:`~qipai.hall.table.table.Table.decided`)."""
-    state = table.hand.state
+    state = table.hand.dealt_state
     if not (table.in_hand and state.current_player == seat):
         return
     if offloaded(table, seat) is None:
@@ -127,4 +130,5 @@ def play_answer(table: TableState, seat: int, when: float) -> None:
         else:
             return
     table.unanswered += 1
-    apply(table, table.engine.trustee_action(table.hand.state, seat, BASIC_TRUSTEE), seat, when)
+    state = table.hand.dealt_state
+    apply(table, table.engine.trustee_action(state, seat, BASIC_TRUSTEE), seat, when)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from qipai.hall.rooms import Room
-from qipai.hall.table.hand import TableHand
+from qipai.hall.table.hand import HandState, TableHand
 from qipai.hall.table.seats import SeatStatus
 from qipai.hall.table.values import HandTerms, SeatInfo
-from qipai.registry import GameRules, GameState, GameType
+from qipai.registry import GameRules, GameType
 
 AnswerKey = tuple[str, int, int, str]
 """What an answer is for: (hand, position, seat, policy)."""
@@ -68,7 +68,7 @@ class TableState(Protocol):
     commitment: str | None
     hands_started: int
     terms: HandTerms
-    engine: GameType[GameRules, GameState[object, object], object, object]
+    engine: GameType[GameRules, HandState, object, object]
     seat_status: tuple[SeatStatus, ...]
     hand: TableHand
     clock: TurnClock

@@ -44,7 +44,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.games.events import SPECTATOR
@@ -56,7 +55,7 @@ from qipai.hall.table import asks, clock, moves
 from qipai.hall.table import frames as table_frames
 from qipai.hall.table.end import hand_outcome, hand_over_frame
 from qipai.hall.table.frames import hand_start_frame, turn_frame
-from qipai.hall.table.hand import TableHand
+from qipai.hall.table.hand import HandState, TableHand
 from qipai.hall.table.history import HISTORY_LIMIT, FrameHistory, event_frame
 from qipai.hall.table.seats import SeatStatus, check_seat, check_seats, is_int, players
 from qipai.hall.table.state import AskedDecisions, TurnClock
@@ -181,7 +180,7 @@ class Table:
     # --- queries ----------------------------------------------------------------------
 
     @property
-    def game_state(self) -> Any:
+    def game_state(self) -> HandState | None:
         """The live engine state of the current hand (never send it: views and events
         only; the table alone may change it)."""
         return self.hand.state
@@ -248,7 +247,7 @@ class Table:
 
     def _publish(self) -> None:
         """Number the hand's new events and send each seat its frame of each."""
-        for entry in self.history.number(self.hand.state.events):
+        for entry in self.history.number(self.hand.dealt_state.events):
             for seat in self.human_seats:
                 self._out.append(Outbound(seat, event_frame(self.number, entry, seat)))
             if self.watched:
@@ -330,7 +329,7 @@ class Table:
             raise IllegalActionError("bot_seat", f"seat {seat} is a bot's")
         return self.seat_status[seat]
 
-    def _check_in_hand(self) -> object:
+    def _check_in_hand(self) -> HandState:
         if self.hand.collecting:
             raise IllegalActionError(
                 "not_dealt", "the hand waits for its players' entropy: it is not dealt yet"
@@ -486,8 +485,7 @@ class Table:
         :raises IllegalActionError: ``no_hand``, ``hand_over``.
         """
         self._check_seat(seat)
-        self._check_in_hand()
-        cost = self.engine.escape_cost(self.hand.state, seat)
+        cost = self.engine.escape_cost(self._check_in_hand(), seat)
         if cost is None:
             return None
         balance = self.seats[seat].balance
@@ -515,8 +513,7 @@ class Table:
             raise IllegalActionError("escaped", f"seat {seat} has left the hand")
         if self.hand.collecting:  # he leaves before the deal: it comes now
             moves.deal(self, now)
-        state = self.hand.state
-        ended = self.engine.escape(state, seat)
+        ended = self.engine.escape(self.hand.dealt_state, seat)
         status.escaped, self.hand.escaper = True, seat
         if not ended:
             if not status.trustee:
@@ -593,4 +590,4 @@ class Table:
         a decision."""
         if self.hand.collecting:
             return True
-        return self.hand.playing and self.engine.is_dealing(self.hand.state)
+        return self.hand.playing and self.engine.is_dealing(self.hand.dealt_state)
