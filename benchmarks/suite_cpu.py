@@ -1,0 +1,61 @@
+"""Where the test suite's time goes: the whole machine's CPU and the wall clock around each
+test (docs/testing.md, "Where the time goes").
+
+As a pytest plugin it appends one line per test to ``$QIPAI_SUITE_CPU`` (default
+``suite_cpu.tsv``): the test, the CPU-seconds every process of the machine spent while it
+ran (``/proc/stat``: Chromium, the halls started as processes and the database count too,
+so run it serially on an otherwise quiet machine), and its seconds.  Run as a script, it
+sums a file of those lines by test folder::
+
+    QIPAI_SUITE_CPU=/tmp/cpu.tsv PYTHONPATH=benchmarks .venv/bin/python -m pytest -p suite_cpu
+    .venv/bin/python benchmarks/suite_cpu.py /tmp/cpu.tsv
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def busy_seconds() -> float:
+    """CPU-seconds the machine has spent busy (every core, every process) since boot."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and waiting for I/O
+    return (sum(ticks) - idle) / TICKS
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Time one test (set-up, call and tear-down)."""
+    busy, started = busy_seconds(), time.monotonic()
+    yield
+    cpu, wall = busy_seconds() - busy, time.monotonic() - started
+    with open(os.environ.get("QIPAI_SUITE_CPU", "suite_cpu.tsv"), "a", encoding="utf-8") as out:
+        out.write(f"{item.nodeid}\t{cpu:.2f}\t{wall:.2f}\n")
+
+
+def main(path: str) -> None:
+    """Print CPU-seconds and seconds per test folder, and in all."""
+    cpu: collections.Counter[str] = collections.Counter()
+    wall: collections.Counter[str] = collections.Counter()
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            test, spent, took = line.rstrip("\n").split("\t")
+            folder = test.split("::")[0].rpartition("/")[0]
+            cpu[folder] += float(spent)
+            wall[folder] += float(took)
+    for folder, spent in cpu.most_common():
+        print(f"{folder:24} {spent:8.1f} CPU-s {wall[folder]:8.1f} s")
+    print(f"{'all':24} {sum(cpu.values()):8.1f} CPU-s {sum(wall.values()):8.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
