@@ -1,7 +1,7 @@
 """``kill -9`` in the middle of hands: ``qipai serve`` as a real process, on SQLite and on
 PostgreSQL.
 
-Players finish a first hand (settled), then sit at their next hand's first decision, so
+Players finish a first hand (settled), then sit at the first decision of a later hand, so
 that every table has a hand in play, and the process is killed with SIGKILL.  Started again
 on the same database, the hall voids those hands before anything else (status ``voided``
 in the players' history, no coins moved, no record), the settled ones stand, and
@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from process_kit import audit_cli, kill, serving
-from wire_kit import Frame, Player, fresh_postgres, guests, my_turn, of_type
+from websockets.exceptions import ConnectionClosed
+from wire_kit import Frame, Player, fresh_postgres, guests, my_turn
 
 from qipai.client.connection import HallClient
 from qipai.store import Store
@@ -107,12 +108,12 @@ def test_hands_interrupted_by_kill_9_are_voided_at_the_next_start(
 
 @dataclass(frozen=True)
 class Played:
-    """One player's story before the crash."""
+    """One player's story before the crash, from every frame his client read."""
 
     token: str
-    seat: int
-    settled: Frame
-    """The hand_over of his first hand."""
+    settled: list[tuple[str, int]]
+    """Each hand settled before the kill, with his net: his first, and any that ended
+    before one asked him to decide."""
     held: str
     """The id of the hand he sat in when the hall was killed."""
     table: int
@@ -120,32 +121,67 @@ class Played:
     last: dict[str, int]
     """The last event number his client had of each table."""
 
+    @classmethod
+    def of(cls, player: Player) -> Played:
+        """The story his frames tell: the hands that ended (his seat at each from the
+        snapshot before it: a cash room may seat him elsewhere for the next hand), and
+        the last one begun."""
+        settled: list[tuple[str, int]] = []
+        seat = -1
+        for frame in player.frames:
+            if frame["type"] == "snapshot":
+                seat = frame["seat"]
+            elif frame["type"] == "hand_over":
+                settled.append((frame["hand"], frame["result"][seat]))
+        start = [f for f in player.frames if f["type"] == "hand_start"][-1]
+        assert start["hand"] not in dict(settled), "no hand in play at the kill"
+        return cls(
+            player.conn.token, settled, start["hand"], start["table"], dict(player.conn.last)
+        )
+
 
 async def _play_then_hold(url: str, kill: Callable[[], None]) -> list[Played]:
-    """Everybody plays a hand, then sits at his next one; ``kill`` while they sit there
-    (connected: a player who left would be played in 托管 to the end of his hand)."""
+    """Everybody plays a hand, then sits at a later one's first decision; ``kill`` while
+    they all sit there (connected: a player who left would be played in 托管 to the end of
+    his hand), each client reading every frame up to the kill (one that stopped reading
+    would stop answering the hall's pings and be dropped)."""
     async with HallClient(url) as client, guests(client, len(PLAYERS)) as players:
-        played = await asyncio.gather(
-            *(_one(p, room) for p, room in zip(players, PLAYERS, strict=True))
-        )
+        deciding = [asyncio.Event() for _ in players]
+        readers = [
+            asyncio.create_task(_one(player, room, at))
+            for player, room, at in zip(players, PLAYERS, deciding, strict=True)
+        ]
+        all_deciding = asyncio.create_task(_all_set(deciding))
+        await asyncio.wait([all_deciding, *readers], return_when=asyncio.FIRST_COMPLETED)
+        for reader in readers:  # a reader done before the kill failed: its error
+            if reader.done():
+                all_deciding.cancel()
+                reader.result()
         kill()
         for player in players:  # the hall is gone: no closing handshake to wait for
             player.conn.socket.transport.abort()
-        return list(played)
+        await asyncio.gather(*readers)
+        return [Played.of(player) for player in players]
 
 
+async def _all_set(events: list[asyncio.Event]) -> None:
+    for event in events:
+        await event.wait()
 
 
-async def _one(player: Player, room: str) -> Played:
-    """Play a hand to its end, then sit at the next one's first decision without acting."""
+async def _one(player: Player, room: str, deciding: asyncio.Event) -> None:
+    """Play a hand to its end, then sit at the first decision of a later one without
+    acting (the others may end a hand before it asks him); read on until the connection
+    drops."""
     await player.conn.send({"type": "join", "room": room})
-    over = await player.play_out()
-    seat = [f for f in player.frames if f["type"] == "snapshot"][-1]["seat"]
-    start = await player.until(of_type("hand_start"))
-    await player.until(my_turn)
-    return Played(
-        player.conn.token, seat, over, start["hand"], start["table"], dict(player.conn.last)
-    )
+    await player.play_out()
+    while not deciding.is_set():
+        asked = await player.until(lambda f: my_turn(f) or f["type"] == "hand_over")
+        if asked["type"] != "hand_over":
+            deciding.set()
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            player.frames.append(await player.conn.recv())
 
 
 async def _check_after_restart(url: str, played: list[Played]) -> None:
@@ -154,11 +190,11 @@ async def _check_after_restart(url: str, played: list[Played]) -> None:
             rows = await client.request("GET", "/api/history", story.token)
             assert [(row["hand_id"], row["status"], row["net"]) for row in rows] == [
                 (story.held, "voided", 0),
-                (story.settled["hand"], "settled", story.settled["result"][story.seat]),
+                *((hand, "settled", net) for hand, net in reversed(story.settled)),
             ]
             me = await client.me(story.token)
-            assert me["coins"] == 10_000 + story.settled["result"][story.seat]  # no coin moved
-            assert me["hands"] == 1
+            assert me["coins"] == 10_000 + sum(net for _, net in story.settled)  # none moved
+            assert me["hands"] == len(story.settled)
             with pytest.raises(Exception, match="unknown_hand"):
                 await client.request("GET", f"/api/hands/{story.held}")
             await _told_of_the_void(client, story)
@@ -179,6 +215,3 @@ async def _told_of_the_void(client: HallClient, story: Played) -> None:
         expected = {"type": "hand_voided", "hand": story.held, "table": story.table}
         assert [dict(f, reason=None) for f in told] == [dict(expected, reason=None)] * times
         assert all(f["reason"] == "restart" for f in told)
-
-
-# --- the process ---------------------------------------------------------------------------------
