@@ -9,10 +9,9 @@ import random
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from qipai.hall.match.config import Stage, StageKind
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, json_array, json_int, json_object, json_str
 
 
 class RunState(enum.Enum):
@@ -131,22 +130,35 @@ class StageReport:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> StageReport:
-        """The report :meth:`as_json` gave."""
+    def from_json(cls, data: dict[str, Json]) -> StageReport:
+        """The report :meth:`as_json` gave.
+
+        :raises TypeError: a field of another kind (:mod:`qipai.jsontypes`).
+        """
         return cls(
-            int(data["stage"]),
+            json_int(data["stage"]),
             StageKind(data["kind"]),
-            int(data["entrants"]),
-            int(data["advanced"]),
-            Spread(**data["hands_per_player"]),
-            Spread(**data["advanced_hands"]),
-            int(data["rounds"]),
+            json_int(data["entrants"]),
+            json_int(data["advanced"]),
+            _spread_of(data["hands_per_player"]),
+            _spread_of(data["advanced_hands"]),
+            json_int(data["rounds"]),
             EndedBy(data["ended_by"]),
         )
 
 
 def _spread_json(spread: Spread) -> dict[str, Json]:
     return {"min": spread.min, "median": spread.median, "max": spread.max}
+
+
+def _spread_of(value: Json) -> Spread:
+    """The spread :func:`_spread_json` gave."""
+    return Spread(**{name: json_int(count) for name, count in json_object(value).items()})
+
+
+def _names(value: Json) -> list[str]:
+    """A JSON array of players' names."""
+    return [json_str(name) for name in json_array(value)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,29 +252,34 @@ class StageRun:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], stages: Sequence[Stage]) -> StageRun:
+    def from_json(cls, data: dict[str, Json], stages: Sequence[Stage]) -> StageRun:
         """The stage :meth:`as_json` gave, of ``stages``, its hands that were in play
-        given back to be dealt again."""
+        given back to be dealt again.
+
+        :raises TypeError: a field of another kind (:mod:`qipai.jsontypes`).
+        """
+        tables = [json_array(table) for table in json_array(data["tables"])]
         run = cls(
-            int(data["index"]),
-            stages[int(data["index"])],
-            dict.fromkeys(data["players"]),
-            int(data["keeps"]),
-            {p: int(n) for p, n in data["played"].items()},
-            rounds=int(data["rounds"]),
-            free=list(data["free"]),
-            again=[tuple(players) for players in data["again"]],
-            tables=[StageTable(int(n), tuple(ps), int(played), bool(busy), bool(forced))
-                    for n, ps, played, busy, forced in data["tables"]],
-            round=int(data["round"]),
+            json_int(data["index"]),
+            stages[json_int(data["index"])],
+            dict.fromkeys(_names(data["players"])),
+            json_int(data["keeps"]),
+            {p: json_int(n) for p, n in json_object(data["played"]).items()},
+            rounds=json_int(data["rounds"]),
+            free=_names(data["free"]),
+            again=[tuple(_names(players)) for players in json_array(data["again"])],
+            tables=[StageTable(json_int(n), tuple(_names(ps)), json_int(played), bool(busy),
+                               bool(forced)) for n, ps, played, busy, forced in tables],
+            round=json_int(data["round"]),
         )  # fmt: skip
         run.alive_played = sum(run.played[p] for p in run.players)
-        for _, players, forced in data["in_play"]:  # dealt again
+        for hand in json_array(data["in_play"]):  # dealt again
+            _, players, forced = json_array(hand)
             if run.stage.kind is StageKind.KNOCKOUT:
                 if forced:
-                    run.again.append(tuple(players))
+                    run.again.append(tuple(_names(players)))
                 else:
-                    run.free += players
+                    run.free += _names(players)
             else:
                 next(t for t in run.tables if list(t.players) == players).in_play = False
         return run
@@ -296,9 +313,12 @@ def rng_data(rng: random.Random) -> list[Json]:
     return [version, list(state), gauss]
 
 
-def rng_of(data: list[Any]) -> random.Random:
-    """The generator whose state :func:`rng_data` gave."""
+def rng_of(data: Json) -> random.Random:
+    """The generator whose state :func:`rng_data` gave.
+
+    :raises TypeError: data of another kind (:mod:`qipai.jsontypes`).
+    """
     rng = random.Random()
-    version, state, gauss = data
-    rng.setstate((version, tuple(state), gauss))
+    version, state, gauss = json_array(data)
+    rng.setstate((version, tuple(json_array(state)), gauss))
     return rng
