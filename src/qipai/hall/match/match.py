@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.match.coins import match_points
@@ -70,6 +69,7 @@ from qipai.hall.match.parts import (
     StageStarted,
     StageTable,
     Standing,
+    names_of,
     rng_data,
     rng_of,
 )
@@ -84,7 +84,7 @@ from qipai.hall.match.stages import (
 )
 from qipai.hall.match.standings import LastHand, rank_players
 from qipai.hall.match.swiss import swiss_tables
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, json_array, json_int, json_object, json_str
 
 BOT_PREFIX = "bot:"
 """The player id of a bot seated by the match: ``bot:1``, ``bot:2``…"""
@@ -371,7 +371,7 @@ class MatchRun:
         }
 
     @classmethod
-    def restore(cls, config: MatchConfig, data: dict[str, Any]) -> MatchRun:
+    def restore(cls, config: MatchConfig, data: dict[str, Json]) -> MatchRun:
         """The run ``data`` (:meth:`snapshot`) describes, running ``config``, with the
         hands that were in play given back to be dealt again.
 
@@ -381,24 +381,26 @@ class MatchRun:
         if data.get("version") != SNAPSHOT_VERSION:
             raise InvalidActionError("bad_snapshot", f"version {data.get('version')!r}")
         try:
-            run = cls(config, data["run_id"], rng_of(data["rng"]))
+            run = cls(config, json_str(data["run_id"]), rng_of(data["rng"]))
             run._load(data)
         except (KeyError, IndexError, StopIteration, TypeError, ValueError) as error:
             raise InvalidActionError("bad_snapshot", f"{type(error).__name__}: {error}") from None
         return run
 
-    def _load(self, data: dict[str, Any]) -> None:
+    def _load(self, data: dict[str, Json]) -> None:
         self.state = RunState.RUNNING
-        self.hands = int(data["hands"])
-        self._numbers = {p: int(n) for p, n in data["numbers"].items()}
-        self._scores = {p: int(score) for p, score in data["scores"].items()}
-        self._last = {p: LastHand(int(h), int(pts)) for p, (h, pts) in data["last"].items()}
-        self._reached = {p: int(index) for p, index in data["reached"].items()}
-        self._out = [list(batch) for batch in data["out"]]
+        self.hands = json_int(data["hands"])
+        self._numbers = {p: json_int(n) for p, n in json_object(data["numbers"]).items()}
+        self._scores = {p: json_int(score) for p, score in json_object(data["scores"]).items()}
+        lasts = {p: json_array(last) for p, last in json_object(data["last"]).items()}
+        self._last = {p: LastHand(json_int(h), json_int(pts)) for p, (h, pts) in lasts.items()}
+        self._reached = {p: json_int(i) for p, i in json_object(data["reached"]).items()}
+        self._out = [names_of(batch) for batch in json_array(data["out"])]
         self._out_set = {p for batch in self._out for p in batch}
-        self._met = {frozenset(pair) for pair in data["met"]}
-        self._reports = [StageReport.from_json(report) for report in data["reports"]]
-        self._stage = StageRun.from_json(data["stage"], self.config.stages)
+        self._met = {frozenset(names_of(pair)) for pair in json_array(data["met"])}
+        reports = json_array(data["reports"])
+        self._reports = [StageReport.from_json(json_object(report)) for report in reports]
+        self._stage = StageRun.from_json(json_object(data["stage"]), self.config.stages)
 
     # --- inside ---------------------------------------------------------------------------
 

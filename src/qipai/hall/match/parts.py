@@ -156,8 +156,11 @@ def _spread_of(value: Json) -> Spread:
     return Spread(**{name: json_int(count) for name, count in json_object(value).items()})
 
 
-def _names(value: Json) -> list[str]:
-    """A JSON array of players' names."""
+def names_of(value: Json) -> list[str]:
+    """The players' names a JSON array holds.
+
+    :raises TypeError: a value of another kind (:mod:`qipai.jsontypes`).
+    """
     return [json_str(name) for name in json_array(value)]
 
 
@@ -262,13 +265,13 @@ class StageRun:
         run = cls(
             json_int(data["index"]),
             stages[json_int(data["index"])],
-            dict.fromkeys(_names(data["players"])),
+            dict.fromkeys(names_of(data["players"])),
             json_int(data["keeps"]),
             {p: json_int(n) for p, n in json_object(data["played"]).items()},
             rounds=json_int(data["rounds"]),
-            free=_names(data["free"]),
-            again=[tuple(_names(players)) for players in json_array(data["again"])],
-            tables=[StageTable(json_int(n), tuple(_names(ps)), json_int(played), bool(busy),
+            free=names_of(data["free"]),
+            again=[tuple(names_of(players)) for players in json_array(data["again"])],
+            tables=[StageTable(json_int(n), tuple(names_of(ps)), json_int(played), bool(busy),
                                bool(forced)) for n, ps, played, busy, forced in tables],
             round=json_int(data["round"]),
         )  # fmt: skip
@@ -277,9 +280,9 @@ class StageRun:
             _, players, forced = json_array(hand)
             if run.stage.kind is StageKind.KNOCKOUT:
                 if forced:
-                    run.again.append(tuple(_names(players)))
+                    run.again.append(tuple(names_of(players)))
                 else:
-                    run.free += _names(players)
+                    run.free += names_of(players)
             else:
                 next(t for t in run.tables if list(t.players) == players).in_play = False
         return run
