@@ -7,7 +7,8 @@ True
 
 A value read back is narrowed where it is read: :func:`json_object` and :func:`json_array`
 and :func:`json_str` check its kind, :func:`json_int` converts it as ``int()`` would, and
-each raises :class:`TypeError` on a value of another kind.
+each raises :class:`TypeError` on a value of another kind; :func:`entry` reads a field of
+a document (JSON's, or TOML's, whose tables parse the same way).
 
 >>> json_int(json_object(json.loads('{"hands": 3}'))["hands"])
 3
@@ -19,7 +20,11 @@ TypeError: a JSON array, not {'hands': 3}
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Mapping
+from typing import TypeAlias, TypeVar
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
 """A JSON value: ``null``, a boolean, a number, a string, an array or an object."""
@@ -63,4 +68,22 @@ def json_str(value: Json) -> str:
     """
     if not isinstance(value, str):
         raise TypeError(f"a JSON string, not {value!r}")
+    return value
+
+
+def entry(
+    document: Mapping[str, object], key: str, kind: type[T] | tuple[type[T], ...], default: D
+) -> T | D:
+    """``document[key]``, a ``kind`` (one of ``kind``), or ``default`` where it has none.
+
+    >>> entry({"seats": 3}, "seats", int, None), entry({}, "wait", (int, float), 10.0)
+    (3, 10.0)
+
+    :raises TypeError: ``document[key]`` is of another kind.
+    """
+    if key not in document:
+        return default
+    value = document[key]
+    if not isinstance(value, kind):
+        raise TypeError(f"{key!r}: not {value!r}")
     return value

@@ -41,11 +41,11 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from qipai.errors import InvalidActionError
 from qipai.hall.match.prizes import Prize, house_cost, paid_prizes
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, entry
 from qipai.registry import GameRules, SomeGame, game_names, game_type
 
 
@@ -268,8 +268,12 @@ def _bad(match: str, where: str, problem: str) -> InvalidActionError:
     return InvalidActionError("bad_match", f"match {match!r}, field {where!r}: {problem}")
 
 
-def _typed(label: str, table: Mapping[str, object], keys: Mapping[str, Kinds], prefix: str) -> None:
-    """Refuse unknown keys and values of the wrong type."""
+def _typed(
+    label: str, table: object, keys: Mapping[str, Kinds], prefix: str
+) -> Mapping[str, object]:
+    """``table``, a TOML table; refuse another value, unknown keys, values of wrong types."""
+    if not isinstance(table, dict):
+        raise _bad(label, prefix.removesuffix("."), f"must be a table, not {table!r}")
     for key, value in table.items():
         if key not in keys:
             raise _bad(label, prefix + key, "is not a field")
@@ -278,9 +282,10 @@ def _typed(label: str, table: Mapping[str, object], keys: Mapping[str, Kinds], p
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
             names = " or ".join(kind.__name__ for kind in kinds)
             raise _bad(label, prefix + key, f"must be {names}, not {value!r}")
+    return table
 
 
-def _enum(label: str, where: str, kind: type[E], value: str) -> E:
+def _enum(label: str, where: str, kind: type[E], value: object) -> E:
     try:
         return kind(value)
     except ValueError:
@@ -288,34 +293,33 @@ def _enum(label: str, where: str, kind: type[E], value: str) -> E:
         raise _bad(label, where, f"{names}, not {value!r}") from None
 
 
-def _rise(label: str, where: str, table: Mapping[str, Any]) -> Rise:
-    _typed(label, table, _RISE_KEYS, f"{where}.")
+def _rise(label: str, where: str, table: object) -> Rise:
+    table = _typed(label, table, _RISE_KEYS, f"{where}.")
     missing = set(_RISE_KEYS) - set(table)
     if missing:
         raise _bad(label, where, f"needs {', '.join(sorted(missing))}")
-    return Rise(table["after_rounds"], table["base"], table["line"])
+    return Rise(*(entry(table, key, int, 0) for key in ("after_rounds", "base", "line")))
 
 
-def _stage(label: str, number: int, table: Mapping[str, Any], last: bool) -> Stage:
+def _stage(label: str, number: int, table: object, last: bool) -> Stage:
     where = f"stage[{number}]"
-    _typed(label, table, _STAGE_KEYS, f"{where}.")
+    table = _typed(label, table, _STAGE_KEYS, f"{where}.")
     kind = _enum(label, f"{where}.kind", StageKind, table.get("kind", ""))
-    rises = tuple(_rise(label, f"{where}.rise", rise) for rise in table.get("rise", []))
     stage = Stage(
         kind=kind,
-        name=table.get("name", "决赛" if last else f"第{number + 1}阶段"),
-        advance=table.get("advance"),
-        start_score=table.get("start_score", DEFAULT_START_SCORE),
-        base=table.get("base", 1),
-        line=table.get("line", 0),
-        rises=rises,
-        rise_every=table.get("rise_every", DEFAULT_RISE_EVERY),
-        rise_percent=table.get("rise_percent", DEFAULT_RISE_PERCENT),
-        max_rounds=table.get("max_rounds"),
-        hands=table.get("hands", 1),
-        rounds=table.get("rounds", 1),
-        carry_percent=table.get("carry_percent", 0),
-        carry_cap=table.get("carry_cap"),
+        name=entry(table, "name", str, "决赛" if last else f"第{number + 1}阶段"),
+        advance=entry(table, "advance", int, None),
+        start_score=entry(table, "start_score", int, DEFAULT_START_SCORE),
+        base=entry(table, "base", int, 1),
+        line=entry(table, "line", int, 0),
+        rises=tuple(_rise(label, f"{where}.rise", r) for r in entry(table, "rise", list, [])),
+        rise_every=entry(table, "rise_every", int, DEFAULT_RISE_EVERY),
+        rise_percent=entry(table, "rise_percent", int, DEFAULT_RISE_PERCENT),
+        max_rounds=entry(table, "max_rounds", int, None),
+        hands=entry(table, "hands", int, 1),
+        rounds=entry(table, "rounds", int, 1),
+        carry_percent=entry(table, "carry_percent", int, 0),
+        carry_cap=entry(table, "carry_cap", int, None),
     )
     _check_stage(label, where, stage, last)
     return stage
@@ -363,57 +367,59 @@ def _check_knockout_ends(label: str, where: str, stage: Stage) -> None:
         )  # fmt: skip
 
 
-def _prize(label: str, number: int, table: Mapping[str, Any]) -> Prize:
+def _prize(label: str, number: int, table: object) -> Prize:
     where = f"prize[{number}]"
-    _typed(label, table, _PRIZE_KEYS, f"{where}.")
-    ranks = table.get("ranks", [])
-    whole = len(ranks) == 2 and all(isinstance(r, int) for r in ranks)
-    if not whole or not 1 <= ranks[0] <= ranks[1]:
+    table = _typed(label, table, _PRIZE_KEYS, f"{where}.")
+    ranks = entry(table, "ranks", list, [])
+    first, last = ranks if len(ranks) == 2 else (None, None)
+    if not isinstance(first, int) or not isinstance(last, int) or not 1 <= first <= last:
         raise _bad(label, f"{where}.ranks", "two ranks [first, last], 1 <= first <= last")
-    coins = table.get("coins", 0)
+    coins = entry(table, "coins", int, 0)
     if coins < 1:
         raise _bad(label, f"{where}.coins", "must be >= 1")
-    return Prize(ranks[0], ranks[1], coins)
+    return Prize(first, last, coins)
 
 
-def _match(table: Mapping[str, Any], number: int) -> MatchConfig:
+def _match(table: Mapping[str, object], number: int) -> MatchConfig:
     label = str(table.get("id", f"#{number}"))
     _typed(label, table, _MATCH_KEYS, "")
     kind = _enum(label, "kind", MatchKind, table.get("kind", ""))
     for key in ("id", "name", "game", "rules", "players"):
         if key not in table:
             raise _bad(label, key, "is required")
-    game, rules = table["game"], table["rules"]
+    game, rules = entry(table, "game", str, ""), entry(table, "rules", str, "")
     if game not in game_names():
         raise _bad(label, "game", f"unknown game {game!r}")
     kind_of_game = game_type(game)
     if rules not in kind_of_game.presets:
         raise _bad(label, "rules", f"unknown {game} preset {rules!r}")
-    stages_tables = table.get("stage", [])
+    stages_tables = entry(table, "stage", list, [])
     if not stages_tables:
         raise _bad(label, "stage", "a match has at least one [[match.stage]]")
     last = len(stages_tables) - 1
     stages = tuple(_stage(label, n, stage, n == last) for n, stage in enumerate(stages_tables))
-    players = table["players"]
+    players = entry(table, "players", int, 0)
     match = MatchConfig(
-        id=table["id"],
-        name=table["name"],
+        id=entry(table, "id", str, ""),
+        name=entry(table, "name", str, ""),
         kind=kind,
         game=game,
         rules=rules,
-        rule_changes=dict(table.get("rule_changes", {})),
+        rule_changes=dict(entry(table, "rule_changes", dict, {})),
         players=players,
-        min_players=table.get("min_players", players),
-        every_minutes=table.get("every_minutes", 60),
-        at_minute=table.get("at_minute", 0),
-        entry_fee=table.get("entry_fee", 0),
-        minimise=table.get("minimise", True),
-        bots=table.get("bots", False),
-        bot_wait=float(table.get("bot_wait", 10)),
-        decision_seconds=float(table.get("decision_seconds", DEFAULT_DECISION_SECONDS)),
+        min_players=entry(table, "min_players", int, players),
+        every_minutes=entry(table, "every_minutes", int, 60),
+        at_minute=entry(table, "at_minute", int, 0),
+        entry_fee=entry(table, "entry_fee", int, 0),
+        minimise=entry(table, "minimise", bool, True),
+        bots=entry(table, "bots", bool, False),
+        bot_wait=float(entry(table, "bot_wait", (int, float), 10)),
+        decision_seconds=float(
+            entry(table, "decision_seconds", (int, float), DEFAULT_DECISION_SECONDS)
+        ),
         stages=stages,
-        prizes=tuple(_prize(label, n, prize) for n, prize in enumerate(table.get("prize", []))),
-        guarantee=table.get("guarantee", 0),
+        prizes=tuple(_prize(label, n, p) for n, p in enumerate(entry(table, "prize", list, []))),
+        guarantee=entry(table, "guarantee", int, 0),
         table_seats=kind_of_game.default_seats,
     )
     _check_match(match)
@@ -548,12 +554,12 @@ def load_matches(text: str) -> tuple[MatchConfig, ...]:
         that is not TOML, no matches, a duplicate id, or any impossible number.
     """
     try:
-        document = tomllib.loads(text)
+        document: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_match", f"not valid TOML: {error}") from None
     extra = set(document) - {"match"}
-    tables = document.get("match")
-    if extra or not isinstance(tables, list) or not tables:
+    tables = None if extra else document.get("match")
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
         raise InvalidActionError("bad_match", "a matches file holds [[match]] tables only")
     matches = tuple(_match(table, n) for n, table in enumerate(tables, 1))
     ids = [match.id for match in matches]
@@ -589,8 +595,6 @@ def rescheduled(
 
     :raises InvalidActionError: ``bad_match`` for a period or minute the file would refuse.
     """
-    changed = replace(
-        match, every_minutes=every_minutes, at_minute=at_minute, enabled=enabled
-    )
+    changed = replace(match, every_minutes=every_minutes, at_minute=at_minute, enabled=enabled)
     _check_match(changed)
     return changed
