@@ -531,13 +531,20 @@ class GameType(Generic[RulesT, StateT, ActionT, ViewT]):
     # --- its records -----------------------------------------------------------------
 
     def replay(
-        self, rules: RulesT, seed: int, steps: Sequence[tuple[int | None, ActionT]], **options: Any
+        self,
+        rules: RulesT,
+        seed: int,
+        steps: Sequence[tuple[int | None, ActionT]],
+        **options: object,
     ) -> StateT:
         """The hand of ``rules`` and ``seed`` after ``steps``, each ``(seat, action)``;
         ``options``: the :attr:`record_options`, the ``chance`` version and the ``engine``
-        version that played it (a game whose returns changed gives an older engine's).
+        version that played it (a game whose returns changed gives an older engine's),
+        each checked as the engine reads it (:func:`only_options`, :func:`seats_option`,
+        :func:`~qipai.jsontypes.entry`).
 
         :raises InvalidActionError: for options or steps the engine refuses.
+        :raises TypeError: an option the engine lacks, or of another kind.
         """
         raise NotImplementedError
 
@@ -615,6 +622,34 @@ def _enum_items(hint: object) -> object | None:
     if typing.get_origin(hint) is tuple and args and _is_enum(args[0]):
         return args[0]
     return None
+
+
+def only_options(options: Mapping[str, object], *names: str) -> None:
+    """Refuse a replay's option that is none of ``names`` (:meth:`GameType.replay`), as a
+    function refuses a keyword it lacks.
+
+    :raises TypeError: an option of another name.
+    """
+    other = sorted(set(options) - set(names))
+    if other:
+        raise TypeError(f"replay() got an unexpected keyword argument {other[0]!r}")
+
+
+def seats_option(options: Mapping[str, object], name: str) -> Sequence[int] | None:
+    """A replay's option ``name`` that gives each seat an integer (stacks, balances), or
+    ``None`` where it is not given (:meth:`GameType.replay`).
+
+    >>> seats_option({"stacks": (100, 200)}, "stacks"), seats_option({}, "stacks")
+    ((100, 200), None)
+
+    :raises TypeError: a value of another kind.
+    """
+    value = options.get(name)
+    if value is None or (
+        isinstance(value, (list, tuple)) and all(isinstance(v, int) for v in value)
+    ):
+        return value
+    raise TypeError(f"{name} must be a list of integers or null, not {value!r}")
 
 
 SomeGame: TypeAlias = "GameType[Any, Any, Any, Any]"

@@ -12,16 +12,17 @@ least stack.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from qipai.bots import showhand as bots
+from qipai.chance import V2
 from qipai.errors import InvalidActionError
 from qipai.games.showhand import hands
 from qipai.games.showhand.actions import Action, Bet, Fold, Raise, ShowHand
-from qipai.games.showhand.rules import ENGINE_VERSION, RULES, Rules
+from qipai.games.showhand.rules import ENGINE_VERSION, MAX_PLAYERS, RULES, Rules
 from qipai.games.showhand.state import State, replay
 from qipai.games.showhand.view import View
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, entry
 from qipai.registry.gametype import (
     EscapeCost,
     GameType,
@@ -29,7 +30,9 @@ from qipai.registry.gametype import (
     RoomNumbers,
     chips_put_in,
     folds_after_raising,
+    only_options,
     register,
+    seats_option,
 )
 
 MIN_COINS_UNITS = 100
@@ -122,11 +125,19 @@ class ShowhandGame(GameType[Rules, State, Action, View]):
     # --- records ---
 
     def replay(
-        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: object
     ) -> State:
-        """:func:`~qipai.games.showhand.state.replay`."""
-        options.pop("engine", None)  # one version plays every recorded hand alike
-        return replay(rules, seed, steps, **options)
+        """:func:`~qipai.games.showhand.state.replay` (its options checked: the ``engine``
+        is dropped, one version plays every recorded hand alike)."""
+        only_options(options, "players", "stacks", "chance", "engine")
+        return replay(
+            rules,
+            seed,
+            steps,
+            players=entry(options, "players", int, MAX_PLAYERS),
+            stacks=seats_option(options, "stacks"),
+            chance=entry(options, "chance", str, V2),
+        )
 
     def table_options(self, state: State) -> dict[str, object]:
         """The number of players and their stacks."""
