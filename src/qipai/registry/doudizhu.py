@@ -32,10 +32,11 @@ leaving before the start as an escape.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from qipai.bots import doudizhu as bots
 from qipai.cards import Card
+from qipai.chance import V2
 from qipai.games.doudizhu.actions import HAND_CARDS, Action, Deal, Escape, Trustee
 from qipai.games.doudizhu.combos import Kind
 from qipai.games.doudizhu.events import CardsDealt, Played, Redealt
@@ -47,7 +48,7 @@ from qipai.games.doudizhu.scoring import liable_farmers, multiplier_breakdown
 from qipai.games.doudizhu.state import SEATS, State, replay
 from qipai.games.doudizhu.tasks import TASK_FACTOR, parse_tasks
 from qipai.games.doudizhu.view import View, make_view
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, entry
 from qipai.registry.gametype import (
     BASIC_TRUSTEE,
     EscapeCost,
@@ -56,7 +57,9 @@ from qipai.registry.gametype import (
     Payout,
     Policy,
     RoomNumbers,
+    only_options,
     register,
+    seats_option,
 )
 
 HALL_WORLDS = 8
@@ -100,6 +103,7 @@ def deal_targets(rules: Rules) -> tuple[int, ...]:
 
 _FEATS = {Kind.BOMB: "bomb", Kind.WILD_BOMB: "bomb", Kind.ROCKET: "rocket"}
 """The kinds of play that are a seat's feats (:meth:`DoudizhuGame.feats`)."""
+
 
 class DoudizhuGame(GameType[Rules, State, Action, View]):
     """斗地主: three seats, five presets (module docstring)."""
@@ -332,11 +336,20 @@ class DoudizhuGame(GameType[Rules, State, Action, View]):
     # --- records ---
 
     def replay(
-        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: object
     ) -> State:
-        """:func:`~qipai.games.doudizhu.state.replay`."""
-        options.pop("engine", None)  # one version plays every recorded hand alike
-        return replay(rules, seed, steps, **options)
+        """:func:`~qipai.games.doudizhu.state.replay` (its options checked: the ``engine``
+        is dropped, one version plays every recorded hand alike)."""
+        only_options(options, "first_seat", "hand_number", "balances", "chance", "engine")
+        return replay(
+            rules,
+            seed,
+            steps,
+            first_seat=entry(options, "first_seat", (int, type(None)), None),
+            hand_number=entry(options, "hand_number", int, 0),
+            balances=seats_option(options, "balances"),
+            chance=entry(options, "chance", str, V2),
+        )
 
     def table_options(self, state: State) -> dict[str, object]:
         """The first seat, the hand's number at its table and the balances (huanle)."""
