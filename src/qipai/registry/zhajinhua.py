@@ -13,16 +13,17 @@ Rooms: 底分 (``base``), and the preset's ante, top bet and cap in units of it;
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from qipai.bots import zhajinhua as bots
+from qipai.chance import V2
 from qipai.games import zhajinhua
 from qipai.games.zhajinhua import hands
 from qipai.games.zhajinhua.actions import Action, AutoCall, Fold, Raise
 from qipai.games.zhajinhua.rules import ENGINE_VERSION, RULES, Rules
 from qipai.games.zhajinhua.state import State
 from qipai.games.zhajinhua.view import View
-from qipai.jsontypes import Json
+from qipai.jsontypes import Json, entry
 from qipai.registry.gametype import (
     EscapeCost,
     GameType,
@@ -30,7 +31,9 @@ from qipai.registry.gametype import (
     RoomNumbers,
     chips_put_in,
     folds_after_raising,
+    only_options,
     register,
+    seats_option,
 )
 
 RAKE_PERCENT = 5
@@ -142,10 +145,25 @@ class ZhajinhuaGame(GameType[Rules, State, Action, View]):
     # --- records ---
 
     def replay(
-        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: Any
+        self, rules: Rules, seed: int, steps: Sequence[tuple[int | None, Action]], **options: object
     ) -> State:
-        """:func:`~qipai.games.zhajinhua.replay`."""
-        return zhajinhua.replay(rules, seed, steps, **options)
+        """:func:`~qipai.games.zhajinhua.replay` (its options checked).
+
+        :raises TypeError: ``players`` not given, or an option the engine lacks.
+        """
+        only_options(options, "players", "stacks", "dealer", "chance", "engine")
+        if "players" not in options:
+            raise TypeError("replay() missing 1 required keyword-only argument: 'players'")
+        return zhajinhua.replay(
+            rules,
+            seed,
+            steps,
+            players=entry(options, "players", int, 0),
+            stacks=seats_option(options, "stacks"),
+            dealer=entry(options, "dealer", (int, type(None)), None),
+            chance=entry(options, "chance", str, V2),
+            engine=entry(options, "engine", int, ENGINE_VERSION),
+        )
 
     def table_options(self, state: State) -> dict[str, object]:
         """The number of players, their stacks and the dealer given (``None``: drawn)."""
