@@ -38,7 +38,6 @@ _EXISTENTIAL = re.compile(r"(?<![A-Za-z0-9_])(SomeGame|SomeState|SomeArenaGame)(
 UNNAMED = {
     "qipai.store.migrations.versions.0003_matches": "returns sa.Table, whose type mypy "
     "reads as holding an explicit Any",
-    "qipai.store.bulk": "takes an sa.Table, whose type mypy reads as holding an explicit Any",
 }
 """Excused modules whose ``Any`` is not written out in them, and why."""
 

@@ -32,17 +32,21 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.sql.base import ReadOnlyColumnCollection
 from sqlalchemy.types import TypeEngine
 
 ValueType: TypeAlias = "TypeEngine[int] | TypeEngine[str] | TypeEngine[bool] | TypeEngine[datetime]"
 """The SQL type of a row's value: a number, a text, a flag, a time."""
 Source = Mapping[str, ColumnElement[object]]
 """The per-row values, by name, as SQL expressions to use in ``where`` and ``set``."""
+TableType: TypeAlias = "Table[ReadOnlyColumnCollection[str, Column[object]]]"
+"""A table whatever its columns' types (a bare ``Table`` is one of ``Column[Any]``: its
+type variable's default)."""
 
 
 def update_rows(
     connection: Connection,
-    table: Table,
+    table: TableType,
     types: Mapping[str, ValueType],
     rows: Sequence[Mapping[str, object]],
     *,
