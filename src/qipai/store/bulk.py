@@ -40,8 +40,8 @@ ValueType: TypeAlias = "TypeEngine[int] | TypeEngine[str] | TypeEngine[bool] | T
 Source = Mapping[str, ColumnElement[object]]
 """The per-row values, by name, as SQL expressions to use in ``where`` and ``set``."""
 TableType: TypeAlias = "Table[ReadOnlyColumnCollection[str, Column[object]]]"
-"""A table whatever its columns' types (a bare ``Table`` is one of ``Column[Any]``: its
-type variable's default)."""
+"""A table whatever its columns' types (a bare ``Table`` takes its type variable's default,
+which mypy reads as an explicit ``Column`` of anything)."""
 
 
 def update_rows(

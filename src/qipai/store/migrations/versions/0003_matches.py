@@ -22,8 +22,11 @@ Create Date: 2026-12-03
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.sql.base import ReadOnlyColumnCollection
 
 revision: str = "0003"
 down_revision: str | None = "0002"
@@ -31,6 +34,9 @@ branch_labels: str | None = None
 depends_on: str | None = None
 
 ROW_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+TableType: TypeAlias = "sa.Table[ReadOnlyColumnCollection[str, sa.Column[object]]]"
+"""A table whatever its columns' types (a bare ``sa.Table`` takes its type variable's
+default, which mypy reads as an explicit ``Column`` of anything)."""
 MATCHES = "house:matches"
 """The system account this revision opens."""
 OLD_KINDS = "kind IN ('grant', 'settle', 'void', 'refund', 'penalty')"
@@ -149,7 +155,7 @@ def downgrade() -> None:
 # --- the two ledger tables as revisions 0001 and 0003 leave them (batch mode copies these) ---
 
 
-def _transactions_0001(kind: int = 8, kinds: str = OLD_KINDS) -> sa.Table:
+def _transactions_0001(kind: int = 8, kinds: str = OLD_KINDS) -> TableType:
     return sa.Table(
         "transactions",
         sa.MetaData(),
@@ -166,7 +172,7 @@ def _transactions_0001(kind: int = 8, kinds: str = OLD_KINDS) -> sa.Table:
     )
 
 
-def _transactions_0003() -> sa.Table:
+def _transactions_0003() -> TableType:
     table = _transactions_0001(16, NEW_KINDS)
     table.append_column(sa.Column("run_id", sa.String(64), nullable=True))
     table.append_constraint(
@@ -178,7 +184,7 @@ def _transactions_0003() -> sa.Table:
     return table
 
 
-def _entries_0001(reason: int = 8, reasons: str = OLD_REASONS) -> sa.Table:
+def _entries_0001(reason: int = 8, reasons: str = OLD_REASONS) -> TableType:
     return sa.Table(
         "entries",
         sa.MetaData(),
@@ -203,5 +209,5 @@ def _entries_0001(reason: int = 8, reasons: str = OLD_REASONS) -> sa.Table:
     )  # fmt: skip
 
 
-def _entries_0003() -> sa.Table:
+def _entries_0003() -> TableType:
     return _entries_0001(16, NEW_REASONS)
