@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import TypeVar, cast
 
 from qipai.errors import IllegalActionError, InvalidActionError
 from qipai.hall.cash.matchmaking import DEFAULT_BOT_WAIT, Seating
+from qipai.jsontypes import entry
 from qipai.registry import (
     BASIC_TRUSTEE,
     GameRules,
@@ -233,11 +234,11 @@ def _check_game(label: str, game: str, rules: str) -> None:
         raise _bad(label, "rules", f"unknown {game} preset {rules!r}")
 
 
-def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]:
+def _defaults(game: str, rules: str, given: Mapping[str, object]) -> dict[str, object]:
     """The value of every field the room's table did not give (``docs/hall.md``): the
     hall's own, then the game's for its preset, then the given ones."""
     kind = game_type(game)
-    values: dict[str, Any] = dict(NEUTRAL)
+    values: dict[str, object] = dict(NEUTRAL)
     values.update(
         seats=kind.default_seats,
         decision_seconds=DEFAULT_DECISION_SECONDS,
@@ -247,11 +248,11 @@ def _defaults(game: str, rules: str, given: Mapping[str, Any]) -> dict[str, Any]
         regroup=True,
         level=DEFAULT_LEVEL,
     )
-    values.update(kind.room_defaults(rules, given.get("base", 1)))
+    values.update(kind.room_defaults(rules, entry(given, "base", int, 1)))
     values.update(given)
     for key in _SECONDS:
-        values[key] = float(values[key])
-    values["tasks"] = tuple(values["tasks"])
+        values[key] = float(_field(values, key, (int, float)))
+    values["tasks"] = tuple(_field(values, "tasks", (list, tuple)))
     if "min_coins" not in given:
         numbers = cast(RoomNumbers, SimpleNamespace(**values))  # the room before it is built
         values["min_coins"] = kind.default_min_coins(numbers)
@@ -273,7 +274,62 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
 """The TOML types each key accepts (an ``int`` key refuses booleans)."""
 
 
-def _room_from_table(table: Mapping[str, Any], number: int) -> Room:
+T = TypeVar("T")
+
+
+def _field(values: Mapping[str, object], key: str, kind: type[T] | tuple[type[T], ...]) -> T:
+    """``values[key]``, a ``kind``.
+
+    :raises KeyError: no such key; :raises TypeError: a value of another kind (a game's
+        default: the table's own are checked by :func:`_room_from_table`).
+    """
+    value = values[key]
+    if not isinstance(value, kind):
+        raise TypeError(f"room field {key!r}: not {value!r}")
+    return value
+
+
+def _room(values: Mapping[str, object]) -> Room:
+    """The room of ``values``, every field's (:func:`_defaults`), each of its field's kind.
+
+    :raises TypeError: a field missing, unknown or of another kind (a game's default).
+    """
+    unknown = set(values) - {field.name for field in dataclasses.fields(Room)}
+    if unknown:
+        raise TypeError(f"no room fields {sorted(unknown)}")
+    tasks = _field(values, "tasks", tuple)
+    if not all(isinstance(task, str) for task in tasks):
+        raise TypeError(f"room field 'tasks': not {tasks!r}")
+    maybe = (int, type(None))
+    return Room(
+        id=_field(values, "id", str),
+        name=_field(values, "name", str),
+        game=_field(values, "game", str),
+        rules=_field(values, "rules", str),
+        level=_field(values, "level", str),
+        seats=_field(values, "seats", int),
+        coefficient=_field(values, "coefficient", int),
+        base=_field(values, "base", int),
+        ante=_field(values, "ante", maybe),
+        top_bet=_field(values, "top_bet", maybe),
+        cap=_field(values, "cap", maybe),
+        rake_percent=_field(values, "rake_percent", int),
+        fee=_field(values, "fee", int),
+        doubling_threshold=_field(values, "doubling_threshold", maybe),
+        min_coins=_field(values, "min_coins", int),
+        decision_seconds=_field(values, "decision_seconds", float),
+        grace_seconds=_field(values, "grace_seconds", float),
+        bots=_field(values, "bots", bool),
+        bot_wait=_field(values, "bot_wait", float),
+        regroup=_field(values, "regroup", bool),
+        escape_before_start=_field(values, "escape_before_start", bool),
+        trustee=_field(values, "trustee", str),
+        card_counter=_field(values, "card_counter", bool),
+        tasks=tasks,
+    )
+
+
+def _room_from_table(table: Mapping[str, object], number: int) -> Room:
     """One ``[[room]]`` table as a :class:`Room`, defaults filled in."""
     label = str(table.get("id", f"#{number}"))
     for key in REQUIRED:
@@ -288,13 +344,13 @@ def _room_from_table(table: Mapping[str, Any], number: int) -> Room:
             raise _bad(label, key, f"must be {names}, not {value!r}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
             raise _bad(label, key, f"must be a list of strings, not {value!r}")
-    game, rules = table["game"], table["rules"]
+    game, rules = _field(table, "game", str), _field(table, "rules", str)
     _check_game(label, game, rules)
     own = applicable(game, rules)
     for key in table:
         if key in NEUTRAL and key not in own:
             raise _bad(label, key, f"does not apply to {game}/{rules}")
-    return Room(**_defaults(game, rules, table))
+    return _room(_defaults(game, rules, table))
 
 
 def load_rooms(text: str) -> tuple[Room, ...]:
@@ -308,14 +364,14 @@ def load_rooms(text: str) -> tuple[Room, ...]:
         :class:`Room` refuses (the message names the room and the field).
     """
     try:
-        document = tomllib.loads(text)
+        document: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidActionError("bad_room", f"not valid TOML: {error}") from None
     extra = set(document) - {"room", "watch", "private", "economy"}  # economy.settings too
     if extra:
         raise InvalidActionError("bad_room", f"unknown top-level keys: {sorted(extra)}")
     tables = document.get("room")
-    if not isinstance(tables, list) or not tables:
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
         raise InvalidActionError("bad_room", "no [[room]] tables")
     rooms = tuple(_room_from_table(table, n) for n, table in enumerate(tables, 1))
     seen: set[str] = set()
