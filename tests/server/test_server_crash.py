@@ -1,11 +1,11 @@
 """``kill -9`` in the middle of hands: ``qipai serve`` as a real process, on SQLite and on
 PostgreSQL.
 
-Players finish a first hand (settled), then sit at the first decision of a later hand, so
-that every table has a hand in play, and the process is killed with SIGKILL.  Started again
-on the same database, the hall voids those hands before anything else (status ``voided``
-in the players' history, no coins moved, no record), the settled ones stand, and
-``qipai audit`` finds the ledger clean.
+Players finish a first hand (settled, or voided if it stalled), then sit at the first
+decision of a later hand, so that every table has a hand in play, and the process is killed
+with SIGKILL.  Started again on the same database, the hall voids those hands before
+anything else (status ``voided`` in the players' history, no coins moved, no record), the
+settled ones stand, and ``qipai audit`` finds the ledger clean.
 """
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ decision_seconds = 600
 """
 PLAYERS = ("crash-ddz", "crash-zhengtu", "crash-zjh", "crash-sh")
 """The room of each player: one player a room, so that nobody waits on anybody else.  A
-turn's time is ten minutes: a player who sits at his next hand's first decision is not
-played for (托管) while the others reach theirs (on a loaded machine that took longer than
-the shipped 15 s, and the hand held was played out and settled before the kill)."""
+turn's time is ten minutes: a player who sits at a hand's first decision is not played
+for (托管) while the others reach theirs (on a loaded machine that took longer than the
+shipped 15 s)."""
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -111,9 +111,10 @@ class Played:
     """One player's story before the crash, from every frame his client read."""
 
     token: str
-    settled: list[tuple[str, int]]
-    """Each hand settled before the kill, with his net: his first, and any that ended
-    before one asked him to decide."""
+    ended: list[tuple[str, str, int]]
+    """Each hand over before the kill, its status in his history and his net: his first,
+    and any that ended before one asked him to decide (a hand stalled, such as a Dou
+    Dizhu hand nobody bid for, ends voided)."""
     held: str
     """The id of the hand he sat in when the hall was killed."""
     table: int
@@ -126,18 +127,17 @@ class Played:
         """The story his frames tell: the hands that ended (his seat at each from the
         snapshot before it: a cash room may seat him elsewhere for the next hand), and
         the last one begun."""
-        settled: list[tuple[str, int]] = []
+        ended: list[tuple[str, str, int]] = []
         seat = -1
         for frame in player.frames:
             if frame["type"] == "snapshot":
                 seat = frame["seat"]
             elif frame["type"] == "hand_over":
-                settled.append((frame["hand"], frame["result"][seat]))
+                status = "voided" if frame["voided"] else "settled"
+                ended.append((frame["hand"], status, frame["result"][seat]))
         start = [f for f in player.frames if f["type"] == "hand_start"][-1]
-        assert start["hand"] not in dict(settled), "no hand in play at the kill"
-        return cls(
-            player.conn.token, settled, start["hand"], start["table"], dict(player.conn.last)
-        )
+        assert start["hand"] not in {hand for hand, _, _ in ended}, "no hand in play"
+        return cls(player.conn.token, ended, start["hand"], start["table"], dict(player.conn.last))
 
 
 async def _play_then_hold(url: str, kill: Callable[[], None]) -> list[Played]:
@@ -190,11 +190,11 @@ async def _check_after_restart(url: str, played: list[Played]) -> None:
             rows = await client.request("GET", "/api/history", story.token)
             assert [(row["hand_id"], row["status"], row["net"]) for row in rows] == [
                 (story.held, "voided", 0),
-                *((hand, "settled", net) for hand, net in reversed(story.settled)),
+                *reversed(story.ended),
             ]
             me = await client.me(story.token)
-            assert me["coins"] == 10_000 + sum(net for _, net in story.settled)  # none moved
-            assert me["hands"] == len(story.settled)
+            assert me["coins"] == 10_000 + sum(net for _, _, net in story.ended)  # none moved
+            assert me["hands"] == sum(status == "settled" for _, status, _ in story.ended)
             with pytest.raises(Exception, match="unknown_hand"):
                 await client.request("GET", f"/api/hands/{story.held}")
             await _told_of_the_void(client, story)
