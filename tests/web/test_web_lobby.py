@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_kit import PASSWORD, join, me, screenshot, sign_up
+from web_kit import PASSWORD, box, join, me, screenshot, sign_up
 
 from qipai.hall.rooms import default_rooms
 
@@ -61,9 +61,9 @@ def test_a_guest_plays_and_finds_the_hand_in_history_and_leaderboards(
     assert name.startswith("游客")
     # the whole header fits the phone's width: every tab and button without scrolling
     for hook in ("nav-lobby", "nav-history", "nav-leaders", "lang", "sign-out"):
-        box = page.locator(f"[data-testid={hook}]").bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, hook
-        assert box["height"] <= 40, hook  # one line
+        where = box(page, f"[data-testid={hook}]")
+        assert where is not None and where["x"] >= 0 and where["x"] + where["width"] <= 390, hook
+        assert where["height"] <= 40, hook  # one line
     screenshot(page, tmp_path, "lobby-phone")
     join(page, "doudizhu-yifa")
     page.wait_for_selector("[data-testid=hand] [data-testid=card]")

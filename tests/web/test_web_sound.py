@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from web_kit import (
     WAIT_MS,
+    box,
     ddz_act,
     ddz_choice,
     join,
@@ -129,8 +130,8 @@ def test_the_sound_switch_is_remembered_and_silences_the_table(
     page.click("[data-testid=lang]")
     assert page.locator(TOGGLE).get_attribute("title") == "Sound: off"
     page.click("[data-testid=lang]")
-    box = toggle.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    where = box(page, TOGGLE)
+    assert where is not None and where["x"] >= 0 and where["x"] + where["width"] <= 390
     page.reload()
     page.wait_for_selector("[data-testid=net][data-status=open]")
     assert page.locator(TOGGLE).get_attribute("aria-pressed") == "false"  # off stays off

@@ -30,6 +30,7 @@ from test_web_private import ROOM, private_table
 from web_kit import (
     WAIT_MS,
     RunningHall,
+    box,
     button,
     ddz_act,
     ddz_choice,
@@ -395,8 +396,7 @@ def test_a_phones_header_hints_at_its_hidden_tabs_and_fits_its_tables(
     screenshot(page, SHOTS, "traps-header-english-phone")
     page.click("[data-testid=nav-leaders]")
     page.wait_for_selector(f"{nav} [data-testid=nav-leaders].on")
-    shown = page.locator("[data-testid=nav-leaders]").bounding_box()
-    bar = page.locator(nav).bounding_box()
+    shown, bar = box(page, "[data-testid=nav-leaders]"), box(page, nav)
     assert shown is not None and bar is not None
     assert shown["x"] + shown["width"] <= bar["x"] + bar["width"] + 1  # the tab shown in view
     page.click("[data-testid=lang]")

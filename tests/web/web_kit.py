@@ -199,6 +199,23 @@ def lifted(page: Page) -> list[str]:
     return cards
 
 
+def box(page: Page, selector: str) -> dict[str, float] | None:
+    """Where the element ``selector`` is on the page (``x``, ``y``, ``width``, ``height``),
+    or ``None`` when there is none, read in one step in the page: a view drawn again
+    between finding an element and measuring it (the header, on a frame) leaves a locator's
+    ``bounding_box`` a detached element, and ``None``."""
+    found: dict[str, float] | None = page.evaluate(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            if (!element) return null;
+            const r = element.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        }""",
+        selector,
+    )
+    return found
+
+
 def felt_point(page: Page) -> tuple[float, float]:
     """A point of the bare felt (below the seats and the centre, above my row)."""
     box = page.locator(".arena").bounding_box()

@@ -49,6 +49,25 @@ export function fill(el, ...kids) {
   return el;
 }
 
+const drawn = new WeakMap(); // element → {markup, first}: what fillChanged put there last
+
+/** Replace the children of ``el``, unless they would make the same markup as those this
+ * function put there last and are still there: then the nodes stay (no layout, no paint, no
+ * button replaced under a finger or a click on its way). For a view drawn again on every
+ * frame from new nodes only (the header; not the lobby, which holds a panel kept between
+ * draws, that building the new tree would take out of the page). Handlers are not
+ * compared: a view's are the same functions of the same state. Whether it replaced them. */
+export function fillChanged(el, ...kids) {
+  const holder = document.createElement("div");
+  append(holder, kids);
+  const markup = holder.innerHTML;
+  const last = drawn.get(el);
+  if (last && last.markup === markup && last.first === el.firstChild && el.firstChild) return false;
+  el.replaceChildren(...holder.childNodes);
+  drawn.set(el, { markup, first: el.firstChild });
+  return true;
+}
+
 /** A short message at the bottom of the screen. */
 export function toast(text) {
   const box = document.getElementById("toast");

@@ -4,7 +4,7 @@
 
 import { loadRooms } from "./games/index.js";
 import { api } from "./api.js";
-import { closeDialogs, dialog, h, fill, icon, toast } from "./dom.js";
+import { closeDialogs, dialog, h, fillChanged, icon, toast } from "./dom.js";
 import { has, lang, langButton, playerName, t } from "./i18n.js";
 import { HallSocket } from "./socket.js";
 import { storage } from "./storage.js";
@@ -333,7 +333,7 @@ function renderHeader() {
   const tab = (name, key) =>
     h("a", { href: `#/${name}`, class: route === name ? "on" : "", "data-testid": `nav-${name}`, onclick: name === "lobby" ? closeDialogs : null }, t(key));
   const me = app.me;
-  fill(
+  const changed = fillChanged(
     top,
     h("div", { class: "brand" }, icon("logo"), h("span", { text: t("app.title") })),
     app.session
@@ -364,6 +364,7 @@ function renderHeader() {
       ? h("button", { class: "btn small quiet", "data-testid": "sign-out", onclick: () => app.signOut(), text: t("auth.signout") })
       : null,
   );
+  if (!changed) return; // the same header: its nav keeps its scroll and its fade
   const nav = top.querySelector("nav.tabs");
   if (nav) requestAnimationFrame(() => fitTabs(nav));
 }
