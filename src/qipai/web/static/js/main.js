@@ -257,13 +257,21 @@ function againTooSoon(frame) {
 function tableFor(frame) {
   if (frame.table === undefined) return app.table; // ack, error
   if (app.table && app.table.number === frame.table && !app.table.watchEnded) return app.table;
-  if (frame.type !== "snapshot" && app.unwatched.has(frame.table)) return null; // watched no more
+  if (app.unwatched.has(frame.table) && (frame.type !== "snapshot" || lateWatch(frame))) return null; // watched no more
   if (frame.type === "snapshot") return openTable(frame.table, null, frame.room);
   const saved = storage.loadTable(frame.table);
   if (saved) return openTable(frame.table, saved);
   if (frame.type === "hand_voided") return null; // a hand we never saw: a note says so
   app.send({ type: "resync" }); // frames of a table we know nothing of: ask for its view
   return null;
+}
+
+/** A spectator's snapshot (no seat) of a table he watches no more: a late answer (to a
+ * resync asked before the watch ended), not a table to open again, which would take him
+ * back from where he went; unless he follows a player by name (who may sit there again).
+ * A new watch forgets the tables watched before (private.js `watch`). */
+function lateWatch(snapshot) {
+  return snapshot.seat === null && !app.watchingName;
 }
 
 function openTable(number, saved, room = null) {

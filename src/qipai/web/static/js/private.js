@@ -53,6 +53,7 @@ export async function watch(app, target) {
   const info = target.code ? await learn(app, target.code) : null;
   if (info && info.state === "waiting") toast(t("spectate.waiting"));
   app.watchingName = target.player || null; // drawn at the bottom, followed from table to table
+  app.unwatched.clear(); // a table watched before may be watched again: its snapshot opens it
   ask(app, { type: "spectate", ...target });
 }
 
