@@ -103,6 +103,36 @@ def private_table(**changes: Any) -> dict[str, Any]:
     return table | {"state": "playing", "table": 9, "seats": [None, None, None], "you": None}
 
 
+def test_a_spectator_leaves_with_the_final_scoreboard_before_the_hand_ends(
+    hall: Any, new_page: Any
+) -> None:
+    """A private table's final scoreboard (``table`` null: it closed) may reach a spectator
+    before the end of the hand he watches (a delayed table's, a busy hall's): 大厅 takes
+    him to the lobby all the same, and that hand's late frames open nothing over it."""
+    hand = DdzHand(seed=8, table=9, room=ROOM)
+    hand.play_until(2)
+    page = new_page()
+
+    def answer(stub: StubHall, message: dict[str, Any]) -> None:
+        if message["type"] == "spectate":
+            stub.send(private_table(), {"type": "ack", "id": message["id"]}, hand.snapshot(None))
+
+    stub = StubHall(page, "观众丙", answer)
+    signed_up(page, hall.url, "watcher-c")
+    page.fill("[data-testid=spectate-name]", "南家")
+    page.click("[data-testid=spectate]")
+    page.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)
+    final = {"type": "scoreboard", "table": None, "names": ["东家", "南家", "西家"]}
+    final |= {"rows": [{"hand": "h0", "number": 1, "points": [2, -1, -1]}]}
+    stub.send(final | {"totals": [2, -1, -1], "over": True})
+    page.click("[data-testid=scoreboard] [data-testid=scoreboard-close]")
+    page.wait_for_selector("[data-testid=lobby]")
+    hand.play_until(99)
+    feed(page, *hand.events(None), hand.hand_over())
+    assert page.evaluate("() => location.hash") == "#/lobby"
+    assert page.locator("[data-testid=result]").count() == 0
+
+
 def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> None:
     hand = DdzHand(seed=8, table=9, room=ROOM)
     hand.play_until(2)

@@ -257,14 +257,18 @@ export function scoreboardDialog(app, board) {
   let close = null;
   // after the last hand 大厅 goes to the lobby, unless the player sits at another table in
   // a hand meanwhile (the board's own table is over, whatever its page state says: a
-  // snapshot asked for while it closed may have come without its last hand)
+  // snapshot asked for while it closed may have come without its last hand); a spectator
+  // sits nowhere: he leaves the table he watched, whose late frames (a delayed table's last
+  // hand) are dropped, not shown over the lobby
   const elsewhere = () => {
     const T = app.table;
-    return Boolean(T && T.state && !T.state.over && T.number !== board.table);
+    return Boolean(T && T.state && !T.state.over && !T.spectating && T.number !== board.table);
   };
   const done = () => {
     close();
-    if (board.over && !elsewhere()) app.toLobby();
+    if (!board.over || elsewhere()) return;
+    if (app.table && app.table.spectating) leaveWatched(app);
+    app.toLobby();
   };
   close = dialog(
     [
