@@ -49,6 +49,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
+from qipai.jsontypes import Json, json_array, json_int, json_object, json_str
+
 from .connection import JsonFrame
 
 Choose = Callable[[Sequence[str]], str]
@@ -144,21 +146,21 @@ class AutoPlayer:
         if kind == "hand_start":
             self._answered = None  # a new hand: every decision is new
         if kind in ("hand_start", "snapshot") and frame.get("entropy_deadline") is not None:
-            return self._contribute(frame["table"], frame["hand"])
+            return self._contribute(json_int(frame["table"]), json_str(frame["hand"]))
         if kind == "turn" and frame.get("legal"):
             # choosing at the same time as others (加倍): the others' choices renumber the
             # frames, but it is one decision, answered once
             moment = _moment(frame, deciding=bool(frame.get("deciding")))
-            return self._decide(frame["table"], moment, frame["legal"])
+            return self._decide(json_int(frame["table"]), moment, _texts(frame["legal"]))
         if kind == "snapshot":
-            view = frame.get("view") or {}
-            awaited = view.get("current_player") == frame["seat"] or frame["seat"] in view.get(
-                "deciding", ()
-            )  # its turn, or choosing 加倍 at the same time as the others
+            view = json_object(frame.get("view") or {})
+            deciding = frame["seat"] in json_array(view.get("deciding", []))
+            awaited = view.get("current_player") == frame["seat"] or deciding
+            # its turn, or choosing 加倍 at the same time as the others
             if awaited and view.get("legal_actions"):
-                deciding = frame["seat"] in view.get("deciding", ())
                 moment = _moment(frame, deciding=deciding)
-                return self._decide(frame["table"], moment, view["legal_actions"])
+                table = json_int(frame["table"])
+                return self._decide(table, moment, _texts(view["legal_actions"]))
         if kind == "error" and frame.get("code") == "rate_limited":
             # refused, and nothing more is read until retry_after: wait, then look again
             wait = frame.get("retry_after")
@@ -188,6 +190,11 @@ class AutoPlayer:
             return None
         self._answered = key
         return {"type": "act", "action": self.choose(legal), "table": table}
+
+
+def _texts(value: Json) -> list[str]:
+    """``value``, a JSON array of strings (the legal actions)."""
+    return [json_str(item) for item in json_array(value)]
 
 
 def _moment(frame: JsonFrame, *, deciding: bool) -> object:

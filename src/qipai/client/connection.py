@@ -27,13 +27,14 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-JsonFrame = dict[str, Any]
+from qipai.jsontypes import Json, entry, json_array, json_int, json_object, json_str
+
+JsonFrame = dict[str, Json]
 """A frame as a client reads it (a JSON object: the server's frames are the typed union
 :data:`qipai.hall.frames.OutFrame`), or a message it sends."""
 
@@ -134,24 +135,26 @@ class HallClient:
         """Close the HTTP client."""
         await self._http.aclose()
 
-    async def request(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
-        """Call the JSON API; the decoded answer.
+    async def request(
+        self, method: str, path: str, token: str | None = None, *, json: Json = None
+    ) -> Json:
+        """Call the JSON API (with ``json`` as the request's body, if given); the decoded
+        answer.
 
         :raises HallError: the hall's error, with its code.
         """
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
-            response = await self._http.request(method, path, headers=headers, **kwargs)
+            response = await self._http.request(method, path, headers=headers, json=json)
         except (httpx.RemoteProtocolError, httpx.ReadError):
             if method != "GET":
                 raise
             # a kept-alive connection the server closed as we reused it (seen as a protocol
             # error or as a reset while reading): once more, anew
-            response = await self._http.request(method, path, headers=headers, **kwargs)
-        body = response.json()
+            response = await self._http.request(method, path, headers=headers, json=json)
+        body: Json = response.json()
         if response.is_error:
-            code, text = body.get("error", "http_error"), body.get("message", response.text)
-            raise HallError(code, text, _seconds(body.get("retry_after")))
+            raise _refusal(body, "http_error", response.text)
         return body
 
     async def register(self, name: str, password: str) -> ClientSession:
@@ -170,9 +173,13 @@ class HallClient:
         """A new guest account and its session."""
         return _session(await self.request("POST", "/api/guest"))
 
-    async def me(self, token: str) -> Any:
+    async def me(self, token: str) -> dict[str, Json]:
         """The signed-in player's profile: coins, wins, level."""
-        return await self.request("GET", "/api/me", token)
+        return json_object(await self.request("GET", "/api/me", token))
+
+    async def rows(self, path: str, token: str | None = None) -> list[dict[str, Json]]:
+        """``GET`` a list of the JSON API (the rooms, the matches, a history): its rows."""
+        return [json_object(row) for row in json_array(await self.request("GET", path, token))]
 
     def connect(self, token: str, *, last: dict[str, int] | None = None) -> Connection:
         """A WebSocket session (use with ``async with``)."""
@@ -199,15 +206,13 @@ class Connection:
     async def __aenter__(self) -> Connection:
         self._socket = await connect(self.url, compression=None, max_size=2**22, open_timeout=30)
         with contextlib.suppress(ConnectionClosed):  # refused at once: its error is read next
-            await self.send({"type": "hello", "token": self.token, "last": self.last})
+            await self.send({"type": "hello", "token": self.token, "last": dict(self.last)})
         self.welcome = await self.recv()
         if self.welcome.get("type") != "welcome":  # refused (too many connections, …)
-            frame = self.welcome
-            code, text = frame.get("code", "no_welcome"), frame.get("message", "")
-            raise HallError(code, text, _seconds(frame.get("retry_after")))
+            raise _refusal(self.welcome, "no_welcome", "", code_key="code")
         limits = self.welcome.get("limits")
         if isinstance(limits, dict):
-            self.pace = Pace.under(limits.get("rate", RATE), limits.get("burst", BURST))
+            self.pace = Pace.under(_number(limits, "rate", RATE), _number(limits, "burst", BURST))
         return self
 
     async def __aexit__(
@@ -257,9 +262,9 @@ class Connection:
         kind = frame.get("type")
         if kind in ("event", "snapshot", "turn", "hand_over", "hand_start") and "n" in frame:
             key = str(frame["table"])
-            self.last[key] = max(self.last.get(key, 0), frame["n"])
+            self.last[key] = max(self.last.get(key, 0), json_int(frame["n"]))
         if kind in ("ack", "error"):
-            answer = self._answers.pop(frame.get("id", -1), None)
+            answer = self._answers.pop(entry(frame, "id", int, -1), None)
             if answer is not None and not answer.done():
                 answer.set_result(frame)
 
@@ -295,6 +300,30 @@ def _seconds(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _session(body: Any) -> ClientSession:
-    user = body["user"]
-    return ClientSession(body["token"], user["id"], user["name"], user["coins"])
+def _number(document: dict[str, Json], key: str, default: float) -> float:
+    """``document[key]`` as a number, ``default`` where it is none."""
+    value = document.get(key)
+    return value if isinstance(value, int | float) else default
+
+
+def _refusal(body: Json, code: str, text: str, *, code_key: str = "error") -> HallError:
+    """The hall's error in ``body`` (its ``code_key`` and ``message``, ``code`` and
+    ``text`` where it gives none)."""
+    fields = body if isinstance(body, dict) else {}
+    return HallError(
+        str(fields.get(code_key, code)),
+        str(fields.get("message", text)),
+        _seconds(fields.get("retry_after")),
+    )
+
+
+def _session(body: Json) -> ClientSession:
+    """The session a sign-in answered (:class:`qipai.server.api.answers.SessionAnswer`)."""
+    fields = json_object(body)
+    user = json_object(fields["user"])
+    return ClientSession(
+        json_str(fields["token"]),
+        json_int(user["id"]),
+        json_str(user["name"]),
+        json_int(user["coins"]),
+    )

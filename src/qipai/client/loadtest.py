@@ -82,6 +82,8 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.exceptions import ConnectionClosed
 
+from qipai.jsontypes import Json, json_array, json_int, json_object, json_str
+
 from .autoplay import AutoPlayer
 from .backoff import RECONNECT_SECONDS, Backoff, GaveUpError
 from .connection import Connection, HallClient, HallError, JsonFrame
@@ -240,7 +242,7 @@ class Standing:
         if kind == "queued":
             self.state, self.table = "queued", None
         elif kind in TABLE_FRAMES:
-            self.state, self.table = "seated", table
+            self.state, self.table = "seated", json_int(table)
         elif kind == "hand_over" and self.state == "seated" and table == self.table:
             self.state = "ended"
         elif kind == "hand_voided" and self.state != "queued" and table in (None, self.table):
@@ -261,7 +263,7 @@ class _Play:
     token: str = ""
     room: str | None = None
     """The room to join (``None`` in a match)."""
-    seat: dict[str, int] = field(default_factory=dict)
+    seat: dict[str, int | None] = field(default_factory=dict)
     auto: AutoPlayer = field(init=False)
     sent_at: float | None = None
     leaving: bool = False
@@ -304,7 +306,7 @@ class _Play:
 
 async def choose_room(hall: HallClient, game: str | None, rules: str | None) -> str:
     """The first room of ``game`` and ``rules`` (default: Dou Dizhu ``yifa``)."""
-    rooms = await hall.request("GET", "/api/rooms")
+    rooms = await hall.rows("/api/rooms")
     game = game or "doudizhu"
     rules = rules or ("yifa" if game else None)
     for room in rooms:
@@ -382,11 +384,11 @@ async def _count_unseen(play: _Play) -> None:
     settled a hand, then died before it could send ``hand_over``): their results count
     in the coins, and in ``hands_unseen``."""
     hall = play.halls[play.index]
-    rows = await hall.request("GET", "/api/history?limit=200", play.token)
+    rows = await hall.rows("/api/history?limit=200", play.token)
     stats = play.stats
     for row in rows:
         if row["status"] == "settled" and row["hand_id"] not in stats.hands:
-            stats.net += int(row["net"])
+            stats.net += json_int(row["net"])
             stats.unseen += 1
 
 
@@ -396,7 +398,7 @@ async def _coins(play: _Play) -> int:
     for step in range(count):
         hall = play.halls[(play.index + step) % count]
         try:
-            return int((await hall.me(play.token))["coins"])
+            return json_int((await hall.me(play.token))["coins"])
         except (OSError, HallError, httpx.HTTPError):
             if step == count - 1:
                 raise
@@ -404,8 +406,8 @@ async def _coins(play: _Play) -> int:
 
 
 async def _entry_fee(hall: HallClient, match: str) -> int:
-    listed = await hall.request("GET", "/api/matches")
-    return int(next(m["entry_fee"] for m in listed if m["name"] == match))
+    listed = await hall.rows("/api/matches")
+    return json_int(next(m["entry_fee"] for m in listed if m["name"] == match))
 
 
 async def _play(play: _Play, stop_at: float) -> None:
@@ -602,15 +604,15 @@ async def _on_frame(play: _Play, frame: JsonFrame) -> bool:
     elif kind == "error" and frame["code"] in OUTAGE:
         stats.outage_refusals += 1  # the database down: told, not a fault
     elif kind == "error":
-        stats.errors += 1
-        stats.error_codes[frame["code"]] = stats.error_codes.get(frame["code"], 0) + 1
+        _count_error(stats, frame["code"])
     elif kind == "hand_over":
-        if frame["hand"] not in stats.hands:  # (replayed after a reconnection: once)
-            stats.hands[frame["hand"]] = frame
-            stats.hand_times[frame["hand"]] = time.time()
+        hand = json_str(frame["hand"])
+        if hand not in stats.hands:  # (replayed after a reconnection: once)
+            stats.hands[hand] = frame
+            stats.hand_times[hand] = time.time()
             seat = play.seat.get(str(frame["table"]))
             if seat is not None:
-                stats.net += frame["result"][seat]
+                stats.net += json_int(json_array(frame["result"])[seat])
     elif kind == "hand_voided":
         stats.voided.add(str(frame["hand"]))
         if not play.in_match and not play.standing.placed:
@@ -625,7 +627,7 @@ async def _on_frame(play: _Play, frame: JsonFrame) -> bool:
     elif kind in ("match_over", "match_cancelled"):
         stats.match_over = frame if kind == "match_over" else None
         if kind == "match_cancelled":
-            stats.net += frame["refunded"]
+            stats.net += json_int(frame["refunded"])
         return True
     elif kind == "queued" and play.leaving:
         await play.conn.send({"type": "leave"})
@@ -641,7 +643,8 @@ def _note(play: _Play, frame: JsonFrame) -> None:
         play.stats.latencies.append(time.perf_counter() - play.sent_at)
         play.sent_at = None
     elif kind == "snapshot":
-        play.seat[str(frame["table"])] = frame["seat"]
+        seat = frame["seat"]
+        play.seat[str(frame["table"])] = None if seat is None else json_int(seat)
     elif kind == "queued":
         play.joining = False
         play.holding, play.held = False, None  # a new table: nothing old to decide
@@ -675,9 +678,15 @@ async def _join_refused(play: _Play, frame: JsonFrame) -> bool:
     if code == "already_in_room" and play.rejoin:
         play.standing.in_room()
         return False
-    play.stats.errors += 1
-    play.stats.error_codes[code] = play.stats.error_codes.get(code, 0) + 1
+    _count_error(play.stats, code)
     return True
+
+
+def _count_error(stats: ClientStats, code: Json) -> None:
+    """Count an error (not the hall's unavailability) by its ``code``."""
+    stats.errors += 1
+    text = json_str(code)
+    stats.error_codes[text] = stats.error_codes.get(text, 0) + 1
 
 
 async def _decide(play: _Play, frame: JsonFrame) -> None:
@@ -722,7 +731,7 @@ def _in_trustee(play: _Play, frame: JsonFrame) -> bool:
     seat, players = _own_seat(play, frame), frame.get("players")
     if seat is None or not isinstance(players, list) or not 0 <= seat < len(players):
         return False
-    return bool(players[seat].get("trustee"))
+    return bool(json_object(players[seat]).get("trustee"))
 
 
 async def _end_trustee(play: _Play) -> None:
@@ -755,7 +764,7 @@ async def _act(play: _Play, reply: JsonFrame) -> None:
     play.sent_at = time.perf_counter()
     play.stats.actions += 1
     play.stats.action_times.append(time.time())
-    await play.conn.act(reply["action"], reply.get("table"))
+    await play.conn.request(reply)  # the act message of AutoPlayer, for its table
 
 
 async def _act_later(play: _Play, reply: JsonFrame, delay: float) -> None:
@@ -808,7 +817,8 @@ async def _stats(halls: Sequence[HallClient]) -> dict[str, int]:
     """``GET /api/stats`` of each address, the connections and memory summed."""
     answers = await asyncio.gather(*(hall.request("GET", "/api/stats") for hall in halls))
     return {
-        key: sum(int(answer[key]) for answer in answers) for key in ("connections", "rss_bytes")
+        key: sum(json_int(json_object(answer)[key]) for answer in answers)
+        for key in ("connections", "rss_bytes")
     }
 
 
@@ -844,7 +854,7 @@ def summarise(
     latencies = sorted(ms for stats in results for ms in stats.latencies)
     resumes = sorted(seconds for stats in results for seconds in stats.resume_times)
     balanced = all(
-        sum(frame["result"]) + sum(frame.get("rake", ())) + sum(frame.get("fees", ())) == 0
+        _total(frame["result"]) + _total(frame.get("rake", [])) + _total(frame.get("fees", [])) == 0
         for frame in hands.values()
         if frame.get("coins", True)
     )
@@ -891,7 +901,7 @@ def summarise(
 
 def _net(stats: ClientStats) -> int:
     """A client's coin change: its hands' results, and in a match the fee and the prize."""
-    prize = 0 if stats.match_over is None else int(stats.match_over["prize"])
+    prize = 0 if stats.match_over is None else json_int(stats.match_over["prize"])
     return stats.net - stats.fee + prize
 
 
@@ -900,8 +910,13 @@ def _match_summary(match: str, results: list[ClientStats]) -> dict[str, object]:
     return {
         "match": match,
         "match_finished": all(over is not None for over in overs),
-        "prizes": sum(int(over["prize"]) for over in overs if over is not None),
+        "prizes": sum(json_int(over["prize"]) for over in overs if over is not None),
     }
+
+
+def _total(numbers: Json) -> int:
+    """The sum of ``numbers``, a JSON array of integers (a hand's coins by seat)."""
+    return sum(json_int(number) for number in json_array(numbers))
 
 
 def _merged(counts: Iterable[dict[str, int]]) -> dict[str, int]:

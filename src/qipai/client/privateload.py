@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from qipai.client.autoplay import AutoPlayer
 from qipai.client.connection import Connection, HallClient, JsonFrame
 from qipai.client.watchload import WatchStats, hidden_event, shown_but_hidden, summary, watch
+from qipai.jsontypes import json_array
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +87,12 @@ async def _one_table(hall: HallClient, load: PrivateLoad, rng: random.Random) ->
     stats = TableStats()
     session = await hall.guest()
     async with hall.connect(session.token) as conn:
-        create = {"type": "private_create", "game": load.game, "rules": load.rules, "hands": 0}
-        for message in (create, {"type": "ready"}, {"type": "private_start"}):
+        opening: list[JsonFrame] = [
+            {"type": "private_create", "game": load.game, "rules": load.rules, "hands": 0},
+            {"type": "ready"},
+            {"type": "private_start"},
+        ]
+        for message in opening:
             answer = await _answer(conn, message, stats)
             if answer.get("type") == "error":
                 stats.errors.append(f"{message['type']}: {answer.get('code')}")
@@ -138,14 +143,14 @@ async def _play(conn: Connection, load: PrivateLoad, rng: random.Random, stats: 
         async for frame in conn:
             _count(frame, stats)
             if frame["type"] == "scoreboard" and frame["over"]:
-                stats.hands = len(frame["rows"])
+                stats.hands = len(json_array(frame["rows"]))
                 return
             if not closing and time.monotonic() >= closing_at:
                 closing = True
                 await conn.send({"type": "private_close", "id": 0})
             reply = player.on_frame(frame)
             if reply is not None and reply["type"] == "act":
-                await conn.act(reply["action"], reply.get("table"))
+                await conn.request(reply)  # the act message of AutoPlayer, for its table
             elif reply is not None:
                 await conn.send(reply)
 

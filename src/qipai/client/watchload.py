@@ -20,6 +20,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from qipai.client.connection import HallClient, JsonFrame
+from qipai.jsontypes import json_int
 
 EventKey = tuple[int, int]
 """An event of a table: (table, n)."""
@@ -59,8 +60,13 @@ def leaks(frame: JsonFrame) -> bool:
 def hidden_event(frame: JsonFrame) -> EventKey | None:
     """``(table, n)`` of an ``event`` frame sent as ``hidden``, else ``None``."""
     if frame.get("type") == "event" and frame.get("hidden"):
-        return int(frame["table"]), int(frame["n"])
+        return _event_key(frame)
     return None
+
+
+def _event_key(frame: JsonFrame) -> EventKey:
+    """``(table, n)`` of an event frame."""
+    return json_int(frame["table"]), json_int(frame["n"])
 
 
 def shown_but_hidden(watchers: list[WatchStats], hidden: set[EventKey]) -> int:
@@ -87,7 +93,7 @@ def _count(frame: JsonFrame, stats: WatchStats) -> bool:
     if leaks(frame):
         stats.errors.append(f"spectator frame {kind} shows a hidden card")
     if kind == "event" and not frame.get("hidden"):
-        stats.shown.add((int(frame["table"]), int(frame["n"])))
+        stats.shown.add(_event_key(frame))
     elif kind == "hand_over":
         stats.hands += 1
     elif kind == "error":
