@@ -4,6 +4,7 @@ what they use, so that ``./test -m "not browser and not slow"`` is a quick loop.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -37,15 +38,36 @@ SLOW = (
 )
 """Where the tests that take seconds live (measured with ``--durations``)."""
 ROOT = Path(__file__).resolve().parent.parent
+DURATIONS = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))
+"""Seconds per test file in a recent parallel run (``benchmarks/suite_order.py`` writes it)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test ``browser``, ``postgres`` and ``slow`` by its file and parameters."""
+    """Mark the tests (before ``-m`` selects by marker); hand out the longest files first."""
     for item in items:
-        path = item.path.resolve().relative_to(ROOT).as_posix() if item.path else ""
-        if path.startswith("tests/web/"):
-            item.add_marker(pytest.mark.browser)
-        if "postgres" in item.nodeid.lower():
-            item.add_marker(pytest.mark.postgres)
-        if path.startswith(SLOW):
-            item.add_marker(pytest.mark.slow)
+        _mark(item)
+    _longest_first(items)
+
+
+def _mark(item: pytest.Item) -> None:
+    """Mark a test ``browser``, ``postgres`` and ``slow`` by its file and parameters."""
+    path = _path(item)
+    if path.startswith("tests/web/"):
+        item.add_marker(pytest.mark.browser)
+    if "postgres" in item.nodeid.lower():
+        item.add_marker(pytest.mark.postgres)
+    if path.startswith(SLOW):
+        item.add_marker(pytest.mark.slow)
+
+
+def _longest_first(items: list[pytest.Item]) -> None:
+    """Order the tests by their file's recorded seconds, the longest first: a parallel run
+    (``--dist loadfile --no-loadscope-reorder``, ``.ci/run``) gives its workers the files
+    in this order, so that no long file is left to start last and end the run alone.  A
+    file keeps its tests' order; files not measured yet (and the doctests) come after."""
+    items.sort(key=lambda item: -DURATIONS.get(_path(item), 0))
+
+
+def _path(item: pytest.Item) -> str:
+    """The test's file, relative to the repository (``""`` where it has none)."""
+    return item.path.resolve().relative_to(ROOT).as_posix() if item.path else ""
