@@ -28,6 +28,8 @@ class StubHall:
         self.answer = answer or (lambda stub, message: None)
         self.received: list[dict[str, Any]] = []
         self.socket: Any = None
+        self.sent = 0
+        """Messages sent to the page, on every connection."""
         page.route_web_socket(re.compile(r"/ws$"), self._connect)
 
     def _connect(self, socket: Any) -> None:
@@ -53,6 +55,14 @@ class StubHall:
     def send(self, *frames: dict[str, Any]) -> None:
         """Frames to the page, sent together (one array)."""
         self.socket.send(json.dumps(list(frames)))
+        self.sent += 1
+
+    def settled(self) -> None:
+        """Wait until the page has taken in every message sent so far (its socket's count,
+        ``received``): what they would change is drawn, what they must not change can be
+        checked."""
+        script = "(n) => (window.qipai.app.socket?.received ?? -1) >= n"
+        self.page.wait_for_function(script, arg=self.sent, timeout=WAIT_MS)
 
     def wait_sent(self, kind: str, count: int = 1) -> dict[str, Any]:
         """The ``count``-th message of type ``kind`` the page sent (waited for)."""

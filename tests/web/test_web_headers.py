@@ -40,7 +40,11 @@ def test_strict_headers_and_a_hand_without_a_violation(hall: Any, new_page: Any)
 def test_another_site_cannot_frame_the_table(hall: Any, new_page: Any) -> None:
     """A page of another origin that frames the hall gets an empty frame."""
     page = new_page()
-    page.set_content(f'<iframe id="f" src="{hall.url}/" width="400" height="300"></iframe>')
-    page.wait_for_timeout(1500)
+    page.set_content(
+        f'<iframe id="f" src="{hall.url}/" width="400" height="300"'
+        ' onload="window.framed = true"></iframe>'
+    )
+    page.wait_for_function("() => window.framed === true")  # loaded, or refused
     frame = page.frame_locator("#f")
+    assert frame.locator("#top").count() == 0  # not even the page's static markup
     assert frame.locator("[data-testid=username]").count() == 0

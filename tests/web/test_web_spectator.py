@@ -170,7 +170,7 @@ def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> 
     page.keyboard.press("Escape")
     # the table's own frame reaches its spectators again (``you`` null): it changes nothing
     stub.send(private_table(played=2))
-    page.wait_for_timeout(200)
+    stub.settled()
     assert page.locator("[data-testid=table][data-spectating='1']").count() == 1
     assert page.evaluate("() => window.qipai.app.private") is None
     # the table closes: it stays on the page, its strip says so; its late frames are
@@ -180,7 +180,7 @@ def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> 
     page.wait_for_selector("#toast :text('观战的牌桌已结束')")
     hand.play_until(4)
     stub.send(*hand.events(None))
-    page.wait_for_timeout(200)
+    stub.settled()
     assert "resync" not in page.evaluate("() => window.qipai.app.socket.outbox.map(m => m.type)")
     page.click("[data-testid=stop-spectating]")
     page.wait_for_selector("[data-testid=lobby]")

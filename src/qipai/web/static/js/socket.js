@@ -37,6 +37,7 @@ export class HallSocket {
     this.stopped = false;
     this.welcomed = false;
     this.outbox = []; // the last messages sent (a debugging and test aid)
+    this.received = 0; // the messages taken in, whole (a test aid: a stub hall waits on it)
   }
 
   open() {
@@ -59,6 +60,7 @@ export class HallSocket {
     try {
       parsed = JSON.parse(data);
     } catch {
+      this.received += 1;
       return;
     }
     const frames = Array.isArray(parsed) ? parsed : [parsed];
@@ -75,6 +77,7 @@ export class HallSocket {
       }
     }
     this.onFrames(frames);
+    this.received += 1;
   }
 
   closed(ws) {
