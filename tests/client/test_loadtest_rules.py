@@ -316,6 +316,22 @@ def test_a_join_refused_while_the_room_moves_is_retried_not_counted() -> None:
     _run(scenario)
 
 
+def test_a_join_sent_again_after_a_late_one_was_carried_out_is_no_error() -> None:
+    async def scenario() -> None:
+        play = _play()
+        await _join(play)
+        late = {"type": "error", "code": "cluster_unavailable", "message": "no answer in time"}
+        await _message(play, late)  # ... but the room's node carried it out
+        play.join_at = 0.0
+        await _due(play, 1e18, 1e18)  # sent again
+        await _message(play, {"type": "queued", "room": ROOM})  # the first join's
+        await _message(play, {"type": "error", "code": "already_in_room", "message": "in"})
+        assert cast(Recorder, play.conn).kinds() == ["join", "join"]
+        assert play.stats.errors == 0 and play.standing.placed
+
+    _run(scenario)
+
+
 def test_a_hand_replayed_after_a_drop_counts_once() -> None:
     async def scenario() -> None:
         play = _play()

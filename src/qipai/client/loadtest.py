@@ -38,8 +38,10 @@ end of each message: what came with the ``welcome`` counts together); a client n
 resumed :data:`SETTLE_SECONDS` after the ``welcome``, or told at once that its hand was
 voided (``hand_voided``, reason ``restart``), joins its room again, and a ``join`` refused
 ``already_in_room`` then means it was in the room after all.  A ``join`` refused with
-``cluster_unavailable`` (the room moving to another node) is sent again every
-:data:`JOIN_RETRY_SECONDS` seconds and counted in ``join_retries``, not in ``errors``; any
+``cluster_unavailable`` (the room moving to another node, or its node answering late) is
+sent again every :data:`JOIN_RETRY_SECONDS` seconds and counted in ``join_retries``, not
+in ``errors`` (nor is the ``already_in_room`` that answers it when the late one was
+carried out after all); any
 other message refused ``cluster_unavailable`` (its table's node stopped: the client's
 own node could not reach it, and tells it next that the hand was voided) is counted in
 ``node_refusals``, not in ``errors``.  The refusals of a hall whose database does not
@@ -654,9 +656,16 @@ def _note(play: _Play, frame: JsonFrame) -> None:
 
 
 def _answers_join(play: _Play, frame: JsonFrame) -> bool:
-    """Whether the error ``frame`` is the hall's answer to the ``join`` in flight."""
+    """Whether the error ``frame`` is the hall's answer to a ``join``: the one in flight, or
+    one sent again, answered ``already_in_room`` after the ``queued`` of an earlier one (a
+    ``join`` refused ``cluster_unavailable`` when its node answered late may still have
+    been carried out: the client sent it again meanwhile)."""
     code = frame.get("code")
-    return play.joining and frame.get("id") is None and code in (*JOIN_REFUSALS, *UNAVAILABLE)
+    if frame.get("id") is not None:
+        return False
+    if code == "already_in_room" and play.rejoin:
+        return True
+    return play.joining and code in (*JOIN_REFUSALS, *UNAVAILABLE)
 
 
 async def _join_refused(play: _Play, frame: JsonFrame) -> bool:
