@@ -216,6 +216,18 @@ def test_reduced_motion_makes_no_animation_but_keeps_the_sounds(hall: Any, new_p
         }""",
     )
     assert animation == "none"
+    # nor turns or blinks anything for ever: the queue's ring, the connecting dot
+    still = page.evaluate(
+        """() => ['spinner', 'netdot wait'].map((names) => {
+          const el = document.createElement('div');
+          el.className = names;
+          document.body.append(el);
+          const name = getComputedStyle(el).animationName;
+          el.remove();
+          return name;
+        })"""
+    )
+    assert still == ["none", "none"]
 
 
 def test_the_plays_that_burst(hall: Any, new_page: Any) -> None:
