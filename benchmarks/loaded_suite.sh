@@ -15,9 +15,9 @@ git clone -q "$repo" "$dir"
 cd "$dir" && git checkout -q "$rev" || exit 2
 python3 -c 'while True: pass' &
 busy=$!
+trap 'kill "$busy" 2>/dev/null' EXIT  # stopped with the run, even an interrupted one
 start=$(date +%s)
 CI=true bash .ci/run > "/tmp/loaded-$name.log" 2>&1
 rc=$?
-kill "$busy"
 echo "rev $(git rev-parse --short HEAD) rc $rc seconds $(($(date +%s) - start))" > "/tmp/loaded-$name.result"
 exit "$rc"

@@ -29,7 +29,8 @@ def file_seconds(report: str) -> dict[str, int]:
     for line in report.splitlines():
         if match := LINE.match(line):
             seconds[match.group(2)] += float(match.group(1))
-    return {path: round(total) for path, total in seconds.most_common() if round(total)}
+    rounded = {path: round(total) for path, total in seconds.most_common()}
+    return {path: total for path, total in rounded.items() if total}
 
 
 def main(log: str) -> None:

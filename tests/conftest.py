@@ -43,29 +43,26 @@ DURATIONS = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="u
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests (before ``-m`` selects by marker); hand out the longest files first."""
+    """Mark the tests (before ``-m`` selects by marker); order them by their file's recorded
+    seconds, the longest first: a parallel run (``--dist loadfile --no-loadscope-reorder``,
+    ``.ci/run``) gives its workers the files in this order, so that no long file is left
+    to start last and end the run alone.  A file keeps its tests' order; files not measured
+    yet (and the doctests) come after."""
+    paths = {item.nodeid: _path(item) for item in items}
     for item in items:
-        _mark(item)
-    _longest_first(items)
+        _mark(item, paths[item.nodeid])
+    items.sort(key=lambda item: -DURATIONS.get(paths[item.nodeid], 0))
 
 
-def _mark(item: pytest.Item) -> None:
-    """Mark a test ``browser``, ``postgres`` and ``slow`` by its file and parameters."""
-    path = _path(item)
+def _mark(item: pytest.Item, path: str) -> None:
+    """Mark a test ``browser``, ``postgres`` and ``slow`` by its file (``path``) and
+    parameters."""
     if path.startswith("tests/web/"):
         item.add_marker(pytest.mark.browser)
     if "postgres" in item.nodeid.lower():
         item.add_marker(pytest.mark.postgres)
     if path.startswith(SLOW):
         item.add_marker(pytest.mark.slow)
-
-
-def _longest_first(items: list[pytest.Item]) -> None:
-    """Order the tests by their file's recorded seconds, the longest first: a parallel run
-    (``--dist loadfile --no-loadscope-reorder``, ``.ci/run``) gives its workers the files
-    in this order, so that no long file is left to start last and end the run alone.  A
-    file keeps its tests' order; files not measured yet (and the doctests) come after."""
-    items.sort(key=lambda item: -DURATIONS.get(_path(item), 0))
 
 
 def _path(item: pytest.Item) -> str:
