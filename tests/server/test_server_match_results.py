@@ -107,12 +107,13 @@ async def _knocked_out_first(url: str) -> dict[str, Any]:
 
 
 async def _join_and_leave(player: Player) -> Frame:
-    """Join a cash room (answered ``queued``, or an error), then leave it."""
+    """Join a cash room (answered ``queued``, or an error), then leave it (if the room has
+    seated him meanwhile, bots joining after 0.2 s, he goes once he has played its hand)."""
     await player.conn.send({"type": "join", "room": "doudizhu-yifa"})
     answer = await player.until(lambda frame: frame["type"] in ("queued", "error"))
     if answer["type"] == "queued":
         await player.conn.send({"type": "leave"})
-        await player.until(lambda frame: frame["type"] == "left")
+        await player.play_out(until=lambda frame: frame["type"] == "left")
     return answer
 
 

@@ -82,10 +82,8 @@ async def _together(client: HallClient) -> list[tuple[int, list[int]]]:
     """Three players at one Zha Jin Hua table for a hand."""
     async with guests(client, 3) as players:
         await seat_together(players, TOGETHER.id)
-        overs = await play_all(players)
+        overs = await play_all(players, leave=True)
         assert all(over == overs[0] for over in overs)
-        for player in players:
-            await player.conn.send({"type": "leave"})
         await asyncio.gather(*(p.until(of_type("left")) for p in players))
         return [_result(player, overs[0]) for player in players]
 

@@ -148,9 +148,14 @@ class Player:
         watch: Callable[[Frame], object] | None = None,
         until: Callable[[Frame], bool] = lambda frame: frame["type"] == "hand_over",
         timeout: float = WAIT * 3,
+        leave: bool = False,
     ) -> Frame:
         """Play (the first legal action, or ``choose``) until a frame ``until`` accepts
-        (default ``hand_over``); that frame.  ``watch`` sees each frame as it arrives."""
+        (default ``hand_over``); that frame.  ``watch`` sees each frame as it arrives.
+
+        ``leave``: ask to leave at the hand's first ``turn`` (the game has begun: he goes
+        once it is over, which is no escape), so that ``left`` follows this hand for sure;
+        asked after ``hand_over``, he could already be playing the table's next one."""
         auto = AutoPlayer(choose or (lambda legal: legal[0]))
         async with asyncio.timeout(timeout):
             while True:
@@ -158,6 +163,9 @@ class Player:
                 self.frames.append(frame)
                 if watch is not None:
                     watch(frame)
+                if leave and frame["type"] == "turn":
+                    await self.conn.send({"type": "leave"})
+                    leave = False
                 if until(frame):
                     return frame
                 reply = auto.on_frame(frame)
@@ -190,9 +198,10 @@ async def seat_together(players: Sequence[Player], room: str) -> int:
     return tables.pop()
 
 
-async def play_all(players: Sequence[Player]) -> list[Frame]:
-    """Every player plays until the hand is over; their ``hand_over`` frames."""
-    return list(await asyncio.gather(*(p.play_out() for p in players)))
+async def play_all(players: Sequence[Player], *, leave: bool = False) -> list[Frame]:
+    """Every player plays until the hand is over (asking to leave at its first turn where
+    ``leave``: see :meth:`Player.play_out`); their ``hand_over`` frames."""
+    return list(await asyncio.gather(*(p.play_out(leave=leave) for p in players)))
 
 
 def ws_url(url: str) -> str:
