@@ -339,10 +339,14 @@ def wild_moves(hand: int, previous: Move, rules: Rules) -> list[Move]:
     natural = hand & _NATURAL_MASK
     if previous.is_pass:
         moves = lead_moves(natural, rules)
+        if not _wild_sets(hand, rules):  # no wild card held: the natural plays only
+            return moves
         for kind in SHAPES:
             moves += kind_moves(hand, kind, rules)
         return moves
     moves = follow_moves(natural, previous, rules)
+    if not _wild_sets(hand, rules):
+        return moves
     answers = _ANSWERS.get(previous.kind, (previous.kind, Kind.BOMB, Kind.WILD_BOMB))
     for kind in answers:
         moves += [m for m in kind_moves(hand, kind, rules) if beats(m, previous)]
