@@ -6,6 +6,7 @@ comes back on either one and finds his hand where it was."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import time
 from collections.abc import Iterator
@@ -158,9 +159,14 @@ async def _play_on_after_the_holder_forgot(pair: Pair, room: str) -> list[dict[s
         async with client.connect(session.token) as conn:
             await conn.send({"type": "join", "room": room})
             await _until_first_decision(conn)
-            loop = holder.hall._matcher.get_loop()
-            loop.call_soon_threadsafe(holder.app.state.gateway.census, {"a"}, set())
-            await asyncio.sleep(0.5)  # b's links there closed
+            forgotten: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+            def forget() -> None:
+                holder.app.state.gateway.census({"a"}, set())
+                forgotten.set_result(None)
+
+            holder.hall._matcher.get_loop().call_soon_threadsafe(forget)
+            await asyncio.wrap_future(forgotten)  # a serves b's links no more
             await conn.send({"type": "resync"})
             player = AutoPlayer(lambda legal: legal[0])
             frames: list[dict[str, Any]] = []
