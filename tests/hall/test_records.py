@@ -48,20 +48,20 @@ def sh_hand(seed: int) -> showhand.State:
     return sh_bots.play_hand(state, [sh_bots.RandomPolicy(seed + s) for s in range(players)])
 
 
-Spec = tuple[str, str, int, int | None]
+HandSpec = tuple[str, str, int, int | None]
 """One recorded hand: game, rule set, seed, and the Zha Jin Hua dealer given (``None``:
 drawn)."""
-SPECS: list[Spec] = [("doudizhu", r, s, None) for r in doudizhu.RULES for s in SEEDS]
+HAND_SPECS: list[HandSpec] = [("doudizhu", r, s, None) for r in doudizhu.RULES for s in SEEDS]
 for _s in SEEDS:
-    SPECS += [("zhajinhua", "yifa", _s, None), ("zhajinhua", "yifa", _s, _s % 2)]
-    SPECS.append(("showhand", "yifa", _s, None))
+    HAND_SPECS += [("zhajinhua", "yifa", _s, None), ("zhajinhua", "yifa", _s, _s % 2)]
+    HAND_SPECS.append(("showhand", "yifa", _s, None))
 
 
 @functools.cache
-def record_of(spec: Spec) -> HandRecord:
-    """The record of the random hand ``spec`` names, played on first use (not while the
+def record_of(hand_spec: HandSpec) -> HandRecord:
+    """The record of the random hand ``hand_spec`` names, played on first use (not while the
     tests are collected: every worker of a parallel run collects this file)."""
-    game, rules, seed, dealer = spec
+    game, rules, seed, dealer = hand_spec
     if game == "doudizhu":
         return record_hand(game, ddz_hand(rules, seed))
     if game == "zhajinhua":
@@ -70,8 +70,8 @@ def record_of(spec: Spec) -> HandRecord:
 
 
 def records() -> list[HandRecord]:
-    """Every record of :data:`SPECS`."""
-    return [record_of(spec) for spec in SPECS]
+    """Every record of :data:`HAND_SPECS`."""
+    return [record_of(hand_spec) for hand_spec in HAND_SPECS]
 
 
 DDZ = record_of(("doudizhu", "yifa", 0, None))
@@ -84,7 +84,7 @@ def sample(game: str) -> HandRecord:
     actions)."""
     return next(
         record
-        for record in map(record_of, SPECS)
+        for record in map(record_of, HAND_SPECS)
         if record.game == game and (game != "zhajinhua" or len(record.actions) > 2)
     )
 
@@ -117,9 +117,9 @@ def test_every_game_and_preset_is_recorded() -> None:
     assert seen == expected
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: "-".join(map(str, spec[:3])))
-def test_records_verify_and_round_trip(spec: Spec) -> None:
-    record = record_of(spec)
+@pytest.mark.parametrize("hand_spec", HAND_SPECS, ids=lambda key: "-".join(map(str, key[:3])))
+def test_records_verify_and_round_trip(hand_spec: HandSpec) -> None:
+    record = record_of(hand_spec)
     check = verify(record, published=commitment(record.seed))
     assert (check.ok, check.code, check.reason, check.result) == (True, "ok", "", record.result)
     text = record.to_json()
