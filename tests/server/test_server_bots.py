@@ -99,6 +99,18 @@ async def _play(room: Room, bot_pool: BotPool, seed: int, limit: float = 60.0) -
             effects = core.handle(command, time.time())
 
 
+async def _play_until_replaced(room: Room, bot_pool: BotPool, seed: int) -> Table:
+    """:func:`_play`, then wait (on the same event loop, where the pool hears of its
+    broken decisions) until the pool has been replaced: on a busy machine the worker may
+    take its first request, and crash, only after the hand has been played out by the
+    basic 托管 (the table waits 0.05 s for each answer)."""
+    table = await _play(room, bot_pool, seed)
+    async with asyncio.timeout(30):
+        while not bot_pool.replaced:
+            await asyncio.sleep(0.05)
+    return table
+
+
 def _answer(answers: asyncio.Queue[c.Command], table: int, turn: BotTurn, action: object) -> None:
     answers.put_nowait(c.BotDecided(table, turn, action))
 
@@ -174,7 +186,7 @@ def test_a_slow_worker_never_stalls_the_table(mark: Path) -> None:
 def test_a_crashed_worker_is_replaced_and_the_table_plays_on(mark: Path) -> None:
     room = ROOMS["zhajinhua-yifa"]
     with pool(1, bots_kit.crash_once) as bot_pool:
-        table = asyncio.run(_play(room, bot_pool, 4))
+        table = asyncio.run(_play_until_replaced(room, bot_pool, 4))
         assert table.is_over and mark.exists()
         assert bot_pool.replaced == 1
         # the new pool answers: a next hand's bots decide in it
