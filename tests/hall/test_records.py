@@ -51,10 +51,12 @@ def sh_hand(seed: int) -> showhand.State:
 HandSpec = tuple[str, str, int, int | None]
 """One recorded hand: game, rule set, seed, and the Zha Jin Hua dealer given (``None``:
 drawn)."""
-HAND_SPECS: list[HandSpec] = [("doudizhu", r, s, None) for r in doudizhu.RULES for s in SEEDS]
-for _s in SEEDS:
-    HAND_SPECS += [("zhajinhua", "yifa", _s, None), ("zhajinhua", "yifa", _s, _s % 2)]
-    HAND_SPECS.append(("showhand", "yifa", _s, None))
+HAND_SPECS: list[HandSpec] = [("doudizhu", r, s, None) for r in doudizhu.RULES for s in SEEDS] + [
+    hand_spec
+    for s in SEEDS
+    for hand_spec in (("zhajinhua", "yifa", s, None), ("zhajinhua", "yifa", s, s % 2),
+                      ("showhand", "yifa", s, None))
+]  # fmt: skip
 
 
 @functools.cache
@@ -74,19 +76,19 @@ def records() -> list[HandRecord]:
     return [record_of(hand_spec) for hand_spec in HAND_SPECS]
 
 
-DDZ = record_of(("doudizhu", "yifa", 0, None))
-"""The Dou Dizhu sample (one hand, cheap enough to play while the file is collected: the
-malformed-JSON cases below are built from it)."""
-
-
 def sample(game: str) -> HandRecord:
     """The first record of ``game`` (Dou Dizhu: of yifa; Zha Jin Hua: of more than two
-    actions)."""
+    actions); only that game's hands are played to find it."""
     return next(
         record
-        for record in map(record_of, HAND_SPECS)
-        if record.game == game and (game != "zhajinhua" or len(record.actions) > 2)
+        for record in (record_of(spec) for spec in HAND_SPECS if spec[0] == game)
+        if game != "zhajinhua" or len(record.actions) > 2
     )
+
+
+DDZ = sample("doudizhu")
+"""The Dou Dizhu sample (one hand, cheap enough to play while the file is collected: the
+malformed-JSON cases below are built from it)."""
 
 
 # --- the commitment ---------------------------------------------------------------------
