@@ -14,6 +14,7 @@ from web_kit import (
     HUANLE_HUMANS_ROOM,
     HUMANS_ROOM,
     NO_COUNTER_ROOM,
+    NOTES_LOG,
     WEB_MATCHES,
     RunningHall,
     fast_config,
@@ -86,6 +87,7 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
     def open_page(width: int = 1280, height: int = 800, **options: Any) -> Any:
         options.setdefault("reduced_motion", motion)
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        context.add_init_script(NOTES_LOG)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from web_kit import WAIT_MS, feed, join, next_decision, screenshot, table_data
+from web_kit import WAIT_MS, feed, join, next_decision, noted, screenshot, table_data
 
 from qipai.hall.chat import EMOJI, PHRASES
 
@@ -91,7 +91,7 @@ def test_a_phrase_shows_on_my_seat_and_too_fast_is_a_toast(
     # four at once (as fast as the panel could never send them): the burst is 3
     burst = ["hello", "well_played", "smile", "cry"]
     page.evaluate("(burst) => burst.forEach((p) => window.qipai.app.table.chat.say(p))", burst)
-    page.wait_for_selector("#toast div:has-text('发言太快了')")
+    noted(page, "发言太快了")
     assert page.evaluate("window.qipai.app.frameCounts.error") >= 1
     assert page.locator(".overlay").count() == 0  # a toast, not a dialog
     page.wait_for_selector(f"{bubble(seat)}[data-phrase=smile]")  # the third went through

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_kit import at_my_turn, button, me, screenshot, table_data
+from web_kit import at_my_turn, button, me, noted, screenshot, table_data
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -76,7 +76,7 @@ def test_a_hand_voided_by_a_restart_is_explained(
     page.wait_for_selector("[data-testid=lobby]")
     unknown = "[{type: 'hand_voided', hand: 'gone', table: 987654, reason: 'restart'}]"
     page.evaluate(f"() => window.qipai.onFrames({unknown})")
-    page.wait_for_selector("#toast :text('服务器重新启动')")
+    noted(page, "服务器重新启动")
     assert page.locator("[data-testid=lobby]").count() == 1  # no table opened for it
 
 

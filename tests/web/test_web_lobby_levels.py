@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_kit import WAIT_MS, next_decision, screenshot, sign_up
+from web_kit import WAIT_MS, next_decision, noted, screenshot, sign_up
 
 from qipai.hall.rooms import LEVELS, default_rooms
 from qipai.registry import Payout
@@ -137,8 +137,7 @@ def test_a_player_short_of_every_minimum_is_told_so(hall: Any, new_page: Any) ->
     page.wait_for_selector(f"{QUICK}[data-room='']")
     assert "游戏币不足" in page.inner_text(QUICK)
     page.click(QUICK)
-    note = page.wait_for_selector("#toast div")
-    assert note.inner_text() == "游戏币不足，无法加入任何斗地主房间（最少需要 96 游戏币）"
+    assert noted(page, "") == "游戏币不足，无法加入任何斗地主房间（最少需要 96 游戏币）"
     assert page.locator(".overlay").count() == 0  # no dialog, no 匹配中 layer
     assert page.locator("[data-testid=lobby]").count() == 1  # still in the lobby
 

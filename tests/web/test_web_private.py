@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from stub_hall import DdzHand, StubHall, signed_up, stub_json
-from web_kit import WAIT_MS, screenshot
+from web_kit import WAIT_MS, noted, screenshot
 
 SHOTS = Path("/work/notes/shots")
 CODE = "123456"
@@ -186,7 +186,7 @@ def test_a_code_joins_and_a_full_table_offers_to_watch(hall: Any, new_page: Any)
     signed_up(page, hall.url, "friend-b")
     page.fill("[data-testid=private-join-code]", "12a")
     page.click("[data-testid=private-join]")  # not 6 digits: nothing sent
-    page.wait_for_selector("#toast :text('6 位数字')")
+    noted(page, "6 位数字")
     page.fill("[data-testid=private-join-code]", CODE)
     screenshot(page, SHOTS, "lobby-friends-phone")
     page.click("[data-testid=private-join]")
@@ -274,7 +274,7 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
             "message": "x",
         }
     )
-    page.wait_for_selector("#toast :text('还有玩家没有准备')")
+    noted(page, "还有玩家没有准备")
     # a guest at the table (not the owner) has neither 开始 nor 踢出
     stub.send(private_table(you=1, seats=seats))
     page.wait_for_selector("[data-testid=private-seat].me[data-seat='1']")
@@ -293,13 +293,13 @@ def test_the_waiting_room_ready_kick_start_close(hall: Any, new_page: Any) -> No
     # removed by the owner: back in the lobby, told why
     stub.send({"type": "left", "room": ROOM, "reason": "kicked"})
     page.wait_for_selector("[data-testid=lobby]")
-    page.wait_for_selector("#toast :text('房主把你移出了好友房')")
+    noted(page, "房主把你移出了好友房")
     # back at the table; it closes: back in the lobby
     stub.send(private_table())
     page.wait_for_selector("[data-testid=private-room]")
     stub.send(private_table(state="closed"))
     page.wait_for_selector("[data-testid=lobby]")
-    page.wait_for_selector("#toast :text('好友房已关闭')")
+    noted(page, "好友房已关闭")
 
 
 def test_the_scoreboard_between_hands_and_at_the_end(hall: Any, new_page: Any) -> None:

@@ -27,7 +27,17 @@ from typing import Any
 
 import pytest
 from process_kit import audit_cli
-from web_kit import WAIT_MS, RunningHall, button, fast_config, me, running_hall, screenshot, sign_up
+from web_kit import (
+    WAIT_MS,
+    RunningHall,
+    button,
+    fast_config,
+    me,
+    noted,
+    running_hall,
+    screenshot,
+    sign_up,
+)
 
 from qipai.hall.private.options import PrivateSettings
 
@@ -221,7 +231,7 @@ def watch(watcher: Page, code: str, players: list[Page]) -> None:
     """``watcher`` watches the full table, which has not started yet: told so, he waits in
     the lobby; once its first hand is dealt he watches it; the players see one spectator."""
     offered_to_watch(watcher, code)
-    watcher.wait_for_selector("#toast :text('开局后自动观战')", timeout=WAIT_MS)
+    noted(watcher, "开局后自动观战")
     assert watcher.locator("[data-testid=lobby]").count() == 1
     start(players)
     watcher.wait_for_selector("[data-testid=table][data-spectating='1']", timeout=WAIT_MS)

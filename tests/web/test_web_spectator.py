@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from stub_hall import DdzHand, StubHall, signed_up
-from web_kit import WAIT_MS, feed, screenshot
+from web_kit import WAIT_MS, feed, noted, screenshot
 
 SHOTS = Path("/work/notes/shots")
 SIZES = {
@@ -177,7 +177,7 @@ def test_a_private_table_watched_by_a_players_name(hall: Any, new_page: Any) -> 
     # dropped (no resync asked); 返回大厅 goes to the lobby, nothing to stop
     stub.send({"type": "spectate_ended", "table": 9, "reason": "table_closed"})
     page.wait_for_selector("[data-testid=spectating][data-ended=table_closed]")
-    page.wait_for_selector("#toast :text('观战的牌桌已结束')")
+    noted(page, "观战的牌桌已结束")
     hand.play_until(4)
     stub.send(*hand.events(None))
     stub.settled()
@@ -265,7 +265,7 @@ def test_watching_a_cash_table_by_name_to_its_end_then_the_next_table(
     stub.send({"type": "spectate_ended", "table": 8, "reason": "following"})
     stub.send({"type": "spectate_ended", "table": 8, "reason": "player_left"})
     page.wait_for_selector("[data-testid=spectating][data-ended=player_left]")
-    page.wait_for_selector("#toast :text('南家已离开')")
+    noted(page, "南家已离开")
     assert page.inner_text("[data-testid=stop-spectating]") == "返回大厅"
     page.click("[data-testid=result-close]")
     screenshot(page, SHOTS, f"spectator-player-left-{size}")

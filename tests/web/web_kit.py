@@ -164,6 +164,31 @@ def trustee_to_result(page: Page) -> None:
     page.wait_for_selector("[data-testid=result]")
 
 
+NOTES_LOG = """addEventListener("DOMContentLoaded", () => {
+  window.__notes = [];
+  const box = document.getElementById("toast");
+  if (box) new MutationObserver((changes) => {
+    for (const change of changes)
+      for (const node of change.addedNodes) window.__notes.push(node.textContent);
+  }).observe(box, { childList: true });
+});"""
+"""An init script (every page of ``new_page``): the page notes the text of each note
+(toast) as it appears, in ``window.__notes``.  A note stays on screen 2.7 s, which a busy
+machine's next look may miss; the log keeps it."""
+
+
+def noted(page: Page, text: str, *, timeout: int = WAIT_MS) -> str:
+    """The first note (toast) shown since the page was loaded whose text holds ``text``
+    (waited for; ``""``: the first note of all)."""
+    handle = page.wait_for_function(
+        "(text) => (window.__notes || []).find((note) => note.includes(text))",
+        arg=text,
+        timeout=timeout,
+    )
+    found: str = handle.json_value()
+    return found
+
+
 def feed(page: Page, *frames: dict[str, Any]) -> None:
     """Hand frames to the page as if the hall had sent them."""
     page.evaluate("(frames) => window.qipai.onFrames(frames)", list(frames))
