@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from web_kit import (
+    WATCH_FX,
     RunningHall,
     button,
     ddz_act,
@@ -268,25 +269,14 @@ def plays_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHall]:
         yield running
 
 
-FLOURISH = "[data-testid=fx][data-kind=win], [data-testid=fx][data-kind=lose]"
-"""The result's flourish (a burst of about a second)."""
-_WATCH_FLOURISH = f"""() => {{
-  window.__flourish = [];
-  new MutationObserver((changes) => {{
-    for (const change of changes)
-      for (const node of change.addedNodes)
-        if (node.matches && node.matches('{FLOURISH}'))
-          window.__flourish.push(Number(getComputedStyle(node).zIndex));
-  }}).observe(document.body, {{childList: true}});
-}}"""
-"""From now on, note the stacking level (``z-index``) of each flourish as it appears: it
-lives about a second, which a busy machine's next look may miss."""
 _FLOURISH_UNDER = """() => {
   const overlay = document.querySelector('[data-testid=result]').closest('.overlay');
   const under = Number(getComputedStyle(overlay).zIndex);
-  return window.__flourish.map((z) => z < under);
+  return window.__fxSeen.filter((f) => f.kind === 'win' || f.kind === 'lose')
+    .map((f) => f.z < under);
 }"""
-"""For each flourish noted, whether it lay under the result's panel."""
+"""For each flourish noted (:data:`~web_kit.WATCH_FX`), whether it lay under the result's
+panel."""
 
 
 @pytest.mark.motion  # the result's flourish is waited for
@@ -299,11 +289,13 @@ def test_the_result_of_a_table_that_plays_on_stays_open_as_the_next_hand_starts(
     sign_up(page, plays_on.url, "plays_on")
     join(page, "doudizhu-zhengtu")
     next_decision(page, None)
-    page.evaluate(_WATCH_FLOURISH)
+    page.evaluate(WATCH_FX)
     trustee_to_result(page)
     page.evaluate("() => window.qipai.app.send({type: 'trustee', on: false})")  # he plays next
     first = page.get_attribute(RESULT, "data-hand")
-    page.wait_for_function("() => window.__flourish.length > 0")
+    page.wait_for_function(
+        "() => window.__fxSeen.some((f) => f.kind === 'win' || f.kind === 'lose')"
+    )
     assert page.evaluate(_FLOURISH_UNDER) == [True]  # under the panel, never over it
     page.wait_for_function(  # the next hand is dealt at the same table...
         "(first) => { const t = document.querySelector('[data-testid=table]');"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from web_kit import (
     WAIT_MS,
+    WATCH_FX,
     box,
     ddz_act,
     ddz_choice,
@@ -24,29 +25,6 @@ from web_kit import (
 pytestmark = pytest.mark.motion  # the animations' tests: the page animates
 
 TOGGLE = "[data-testid=sound-toggle]"
-
-WATCH = """() => {
-  // every burst made (its kind, its label's animation, whether it takes pointer events)
-  // and every card or play flown in, as they are added to the page
-  window.__fxSeen = [];
-  window.__flown = 0;
-  const seen = (el) => window.__fxSeen.push({
-    kind: el.dataset.kind,
-    animation: getComputedStyle(el.querySelector('.fx-label')).animationName,
-    pointer: getComputedStyle(el).pointerEvents,
-  });
-  new MutationObserver((records) => {
-    for (const record of records) {
-      for (const node of record.addedNodes) {
-        if (node.nodeType === 1 && node.dataset.testid === 'fx') seen(node);
-      }
-      if (record.type === 'attributes' && record.target.classList.contains('fx-fly')) {
-        window.__flown += 1;
-      }
-    }
-  }).observe(document.body, {childList: true, subtree: true, attributes: true,
-                             attributeFilter: ['class']});
-}"""
 
 BOMB = """async () => {
   // the effects of a bomb played by the seat after mine, on the live table (not applied
@@ -136,7 +114,7 @@ def test_the_sound_switch_is_remembered_and_silences_the_table(
     page.wait_for_selector("[data-testid=net][data-status=open]")
     assert page.locator(TOGGLE).get_attribute("aria-pressed") == "false"  # off stays off
     screenshot(page, tmp_path, "sound-off-phone")
-    page.evaluate(WATCH)
+    page.evaluate(WATCH_FX)
     join(page, "doudizhu-yifa")
     play_to_result(page, lambda p, legal: ddz_act(p, ddz_choice(legal)))
     # a whole hand, and not one sound
@@ -158,7 +136,7 @@ def test_a_hand_sounds_and_ends_with_a_flourish(hall: Any, new_page: Any, tmp_pa
     page = new_page()
     sign_up(page, hall.url, "sound_on")
     assert page.locator(TOGGLE).get_attribute("aria-pressed") == "true"
-    page.evaluate(WATCH)
+    page.evaluate(WATCH_FX)
     join(page, "doudizhu-yifa")
     passed: list[int] = []
     _play_passing_once(page, passed)
@@ -194,7 +172,7 @@ def test_a_hand_sounds_and_ends_with_a_flourish(hall: Any, new_page: Any, tmp_pa
 def test_reduced_motion_makes_no_animation_but_keeps_the_sounds(hall: Any, new_page: Any) -> None:
     page = new_page(reduced_motion="reduce")
     sign_up(page, hall.url, "sound_still")
-    page.evaluate(WATCH)
+    page.evaluate(WATCH_FX)
     join(page, "doudizhu-yifa")
     play_to_result(page, lambda p, legal: ddz_act(p, ddz_choice(legal)))
     _wait_sound(page, ["win", "lose"])

@@ -164,6 +164,35 @@ def trustee_to_result(page: Page) -> None:
     page.wait_for_selector("[data-testid=result]")
 
 
+WATCH_FX = """() => {
+  // every burst made (its kind, its label's animation, whether it takes pointer events,
+  // its stacking level) and every card or play flown in, as they are added to the page
+  window.__fxSeen = [];
+  window.__flown = 0;
+  const seen = (el) => window.__fxSeen.push({
+    kind: el.dataset.kind,
+    animation: getComputedStyle(el.querySelector('.fx-label')).animationName,
+    pointer: getComputedStyle(el).pointerEvents,
+    z: Number(getComputedStyle(el).zIndex),
+  });
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1 && node.dataset.testid === 'fx') seen(node);
+      }
+      if (record.type === 'attributes' && record.target.classList.contains('fx-fly')) {
+        window.__flown += 1;
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true, attributes: true,
+                             attributeFilter: ['class']});
+}"""
+"""Evaluated in a page: from then on it notes each burst as it is made, in
+``window.__fxSeen`` (``kind``, ``animation``, ``pointer``, ``z``), and counts the cards
+and plays flown in (``window.__flown``).  A burst lives about a second, which a busy
+machine's next look may miss; the log keeps it."""
+
+
 NOTES_LOG = """addEventListener("DOMContentLoaded", () => {
   window.__notes = [];
   const box = document.getElementById("toast");
