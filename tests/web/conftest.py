@@ -68,7 +68,9 @@ def browser() -> Iterator[Any]:
     from playwright import sync_api  # noqa: PLC0415  (the test extra: only these tests)
 
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        more = os.environ.get("QIPAI_CHROMIUM_ARGS", "").split()  # to measure a flag's cost
+        args = ["--no-sandbox", *more]
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         yield chromium
         chromium.close()
 
