@@ -20,20 +20,18 @@ export async function renderLeaders(app, root) {
       text: t(`leaders.${by}`),
     }),
   );
-  fill(
-    root,
+  const page = h(
+    "div",
+    { class: "page", "data-testid": "leaders", "data-board": chosen },
     h(
       "div",
-      { class: "page", "data-testid": "leaders", "data-board": chosen },
-      h(
-        "div",
-        { class: "panel" },
-        h("h2", { text: t("nav.leaders") }),
-        h("div", { class: "segmented" }, tabs),
-        h("table", { class: "grid" }, h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("table.player") }), h("th", { class: "num", text: t(`leaders.${chosen}`) }))), body),
-      ),
+      { class: "panel" },
+      h("h2", { text: t("nav.leaders") }),
+      h("div", { class: "segmented" }, tabs),
+      h("table", { class: "grid" }, h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("table.player") }), h("th", { class: "num", text: t(`leaders.${chosen}`) }))), body),
     ),
   );
+  fill(root, page);
   let rows = [];
   try {
     rows = await api("GET", `/api/leaderboard?by=${chosen}&limit=50`);
@@ -53,5 +51,7 @@ export async function renderLeaders(app, root) {
       ),
     );
   }
-  root.querySelector("[data-testid=leaders]").dataset.loaded = "1";
+  // this board's own element: the player may have gone to another page while it loaded,
+  // and the root then holds that page (no leaderboard in it)
+  page.dataset.loaded = "1";
 }
